@@ -1,0 +1,112 @@
+/**
+ * Dates as clients send them and as the original service wrote them (compat-notes §2.2, §2.3).
+ * The service parsed with en-US culture, so numeric day/month order is month first; input
+ * without a zone is UTC. All values are epoch milliseconds.
+ */
+
+// 2017-06-01, 2017-06-01T00:00:00, 2008-09-01 00:00:00, …Z, …+0000, …+00:00, 7 fractional digits.
+const ISO = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+// 1993-09: a month, as in impact windows.
+const YEAR_MONTH = /^(\d{4})-(\d{1,2})$/;
+// 06-01-2017, 1-01-2017, 01/01/2017 00:00:00, 7/4/2008 4:00:00 AM (.NET en-US output).
+const US = /^(\d{1,2})[-/](\d{1,2})[-/](\d{4})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:\s*([AP]M))?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+// 2017/06/01, accepted by the same culture.
+const SLASHED_ISO = /^(\d{4})\/(\d{1,2})\/(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
+
+/** Epoch ms for a date in any accepted format, or null. Digits-only strings are never dates. */
+export function parseDate(s: string): number | null {
+  const t = s.trim();
+  let m = ISO.exec(t);
+  if (m) return build(+m[1], +m[2], +m[3], m[4], m[5], m[6], m[7], m[8]);
+  m = YEAR_MONTH.exec(t);
+  if (m) return build(+m[1], +m[2], 1);
+  m = US.exec(t);
+  if (m) {
+    let hour = m[4];
+    if (m[8] !== undefined) {
+      const h = Number(hour);
+      if (hour === undefined || h < 1 || h > 12) return null;
+      hour = String((h % 12) + (m[8].toUpperCase() === 'PM' ? 12 : 0));
+    }
+    return build(+m[3], +m[1], +m[2], hour, m[5], m[6], m[7], m[9]);
+  }
+  m = SLASHED_ISO.exec(t);
+  if (m) return build(+m[1], +m[2], +m[3], m[4], m[5], m[6]);
+  return null;
+}
+
+/**
+ * Whether a data value should make its column a date column. Same formats as `parseDate`,
+ * which needs separators, so year-like or yyyymmdd numbers (2017, 20170101) stay numeric;
+ * JSON numbers and booleans are never dates.
+ */
+export function looksLikeDate(v: unknown): boolean {
+  return typeof v === 'string' && parseDate(v) !== null;
+}
+
+function build(
+  year: number, month: number, day: number,
+  hour?: string, minute?: string, second?: string, fraction?: string, zone?: string,
+): number | null {
+  const h = hour === undefined ? 0 : Number(hour);
+  const mi = minute === undefined ? 0 : Number(minute);
+  const sec = second === undefined ? 0 : Number(second);
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || h > 23 || mi > 59 || sec > 59) return null;
+  // Sub-millisecond digits (.NET writes seven) are truncated, never rounded into the next second.
+  const ms = fraction === undefined ? 0 : Number(fraction.slice(0, 3).padEnd(3, '0'));
+  return ((daysFromCivil(year, month, day) * 24 + h) * 60 + mi) * 60_000 + sec * 1000 + ms - zoneOffsetMs(zone);
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/** Days since 1970-01-01 in the proleptic Gregorian calendar (H. Hinnant's days_from_civil); no Date allocation on the upload path. */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
+}
+
+function zoneOffsetMs(zone: string | undefined): number {
+  if (zone === undefined || zone.toUpperCase() === 'Z') return 0;
+  const sign = zone[0] === '-' ? -1 : 1;
+  const digits = zone.slice(1).replace(':', '');
+  const hours = Number(digits.slice(0, 2));
+  const minutes = digits.length > 2 ? Number(digits.slice(2, 4)) : 0;
+  return sign * (hours * 60 + minutes) * 60_000;
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+function secondsPart(d: Date): string {
+  return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}` +
+    `T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+}
+
+/**
+ * Resource dates (requestedDate, startDate, statusHistory): `2017-06-29T00:00:00+00:00`, with
+ * the fraction only when there is one, trailing zeros dropped, as .NET's round-trip format did.
+ */
+export function formatOffset(ms: number): string {
+  const d = new Date(ms);
+  const millis = d.getUTCMilliseconds();
+  const fraction = millis === 0 ? '' : '.' + pad(millis, 3).replace(/0+$/, '');
+  return `${secondsPart(d)}${fraction}+00:00`;
+}
+
+/** Stored timestamps in `data` arrays, normalised like the service did: `2017-04-01T00:00:00.0000000Z`. */
+export function formatStoredTimestamp(ms: number): string {
+  const d = new Date(ms);
+  return `${secondsPart(d)}.${pad(d.getUTCMilliseconds(), 3)}0000Z`;
+}
+
+/** `2017-04-01T00:00:00.000Z` (JavaScript's toISOString), for four-digit years. */
+export function formatIsoMillis(ms: number): string {
+  const d = new Date(ms);
+  return `${secondsPart(d)}.${pad(d.getUTCMilliseconds(), 3)}Z`;
+}

@@ -1,0 +1,172 @@
+/**
+ * Streaming profiles of uploaded columns, the evidence for metadata inference. Uploads may have
+ * millions of rows, so a profile is a handful of flags and counters per column; the only growing
+ * state is a capped set of date values for the uniqueness check (see DATE_SET_CAP).
+ */
+import type { DataType } from './columns.js';
+import { isMissingCell, LOGICAL_WORDS, parseNumberCell } from './cells.js';
+import { parseDate } from './dates.js';
+
+export interface ColumnProfile {
+  /** Type suggested by the values alone; 'string' when every value is missing. */
+  dataType: DataType;
+  present: number;
+  missing: number;
+  /** Integer column whose values are all 0 or 1: numeric, but imputed and aggregated by mode. */
+  zeroOne: boolean;
+  /** Date column with no missing and no repeated value: a timestamp candidate. */
+  uniqueDates: boolean;
+}
+
+/**
+ * Exact duplicate detection for date columns up to this many values. Past it the set is dropped
+ * and a column counts as unique only if its values were strictly increasing or strictly
+ * decreasing from the first row, which holds for the sorted series clients upload; an unsorted
+ * column of more than DATE_SET_CAP dates is conservatively treated as not unique.
+ */
+export const DATE_SET_CAP = 100_000;
+
+const INTEGER = /^[+-]?\d+$/;
+
+export class ColumnProfiler {
+  private present = 0;
+  private missing = 0;
+  private numeric = true;
+  private integer = true;
+  private zeroOne = true;
+  private logical = true;
+  private sawLogicalWord = false;
+  private date = true;
+  private dateSet: Set<number> | null = new Set();
+  private dateRepeated = false;
+  private increasing = true;
+  private decreasing = true;
+  private lastDate = NaN;
+
+  /** One cell: null, undefined and blank strings are missing; JSON numbers and booleans are typed. */
+  add(value: unknown): void {
+    if (isMissingCell(value)) {
+      this.missing++;
+      return;
+    }
+    this.present++;
+    if (typeof value === 'number') this.addNumber(value);
+    else if (typeof value === 'boolean') this.addBoolean(value);
+    else if (typeof value === 'string') this.addString(value.trim());
+    else this.numeric = this.logical = this.date = false;
+  }
+
+  addMissing(count: number): void {
+    this.missing += count;
+  }
+
+  result(): ColumnProfile {
+    const base = { present: this.present, missing: this.missing, zeroOne: false, uniqueDates: false };
+    if (this.present === 0) return { ...base, dataType: 'string' };
+    if (this.numeric) {
+      return { ...base, dataType: this.integer ? 'numeric' : 'numericMeasure', zeroOne: this.integer && this.zeroOne };
+    }
+    if (this.logical && this.sawLogicalWord) return { ...base, dataType: 'logical' };
+    if (this.date) {
+      const distinct = !this.dateRepeated && (this.dateSet !== null || this.increasing || this.decreasing);
+      return { ...base, dataType: 'date', uniqueDates: distinct && this.missing === 0 };
+    }
+    return { ...base, dataType: 'string' };
+  }
+
+  private addNumber(n: number): void {
+    this.date = false;
+    if (!Number.isFinite(n)) {
+      this.numeric = this.logical = false;
+      return;
+    }
+    if (!Number.isInteger(n)) this.integer = false;
+    if (n !== 0 && n !== 1) this.zeroOne = this.logical = false;
+  }
+
+  private addBoolean(b: boolean): void {
+    this.numeric = this.date = false;
+    this.noteLogical(String(b));
+  }
+
+  private addString(s: string): void {
+    if (this.numeric) {
+      const n = parseNumberCell(s);
+      if (Number.isNaN(n)) this.numeric = false;
+      else {
+        if (!INTEGER.test(s)) this.integer = false;
+        if (n !== 0 && n !== 1) this.zeroOne = false;
+      }
+    }
+    if (this.logical) this.noteLogical(s);
+    if (this.date) this.addDateCandidate(s);
+  }
+
+  // 1/0 also count as logical, but a column of only 0/1 is numeric (the spec's 0/1 label is numeric).
+  private noteLogical(s: string): void {
+    const word = s.toLowerCase();
+    if (LOGICAL_WORDS.has(word)) this.sawLogicalWord = true;
+    else if (word !== '0' && word !== '1') this.logical = false;
+  }
+
+  private addDateCandidate(s: string): void {
+    const t = parseDate(s);
+    if (t === null) {
+      this.date = false;
+      this.dateSet = null;
+      return;
+    }
+    if (t <= this.lastDate) this.increasing = false;
+    if (t >= this.lastDate) this.decreasing = false;
+    this.lastDate = t;
+    if (this.dateSet === null) return;
+    if (this.dateSet.has(t)) this.dateRepeated = true;
+    else if (this.dateSet.size >= DATE_SET_CAP) this.dateSet = null;
+    else this.dateSet.add(t);
+  }
+}
+
+/**
+ * Profiles of a whole upload, fed record by record (JSON) or row by row (CSV, positional in
+ * header order). A column first seen in a later JSON record counts as missing in earlier ones.
+ */
+export class TableProfiler {
+  private readonly columns = new Map<string, ColumnProfiler>();
+  private readonly header: string[];
+  private rows = 0;
+
+  constructor(header: readonly string[] = []) {
+    this.header = [...header];
+    for (const name of header) this.columns.set(name, new ColumnProfiler());
+  }
+
+  addRecord(record: Record<string, unknown>): void {
+    for (const [name, value] of Object.entries(record)) this.column(name).add(value);
+    for (const [name, profiler] of this.columns) {
+      if (!Object.hasOwn(record, name)) profiler.add(undefined);
+    }
+    this.rows++;
+  }
+
+  addRow(values: readonly unknown[]): void {
+    this.header.forEach((name, i) => this.column(name).add(values[i]));
+    this.rows++;
+  }
+
+  /** Profiles in column order (header first, then columns in order of first appearance). */
+  profiles(): Record<string, ColumnProfile> {
+    const out: Record<string, ColumnProfile> = {};
+    for (const [name, profiler] of this.columns) out[name] = profiler.result();
+    return out;
+  }
+
+  private column(name: string): ColumnProfiler {
+    let profiler = this.columns.get(name);
+    if (!profiler) {
+      profiler = new ColumnProfiler();
+      profiler.addMissing(this.rows);
+      this.columns.set(name, profiler);
+    }
+    return profiler;
+  }
+}

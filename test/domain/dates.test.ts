@@ -1,0 +1,71 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { formatIsoMillis, formatOffset, formatStoredTimestamp, looksLikeDate, parseDate } from '../../src/domain/dates.js';
+
+const utc = (...a: [number, number, number, number?, number?, number?, number?]) =>
+  Date.UTC(a[0], a[1] - 1, a[2], a[3] ?? 0, a[4] ?? 0, a[5] ?? 0, a[6] ?? 0);
+
+test('every client date format of compat §2.2 parses, zone-less input as UTC', () => {
+  const cases: [string, number][] = [
+    ['06-01-2017', utc(2017, 6, 1)], // JS tests, en-US month first
+    ['06-29-2017', utc(2017, 6, 29)], // post-session-forecast cassette
+    ['1-01-2017', utc(2017, 1, 1)],
+    ['01/01/2017 00:00:00', utc(2017, 1, 1)], // PowerShell
+    ['2017-06-01', utc(2017, 6, 1)],
+    ['2008-09-01 00:00:00', utc(2008, 9, 1)], // Python str(datetime)
+    ['2017-01-01T00:00:00', utc(2017, 1, 1)],
+    ['2017-01-01T05:30:00+0000', utc(2017, 1, 1, 5, 30)], // Python %z
+    ['2017-01-01T05:30:00+00:00', utc(2017, 1, 1, 5, 30)],
+    ['2017-01-01T00:00:00.000Z', utc(2017, 1, 1)], // JS toISOString
+    ['2017-01-01T00:00:00.0000000+00:00', utc(2017, 1, 1)], // .NET "O"
+    ['2017-04-01T00:00:00.0000000Z', utc(2017, 4, 1)], // stored form in the JS cassettes
+    ['2017-12-15T20:33:15.385257+00:00', utc(2017, 12, 15, 20, 33, 15, 385)],
+    ['1993-09', utc(1993, 9, 1)], // YYYY-MM (sample-js-bigfoot)
+    ['7/4/2008 4:00:00 AM', utc(2008, 7, 4, 4)], // .NET en-US culture output
+    ['7/4/2008 12:00:00 AM', utc(2008, 7, 4, 0)],
+    ['7/4/2008 4:00:00 PM', utc(2008, 7, 4, 16)],
+    ['2013-07-04T01:00:00', utc(2013, 7, 4, 1)], // NAB
+    ['2017/06/01', utc(2017, 6, 1)],
+    ['  2017-06-01 ', utc(2017, 6, 1)],
+  ];
+  for (const [s, expected] of cases) assert.equal(parseDate(s), expected, s);
+});
+
+test('offsets are applied and sub-millisecond digits truncated, not rounded', () => {
+  assert.equal(parseDate('2017-01-01T00:00:00-05:00'), utc(2017, 1, 1, 5));
+  assert.equal(parseDate('2017-01-01T00:00:00+0530'), utc(2016, 12, 31, 18, 30));
+  assert.equal(parseDate('2017-01-01T00:00:00+01'), utc(2016, 12, 31, 23));
+  assert.equal(parseDate('2017-01-01T23:59:59.9999999Z'), utc(2017, 1, 1, 23, 59, 59, 999));
+});
+
+test('impossible or non-date strings are rejected', () => {
+  for (const s of ['', '2017', '20170101', '13-01-2017', '02-30-2017', '2017-02-29', '2017-13', '2017-01-01T24:00:00',
+    '7/4/2008 13:00:00 PM', 'yesterday', '1.5', '2017-01-01T00:00:00+', 'abc-de-fghi']) {
+    assert.equal(parseDate(s), null, s);
+  }
+  assert.equal(parseDate('2016-02-29'), utc(2016, 2, 29), 'leap day');
+});
+
+test('looksLikeDate: date strings only, never plain numbers', () => {
+  assert.ok(looksLikeDate('2017-06-01'));
+  assert.ok(looksLikeDate('06-01-2017'));
+  for (const v of ['2017', '20170101', 2017, 20170101, true, null, 'Crew']) assert.ok(!looksLikeDate(v), String(v));
+});
+
+test('formatters write the wire forms', () => {
+  const t = utc(2017, 6, 29);
+  assert.equal(formatOffset(t), '2017-06-29T00:00:00+00:00');
+  assert.equal(formatOffset(utc(2017, 12, 15, 20, 33, 15, 380)), '2017-12-15T20:33:15.38+00:00');
+  assert.equal(formatStoredTimestamp(utc(2017, 4, 1)), '2017-04-01T00:00:00.0000000Z');
+  assert.equal(formatStoredTimestamp(utc(2017, 4, 1, 1, 2, 3, 45)), '2017-04-01T01:02:03.0450000Z');
+  assert.equal(formatIsoMillis(t), '2017-06-29T00:00:00.000Z');
+  assert.equal(formatIsoMillis(t), new Date(t).toISOString());
+});
+
+test('formatting then parsing is the identity', () => {
+  for (const ms of [utc(1871, 1, 1), utc(2017, 6, 29, 13, 45, 7, 123), utc(2100, 12, 31, 23, 59, 59, 999)]) {
+    assert.equal(parseDate(formatOffset(ms)), ms);
+    assert.equal(parseDate(formatStoredTimestamp(ms)), ms);
+    assert.equal(parseDate(formatIsoMillis(ms)), ms);
+  }
+});

@@ -1,0 +1,124 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { column, readCsv, type CsvTable } from '../../bench/lib/benchdata.js';
+import { ColumnProfiler, DATE_SET_CAP, TableProfiler, type ColumnProfile } from '../../src/domain/profile.js';
+import { formatStoredTimestamp } from '../../src/domain/dates.js';
+
+function profileOf(values: unknown[]): ColumnProfile {
+  const p = new ColumnProfiler();
+  for (const v of values) p.add(v);
+  return p.result();
+}
+
+function profileTable(t: CsvTable): Record<string, ColumnProfile> {
+  const p = new TableProfiler(t.header);
+  for (const row of t.rows) p.addRow(row);
+  return p.profiles();
+}
+
+const typeOf = (values: unknown[]) => profileOf(values).dataType;
+
+test('numbers: integers are numeric, any decimal makes numericMeasure, 0/1 stays numeric', () => {
+  assert.equal(typeOf(['1', '-2', '+30', '']), 'numeric');
+  assert.equal(typeOf(['1', '2.5']), 'numericMeasure');
+  assert.equal(typeOf(['1', '1e3']), 'numericMeasure');
+  assert.equal(typeOf(['.5', '7.']), 'numericMeasure');
+  assert.equal(typeOf([1, 2, 3]), 'numeric');
+  assert.equal(typeOf([1, 2.5]), 'numericMeasure');
+  const label = profileOf(['0', '1', '1', '', '0']);
+  assert.equal(label.dataType, 'numeric');
+  assert.equal(label.zeroOne, true);
+  assert.equal(profileOf(['0', '1', '2']).zeroOne, false);
+  assert.equal(profileOf(['0.0', '1.0']).zeroOne, false, 'decimal 0/1 is a measure, not a flag');
+  assert.equal(typeOf(['2017', '2018']), 'numeric', 'years are numbers, not dates');
+  assert.equal(typeOf(['20170101', '20170102']), 'numeric');
+});
+
+test('logical: true/false, yes/no, on/off words in any case, mixed with 1/0', () => {
+  assert.equal(typeOf(['True', 'false', '']), 'logical');
+  assert.equal(typeOf(['YES', 'no', 'On', 'off']), 'logical');
+  assert.equal(typeOf(['true', '0', '1']), 'logical');
+  assert.equal(typeOf([true, false, null]), 'logical');
+  assert.equal(typeOf(['true', 'maybe']), 'string');
+  assert.equal(typeOf(['y', 'n']), 'string', 'single letters are not in the documented logical values');
+});
+
+test('dates: every value a date; uniqueness needs no repeats and no missing values', () => {
+  const daily = ['2017-04-01T00:00:00.0000000Z', '2017-04-02T00:00:00.0000000Z', '2017-04-03T00:00:00.0000000Z'];
+  assert.deepEqual(profileOf(daily), { dataType: 'date', present: 3, missing: 0, zeroOne: false, uniqueDates: true });
+  assert.equal(profileOf([...daily].reverse()).uniqueDates, true);
+  assert.equal(profileOf(['06-01-2017', '2017-06-03', '06-02-2017']).uniqueDates, true, 'mixed formats, unsorted');
+  assert.equal(profileOf([...daily, '04-02-2017']).uniqueDates, false, 'same instant in another format');
+  assert.equal(profileOf([...daily, '']).uniqueDates, false);
+  assert.equal(typeOf([...daily, 'soon']), 'string');
+  assert.equal(typeOf([...daily, 20170405]), 'string', 'a JSON number is not a date');
+});
+
+test('beyond DATE_SET_CAP, uniqueness falls back to strict monotonic order', () => {
+  const n = DATE_SET_CAP + 10;
+  const hourly = Array.from({ length: n }, (_, i) => formatStoredTimestamp(Date.UTC(2000, 0, 1) + i * 3_600_000));
+  assert.equal(profileOf(hourly).uniqueDates, true, 'sorted and distinct');
+  assert.equal(profileOf([...hourly].reverse()).uniqueDates, true, 'sorted descending');
+  assert.equal(profileOf([...hourly, hourly[5]]).uniqueDates, false, 'a repeat after the cap breaks the order');
+  const swapped = [...hourly];
+  [swapped[n - 1], swapped[n - 2]] = [swapped[n - 2], swapped[n - 1]];
+  assert.equal(profileOf(swapped).uniqueDates, false, 'unsorted past the cap: conservatively not unique');
+  const small = hourly.slice(0, 1000);
+  [small[0], small[999]] = [small[999], small[0]];
+  assert.equal(profileOf(small).uniqueDates, true, 'unsorted below the cap: exact check');
+});
+
+test('missing values and all-missing columns', () => {
+  assert.deepEqual(profileOf(['', null, undefined, '  ']), { dataType: 'string', present: 0, missing: 4, zeroOne: false, uniqueDates: false });
+  const p = profileOf(['3', '', '4']);
+  assert.equal(p.present, 2);
+  assert.equal(p.missing, 1);
+  assert.equal(typeOf([{ a: 1 }, '2']), 'string');
+});
+
+test('TableProfiler: JSON records with columns appearing late count earlier rows as missing', () => {
+  const t = new TableProfiler();
+  t.addRecord({ time: '2017-01-01', a: 1 });
+  t.addRecord({ time: '2017-01-02', a: 2, b: 'x' });
+  t.addRecord({ time: '2017-01-03' });
+  const p = t.profiles();
+  assert.deepEqual(Object.keys(p), ['time', 'a', 'b']);
+  assert.deepEqual([p.a.present, p.a.missing], [2, 1]);
+  assert.deepEqual([p.b.present, p.b.missing], [1, 2]);
+  assert.equal(p.time.uniqueDates, true);
+});
+
+test('real data: titanic, house votes, auto mpg, pima (benchdata)', () => {
+  const titanic = profileTable(readCsv('classification/titanic.csv'));
+  assert.deepEqual(Object.values(titanic).map((c) => c.dataType), ['string', 'string', 'string', 'logical']); // Survived Yes/No
+
+  const votes = profileTable(readCsv('classification/house_votes84.csv'));
+  assert.ok(Object.values(votes).every((c) => c.dataType === 'string'));
+  assert.equal(votes.V1.missing, readCsv('classification/house_votes84.csv').rows.filter((r) => r[1] === '').length);
+
+  const mpg = profileTable(readCsv('regression/auto_mpg.csv'));
+  assert.deepEqual(
+    Object.fromEntries(Object.entries(mpg).map(([k, v]) => [k, v.dataType])),
+    { Name: 'string', Cylinders: 'numeric', Displacement: 'numericMeasure', Horsepower: 'numericMeasure', Weight_in_lbs: 'numeric',
+      Acceleration: 'numericMeasure', Year: 'numeric', Origin: 'string', Miles_per_Gallon: 'numericMeasure' },
+  );
+  assert.equal(mpg.Horsepower.missing, 6); // catalogue: 6 missing Horsepower
+  assert.equal(mpg.Miles_per_Gallon.missing, 8);
+
+  const pima = readCsv('classification/pima_diabetes.csv');
+  const insulin = profileOf(column(pima, 'insulin'));
+  assert.equal(insulin.dataType, 'numeric');
+  assert.equal(insulin.missing + insulin.present, 768);
+  assert.ok(insulin.missing > 300, 'version 2 recodes impossible zeros to NA');
+});
+
+test('real data: monthly series dates are unique, stacked series dates are not (benchdata)', () => {
+  const a10 = profileTable(readCsv('forecast/fpp2/a10.csv'));
+  assert.equal(a10.date.dataType, 'date');
+  assert.equal(a10.date.uniqueDates, true);
+  assert.equal(a10.value.dataType, 'numericMeasure');
+  const m3 = profileTable(readCsv('forecast/m3/m3_yearly_train.csv'));
+  assert.equal(m3.date.dataType, 'date');
+  assert.equal(m3.date.uniqueDates, false);
+  assert.equal(m3.series_id.dataType, 'string');
+});
