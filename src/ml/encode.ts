@@ -1,0 +1,302 @@
+/**
+ * Stored rows (columnar strings; empty or null = missing) → `Frame`, and targets → numbers.
+ * The encoder is fitted on training data so that prediction-time data gets the same columns and
+ * the same categorical codes (unseen level → -1), and it serialises with the model.
+ */
+import type { FeatureColumn, Frame, Task } from './frame.js';
+
+export type DataType = 'numeric' | 'numericMeasure' | 'string' | 'logical' | 'date' | 'text';
+
+export interface ColumnSpec {
+  name: string;
+  dataType: DataType;
+  role?: string | null;
+}
+
+/** Raw stored values by column name; all values are strings, empty string or null = missing. */
+export type RawColumns = Record<string, ArrayLike<string | null | undefined>>;
+
+/** Roles whose columns are never model inputs. */
+const NON_FEATURE_ROLES = new Set(['target', 'key', 'none']);
+
+export function isFeatureColumn(spec: ColumnSpec): boolean {
+  return !NON_FEATURE_ROLES.has((spec.role ?? '').toLowerCase());
+}
+
+/** PROTOCOL.md §0: numeric when every non-missing value parses as a number. */
+export function inferDataType(values: ArrayLike<string | null | undefined>): 'numeric' | 'string' {
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v != null && v.trim() !== '' && Number.isNaN(parseNumber(v))) return 'string';
+  }
+  return 'numeric';
+}
+
+function isMissing(v: string | null | undefined): v is null | undefined | '' {
+  return v == null || v.trim() === '';
+}
+
+/** Number() rather than parseFloat(): "12abc" is not a number. Non-finite values count as missing. */
+function parseNumber(v: string | null | undefined): number {
+  if (isMissing(v)) return NaN;
+  const x = Number(v.trim());
+  return Number.isFinite(x) ? x : NaN;
+}
+
+const LOGICAL_LEVELS = ['FALSE', 'TRUE'];
+const LOGICAL_VALUES: Record<string, number> = {
+  true: 1, t: 1, yes: 1, y: 1, on: 1, '1': 1,
+  false: 0, f: 0, no: 0, n: 0, off: 0, '0': 0,
+};
+
+/** Service spec: an empty logical cell means FALSE; a value that is no truth value is missing. */
+function logicalCode(v: string | null | undefined): number {
+  if (isMissing(v)) return 0;
+  return LOGICAL_VALUES[v.trim().toLowerCase()] ?? -1;
+}
+
+// ---- dates -------------------------------------------------------------------------------------
+
+const DATE_PARTS = ['year', 'month', 'dayOfMonth', 'dayOfWeek', 'hour', 'epochDays'] as const;
+type DatePart = (typeof DATE_PARTS)[number];
+const MS_PER_DAY = 86_400_000;
+const ISO_DATE = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?\s*(?:Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+
+/**
+ * Wall-clock time as a UTC epoch (ms). ISO strings keep the clock they were written in (an
+ * offset is not applied: "23:00-05:00" is 23 h, the hour the data describes); other formats go
+ * through Date.parse and its local interpretation. NaN when unparseable.
+ */
+function wallClockMs(v: string | null | undefined): number {
+  if (isMissing(v)) return NaN;
+  const s = v.trim();
+  const m = ISO_DATE.exec(s);
+  if (m) {
+    const [y, mo, d, h, mi, sec] = m.slice(1, 7).map((x) => (x === undefined ? 0 : Number(x)));
+    const ms = Date.UTC(y, mo - 1, d, h, mi, sec);
+    return new Date(ms).getUTCDate() === d ? ms : NaN; // rejects 2021-02-30
+  }
+  const local = Date.parse(s);
+  if (Number.isNaN(local)) return NaN;
+  const t = new Date(local);
+  return Date.UTC(t.getFullYear(), t.getMonth(), t.getDate(), t.getHours(), t.getMinutes(), t.getSeconds());
+}
+
+function datePart(ms: number, part: DatePart): number {
+  if (Number.isNaN(ms)) return NaN;
+  const t = new Date(ms);
+  switch (part) {
+    case 'year': return t.getUTCFullYear();
+    case 'month': return t.getUTCMonth() + 1;
+    case 'dayOfMonth': return t.getUTCDate();
+    case 'dayOfWeek': return t.getUTCDay();
+    case 'hour': return t.getUTCHours();
+    case 'epochDays': return ms / MS_PER_DAY;
+  }
+}
+
+// ---- encoder -------------------------------------------------------------------------------------
+
+/** What the encoder learned about one input column. */
+type EncodedInput =
+  | { name: string; dataType: 'numeric' | 'numericMeasure' }
+  | { name: string; dataType: 'string' | 'text' | 'logical'; levels: string[] }
+  /** Only the calendar parts that varied in training are kept. */
+  | { name: string; dataType: 'date'; parts: DatePart[] };
+
+export interface SerializedFrameEncoder {
+  format: 'sibyl-frame-encoder';
+  version: 1;
+  inputs: EncodedInput[];
+}
+
+export class FrameEncoder {
+  constructor(private readonly inputs: EncodedInput[]) {}
+
+  /** Names of the input columns used, in order. */
+  get inputColumns(): string[] {
+    return this.inputs.map((c) => c.name);
+  }
+
+  /**
+   * Frame for new rows. An absent column is entirely missing; `nRows` is needed only when no
+   * input column is present.
+   */
+  encode(columns: RawColumns, nRows?: number): Frame {
+    const n = nRows ?? rowCount(columns, this.inputColumns);
+    const out: FeatureColumn[] = [];
+    for (const input of this.inputs) {
+      const raw = columns[input.name];
+      const value = (i: number) => (raw === undefined ? null : raw[i]);
+      switch (input.dataType) {
+        case 'numeric':
+        case 'numericMeasure': {
+          const values = new Float64Array(n);
+          for (let i = 0; i < n; i++) values[i] = parseNumber(value(i));
+          out.push({ kind: 'numeric', name: input.name, values });
+          break;
+        }
+        case 'logical': {
+          const codes = new Int32Array(n);
+          // A wholly absent column is missing, not a column of empty (= FALSE) cells.
+          for (let i = 0; i < n; i++) codes[i] = raw === undefined ? -1 : logicalCode(value(i));
+          out.push({ kind: 'categorical', name: input.name, codes, levels: input.levels });
+          break;
+        }
+        case 'string':
+        case 'text': {
+          const index = new Map(input.levels.map((l, j) => [l, j]));
+          const codes = new Int32Array(n);
+          for (let i = 0; i < n; i++) {
+            const v = value(i);
+            codes[i] = isMissing(v) ? -1 : index.get(v) ?? -1;
+          }
+          out.push({ kind: 'categorical', name: input.name, codes, levels: input.levels });
+          break;
+        }
+        case 'date': {
+          const ms = new Float64Array(n);
+          for (let i = 0; i < n; i++) ms[i] = wallClockMs(value(i));
+          for (const part of input.parts) {
+            const values = new Float64Array(n);
+            for (let i = 0; i < n; i++) values[i] = datePart(ms[i], part);
+            out.push({ kind: 'numeric', name: `${input.name}:${part}`, values });
+          }
+          break;
+        }
+      }
+    }
+    return { nRows: n, columns: out };
+  }
+
+  /** Sums per-frame-column importances (e.g. `when:year`, `when:month`) into their input column. */
+  inputImportance(frameImportance: Record<string, number>): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const input of this.inputs) {
+      const keys = input.dataType === 'date' ? input.parts.map((p) => `${input.name}:${p}`) : [input.name];
+      let sum = 0;
+      for (const k of keys) sum += frameImportance[k] ?? 0;
+      out[input.name] = sum;
+    }
+    return out;
+  }
+
+  toJSON(): SerializedFrameEncoder {
+    return { format: 'sibyl-frame-encoder', version: 1, inputs: this.inputs };
+  }
+}
+
+function rowCount(columns: RawColumns, names: string[]): number {
+  for (const name of names) if (columns[name] !== undefined) return columns[name].length;
+  throw new Error('no input column present: pass nRows');
+}
+
+/** Learns levels and date parts from training data. Columns with role target/key/none are skipped. */
+export function fitFrameEncoder(specs: ColumnSpec[], columns: RawColumns): FrameEncoder {
+  const inputs: EncodedInput[] = [];
+  for (const spec of specs.filter(isFeatureColumn)) {
+    const raw = columns[spec.name];
+    if (raw === undefined) throw new Error(`training data lacks column ${spec.name}`);
+    switch (spec.dataType) {
+      case 'numeric':
+      case 'numericMeasure':
+        inputs.push({ name: spec.name, dataType: spec.dataType });
+        break;
+      case 'logical':
+        inputs.push({ name: spec.name, dataType: 'logical', levels: LOGICAL_LEVELS });
+        break;
+      case 'string':
+      case 'text': {
+        const seen = new Set<string>();
+        for (let i = 0; i < raw.length; i++) {
+          const v = raw[i];
+          if (!isMissing(v)) seen.add(v);
+        }
+        inputs.push({ name: spec.name, dataType: spec.dataType, levels: [...seen].sort() });
+        break;
+      }
+      case 'date':
+        inputs.push({ name: spec.name, dataType: 'date', parts: varyingDateParts(raw) });
+        break;
+      default:
+        throw new Error(`column ${spec.name}: unknown dataType ${String(spec.dataType)}`);
+    }
+  }
+  return new FrameEncoder(inputs);
+}
+
+function varyingDateParts(raw: ArrayLike<string | null | undefined>): DatePart[] {
+  const ms: number[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    const t = wallClockMs(raw[i]);
+    if (!Number.isNaN(t)) ms.push(t);
+  }
+  return DATE_PARTS.filter((part) => new Set(ms.map((t) => datePart(t, part))).size > 1);
+}
+
+export function loadFrameEncoder(json: SerializedFrameEncoder): FrameEncoder {
+  if (json.format !== 'sibyl-frame-encoder' || json.version !== 1) {
+    throw new Error(`not a sibyl frame encoder (format ${String(json.format)}, version ${String(json.version)})`);
+  }
+  return new FrameEncoder(json.inputs);
+}
+
+// ---- targets ------------------------------------------------------------------------------------
+
+export interface EncodedTarget {
+  task: Task;
+  /** Class index (classification) or value (regression); NaN where missing. */
+  y: Float64Array;
+  /** Rows whose target is missing (or, with given classes, an unknown label): the caller drops them. */
+  missingRows: number[];
+}
+
+/**
+ * Classification: labels → index into `classes` (default: the sorted distinct labels present).
+ * Regression: parsed numbers.
+ */
+export function encodeTarget(
+  values: ArrayLike<string | null | undefined>,
+  kind: Task['kind'],
+  classes?: string[],
+): EncodedTarget {
+  const n = values.length;
+  const y = new Float64Array(n);
+  const missingRows: number[] = [];
+  if (kind === 'regression') {
+    for (let i = 0; i < n; i++) {
+      y[i] = parseNumber(values[i]);
+      if (Number.isNaN(y[i])) missingRows.push(i);
+    }
+    return { task: { kind: 'regression' }, y, missingRows };
+  }
+  const labels = classes ?? distinctSorted(values);
+  const index = new Map(labels.map((l, j) => [l, j]));
+  for (let i = 0; i < n; i++) {
+    const v = values[i];
+    y[i] = isMissing(v) ? NaN : index.get(v) ?? NaN;
+    if (Number.isNaN(y[i])) missingRows.push(i);
+  }
+  return { task: { kind: 'classification', classes: labels }, y, missingRows };
+}
+
+function distinctSorted(values: ArrayLike<string | null | undefined>): string[] {
+  const seen = new Set<string>();
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (!isMissing(v)) seen.add(v);
+  }
+  return [...seen].sort();
+}
+
+/**
+ * Per-row weight total / (k · count of the row's class), so every class carries the same total
+ * weight (scikit-learn's class_weight='balanced'; the service's `balance`, on by default).
+ */
+export function balancedClassWeights(yIdx: ArrayLike<number>, k: number): Float64Array {
+  const counts = new Float64Array(k);
+  for (let i = 0; i < yIdx.length; i++) counts[yIdx[i]]++;
+  const w = new Float64Array(yIdx.length);
+  for (let i = 0; i < yIdx.length; i++) w[i] = yIdx.length / (k * counts[yIdx[i]]);
+  return w;
+}

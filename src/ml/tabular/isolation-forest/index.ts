@@ -1,0 +1,9 @@
+export {
+  IsolationForest,
+  loadIsolationForest,
+  percentAnomalies,
+  type IsolationFitOptions,
+  type IsolationForestSettings,
+  type SerializedIsolationForest,
+} from './forest.js';
+export { MAX_CONTAMINATION } from './offset.js';

@@ -1,0 +1,118 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { evaluateIsolationForest, loadAnomalyTable, referenceIsolationForest } from '../../../bench/anomaly.js';
+import type { Frame, NumericColumn } from '../../../src/ml/frame.js';
+import { rocAuc } from '../../../src/ml/metrics/ranking.js';
+import {
+  IsolationForest,
+  loadIsolationForest,
+  MAX_CONTAMINATION,
+  percentAnomalies,
+} from '../../../src/ml/tabular/isolation-forest/index.js';
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+/** Rows of a frame (numeric columns only). */
+function rows(frame: Frame, keep: (i: number) => boolean): Frame {
+  const idx = Array.from({ length: frame.nRows }, (_, i) => i).filter(keep);
+  return {
+    nRows: idx.length,
+    columns: frame.columns.map((c) => ({ ...(c as NumericColumn), values: Float64Array.from(idx, (i) => (c as NumericColumn).values[i]) })),
+  };
+}
+
+for (const [name, seeds] of [
+  ['breastw_odds', [0, 1, 2, 3, 4]],
+  ['ionosphere_odds', [0, 1, 2, 3, 4]],
+  ['pima_odds', [0, 1, 2, 3, 4]],
+  ['glass_odds', [0, 1, 2, 3, 4]],
+  ['shuttle_odds', [0, 1]],
+] as const) {
+  test(`${name}: ROC-AUC of −score_samples within 0.02 of scikit-learn's IsolationForest`, () => {
+    const table = loadAnomalyTable(name);
+    const ours = mean(seeds.map((seed) => evaluateIsolationForest(table, seed).rocAuc));
+    const ref = referenceIsolationForest(name).rocAuc;
+    assert.ok(Math.abs(ours - ref) <= 0.02, `ours ${ours} vs reference ${ref}`);
+  });
+}
+
+test('scores lie in (−1, 0), are reproducible for a seed and differ between seeds', () => {
+  const { frame } = loadAnomalyTable('glass_odds');
+  const a = new IsolationForest().fit(frame, { seed: 7 }).scoreSamples(frame);
+  const b = new IsolationForest().fit(frame, { seed: 7 }).scoreSamples(frame);
+  const c = new IsolationForest().fit(frame, { seed: 8 }).scoreSamples(frame);
+  assert.ok(a.every((s) => s > -1 && s < 0));
+  assert.deepEqual(a, b);
+  assert.notDeepEqual(a, c);
+});
+
+test('containsAnomalies (default): about 10 % of breastw flagged, nearly all of them true anomalies', () => {
+  const { frame, labels } = loadAnomalyTable('breastw_odds');
+  const forest = new IsolationForest().fit(frame, { seed: 0 });
+  const decision = forest.decisionFunction(frame);
+  const flagged = percentAnomalies(decision);
+  assert.ok(flagged > 0.09 && flagged <= MAX_CONTAMINATION + 0.005, `flagged ${flagged}`);
+  assert.equal(forest.threshold.contamination, flagged);
+  const truePositives = labels.filter((l, i) => l === 1 && decision[i] < 0).length;
+  assert.ok(truePositives / (flagged * frame.nRows) > 0.95);
+});
+
+test('containsAnomalies false: offset −0.5; trained on breastw inliers it flags the anomalies, not the inliers', () => {
+  const { frame, labels } = loadAnomalyTable('breastw_odds');
+  const inliers = rows(frame, (i) => labels[i] === 0);
+  const anomalies = rows(frame, (i) => labels[i] === 1);
+  const forest = new IsolationForest().fit(inliers, { seed: 0, containsAnomalies: false });
+  assert.equal(forest.threshold.offset, -0.5);
+  const scores = forest.scoreSamples(anomalies);
+  assert.deepEqual(forest.decisionFunction(anomalies), scores.map((s) => s + 0.5));
+  assert.ok(percentAnomalies(forest.decisionFunction(anomalies)) > 0.9);
+  assert.ok(percentAnomalies(forest.decisionFunction(inliers)) < 0.1);
+});
+
+test('missing numbers are scored as the training median', () => {
+  const { frame } = loadAnomalyTable('pima_odds');
+  const forest = new IsolationForest().fit(frame, { seed: 0 });
+  const first = rows(frame, (i) => i < 5);
+  const col = first.columns[1] as NumericColumn;
+  const sorted = Float64Array.from((frame.columns[1] as NumericColumn).values).sort();
+  const median = (sorted[(sorted.length - 1) >> 1] + sorted[sorted.length >> 1]) / 2;
+  const withMissing: Frame = { ...first, columns: first.columns.map((c, j) => (j === 1 ? { ...col, values: col.values.map(() => NaN) } : c)) };
+  const withMedian: Frame = { ...first, columns: first.columns.map((c, j) => (j === 1 ? { ...col, values: col.values.map(() => median) } : c)) };
+  assert.deepEqual(forest.scoreSamples(withMissing), forest.scoreSamples(withMedian));
+  const absent: Frame = { ...first, columns: first.columns.filter((_, j) => j !== 1) };
+  assert.deepEqual(forest.scoreSamples(absent), forest.scoreSamples(withMedian));
+});
+
+test('categorical codes are features: a rare level is isolated; unseen levels score as missing', () => {
+  const n = 400;
+  const codes = Int32Array.from({ length: n }, (_, i) => (i === 0 ? 2 : i % 2));
+  const x = Float64Array.from({ length: n }, (_, i) => (i * 7919) % 101);
+  const frame: Frame = {
+    nRows: n,
+    columns: [
+      { kind: 'numeric', name: 'x', values: x },
+      { kind: 'categorical', name: 'colour', codes, levels: ['blue', 'red', 'zebra'] },
+    ],
+  };
+  const forest = new IsolationForest().fit(frame, { seed: 0 });
+  const scores = forest.scoreSamples(frame);
+  assert.equal(scores.indexOf(Math.min(...scores)), 0, 'the single "zebra" row is the most anomalous');
+  const relabelled: Frame = { nRows: n, columns: [frame.columns[0], { ...frame.columns[1], levels: ['green', 'red', 'zebra'] } as never] };
+  const missing: Frame = { nRows: n, columns: [frame.columns[0], { ...frame.columns[1], codes: codes.map((c) => (c === 0 ? -1 : c)) } as never] };
+  assert.deepEqual(forest.scoreSamples(relabelled), forest.scoreSamples(missing));
+});
+
+test('toJSON / loadIsolationForest round-trip scores identically', () => {
+  const { frame, labels } = loadAnomalyTable('ionosphere_odds');
+  const forest = new IsolationForest().fit(frame, { seed: 3 });
+  const restored = loadIsolationForest(JSON.parse(JSON.stringify(forest.toJSON())));
+  assert.deepEqual(restored.scoreSamples(frame), forest.scoreSamples(frame));
+  assert.deepEqual(restored.decisionFunction(frame), forest.decisionFunction(frame));
+  assert.deepEqual(restored.threshold, forest.threshold);
+  assert.ok(rocAuc(labels, restored.scoreSamples(frame).map((s) => -s)) > 0.8);
+});
+
+test('percentAnomalies is the share of negative decision values', () => {
+  assert.equal(percentAnomalies([-0.1, 0, 0.2, -0.3]), 0.5);
+  assert.equal(percentAnomalies([]), 0);
+});
