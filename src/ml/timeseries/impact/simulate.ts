@@ -1,0 +1,72 @@
+/**
+ * Post-period counterfactual paths from a fitted structural model with its parameters held fixed:
+ * the initial state is drawn from the predicted state distribution after the pre-period, then state
+ * and observation noise are drawn step by step. The mean path is the forecast.
+ */
+import type { StructuralFit } from '../statespace/fit.js';
+import { transitionCovariance, transitionMean } from '../statespace/kalman.js';
+import { choleskySemidefinite } from '../statespace/linalg.js';
+import type { Random } from './random.js';
+
+export interface ForecastMoments {
+  mean: Float64Array;
+  variance: Float64Array;
+}
+
+/** Forecast mean (Z Tʲ a plus the regression part `offset`) and variance per post-period step. */
+export function forecastMoments(fit: StructuralFit, offset: Float64Array): ForecastMoments {
+  const { system } = fit;
+  const m = system.m;
+  const state = Float64Array.from(fit.nextStateMean);
+  const cov = Float64Array.from(fit.nextStateCovariance);
+  const scratch = new Float64Array(m * m);
+  const pz = new Float64Array(m);
+  const mean = new Float64Array(offset.length);
+  const variance = new Float64Array(offset.length);
+  for (let j = 0; j < offset.length; j++) {
+    mean[j] = dot(system.z, state) + offset[j];
+    for (let i = 0; i < m; i++) {
+      let s = 0;
+      for (let k = 0; k < m; k++) s += cov[i * m + k] * system.z[k];
+      pz[i] = s;
+    }
+    variance[j] = dot(system.z, pz) + system.obsVariance;
+    transitionMean(system, state, 1);
+    transitionCovariance(system, cov, scratch);
+    for (let i = 0; i < m; i++) cov[i * m + i] += system.stateVariance[i];
+  }
+  return { mean, variance };
+}
+
+/** `paths` simulated observation paths, paths × offset.length row-major. */
+export function simulatePaths(fit: StructuralFit, offset: Float64Array, paths: number, random: Random): Float64Array {
+  const { system } = fit;
+  const m = system.m;
+  const horizon = offset.length;
+  const chol = choleskySemidefinite(fit.nextStateCovariance, m);
+  const stateSd = system.stateVariance.map(Math.sqrt);
+  const obsSd = Math.sqrt(system.obsVariance);
+  const out = new Float64Array(paths * horizon);
+  const state = new Float64Array(m);
+  const draws = new Float64Array(m);
+  for (let p = 0; p < paths; p++) {
+    for (let i = 0; i < m; i++) draws[i] = random.normal();
+    for (let i = 0; i < m; i++) {
+      let s = fit.nextStateMean[i];
+      for (let k = 0; k <= i; k++) s += chol[i * m + k] * draws[k];
+      state[i] = s;
+    }
+    for (let j = 0; j < horizon; j++) {
+      out[p * horizon + j] = dot(system.z, state) + offset[j] + obsSd * random.normal();
+      transitionMean(system, state, 1);
+      for (let i = 0; i < m; i++) if (stateSd[i] > 0) state[i] += stateSd[i] * random.normal();
+    }
+  }
+  return out;
+}
+
+function dot(a: Float64Array, b: Float64Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
+  return s;
+}

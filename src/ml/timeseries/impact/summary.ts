@@ -1,0 +1,64 @@
+/** Statistics of simulated counterfactual sums. */
+
+/** Quantile with linear interpolation between order statistics (numpy's default), of sorted data. */
+export function quantileSorted(sorted: ArrayLike<number>, q: number): number {
+  const pos = q * (sorted.length - 1);
+  const lo = Math.floor(pos);
+  const hi = Math.min(lo + 1, sorted.length - 1);
+  return sorted[lo] + (pos - lo) * (sorted[hi] - sorted[lo]);
+}
+
+/**
+ * Two-sided simulation p-value of the observed sum against simulated counterfactual sums:
+ * min(1, 2·min((1 + #{S ≥ O})/(N + 1), (1 + #{S ≤ O})/(N + 1))).
+ */
+export function twoSidedPValue(simulatedSums: ArrayLike<number>, observed: number): number {
+  let above = 0;
+  let below = 0;
+  for (let i = 0; i < simulatedSums.length; i++) {
+    if (simulatedSums[i] >= observed) above++;
+    if (simulatedSums[i] <= observed) below++;
+  }
+  const n = simulatedSums.length;
+  return Math.min(1, 2 * Math.min((1 + above) / (n + 1), (1 + below) / (n + 1)));
+}
+
+export interface PathSummary {
+  /** 2.5 % and 97.5 % quantiles of the counterfactual per post-period step. */
+  lower: Float64Array;
+  upper: Float64Array;
+  /** 95 % intervals of O − S and (O − S)/S, S = a path's sum, O = the observed sum. */
+  absoluteEffectInterval: [number, number];
+  relativeEffectInterval: [number, number];
+  pValue: number;
+}
+
+/** Summary of simulated counterfactual paths (paths × horizon, row-major) against the observed values. */
+export function summarisePaths(paths: Float64Array, observed: ArrayLike<number>): PathSummary {
+  const horizon = observed.length;
+  const count = paths.length / horizon;
+  let observedSum = 0;
+  for (let t = 0; t < horizon; t++) observedSum += observed[t];
+  const sums = new Float64Array(count);
+  for (let p = 0; p < count; p++) {
+    for (let t = 0; t < horizon; t++) sums[p] += paths[p * horizon + t];
+  }
+  const absolute = sums.map((s) => observedSum - s).sort();
+  const relative = sums.map((s) => (observedSum - s) / s).sort();
+  const lower = new Float64Array(horizon);
+  const upper = new Float64Array(horizon);
+  const step = new Float64Array(count);
+  for (let t = 0; t < horizon; t++) {
+    for (let p = 0; p < count; p++) step[p] = paths[p * horizon + t];
+    step.sort();
+    lower[t] = quantileSorted(step, 0.025);
+    upper[t] = quantileSorted(step, 0.975);
+  }
+  return {
+    lower,
+    upper,
+    absoluteEffectInterval: [quantileSorted(absolute, 0.025), quantileSorted(absolute, 0.975)],
+    relativeEffectInterval: [quantileSorted(relative, 0.025), quantileSorted(relative, 0.975)],
+    pValue: twoSidedPValue(sums, observedSum),
+  };
+}

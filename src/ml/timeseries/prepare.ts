@@ -1,0 +1,274 @@
+/**
+ * Time-series preparation for forecast and impact sessions: puts irregular, possibly unordered
+ * observations on a regular UTC grid of period starts, aggregating each column into its period and
+ * filling empty periods with the column's imputation (compat-notes §6: aggregate first, then impute;
+ * gaps get zeros by default).
+ *
+ * All calendar arithmetic is UTC. Weeks start on Monday 00:00 UTC (ISO 8601).
+ */
+
+export type Interval = 'hour' | 'day' | 'week' | 'month' | 'year';
+export type Aggregation = 'sum' | 'mean' | 'median' | 'mode' | 'min' | 'max';
+export type Imputation = 'zeroes' | 'mean' | 'median' | 'mode' | 'min' | 'max';
+
+export const INTERVALS: readonly Interval[] = ['hour', 'day', 'week', 'month', 'year'];
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+const WEEK_MS = 7 * DAY_MS;
+/** 1970-01-05 was a Monday: week starts are this epoch plus whole weeks. */
+const FIRST_MONDAY_MS = 4 * DAY_MS;
+
+/** Start (epoch ms, UTC) of the period containing `ms`. */
+export function periodStart(ms: number, interval: Interval): number {
+  switch (interval) {
+    case 'hour':
+      return Math.floor(ms / HOUR_MS) * HOUR_MS;
+    case 'day':
+      return Math.floor(ms / DAY_MS) * DAY_MS;
+    case 'week':
+      return FIRST_MONDAY_MS + Math.floor((ms - FIRST_MONDAY_MS) / WEEK_MS) * WEEK_MS;
+    case 'month': {
+      const d = new Date(ms);
+      return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+    }
+    case 'year':
+      return Date.UTC(new Date(ms).getUTCFullYear(), 0, 1);
+  }
+}
+
+/**
+ * `ms` moved by `n` periods. Months and years move on the calendar and keep the time of day; a day of
+ * month that does not exist in the target month is clamped to its last day (Jan 31 + 1 month = Feb 28
+ * or 29), as calendar libraries do.
+ */
+export function addPeriods(ms: number, interval: Interval, n: number): number {
+  if (!Number.isInteger(n)) throw new RangeError(`addPeriods: n must be an integer, got ${n}`);
+  switch (interval) {
+    case 'hour':
+      return ms + n * HOUR_MS;
+    case 'day':
+      return ms + n * DAY_MS;
+    case 'week':
+      return ms + n * WEEK_MS;
+    case 'month':
+    case 'year': {
+      const d = new Date(ms);
+      const months = d.getUTCMonth() + (interval === 'month' ? n : 12 * n);
+      const year = d.getUTCFullYear() + Math.floor(months / 12);
+      const month = ((months % 12) + 12) % 12;
+      const day = Math.min(d.getUTCDate(), daysInMonth(year, month));
+      return Date.UTC(year, month, day) + (ms - Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
+    }
+  }
+}
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+}
+
+/** Signed number of period boundaries from the period of `a` to the period of `b`. */
+export function periodsBetween(a: number, b: number, interval: Interval): number {
+  const pa = periodStart(a, interval);
+  const pb = periodStart(b, interval);
+  switch (interval) {
+    case 'hour':
+      return Math.round((pb - pa) / HOUR_MS);
+    case 'day':
+      return Math.round((pb - pa) / DAY_MS);
+    case 'week':
+      return Math.round((pb - pa) / WEEK_MS);
+    case 'month': {
+      const da = new Date(pa);
+      const db = new Date(pb);
+      return (db.getUTCFullYear() - da.getUTCFullYear()) * 12 + db.getUTCMonth() - da.getUTCMonth();
+    }
+    case 'year':
+      return new Date(pb).getUTCFullYear() - new Date(pa).getUTCFullYear();
+  }
+}
+
+export interface SeasonalPeriods {
+  /** The dominant cycle length in periods (1 = none). */
+  main: number;
+  /** Further cycles worth modelling, only those the series covers at least twice. */
+  extra: number[];
+}
+
+/**
+ * Seasonal cycles of an interval: hours 24 (day) and 168 (week); days 7 and 365 (the year,
+ * 365.25 rounded); weeks 52; months 12; years none. An extra cycle is listed only when `nPoints`
+ * covers it twice (default: assume a long series).
+ */
+export function seasonalPeriods(interval: Interval, nPoints = Infinity): SeasonalPeriods {
+  const table: Record<Interval, [number, number[]]> = {
+    hour: [24, [168]],
+    day: [7, [365]],
+    week: [52, []],
+    month: [12, []],
+    year: [1, []],
+  };
+  const [main, extra] = table[interval];
+  return { main, extra: extra.filter((p) => nPoints >= 2 * p) };
+}
+
+/**
+ * The interval whose length is closest to the median spacing of the timestamps (for data whose
+ * interval is not declared, e.g. benchmark files). Needs at least two distinct timestamps.
+ */
+export function inferInterval(timestamps: ArrayLike<number>): Interval {
+  const sorted = Float64Array.from(timestamps).filter(Number.isFinite).sort();
+  const gaps: number[] = [];
+  for (let i = 1; i < sorted.length; i++) if (sorted[i] > sorted[i - 1]) gaps.push(sorted[i] - sorted[i - 1]);
+  if (gaps.length === 0) throw new RangeError('inferInterval: need at least two distinct timestamps');
+  gaps.sort((x, y) => x - y);
+  const median = gaps[Math.floor((gaps.length - 1) / 2)];
+  const typical: [Interval, number][] = [
+    ['hour', HOUR_MS],
+    ['day', DAY_MS],
+    ['week', WEEK_MS],
+    ['month', 30.44 * DAY_MS],
+    ['year', 365.25 * DAY_MS],
+  ];
+  let best = typical[0];
+  for (const t of typical) if (Math.abs(Math.log(median / t[1])) < Math.abs(Math.log(median / best[1]))) best = t;
+  return best[0];
+}
+
+/** A logical cell: TRUE/true/1/yes is 1; anything else, including the empty cell, is FALSE (0). */
+export function parseLogical(cell: string | boolean | null | undefined): number {
+  if (typeof cell === 'boolean') return cell ? 1 : 0;
+  const s = (cell ?? '').trim().toLowerCase();
+  return s === 'true' || s === '1' || s === 'yes' ? 1 : 0;
+}
+
+export interface SeriesColumnInput {
+  name: string;
+  values: ArrayLike<number>; // NaN = missing
+  /** Logical columns: a missing cell means FALSE (0), TRUE is 1. */
+  logical?: boolean;
+  aggregation?: Aggregation; // default 'sum'
+  imputation?: Imputation; // default 'zeroes'
+}
+
+export interface PreparedColumn {
+  name: string;
+  values: Float64Array; // one value per period, no NaN
+  /** How many periods had no observation and were imputed. */
+  imputed: number;
+}
+
+export interface PreparedSeries {
+  interval: Interval;
+  /** Period starts (epoch ms, UTC), consecutive, first to last observed period. */
+  timestamps: Float64Array;
+  columns: PreparedColumn[];
+}
+
+/** Regular, gap-free series from timestamped rows; rows with a non-finite timestamp are ignored. */
+export function prepareSeries(
+  timestamps: ArrayLike<number>,
+  columns: readonly SeriesColumnInput[],
+  interval: Interval,
+): PreparedSeries {
+  for (const c of columns) {
+    if (c.values.length !== timestamps.length) {
+      throw new RangeError(`column ${c.name}: ${c.values.length} values for ${timestamps.length} timestamps`);
+    }
+  }
+  let first = Infinity;
+  let last = -Infinity;
+  for (let i = 0; i < timestamps.length; i++) {
+    const t = timestamps[i];
+    if (!Number.isFinite(t)) continue;
+    if (t < first) first = t;
+    if (t > last) last = t;
+  }
+  if (first === Infinity) return { interval, timestamps: new Float64Array(0), columns: columns.map(emptyColumn) };
+
+  const start = periodStart(first, interval);
+  const nPeriods = periodsBetween(start, last, interval) + 1;
+  const grid = new Float64Array(nPeriods);
+  for (let p = 0; p < nPeriods; p++) grid[p] = addPeriods(start, interval, p);
+  const periodOfRow = new Int32Array(timestamps.length).fill(-1);
+  for (let i = 0; i < timestamps.length; i++) {
+    if (Number.isFinite(timestamps[i])) periodOfRow[i] = periodsBetween(start, timestamps[i], interval);
+  }
+  return { interval, timestamps: grid, columns: columns.map((c) => prepareColumn(c, periodOfRow, nPeriods)) };
+}
+
+function emptyColumn(c: SeriesColumnInput): PreparedColumn {
+  return { name: c.name, values: new Float64Array(0), imputed: 0 };
+}
+
+function prepareColumn(c: SeriesColumnInput, periodOfRow: Int32Array, nPeriods: number): PreparedColumn {
+  const buckets: number[][] = Array.from({ length: nPeriods }, () => []);
+  for (let i = 0; i < periodOfRow.length; i++) {
+    const p = periodOfRow[i];
+    if (p < 0) continue;
+    const v = c.values[i];
+    if (Number.isFinite(v)) buckets[p].push(v);
+    else if (c.logical) buckets[p].push(0);
+  }
+  const aggregate = AGGREGATORS[c.aggregation ?? 'sum'];
+  const values = new Float64Array(nPeriods);
+  const observed: number[] = [];
+  for (let p = 0; p < nPeriods; p++) {
+    values[p] = buckets[p].length ? aggregate(buckets[p]) : NaN;
+    if (!Number.isNaN(values[p])) observed.push(values[p]);
+  }
+  const fill = observed.length ? IMPUTERS[c.imputation ?? 'zeroes'](observed) : 0;
+  let imputed = 0;
+  for (let p = 0; p < nPeriods; p++) {
+    if (Number.isNaN(values[p])) {
+      values[p] = fill;
+      imputed++;
+    }
+  }
+  return { name: c.name, values, imputed };
+}
+
+function sum(xs: number[]): number {
+  let s = 0;
+  for (const x of xs) s += x;
+  return s;
+}
+
+/** Lower middle value for an even count, the convention the compat notes record for the service. */
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor((s.length - 1) / 2)];
+}
+
+/** Most frequent value; ties go to the smallest, so the result does not depend on row order. */
+function mode(xs: number[]): number {
+  const counts = new Map<number, number>();
+  for (const x of xs) counts.set(x, (counts.get(x) ?? 0) + 1);
+  let best = NaN;
+  let bestCount = 0;
+  for (const [x, n] of counts) {
+    if (n > bestCount || (n === bestCount && x < best)) {
+      best = x;
+      bestCount = n;
+    }
+  }
+  return best;
+}
+
+const AGGREGATORS: Record<Aggregation, (xs: number[]) => number> = {
+  sum,
+  mean: (xs) => sum(xs) / xs.length,
+  median,
+  mode,
+  min: (xs) => xs.reduce((a, b) => Math.min(a, b)),
+  max: (xs) => xs.reduce((a, b) => Math.max(a, b)),
+};
+
+const IMPUTERS: Record<Imputation, (observed: number[]) => number> = {
+  zeroes: () => 0,
+  mean: AGGREGATORS.mean,
+  median,
+  mode,
+  min: AGGREGATORS.min,
+  max: AGGREGATORS.max,
+};

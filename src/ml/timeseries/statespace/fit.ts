@@ -1,0 +1,129 @@
+/**
+ * Maximum-likelihood fit of a structural model (statsmodels UnobservedComponents with
+ * `mle_regression`): variances and regression coefficients maximise the exact diffuse likelihood.
+ * Coefficients and the overall scale are profiled out (profile.ts), so the optimiser only searches
+ * the variance proportions, parametrised as a softmax so that any component can shrink to zero.
+ */
+import { diffuseKalmanFilter, type FilterOutput } from './kalman.js';
+import { nelderMead } from './nelderMead.js';
+import { profileLikelihood } from './profile.js';
+import { structuralSystem, varianceNames, type StateSpaceSystem, type StructuralSpec } from './structural.js';
+
+/** Softmax logits are clamped here: e^-30 of the total variance is zero for every practical purpose. */
+const LOGIT_LIMIT = 30;
+
+export interface StructuralFit {
+  spec: StructuralSpec;
+  /** Fitted variances in `varianceNames(spec)` order. */
+  variances: Float64Array;
+  /** The model with the fitted variances. */
+  system: StateSpaceSystem;
+  /** One coefficient per regressor. */
+  coefficients: Float64Array;
+  logLikelihood: number;
+  /** Observations that entered the likelihood (observed, past the diffuse phase). */
+  nObs: number;
+  /** Index of the first observation that entered the likelihood. */
+  firstUsed: number;
+  /** Predicted state after the data, for y minus the regression part: mean (m) and covariance (m × m). */
+  nextStateMean: Float64Array;
+  nextStateCovariance: Float64Array;
+}
+
+function ratiosFromLogits(logits: ArrayLike<number>): Float64Array {
+  const k = logits.length + 1;
+  const r = new Float64Array(k);
+  let max = 0;
+  for (let i = 0; i < logits.length; i++) max = Math.max(max, clampLogit(logits[i]));
+  r[0] = Math.exp(-max);
+  let total = r[0];
+  for (let i = 1; i < k; i++) {
+    r[i] = Math.exp(clampLogit(logits[i - 1]) - max);
+    total += r[i];
+  }
+  for (let i = 0; i < k; i++) r[i] /= total;
+  return r;
+}
+
+function clampLogit(x: number): number {
+  return Math.max(-LOGIT_LIMIT, Math.min(LOGIT_LIMIT, x));
+}
+
+/** Coarse grid of logits (each in {−6, −2, 2} relative to the irregular) to start the simplex from. */
+function gridLogits(k: number): Float64Array[] {
+  let grid: number[][] = [[]];
+  for (let d = 1; d < k; d++) grid = grid.flatMap((g) => [-6, -2, 2].map((v) => [...g, v]));
+  return grid.map((g) => Float64Array.from(g));
+}
+
+/** Local searches run from this many of the best grid points, against poor local optima. */
+const SEARCH_STARTS = 2;
+
+function filterWithRatios(spec: StructuralSpec, ratios: Float64Array, data: readonly ArrayLike<number>[]): FilterOutput {
+  return diffuseKalmanFilter(structuralSystem(spec, ratios), data);
+}
+
+export function fitStructural(
+  y: ArrayLike<number>,
+  regressors: readonly ArrayLike<number>[],
+  spec: StructuralSpec,
+): StructuralFit {
+  const data = [y, ...regressors];
+  const k = varianceNames(spec).length;
+  const negLogLik = (logits: Float64Array): number => {
+    const out = filterWithRatios(spec, ratiosFromLogits(logits), data);
+    return out.diffuseAtEnd ? Infinity : -profileLikelihood(out).logLikelihood;
+  };
+  const starts = gridLogits(k)
+    .map((x) => ({ x, value: negLogLik(x) }))
+    .sort((a, b) => a.value - b.value)
+    .slice(0, SEARCH_STARTS);
+  let best: { x: Float64Array; value: number } = starts[0];
+  for (const start of starts) {
+    const found = nelderMead(negLogLik, start.x, { step: 2, maxEvaluations: 300 * k });
+    if (found.value < best.value) best = found;
+  }
+  // A restart from the best point shakes off a simplex collapsed on a ridge.
+  const polished = nelderMead(negLogLik, best.x, { step: 0.5, maxEvaluations: 400 * k });
+  if (polished.value <= best.value) best = polished;
+  if (!Number.isFinite(best.value)) {
+    throw new RangeError(`not enough observations to fit ${JSON.stringify(spec)}`);
+  }
+
+  const ratios = ratiosFromLogits(best.x);
+  const out = filterWithRatios(spec, ratios, data);
+  const profiled = profileLikelihood(out);
+  const variances = ratios.map((r) => r * profiled.scale);
+  const m = out.nextMean.length / data.length;
+  const nextStateMean = new Float64Array(m);
+  for (let i = 0; i < m; i++) {
+    let s = out.nextMean[i * data.length];
+    for (let j = 0; j < regressors.length; j++) s -= profiled.coefficients[j] * out.nextMean[i * data.length + 1 + j];
+    nextStateMean[i] = s;
+  }
+  return {
+    spec,
+    variances,
+    system: structuralSystem(spec, variances),
+    coefficients: profiled.coefficients,
+    logLikelihood: profiled.logLikelihood,
+    nObs: profiled.nObs,
+    firstUsed: out.used.indexOf(1),
+    nextStateMean,
+    nextStateCovariance: out.nextCovariance.map((p) => p * profiled.scale),
+  };
+}
+
+/**
+ * Log-likelihood of a fitted model counting only observations from `from` on, so that models with
+ * diffuse phases of different lengths are compared on the same data.
+ */
+export function logLikelihoodFrom(
+  fit: StructuralFit,
+  y: ArrayLike<number>,
+  regressors: readonly ArrayLike<number>[],
+  from: number,
+): number {
+  const out = diffuseKalmanFilter(fit.system, [y, ...regressors]);
+  return profileLikelihood(out, from).logLikelihood;
+}
