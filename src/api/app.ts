@@ -1,0 +1,76 @@
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { Services } from '../service/services.js';
+import { installErrorHandling, RouteTable } from './error-handler.js';
+import { installAuth } from './auth.js';
+import { registerDatasetRoutes } from './routes/datasets.js';
+import { registerImportRoutes } from './routes/imports.js';
+import { registerExtraRoutes, type RouteRegistrar } from './route-registrar.js';
+
+export interface AppOptions {
+  services: Services;
+  maxJsonBytes: number;
+  maxCsvBytes: number;
+  publicUrl?: string;
+  logLevel?: string;
+  /** Route modules of later features (sessions, models) plug in here. */
+  extraRoutes?: RouteRegistrar[];
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    accountId: string;
+  }
+}
+
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: opts.logLevel ?? 'info' },
+    bodyLimit: opts.maxJsonBytes,
+    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
+    ajv: { customOptions: { coerceTypes: true, allErrors: true, removeAdditional: false } },
+    trustProxy: false,
+  });
+  (app as unknown as { publicUrl?: string }).publicUrl = opts.publicUrl;
+  const routes = new RouteTable();
+  app.addHook('onRoute', (r) => {
+    const methods = Array.isArray(r.method) ? r.method : [r.method];
+    routes.add(r.url, methods.filter((m) => m !== 'HEAD' || methods.length === 1));
+  });
+  installErrorHandling(app, routes);
+  installBodyParsers(app);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Sibyl API', version: '1.0.0', description: 'Self-hostable machine-learning prediction service. Every /v1 request needs the `api-key` header.' },
+      components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'api-key' } } },
+      security: [{ apiKey: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  installAuth(app, opts.services);
+  app.get('/v1/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
+
+  registerDatasetRoutes(app, opts.services, { maxCsvBytes: opts.maxCsvBytes });
+  registerImportRoutes(app, opts.services);
+  registerExtraRoutes(app, opts.services, opts.extraRoutes ?? []);
+  return app;
+}
+
+/**
+ * JSON: an empty body is no body (clients send Content-Type: application/json on DELETE and GET),
+ * and Ruby's `""` literal is a valid empty body. CSV: left as the raw stream for the route to parse.
+ */
+function installBodyParsers(app: FastifyInstance): void {
+  const json = app.getDefaultJsonParser('error', 'ignore');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req: FastifyRequest, body: string | Buffer, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    json(req, text, done);
+  });
+  app.addContentTypeParser(['text/csv', 'application/csv', 'text/plain'], (_req, payload, done) => done(null, payload));
+}

@@ -1,0 +1,123 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
+import type { Services } from '../../service/services.js';
+import type { DatasetRecord, DatasetSort } from '../../store/datasets-store.js';
+import { columnsToJson, type ColumnMap, type ColumnPatchMap } from '../../domain/columns.js';
+import { parseDate, formatStoredTimestamp } from '../../domain/dates.js';
+import { csvRecords, jsonRecords } from '../../service/datasets/record-sources.js';
+import { interpretJsonUpload } from '../../service/datasets/json-upload.js';
+import { TooLargeError, UnsupportedMediaTypeError } from '../../service/errors.js';
+import { Params } from '../params.js';
+import { baseUrl, pagingFields, readPaging } from '../paging.js';
+import { isoOffset } from '../format.js';
+import { toCsv } from '../csv-output.js';
+import { datasetSchemas } from './dataset-schemas.js';
+
+const DATASET_SORTS: DatasetSort[] = ['dataSetName', 'dataSetSize', 'rowCount', 'dateCreated', 'lastModified'];
+
+export function datasetSummary(req: FastifyRequest, d: DatasetRecord) {
+  const href = `${baseUrl(req)}/data/${encodeURIComponent(d.name)}`;
+  return {
+    dataSetName: d.name,
+    dataSetSize: d.dataBytes,
+    isTimeSeries: d.identityKind === 'timestamp',
+    columns: columnsToJson(d.columns as ColumnMap),
+    rowCount: d.rowCount,
+    columnCount: Object.keys(d.columns).length,
+    dateCreated: isoOffset(d.createdAt),
+    lastModified: isoOffset(d.updatedAt),
+    messages: [] as unknown[],
+    links: [{ rel: 'data', href }, { rel: 'self', href }],
+  };
+}
+
+export function registerDatasetRoutes(app: FastifyInstance, services: Services, opts: { maxCsvBytes: number }): void {
+  const { datasets } = services;
+
+  app.put('/v1/data/:name', { schema: datasetSchemas.put, bodyLimit: undefined }, async (req, reply) => {
+    const { name } = req.params as { name: string };
+    const p = Params.query(req);
+    const timestampColumn = p.str('timestampColumn');
+    p.check();
+    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    let upload: { records?: ReturnType<typeof csvRecords>; columns: ColumnPatchMap };
+    if (type === 'text/csv' || type === 'application/csv' || type === 'text/plain') {
+      const declared = Number(req.headers['content-length'] ?? 0);
+      if (declared > opts.maxCsvBytes) {
+        (req.body as Readable).resume();
+        throw new TooLargeError(`The CSV upload is larger than the limit of ${opts.maxCsvBytes} bytes`, { limitBytes: opts.maxCsvBytes });
+      }
+      upload = { records: csvRecords(req.body as Readable, { maxBytes: opts.maxCsvBytes }), columns: {} };
+    } else if (type === 'application/json' || type === '') {
+      const body = interpretJsonUpload(req.body);
+      upload = { records: body.records ? jsonRecords(body.records) : undefined, columns: body.columns };
+    } else {
+      throw new UnsupportedMediaTypeError(type, ['application/json', 'text/csv']);
+    }
+    if (timestampColumn) upload.columns = { ...upload.columns, [timestampColumn]: { ...upload.columns[timestampColumn], role: 'timestamp', dataType: 'date' } };
+    const result = await datasets.put(req.accountId, name, upload);
+    const summary = datasetSummary(req, result.dataset);
+    if (result.created) reply.code(201).header('location', summary.links[0]!.href);
+    return summary;
+  });
+
+  app.get('/v1/data', { schema: datasetSchemas.list }, async (req) => {
+    const p = Params.query(req);
+    const page = readPaging(p);
+    const partialName = p.str('partialName');
+    const sortBy = p.enumOf('sortBy', DATASET_SORTS);
+    const desc = p.str('sortOrder')?.toLowerCase() === 'desc';
+    p.check();
+    const result = await datasets.list(req.accountId, { partialName, page, sortBy, desc });
+    return { items: result.items.map((d) => datasetSummary(req, d)), ...pagingFields(req, page, result.totalCount) };
+  });
+
+  app.get('/v1/data/:name', { schema: datasetSchemas.get }, async (req, reply) => {
+    const { name } = req.params as { name: string };
+    const p = Params.query(req);
+    const page = readPaging(p);
+    const from = p.date('startDate');
+    const to = p.date('endDate');
+    const include = p.multi('include');
+    const formatDates = p.bool('formatDates');
+    p.check();
+    const { dataset, rows, total } = await datasets.readData(req.accountId, name, { page, from, to });
+    const columns = Object.keys(dataset.columns).filter((c) => include.length === 0 || include.includes(c));
+    const ts = dataset.identityKind === 'timestamp' ? dataset.identityColumn : null;
+    const data = rows.map((r) => {
+      const out: Record<string, string> = {};
+      for (const c of columns) {
+        let v = r[c] ?? '';
+        if (formatDates && c === ts && v !== '') { const ms = parseDate(v); if (ms !== null) v = formatStoredTimestamp(ms); }
+        out[c] = v;
+      }
+      return out;
+    });
+    if (wantsCsv(req)) return sendCsv(reply, columns, data);
+    const summary = datasetSummary(req, dataset);
+    const sessionsLink = { rel: 'sessions', href: `${baseUrl(req)}/sessions?dataSourceName=${encodeURIComponent(name)}` };
+    return { ...summary, data, ...pagingFields(req, page, total, [sessionsLink]) };
+  });
+
+  app.delete('/v1/data/:name', { schema: datasetSchemas.delete }, async (req, reply) => {
+    const { name } = req.params as { name: string };
+    const p = Params.query(req);
+    const from = p.date('startDate');
+    const to = p.date('endDate');
+    const keys = p.multi('keys');
+    const startKey = p.str('startKey');
+    const endKey = p.str('endKey');
+    const cascade = p.multi('cascade').map((c) => c.toLowerCase());
+    p.check();
+    await datasets.delete(req.accountId, name, { from, to, keys, startKey, endKey, cascade });
+    return reply.code(204).send();
+  });
+}
+
+export function wantsCsv(req: FastifyRequest): boolean {
+  return (req.headers.accept ?? '').toLowerCase().includes('text/csv');
+}
+
+export function sendCsv(reply: FastifyReply, columns: string[], rows: Record<string, string>[]): FastifyReply {
+  return reply.type('text/csv; charset=utf-8').send(toCsv(columns, rows));
+}

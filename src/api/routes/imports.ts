@@ -1,0 +1,105 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Services } from '../../service/services.js';
+import type { ImportRecord, ImportSort } from '../../store/imports-store.js';
+import { normalizeColumnMap } from '../../domain/columns.js';
+import { isPlainObject, pick, pickString } from '../../domain/lenient.js';
+import { ValidationError } from '../../service/errors.js';
+import { Params } from '../params.js';
+import { baseUrl, pagingFields, readPaging } from '../paging.js';
+import { isoOffset } from '../format.js';
+import { errors, pagingQuery, str } from './schema-parts.js';
+
+const tags = ['imports'];
+const IMPORT_SORTS: ImportSort[] = ['id', 'dataSetName', 'requestedDate', 'currentStatusDate'];
+
+function importView(req: FastifyRequest, r: ImportRecord) {
+  return {
+    importId: r.id,
+    type: r.type,
+    status: r.status,
+    dataSetName: r.datasetName,
+    parameters: r.parameters,
+    requestedDate: isoOffset(r.requestedAt),
+    statusHistory: r.statusHistory.map((h) => ({ date: isoOffset(h.date), status: h.status })),
+    messages: r.messages,
+    columns: r.columns,
+    links: [
+      { rel: 'self', href: `${baseUrl(req)}/imports/${r.id}` },
+      { rel: 'data', href: `${baseUrl(req)}/data/${encodeURIComponent(r.datasetName)}` },
+    ],
+  };
+}
+
+function statusHeaders(status: string): Record<string, string> {
+  const pascal = status.charAt(0).toUpperCase() + status.slice(1);
+  return { 'Service-Import-Status': pascal, 'Nexosis-Import-Status': pascal };
+}
+
+export function registerImportRoutes(app: FastifyInstance, services: Services): void {
+  const { imports } = services;
+
+  app.post('/v1/imports/url', {
+    schema: {
+      tags, summary: 'Import a CSV or JSON file (gzip too) from a URL into a data set',
+      body: {
+        type: 'object', additionalProperties: true,
+        properties: { dataSetName: str('Target data set'), url: str('http(s) address of the file'), contentType: str('csv or json (default: from the extension or Content-Type)'), columns: { type: 'object', additionalProperties: true }, auth: { type: 'object', additionalProperties: true } },
+      },
+      response: errors,
+    },
+  }, async (req, reply) => {
+    const p = Params.of(req);
+    const dataSetName = p.required('dataSetName', 'dataSourceName');
+    const url = p.required('url');
+    const contentType = p.enumOf('contentType', ['csv', 'json'] as const, { 0: 'csv', 1: 'json' });
+    const cols = normalizeColumnMap(p.raw('columns'));
+    for (const [k, v] of Object.entries(cols.errors)) for (const m of v) p.fail(`columns.${k}`, m);
+    const basic = pick(pick(p.source, 'auth'), 'basic');
+    let basicAuth: { user: string; password: string } | undefined;
+    if (isPlainObject(basic)) {
+      const user = pickString(basic, 'userId', 'user', 'username');
+      const password = pickString(basic, 'password') ?? '';
+      if (user === undefined) p.fail('auth.basic.userId', 'userId is required for basic authentication');
+      else basicAuth = { user, password };
+    }
+    p.check();
+    const r = await imports.createUrlImport(req.accountId, { dataSetName, url, contentType, columns: cols.columns, basicAuth });
+    services.jobs?.poke();
+    reply.headers(statusHeaders(r.status));
+    return importView(req, r);
+  });
+
+  // Cloud-storage imports of the original service need credentials to other clouds; this
+  // self-hosted service imports from URLs only, and says so instead of pretending.
+  for (const kind of ['s3', 'azure']) {
+    app.post(`/v1/imports/${kind}`, { schema: { tags, summary: `Not supported: use /v1/imports/url`, response: errors } }, async () => {
+      throw new ValidationError({ type: [`${kind} imports are not supported by this service; publish the file over http(s) and use POST /v1/imports/url`] }, 'Request is invalid');
+    });
+  }
+
+  app.get('/v1/imports/:id', { schema: { tags, summary: 'An import and its status', response: errors } }, async (req, reply) => {
+    const { id } = req.params as { id: string };
+    const r = await imports.get(req.accountId, id);
+    reply.headers(statusHeaders(r.status));
+    return importView(req, r);
+  });
+
+  app.get('/v1/imports', {
+    schema: {
+      tags, summary: 'List imports',
+      querystring: { type: 'object', properties: { dataSetName: str('Only imports into this data set'), requestedAfterDate: str('Requested on or after'), requestedBeforeDate: str('Requested on or before'), sortBy: str('id, dataSetName, requestedDate or currentStatusDate'), sortOrder: str('asc or desc'), ...pagingQuery } },
+      response: errors,
+    },
+  }, async (req) => {
+    const p = Params.query(req);
+    const page = readPaging(p);
+    const dataSetName = p.str('dataSetName', 'dataSourceName');
+    const after = p.date('requestedAfterDate', 'requestedAfter');
+    const before = p.date('requestedBeforeDate', 'requestedBefore');
+    const sortBy = p.enumOf('sortBy', IMPORT_SORTS);
+    const desc = p.str('sortOrder')?.toLowerCase() === 'desc';
+    p.check();
+    const result = await imports.list(req.accountId, { dataSetName, after, before, page, sortBy, desc });
+    return { items: result.items.map((r) => importView(req, r)), ...pagingFields(req, page, result.totalCount) };
+  });
+}

@@ -1,0 +1,110 @@
+/**
+ * `sibyl serve` (default): API + jobs in one process.
+ * `sibyl worker`: jobs only (with DATABASE_URL, any number of them on any machines).
+ * `sibyl accounts create --email E | list`, `sibyl keys create [--account ID|EMAIL] [--label L] | list [--account …] | revoke ID|PREFIX`.
+ */
+import { parseArgs } from 'node:util';
+import { loadConfig } from './config.js';
+import { startServer, startWorker } from './server.js';
+import { openStore } from './store/open-store.js';
+import { AccountsStore } from './store/accounts-store.js';
+import { AccountsService } from './service/accounts.js';
+import { EmbeddedStoreBusy } from './store/embedded-lock.js';
+import './features.js';
+
+async function main(argv: string[]): Promise<number> {
+  const [command = 'serve', sub, ...rest] = argv;
+  const config = loadConfig();
+  if (command === 'serve') {
+    const server = await startServer(config);
+    if (server.bootstrapKey) {
+      console.log(`\nCreated the first account. Its API key (shown once, stored only as a hash):\n\n  ${server.bootstrapKey}\n`);
+    }
+    console.log(`Sibyl listening on ${server.url} (store: ${config.databaseUrl ? 'PostgreSQL' : config.dataDir})`);
+    onSignal(() => server.close());
+    return -1;
+  }
+  if (command === 'worker') {
+    if (!config.databaseUrl) console.warn('sibyl worker without DATABASE_URL uses the embedded store, which the server cannot share; set DATABASE_URL to scale out.');
+    const worker = await startWorker(config);
+    console.log('Sibyl worker running');
+    onSignal(() => worker.close());
+    return -1;
+  }
+  if (command === 'accounts' || command === 'keys') return admin(command, sub, rest, config);
+  console.error(`unknown command '${command}'. Commands: serve, worker, accounts create|list, keys create|list|revoke`);
+  return 2;
+}
+
+async function admin(command: string, sub: string | undefined, rest: string[], config: ReturnType<typeof loadConfig>): Promise<number> {
+  const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { email: { type: 'string' }, account: { type: 'string' }, label: { type: 'string' } } });
+  const store = await openStore(config);
+  try {
+    const accounts = new AccountsService(new AccountsStore(store.db));
+    const accountOf = async () => {
+      if (values.account) {
+        const a = await accounts.findAccount(values.account);
+        if (!a) throw new Error(`no account ${values.account}`);
+        return a;
+      }
+      const all = await accounts.listAccounts();
+      if (all.length !== 1) throw new Error(`there are ${all.length} accounts: name one with --account ID|EMAIL`);
+      return all[0]!;
+    };
+    if (command === 'accounts' && sub === 'create') {
+      const a = await accounts.createAccount(values.email ?? null);
+      const { key } = await accounts.createKey(a.id, 'initial');
+      console.log(JSON.stringify({ accountId: a.id, email: a.email, apiKey: key }, null, 2));
+      return 0;
+    }
+    if (command === 'accounts' && sub === 'list') {
+      for (const a of await accounts.listAccounts()) console.log(`${a.id}\t${a.email ?? '-'}\t${a.plan}\t${a.createdAt.toISOString()}`);
+      return 0;
+    }
+    if (command === 'keys' && sub === 'create') {
+      const a = await accountOf();
+      const { key, row } = await accounts.createKey(a.id, values.label ?? null);
+      console.log(JSON.stringify({ keyId: row.id, accountId: a.id, apiKey: key }, null, 2));
+      return 0;
+    }
+    if (command === 'keys' && sub === 'list') {
+      const accountId = values.account ? (await accountOf()).id : undefined;
+      for (const k of await accounts.listKeys(accountId)) {
+        console.log(`${k.id}\tsk_${k.prefix}…\t${k.accountId}\t${k.label ?? '-'}\t${k.revokedAt ? 'revoked ' + k.revokedAt.toISOString() : 'active'}`);
+      }
+      return 0;
+    }
+    if (command === 'keys' && sub === 'revoke') {
+      const which = positionals[0];
+      if (!which) { console.error('usage: sibyl keys revoke KEY_ID|PREFIX'); return 2; }
+      const n = await accounts.revokeKey(which.replace(/^sk_/, '').replace(/…$/, ''));
+      console.log(n ? `revoked ${n} key(s)` : 'no active key matched');
+      return n ? 0 : 1;
+    }
+    console.error(`unknown: ${command} ${sub ?? ''}`);
+    return 2;
+  } finally {
+    await store.close();
+  }
+}
+
+function onSignal(close: () => Promise<void>): void {
+  let closing = false;
+  const stop = () => {
+    if (closing) return;
+    closing = true;
+    // A shutdown that hangs (a stuck receiver, a long upload) must not keep the process forever.
+    setTimeout(() => process.exit(1), 15000).unref();
+    close().then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => { if (code >= 0) process.exitCode = code; },
+  (e) => {
+    console.error(e instanceof EmbeddedStoreBusy ? e.message : e instanceof Error ? `error: ${e.message}` : e);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,81 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from './config.js';
+import { openStore } from './store/open-store.js';
+import { createServices, type Services } from './service/services.js';
+import { buildApp } from './api/app.js';
+import { JobLoop, type JobKind } from './jobs/job-loop.js';
+import { importJobs } from './jobs/import-jobs.js';
+import type { RouteRegistrar } from './api/route-registrar.js';
+
+export interface Feature {
+  /** Extra routes (e.g. sessions, models). */
+  routes?: RouteRegistrar;
+  /** Extra claimable work (e.g. sessions). */
+  jobs?: (services: Services) => JobKind<unknown>;
+  /** Wiring into the core services (cascades, usage counters). */
+  setup?: (services: Services) => void | Promise<void>;
+  close?: () => Promise<void>;
+}
+
+export interface RunningServer {
+  app: FastifyInstance;
+  services: Services;
+  url: string;
+  /** Set only when the first start created an account without SIBYL_API_KEY: print it once. */
+  bootstrapKey?: string;
+  close(): Promise<void>;
+}
+
+/** Features beyond the data-set core register here, so the server and `sibyl worker` share one list. */
+export const features: Feature[] = [];
+
+/** Opens the store, wires the services, serves the API and (unless disabled) runs jobs in this process. */
+export async function startServer(config: Config, opts: { runJobs?: boolean; logLevel?: string } = {}): Promise<RunningServer> {
+  const store = await openStore(config);
+  try {
+    const services = createServices(store.db, config);
+    for (const f of features) await f.setup?.(services);
+    const boot = await services.accounts.bootstrap(config.apiKey);
+    const app = await buildApp({
+      services, maxJsonBytes: config.maxJsonBytes, maxCsvBytes: config.maxCsvBytes, publicUrl: config.publicUrl,
+      logLevel: opts.logLevel ?? process.env.SIBYL_LOG_LEVEL ?? 'info',
+      extraRoutes: features.flatMap((f) => (f.routes ? [f.routes] : [])),
+    });
+    let jobs: JobLoop | undefined;
+    if (opts.runJobs !== false) {
+      jobs = new JobLoop([importJobs(services) as JobKind<unknown>, ...features.flatMap((f) => (f.jobs ? [f.jobs(services)] : []))],
+        { concurrency: Math.max(1, config.workerConcurrency), log: app.log });
+      services.jobs = jobs;
+    }
+    await app.listen({ port: config.port, host: config.host });
+    jobs?.start();
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+    return {
+      app, services, url: `http://${host}:${port}`, bootstrapKey: boot.key,
+      async close() {
+        await jobs?.stop();
+        await app.close();
+        for (const f of features) await f.close?.();
+        await store.close();
+      },
+    };
+  } catch (e) {
+    await store.close();
+    throw e;
+  }
+}
+
+/** `sibyl worker`: claims and runs jobs only (scale-out with DATABASE_URL). */
+export async function startWorker(config: Config): Promise<{ close(): Promise<void> }> {
+  const store = await openStore(config);
+  const services = createServices(store.db, config);
+  for (const f of features) await f.setup?.(services);
+  const log = { info: (o: unknown, m?: string) => console.log(m ?? '', o), error: (o: unknown, m?: string) => console.error(m ?? '', o) };
+  const jobs = new JobLoop([importJobs(services) as JobKind<unknown>, ...features.flatMap((f) => (f.jobs ? [f.jobs(services)] : []))],
+    { concurrency: Math.max(1, config.workerConcurrency), log });
+  services.jobs = jobs;
+  jobs.start();
+  return { async close() { await jobs.stop(); for (const f of features) await f.close?.(); await store.close(); } };
+}

@@ -1,0 +1,33 @@
+import type { Config } from '../config.js';
+import type { Db } from '../store/db.js';
+import { AccountsStore } from '../store/accounts-store.js';
+import { AccountsService } from './accounts.js';
+import { DatasetsService } from './datasets/datasets-service.js';
+import { ImportsService } from './imports/imports-service.js';
+import { UsageService } from './usage.js';
+import { parseAllowedHosts } from '../outbound/index.js';
+
+/** The use cases, wired once per process; api/ and jobs/ receive this. */
+export interface Services {
+  db: Db;
+  config: Config;
+  accounts: AccountsService;
+  usage: UsageService;
+  datasets: DatasetsService;
+  imports: ImportsService;
+  /** Set by the process that runs jobs, so new work starts without waiting for the next poll. */
+  jobs?: { poke(): void };
+}
+
+export function createServices(db: Db, config: Config): Services {
+  const usage = new UsageService(db);
+  const accounts = new AccountsService(new AccountsStore(db));
+  const datasets = new DatasetsService(db, usage);
+  const imports = new ImportsService(db, datasets, {
+    allowHosts: parseAllowedHosts(config.allowPrivateHosts),
+    maxBytes: config.importMaxBytes,
+    maxJsonBytes: config.maxJsonBytes,
+    timeoutMs: config.importTimeoutMs,
+  });
+  return { db, config, accounts, usage, datasets, imports };
+}

@@ -1,0 +1,80 @@
+import { Kysely, PostgresDialect } from 'kysely';
+import type { Schema } from './schema.js';
+import type { SqlClient, SqlPool } from './sql-pool.js';
+import { PgLitePool } from './pglite-pool.js';
+import { PostgresPool } from './postgres-pool.js';
+import { migrate } from './migrate.js';
+
+/**
+ * The database handle every store module receives: Kysely for typed queries, the raw pool for
+ * bulk loads. `tx` runs a function in one transaction on one connection; everything it does
+ * (typed queries and bulk loads alike) commits or rolls back together.
+ */
+export class Db {
+  readonly kysely: Kysely<Schema>;
+
+  constructor(readonly pool: SqlPool, client?: SqlClient) {
+    const source = client
+      ? { connect: async () => ({ query: client.query.bind(client), release: () => {} }), end: async () => {} }
+      : { connect: () => pool.connect(), end: () => pool.end() };
+    this.kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: source as never }) });
+    this.client = client;
+  }
+
+  private readonly client: SqlClient | undefined;
+
+  get kind(): SqlPool['kind'] {
+    return this.pool.kind;
+  }
+
+  /** Runs fn in a transaction. Nested calls join the outer transaction. */
+  async tx<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+    if (this.client) return fn(this);
+    const client = await this.pool.connect();
+    const txDb = new Db(this.pool, client);
+    try {
+      await client.query('BEGIN');
+      const result = await fn(txDb);
+      await client.query('COMMIT');
+      return result;
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw e;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** Bulk-loads rows; inside `tx` it joins that transaction. */
+  async copyRows(table: string, columns: { name: string; type: string }[], rows: (string | null)[][]): Promise<void> {
+    if (!this.client) return this.tx((t) => t.copyRows(table, columns, rows));
+    return this.pool.copyRows(this.client, table, columns, rows);
+  }
+
+  /** Raw SQL for the few statements the query builder cannot express well (bulk upserts). */
+  async query<R = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
+    if (this.client) return (await this.client.query<R>(sql, params)).rows;
+    const c = await this.pool.connect();
+    try {
+      return (await c.query<R>(sql, params)).rows;
+    } finally {
+      c.release();
+    }
+  }
+
+  async close(): Promise<void> {
+    if (!this.client) await this.kysely.destroy();
+  }
+}
+
+export interface OpenOptions {
+  databaseUrl?: string;
+  dataDir?: string;
+}
+
+/** PostgreSQL when a URL is given, otherwise embedded PGlite under dataDir (in memory when dataDir is undefined). */
+export async function openDb(opts: OpenOptions): Promise<Db> {
+  const pool = opts.databaseUrl ? new PostgresPool(opts.databaseUrl) : await PgLitePool.open(opts.dataDir);
+  await migrate(pool);
+  return new Db(pool);
+}

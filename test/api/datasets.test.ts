@@ -1,0 +1,191 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { backends } from '../support/backends.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+/** The spec's worked example: one row per player, a 0/1 label, ratio features with empty cells. */
+function cheaterCsv(n: number): string {
+  const lines = ['PlayerID,total_accuracy,accuracy_ak47,accuracy_awp,win_ratio,kill_to_death_ratio,total_games_owned,cheater'];
+  for (let i = 0; i < n; i++) {
+    const awp = i % 3 === 0 ? '' : (0.1 + (i % 7) / 20).toFixed(4);
+    lines.push(`${7656119800 + i},${(0.15 + (i % 10) / 50).toFixed(4)},${(0.2 + (i % 5) / 25).toFixed(4)},${awp},${(0.4 + (i % 9) / 30).toFixed(3)},${(0.8 + (i % 11) / 10).toFixed(2)},${10 + (i % 40)},${i % 2}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+for (const backend of await backends()) {
+  describe(`data sets over HTTP (${backend})`, () => {
+    let s: TestServer;
+    before(async () => { s = await startTestServer(backend); });
+    after(async () => { await s.close(); });
+
+    it('creates from JSON with 201 + Location, then updates with 200', async () => {
+      const body = {
+        data: [{ time: '2017-04-01T00:00:00.0000000Z', 'es6-client': '59.1' }, { time: '2017-04-02T00:00:00.0000000Z', 'es6-client': 53.6 }],
+        columns: { 'es6-client': { DataType: 'numeric', Role: 'target' }, time: { DataType: 'date', Role: 'timestamp' } },
+      };
+      const r = await s.call('PUT', '/v1/data/testJavascript', { json: body });
+      assert.equal(r.status, 201);
+      assert.equal(r.headers.get('location'), `${s.url}/v1/data/testJavascript`);
+      assert.equal(r.json.dataSetName, 'testJavascript');
+      assert.equal(r.json.isTimeSeries, true);
+      assert.deepEqual(r.json.columns, {
+        'es6-client': { dataType: 'numeric', role: 'target', imputation: 'zeroes', aggregation: 'sum' },
+        time: { dataType: 'date', role: 'timestamp' },
+      });
+      const again = await s.call('PUT', '/v1/data/testJavascript', { json: body });
+      assert.equal(again.status, 200);
+      assert.equal(again.json.rowCount, 2, 'identical rows upsert, not duplicate');
+      assert.match(again.headers.get('nexosis-account-balance') ?? '', /^\d+\.\d\d USD$/);
+    });
+
+    it('infers the metadata of the worked example (cheater detection CSV)', async () => {
+      const r = await s.call('PUT', '/v1/data/cheaters', { body: cheaterCsv(300), headers: { 'content-type': 'text/csv' } });
+      assert.equal(r.status, 201);
+      const c = r.json.columns;
+      assert.equal(r.json.rowCount, 300);
+      assert.equal(r.json.isTimeSeries, false);
+      assert.deepEqual(c.PlayerID, { dataType: 'numeric', role: 'feature', imputation: 'zeroes', aggregation: 'sum' });
+      assert.equal(c.accuracy_awp.dataType, 'numericMeasure', 'ratios with empty cells are non-integer measures');
+      assert.equal(c.accuracy_awp.imputation, 'mean');
+      assert.equal(c.total_games_owned.dataType, 'numeric');
+      assert.equal(c.cheater.dataType, 'numeric');
+      assert.equal(c.cheater.imputation, 'mode', '0/1 labels are imputed by mode');
+      const rows = await s.call('GET', '/v1/data/cheaters?page=0&pageSize=3');
+      assert.equal(rows.json.data.length, 3);
+      assert.equal(rows.json.data[0].accuracy_awp, '', 'empty cells come back empty');
+      assert.equal(typeof rows.json.data[0].total_accuracy, 'string', 'values come back as strings');
+      assert.equal(rows.json.totalCount, 300);
+      assert.equal(rows.json.totalPages, 100);
+    });
+
+    it('upserts by timestamp: equal dates overwrite, new dates append, partial rows merge', async () => {
+      const csv = 'day,sales\n2017-01-01,10\n2017-01-02,12\n2017-01-03,9\n';
+      let r = await s.call('PUT', '/v1/data/sales?timestampColumn=day', { body: csv, headers: { 'content-type': 'text/csv' } });
+      assert.equal(r.status, 201);
+      assert.equal(r.json.columns.day.role, 'timestamp');
+      assert.equal(r.json.columns.sales.role, 'target', 'the one numeric column of a time series is its target');
+      // A different spelling of the same instant is the same row.
+      r = await s.call('PUT', '/v1/data/sales', { json: [{ day: '01-02-2017', sales: 20 }, { day: '2017-01-04T00:00:00Z', sales: 7 }] });
+      assert.equal(r.status, 200);
+      assert.equal(r.json.rowCount, 4);
+      // Future records carrying only a feature column keep the stored target of known dates.
+      r = await s.call('PUT', '/v1/data/sales', { json: { data: [{ day: '2017-01-03', promo: 'true' }, { day: '2017-01-05', promo: 'true' }], columns: { promo: { dataType: 'logical', role: 'feature' } } } });
+      assert.equal(r.json.rowCount, 5);
+      assert.equal(r.json.columns.promo.dataType, 'logical');
+      const data = (await s.call('GET', '/v1/data/sales')).json.data;
+      assert.deepEqual(data.map((d: any) => [d.sales, d.promo]), [['10', ''], ['20', ''], ['9', 'true'], ['7', ''], ['', 'true']]);
+    });
+
+    it('upserts by key and appends without identity', async () => {
+      let r = await s.call('PUT', '/v1/data/keyed', { json: { data: [{ id: 'a', v: 1 }, { id: 'b', v: 2 }], columns: { id: { role: 'key' } } } });
+      assert.equal(r.json.columns.id.role, 'key');
+      r = await s.call('PUT', '/v1/data/keyed', { json: [{ id: 'b', v: 3 }, { id: 'c', v: 4 }, { id: 'c', v: 5 }] });
+      assert.equal(r.json.rowCount, 3);
+      const data = (await s.call('GET', '/v1/data/keyed')).json.data;
+      assert.deepEqual(data.map((d: any) => `${d.id}=${d.v}`).sort(), ['a=1', 'b=3', 'c=5']);
+      await s.call('PUT', '/v1/data/plain', { json: [{ x: 1 }, { x: 2 }] });
+      r = await s.call('PUT', '/v1/data/plain', { json: [{ x: 1 }] });
+      assert.equal(r.json.rowCount, 3, 'no key or timestamp: rows are appended');
+    });
+
+    it('a metadata-only PUT changes metadata and nothing else; one without anything is 400 NoData', async () => {
+      const r = await s.call('PUT', '/v1/data/plain', { json: { columns: { x: { dataType: 'numericMeasure', role: 'target' } } } });
+      assert.equal(r.status, 200);
+      assert.deepEqual(r.json.columns.x, { dataType: 'numericMeasure', role: 'target', imputation: 'mean', aggregation: 'mean' });
+      assert.equal(r.json.rowCount, 3);
+      const none = await s.call('PUT', '/v1/data/empty', { json: {} });
+      assert.equal(none.status, 400);
+      assert.equal(none.json.errorType, 'NoData');
+      assert.equal((await s.call('GET', '/v1/data/empty')).status, 404);
+    });
+
+    it('a bad upload changes nothing', async () => {
+      const before = (await s.call('GET', '/v1/data/sales')).json;
+      const csv = 'day,sales\n2017-01-06,1\nnot a date,2\n';
+      const r = await s.call('PUT', '/v1/data/sales', { body: csv, headers: { 'content-type': 'text/csv' } });
+      assert.equal(r.status, 400);
+      assert.equal(r.json.errorType, 'RequestValidation');
+      assert.match(JSON.stringify(r.json.errorDetails), /not a date/);
+      const after = (await s.call('GET', '/v1/data/sales')).json;
+      assert.equal(after.totalCount, before.totalCount);
+      assert.deepEqual(after.columns, before.columns);
+      const ragged = await s.call('PUT', '/v1/data/ragged', { body: 'a,b\n1,2\n3\n', headers: { 'content-type': 'text/csv' } });
+      assert.equal(ragged.status, 400);
+      assert.equal((await s.call('GET', '/v1/data/ragged')).status, 404, 'a failed first upload does not create the data set');
+    });
+
+    it('lists with partialName, paging fields and links as the original service wrote them', async () => {
+      const sal = await s.call('GET', '/v1/data?partialName=SAL');
+      assert.deepEqual(sal.json.items.map((i: any) => i.dataSetName), ['sales'], 'partialName matches case-insensitively');
+      const r = await s.call('GET', '/v1/data?partialName=S&page=0&pageSize=1');
+      assert.equal(r.status, 200);
+      assert.deepEqual(r.json.items.map((i: any) => i.dataSetName), ['cheaters']);
+      assert.equal(r.json.totalCount, 3, 'cheaters, sales and testJavascript contain an s');
+      assert.equal(r.json.pageSize, 1);
+      assert.equal(r.json.totalPages, 3);
+      const rels = r.json.links.map((l: any) => l.rel);
+      assert.deepEqual(rels, ['self', 'first', 'next', 'last']);
+      assert.equal(r.json.links[2].href, `${s.url}/v1/data?partialName=S&page=0&pageSize=1&page=1`);
+      const past = await s.call('GET', '/v1/data?page=5&pageSize=10');
+      assert.equal(past.json.pageNumber, 5);
+      assert.deepEqual(past.json.items, []);
+      const big = await s.call('GET', '/v1/data?pageSize=5000');
+      assert.equal(big.status, 400);
+      assert.ok(big.json.errorDetails.pageSize);
+    });
+
+    it('reads rows by date range, with include, as CSV, and with a sessions link', async () => {
+      const r = await s.call('GET', '/v1/data/sales?startDate=2017-01-02&endDate=01-04-2017&include=sales');
+      assert.deepEqual(r.json.data, [{ sales: '20' }, { sales: '9' }, { sales: '7' }]);
+      assert.deepEqual(r.json.links.map((l: any) => l.rel), ['self', 'sessions', 'first', 'last']);
+      const csv = await s.call('GET', '/v1/data/sales?include=day&include=sales', { headers: { accept: 'text/csv' } });
+      assert.match(csv.headers.get('content-type') ?? '', /text\/csv/);
+      assert.equal(csv.text.split('\r\n')[0], 'day,sales');
+      assert.equal(csv.text.split('\r\n')[1], '2017-01-01,10');
+      const bad = await s.call('GET', '/v1/data/sales?startDate=yesterday-ish');
+      assert.equal(bad.status, 400);
+      assert.deepEqual(Object.keys(bad.json.errorDetails), ['startDate']);
+    });
+
+    it('deletes rows in a date range, rows by key, and whole data sets (204), with an empty JSON body tolerated', async () => {
+      let r = await s.call('DELETE', '/v1/data/sales?startDate=2017-01-04', { headers: { 'content-type': 'application/json' } });
+      assert.equal(r.status, 204);
+      assert.equal((await s.call('GET', '/v1/data/sales')).json.totalCount, 3);
+      r = await s.call('DELETE', '/v1/data/keyed?keys=a,b');
+      assert.equal(r.status, 204);
+      assert.deepEqual((await s.call('GET', '/v1/data/keyed')).json.data.map((d: any) => d.id), ['c']);
+      r = await s.call('DELETE', '/v1/data/keyed');
+      assert.equal(r.status, 204);
+      const gone = await s.call('GET', '/v1/data/keyed');
+      assert.equal(gone.status, 404);
+      assert.deepEqual(gone.json, {
+        statusCode: 404, message: 'Item of type dataSet with identifier keyed was not found', errorType: 'NotFound',
+        errorDetails: { itemType: 'dataSet', itemId: 'keyed' },
+      });
+    });
+
+    it('isolates accounts: another account\'s data set is a 404', async () => {
+      const other = await s.server.services.accounts.createAccount('other@example.com');
+      const { key } = await s.server.services.accounts.createKey(other.id);
+      const r = await s.call('GET', '/v1/data/sales', { headers: { 'api-key': key } });
+      assert.equal(r.status, 404);
+      assert.equal(r.json.errorType, 'NotFound');
+      const list = await s.call('GET', '/v1/data', { headers: { 'api-key': key } });
+      assert.deepEqual(list.json.items, []);
+      const own = await s.call('PUT', '/v1/data/sales', { json: [{ a: 1 }], headers: { 'api-key': key } });
+      assert.equal(own.status, 201, 'the same name in another account is another data set');
+      assert.equal((await s.call('DELETE', '/v1/data/cheaters', { headers: { 'api-key': key } })).status, 404);
+      assert.equal((await s.call('GET', '/v1/data/cheaters')).status, 200);
+    });
+
+    it('accepts names with spaces and dots, and routes case-insensitively', async () => {
+      let r = await s.call('PUT', '/v1/data/My%20Data.v1', { json: [{ a: 1 }] });
+      assert.equal(r.status, 201);
+      assert.equal(r.json.dataSetName, 'My Data.v1');
+      r = await s.call('GET', '/v1/DATA/My%20Data.v1');
+      assert.equal(r.status, 200);
+      assert.equal(r.json.dataSetName, 'My Data.v1');
+    });
+  });
+}
