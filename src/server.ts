@@ -51,6 +51,7 @@ export async function startServer(config: Config, opts: { runJobs?: boolean; log
     jobs?.start();
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
+    services.config.port = port; // port 0 = "any free port": links in callbacks need the real one
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
     return {
       app, services, url: `http://${host}:${port}`, bootstrapKey: boot.key,

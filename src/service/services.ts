@@ -5,6 +5,8 @@ import { AccountsService } from './accounts.js';
 import { DatasetsService } from './datasets/datasets-service.js';
 import { ImportsService } from './imports/imports-service.js';
 import { UsageService } from './usage.js';
+import { SessionsService } from './sessions/sessions-service.js';
+import { SessionsStore } from '../store/sessions-store.js';
 import { parseAllowedHosts } from '../outbound/index.js';
 
 /** The use cases, wired once per process; api/ and jobs/ receive this. */
@@ -15,6 +17,7 @@ export interface Services {
   usage: UsageService;
   datasets: DatasetsService;
   imports: ImportsService;
+  sessions: SessionsService;
   /** Set by the process that runs jobs, so new work starts without waiting for the next poll. */
   jobs?: { poke(): void };
 }
@@ -29,5 +32,16 @@ export function createServices(db: Db, config: Config): Services {
     maxJsonBytes: config.maxJsonBytes,
     timeoutMs: config.importTimeoutMs,
   });
-  return { db, config, accounts, usage, datasets, imports };
+  const publicBase = () => `${(config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`).replace(/\/+$/, '')}/v1`;
+  const sessions = new SessionsService(db, publicBase);
+  usage.addCounter(async (accountId) => ({ sessions: await new SessionsStore(db).countSince(accountId, startOfMonth()) }));
+  datasets.onDelete(async (accountId, name, cascade) => {
+    if (cascade.some((c) => c.startsWith('session') || c === 'forecast')) await sessions.deleteMatching(accountId, { dataSourceName: name });
+  });
+  return { db, config, accounts, usage, datasets, imports, sessions };
+}
+
+function startOfMonth(): Date {
+  const d = new Date();
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1));
 }

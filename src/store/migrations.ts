@@ -76,4 +76,89 @@ CREATE INDEX imports_account ON imports(account_id, requested_at);
 CREATE INDEX imports_claim ON imports(status, requested_at);
 `,
   },
+  {
+    version: 2,
+    name: 'sessions, results, models, outbox',
+    sql: `
+CREATE TABLE sessions (
+  id uuid PRIMARY KEY,
+  account_id uuid NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  type text NOT NULL,
+  status text NOT NULL,
+  prediction_domain text,
+  dataset_name text NOT NULL,
+  target_column text,
+  name text,
+  request jsonb NOT NULL DEFAULT '{}',
+  columns jsonb NOT NULL DEFAULT '{}',
+  status_history jsonb NOT NULL DEFAULT '[]',
+  messages jsonb NOT NULL DEFAULT '[]',
+  callback_url text,
+  webhook_token text,
+  model_id uuid,
+  algorithm jsonb,
+  requested_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now(),
+  lease_owner text,
+  lease_expires_at timestamptz,
+  attempts int NOT NULL DEFAULT 0
+);
+CREATE INDEX sessions_account ON sessions(account_id, requested_at);
+CREATE INDEX sessions_claim ON sessions(status, requested_at);
+
+-- Results are written once, when a session completes; large row sets are kept as JSON text.
+CREATE TABLE session_results (
+  session_id uuid PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+  metrics jsonb NOT NULL DEFAULT '{}',
+  data text NOT NULL DEFAULT '[]',
+  extra text NOT NULL DEFAULT '{}'
+);
+
+CREATE TABLE models (
+  id uuid PRIMARY KEY,
+  account_id uuid NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  session_id uuid NOT NULL,
+  prediction_domain text NOT NULL,
+  dataset_name text NOT NULL,
+  target_column text,
+  columns jsonb NOT NULL,
+  algorithm jsonb NOT NULL,
+  metrics jsonb NOT NULL DEFAULT '{}',
+  artifact text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  last_used_at timestamptz
+);
+CREATE INDEX models_account ON models(account_id, created_at);
+
+-- Notifications (status callbacks, e-mail) are written in the same transaction as the status
+-- change that causes them, then delivered with retries: none is lost, none blocks a session.
+CREATE TABLE outbox (
+  id bigserial PRIMARY KEY,
+  account_id uuid NOT NULL,
+  kind text NOT NULL,
+  session_id uuid,
+  target text NOT NULL,
+  payload text NOT NULL,
+  headers jsonb NOT NULL DEFAULT '{}',
+  attempts int NOT NULL DEFAULT 0,
+  next_attempt_at timestamptz NOT NULL DEFAULT now(),
+  delivered_at timestamptz,
+  failed_at timestamptz,
+  last_error text,
+  lease_owner text,
+  lease_expires_at timestamptz,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX outbox_pending ON outbox(next_attempt_at) WHERE delivered_at IS NULL AND failed_at IS NULL;
+
+-- Monthly counters behind the quota headers.
+CREATE TABLE usage_counters (
+  account_id uuid NOT NULL,
+  month text NOT NULL,
+  sessions bigint NOT NULL DEFAULT 0,
+  predictions bigint NOT NULL DEFAULT 0,
+  PRIMARY KEY (account_id, month)
+);
+`,
+  },
 ];

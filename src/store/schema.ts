@@ -72,10 +72,91 @@ export interface ImportsTable {
   attempts: Generated<number>;
 }
 
+type NullableTime = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+export interface SessionsTable {
+  id: string;
+  account_id: string;
+  type: string;
+  status: string;
+  prediction_domain: string | null;
+  dataset_name: string;
+  target_column: string | null;
+  name: string | null;
+  request: Json<Record<string, unknown>>;
+  columns: Json<Record<string, StoredColumn>>;
+  status_history: Json<StatusEntry[]>;
+  messages: Json<Message[]>;
+  callback_url: string | null;
+  webhook_token: string | null;
+  model_id: string | null;
+  algorithm: Json<Record<string, unknown>> | null;
+  requested_at: Timestamp;
+  updated_at: Timestamp;
+  lease_owner: string | null;
+  lease_expires_at: NullableTime;
+  attempts: Generated<number>;
+}
+
+export interface SessionResultsTable {
+  session_id: string;
+  metrics: Json<Record<string, unknown>>;
+  /** JSON text: array of result rows (values as strings). */
+  data: string;
+  /** JSON text: kind-specific extras (confusion matrix, class scores, contest, outliers, intervals…). */
+  extra: string;
+}
+
+export interface ModelsTable {
+  id: string;
+  account_id: string;
+  session_id: string;
+  prediction_domain: string;
+  dataset_name: string;
+  target_column: string | null;
+  columns: Json<Record<string, StoredColumn>>;
+  algorithm: Json<Record<string, unknown>>;
+  metrics: Json<Record<string, unknown>>;
+  /** JSON text of the serialised model (encoder + learner). */
+  artifact: string;
+  created_at: Timestamp;
+  last_used_at: NullableTime;
+}
+
+export interface OutboxTable {
+  id: Generated<number>;
+  account_id: string;
+  kind: string;
+  session_id: string | null;
+  target: string;
+  payload: string;
+  headers: Json<Record<string, string>>;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  delivered_at: NullableTime;
+  failed_at: NullableTime;
+  last_error: string | null;
+  lease_owner: string | null;
+  lease_expires_at: NullableTime;
+  created_at: Timestamp;
+}
+
+export interface UsageCountersTable {
+  account_id: string;
+  month: string;
+  sessions: Generated<number>;
+  predictions: Generated<number>;
+}
+
 export interface Schema {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   datasets: DatasetsTable;
   dataset_rows: DatasetRowsTable;
   imports: ImportsTable;
+  sessions: SessionsTable;
+  session_results: SessionResultsTable;
+  models: ModelsTable;
+  outbox: OutboxTable;
+  usage_counters: UsageCountersTable;
 }

@@ -1,0 +1,50 @@
+import { SessionsStore, type SessionRecord, type SessionResults, type SessionType } from '../store/sessions-store.js';
+import type { Message } from '../store/schema.js';
+import type { Services } from '../service/services.js';
+import { ServiceError } from '../service/errors.js';
+import type { JobKind } from './job-loop.js';
+import { ComputeError, type ComputePool } from './compute-pool.js';
+
+export interface SessionOutcome {
+  results: SessionResults;
+  modelId?: string;
+  algorithm?: Record<string, unknown>;
+  messages?: Message[];
+}
+
+/** Runs one kind of session: load data (main thread), compute (worker thread), store outputs. */
+export type SessionRunner = (session: SessionRecord, ctx: { services: Services; compute: ComputePool; owner: string }) => Promise<SessionOutcome>;
+
+/** A session whose data cannot be modelled fails with this message instead of crashing anything. */
+export class SessionDataError extends Error {}
+
+const runners = new Map<SessionType, SessionRunner>();
+
+export function registerSessionRunner(type: SessionType, runner: SessionRunner): void {
+  runners.set(type, runner);
+}
+
+export function sessionJobs(services: Services, compute: ComputePool): JobKind<SessionRecord> {
+  const store = new SessionsStore(services.db);
+  return {
+    name: 'session',
+    claim: (owner, leaseMs) => store.claim(owner, leaseMs),
+    renew: (s, owner, leaseMs) => store.renewLease(s.id, owner, leaseMs),
+    async run(claimed, owner) {
+      // A session re-claimed after its worker died is already 'started': it runs again from the start.
+      const s = claimed.status === 'requested' ? await services.sessions.transition(claimed.id, owner, 'started') : claimed;
+      if (!s) return;
+      const runner = runners.get(s.type);
+      try {
+        if (!runner) throw new SessionDataError(`${s.type} sessions are not available in this build`);
+        const out = await runner(s, { services, compute, owner });
+        await services.sessions.transition(s.id, owner, 'completed', { results: out.results, modelId: out.modelId, algorithm: out.algorithm, messages: out.messages });
+      } catch (e) {
+        const known = e instanceof SessionDataError || e instanceof ComputeError || e instanceof ServiceError;
+        const message = known ? (e as Error).message : 'The session failed because of an internal error.';
+        if (!known) console.error(`session ${s.id} failed`, e);
+        await services.sessions.transition(s.id, owner, 'failed', { messages: [{ severity: 'error', message }] });
+      }
+    },
+  };
+}

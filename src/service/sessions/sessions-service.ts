@@ -1,0 +1,116 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Db } from '../../store/db.js';
+import { SessionsStore, type SessionFilter, type SessionRecord, type SessionResults, type SessionSort, type SessionStatus, type SessionType } from '../../store/sessions-store.js';
+import { OutboxStore } from '../../store/outbox-store.js';
+import { AccountsStore } from '../../store/accounts-store.js';
+import type { Message, StoredColumn } from '../../store/schema.js';
+import { NotFoundError, ValidationError } from '../errors.js';
+import type { Page, PageOf } from '../paging.js';
+import { sessionView } from './session-view.js';
+
+export interface SessionDraft {
+  type: SessionType;
+  predictionDomain: string | null;
+  datasetName: string;
+  targetColumn: string | null;
+  name: string | null;
+  request: Record<string, unknown>;
+  columns: Record<string, StoredColumn>;
+  messages?: Message[];
+  callbackUrl: string | null;
+}
+
+/**
+ * Session lifecycle shared by model, forecast and impact sessions. Every status change is one
+ * transaction that also writes its notifications to the outbox (callback to callbackUrl with the
+ * session body; e-mail when a model session ends), so none is lost and none blocks the session.
+ */
+export class SessionsService {
+  constructor(private readonly db: Db, private readonly publicBase: () => string) {}
+
+  async create(accountId: string, draft: SessionDraft): Promise<SessionRecord> {
+    const now = new Date();
+    const s: SessionRecord = {
+      id: randomUUID(), accountId, type: draft.type, status: 'requested', predictionDomain: draft.predictionDomain,
+      datasetName: draft.datasetName, targetColumn: draft.targetColumn, name: draft.name, request: draft.request,
+      columns: draft.columns, statusHistory: [{ date: now.toISOString(), status: 'requested' }], messages: draft.messages ?? [],
+      callbackUrl: draft.callbackUrl, webhookToken: draft.callbackUrl ? randomBytes(24).toString('base64url') : null,
+      modelId: null, algorithm: null, requestedAt: now, updatedAt: now,
+    };
+    await this.db.tx(async (tx) => {
+      await new SessionsStore(tx).insert(s);
+      await this.announce(tx, s);
+    });
+    return s;
+  }
+
+  async get(accountId: string, id: string): Promise<SessionRecord> {
+    const s = isUuid(id) ? await new SessionsStore(this.db).get(accountId, id) : undefined;
+    if (!s) throw new NotFoundError('session', id);
+    return s;
+  }
+
+  list(accountId: string, f: SessionFilter, page: Page, sort?: { by?: SessionSort; desc?: boolean }): Promise<PageOf<SessionRecord>> {
+    return new SessionsStore(this.db).list(accountId, f, page, sort);
+  }
+
+  async delete(accountId: string, id: string): Promise<void> {
+    await this.get(accountId, id);
+    await new SessionsStore(this.db).delete(accountId, [id]);
+  }
+
+  /** Bulk delete; at least one filter is required so nobody deletes everything by accident. */
+  async deleteMatching(accountId: string, f: SessionFilter): Promise<number> {
+    if (Object.values(f).every((v) => v === undefined)) {
+      throw new ValidationError({ filter: ['give at least one of dataSourceName, eventName, type, requestedAfterDate, requestedBeforeDate'] }, 'Some session selection parameters are required.', 'SomeParametersRequired');
+    }
+    const store = new SessionsStore(this.db);
+    return store.delete(accountId, await store.ids(accountId, f));
+  }
+
+  async results(accountId: string, id: string): Promise<{ session: SessionRecord; results: SessionResults | undefined }> {
+    const session = await this.get(accountId, id);
+    return { session, results: await new SessionsStore(this.db).results(id) };
+  }
+
+  /** Moves a session (held by `owner`'s lease) to a status and announces it; undefined if the lease was lost. */
+  async transition(id: string, owner: string | null, status: SessionStatus, opts: { messages?: Message[]; modelId?: string; algorithm?: Record<string, unknown>; results?: SessionResults } = {}): Promise<SessionRecord | undefined> {
+    return this.db.tx(async (tx) => {
+      const store = new SessionsStore(tx);
+      if (opts.results) await store.saveResults(id, opts.results);
+      const s = await store.transition(id, owner, status, opts);
+      if (!s) throw new LeaseLost(id);
+      await this.announce(tx, s);
+      return s;
+    }).catch((e) => {
+      if (e instanceof LeaseLost) return undefined;
+      throw e;
+    });
+  }
+
+  private async announce(tx: Db, s: SessionRecord): Promise<void> {
+    const outbox = new OutboxStore(tx);
+    if (s.callbackUrl && s.webhookToken) {
+      await outbox.enqueue({
+        accountId: s.accountId, kind: 'callback', sessionId: s.id, target: s.callbackUrl,
+        payload: JSON.stringify(sessionView(s, this.publicBase())),
+        headers: { 'Service-Webhook-Token': s.webhookToken, 'Nexosis-Webhook-Token': s.webhookToken },
+      });
+    }
+    if (s.type === 'model' && (s.status === 'completed' || s.status === 'failed')) {
+      const account = await new AccountsStore(tx).findAccount(s.accountId);
+      if (account?.email) {
+        await outbox.enqueue({
+          accountId: s.accountId, kind: 'email', sessionId: s.id, target: account.email,
+          payload: JSON.stringify(sessionView(s, this.publicBase())), headers: {},
+        });
+      }
+    }
+  }
+}
+
+class LeaseLost extends Error {}
+
+export function isUuid(s: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
+}

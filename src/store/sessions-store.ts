@@ -1,0 +1,178 @@
+import type { Db } from './db.js';
+import type { Message, StatusEntry, StoredColumn } from './schema.js';
+import type { Page, PageOf } from '../service/paging.js';
+
+export type SessionType = 'model' | 'forecast' | 'impact';
+export type SessionStatus = 'requested' | 'started' | 'completed' | 'failed' | 'cancelled';
+
+export interface SessionRecord {
+  id: string;
+  accountId: string;
+  type: SessionType;
+  status: SessionStatus;
+  predictionDomain: string | null;
+  datasetName: string;
+  targetColumn: string | null;
+  name: string | null;
+  /** The request's parameters as echoed back (balance, extraParameters, startDate, endDate, resultInterval, eventName…). */
+  request: Record<string, unknown>;
+  columns: Record<string, StoredColumn>;
+  statusHistory: StatusEntry[];
+  messages: Message[];
+  callbackUrl: string | null;
+  webhookToken: string | null;
+  modelId: string | null;
+  algorithm: Record<string, unknown> | null;
+  requestedAt: Date;
+  updatedAt: Date;
+}
+
+export interface SessionResults {
+  metrics: Record<string, unknown>;
+  data: Record<string, string>[];
+  extra: Record<string, unknown>;
+}
+
+export interface SessionFilter {
+  dataSourceName?: string;
+  type?: SessionType;
+  eventName?: string;
+  modelId?: string;
+  requestedAfter?: number;
+  requestedBefore?: number;
+}
+
+export type SessionSort = 'id' | 'name' | 'type' | 'status' | 'dataSourceName' | 'requestedDate';
+const SORT = { id: 'id', name: 'name', type: 'type', status: 'status', dataSourceName: 'dataset_name', requestedDate: 'requested_at' } as const;
+
+export class SessionsStore {
+  constructor(private readonly db: Db) {}
+
+  async insert(s: SessionRecord): Promise<void> {
+    await this.db.kysely.insertInto('sessions').values({
+      id: s.id, account_id: s.accountId, type: s.type, status: s.status, prediction_domain: s.predictionDomain,
+      dataset_name: s.datasetName, target_column: s.targetColumn, name: s.name, request: JSON.stringify(s.request),
+      columns: JSON.stringify(s.columns), status_history: JSON.stringify(s.statusHistory), messages: JSON.stringify(s.messages),
+      callback_url: s.callbackUrl, webhook_token: s.webhookToken, model_id: null, algorithm: null,
+      requested_at: s.requestedAt, updated_at: s.requestedAt,
+    }).execute();
+  }
+
+  async get(accountId: string, id: string): Promise<SessionRecord | undefined> {
+    const r = await this.db.kysely.selectFrom('sessions').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+    return r && toRecord(r);
+  }
+
+  async getById(id: string): Promise<SessionRecord | undefined> {
+    const r = await this.db.kysely.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+    return r && toRecord(r);
+  }
+
+  private filtered(accountId: string, f: SessionFilter) {
+    let q = this.db.kysely.selectFrom('sessions').where('account_id', '=', accountId);
+    if (f.dataSourceName) q = q.where('dataset_name', '=', f.dataSourceName);
+    if (f.type) q = q.where('type', '=', f.type);
+    if (f.modelId) q = q.where('model_id', '=', f.modelId);
+    if (f.eventName) q = q.where((eb) => eb(eb.ref('request', '->>').key('eventName' as never), '=', f.eventName!));
+    if (f.requestedAfter !== undefined) q = q.where('requested_at', '>=', new Date(f.requestedAfter));
+    if (f.requestedBefore !== undefined) q = q.where('requested_at', '<=', new Date(f.requestedBefore));
+    return q;
+  }
+
+  async list(accountId: string, f: SessionFilter, page: Page, sort?: { by?: SessionSort; desc?: boolean }): Promise<PageOf<SessionRecord>> {
+    const q = this.filtered(accountId, f);
+    const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const rows = await q.selectAll().orderBy(SORT[sort?.by ?? 'requestedDate'], sort?.desc ? 'desc' : 'asc').orderBy('id')
+      .limit(page.size).offset(page.page * page.size).execute();
+    return { items: rows.map(toRecord), totalCount: Number(total.n) };
+  }
+
+  /** Ids matching a filter (bulk delete). */
+  async ids(accountId: string, f: SessionFilter): Promise<string[]> {
+    return (await this.filtered(accountId, f).select('id').execute()).map((r) => r.id);
+  }
+
+  async delete(accountId: string, ids: string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    await this.db.kysely.deleteFrom('session_results').where('session_id', 'in', ids).execute();
+    const r = await this.db.kysely.deleteFrom('sessions').where('account_id', '=', accountId).where('id', 'in', ids).executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+
+  async countSince(accountId: string, since: Date): Promise<number> {
+    const r = await this.db.kysely.selectFrom('sessions').where('account_id', '=', accountId).where('requested_at', '>=', since)
+      .select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
+  /**
+   * Claims the oldest session that is requested, or started with an expired lease (its worker
+   * died). FOR UPDATE SKIP LOCKED: concurrent claimers never take the same session.
+   */
+  async claim(owner: string, leaseMs: number): Promise<SessionRecord | undefined> {
+    const rows = await this.db.query<Record<string, unknown>>(
+      `UPDATE sessions SET lease_owner = $1, lease_expires_at = now() + ($2::int * interval '1 millisecond'), attempts = attempts + 1
+       WHERE id = (
+         SELECT id FROM sessions
+         WHERE status = 'requested' OR (status = 'started' AND lease_expires_at < now())
+         ORDER BY requested_at FOR UPDATE SKIP LOCKED LIMIT 1)
+       RETURNING *`, [owner, leaseMs]);
+    return rows[0] ? toRecord(rows[0] as never) : undefined;
+  }
+
+  async renewLease(id: string, owner: string, leaseMs: number): Promise<boolean> {
+    const rows = await this.db.query(
+      `UPDATE sessions SET lease_expires_at = now() + ($3::int * interval '1 millisecond') WHERE id = $1 AND lease_owner = $2 AND status = 'started' RETURNING id`,
+      [id, owner, leaseMs]);
+    return rows.length > 0;
+  }
+
+  /**
+   * Enters a status (one history entry), only while `owner` holds the lease (null: no lease check).
+   * Returns the updated session, or undefined when the lease was lost (another worker owns it now).
+   */
+  async transition(id: string, owner: string | null, status: SessionStatus, opts: { messages?: Message[]; modelId?: string; algorithm?: Record<string, unknown> } = {}): Promise<SessionRecord | undefined> {
+    const entry = JSON.stringify([{ date: new Date().toISOString(), status }]);
+    const rows = await this.db.query<Record<string, unknown>>(
+      `UPDATE sessions SET status = $2,
+         status_history = status_history || $3::jsonb,
+         messages = messages || $4::jsonb,
+         model_id = COALESCE($5::uuid, model_id),
+         algorithm = COALESCE($6::jsonb, algorithm),
+         updated_at = now(),
+         lease_owner = CASE WHEN $2 IN ('completed', 'failed', 'cancelled') THEN NULL ELSE lease_owner END
+       WHERE id = $1 AND ($7::text IS NULL OR lease_owner = $7) RETURNING *`,
+      [id, status, entry, JSON.stringify(opts.messages ?? []), opts.modelId ?? null, opts.algorithm ? JSON.stringify(opts.algorithm) : null, owner]);
+    return rows[0] ? toRecord(rows[0] as never) : undefined;
+  }
+
+  async addMessages(id: string, messages: Message[]): Promise<void> {
+    await this.db.query('UPDATE sessions SET messages = messages || $2::jsonb WHERE id = $1', [id, JSON.stringify(messages)]);
+  }
+
+  async saveResults(id: string, r: SessionResults): Promise<void> {
+    await this.db.query(
+      `INSERT INTO session_results (session_id, metrics, data, extra) VALUES ($1, $2::jsonb, $3, $4)
+       ON CONFLICT (session_id) DO UPDATE SET metrics = EXCLUDED.metrics, data = EXCLUDED.data, extra = EXCLUDED.extra`,
+      [id, JSON.stringify(r.metrics), JSON.stringify(r.data), JSON.stringify(r.extra)]);
+  }
+
+  async results(id: string): Promise<SessionResults | undefined> {
+    const r = await this.db.kysely.selectFrom('session_results').selectAll().where('session_id', '=', id).executeTakeFirst();
+    return r && { metrics: r.metrics, data: JSON.parse(r.data), extra: JSON.parse(r.extra) };
+  }
+}
+
+function toRecord(r: {
+  id: string; account_id: string; type: string; status: string; prediction_domain: string | null; dataset_name: string;
+  target_column: string | null; name: string | null; request: unknown; columns: unknown; status_history: unknown; messages: unknown;
+  callback_url: string | null; webhook_token: string | null; model_id: string | null; algorithm: unknown; requested_at: Date | string; updated_at: Date | string;
+}): SessionRecord {
+  const j = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
+  return {
+    id: r.id, accountId: r.account_id, type: r.type as SessionType, status: r.status as SessionStatus, predictionDomain: r.prediction_domain,
+    datasetName: r.dataset_name, targetColumn: r.target_column, name: r.name, request: j(r.request), columns: j(r.columns),
+    statusHistory: j(r.status_history), messages: j(r.messages), callbackUrl: r.callback_url, webhookToken: r.webhook_token,
+    modelId: r.model_id, algorithm: j(r.algorithm), requestedAt: new Date(r.requested_at), updatedAt: new Date(r.updated_at),
+  };
+}
