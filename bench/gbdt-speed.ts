@@ -1,0 +1,191 @@
+/**
+ * GBDT training speed against LightGBM at equal settings, single-threaded.
+ * Usage: npx tsx bench/gbdt-speed.ts [--only letter_recognition,synthetic]
+ * Fits on letter_recognition, satellite and credit_data (all rows, 100 rounds) and on a synthetic
+ * 40k × 30 binary set (200 rounds), all with 31 leaves and learning rate 0.1; then times a 1,000-row
+ * prediction batch of the 200-tree model. LightGBM runs from the Python in /work/main/.venv (or
+ * $SIBYL_PYTHON) when it has lightgbm and pandas, on the same rows written to a temporary CSV;
+ * otherwise its column is skipped. Our first fit (which also pays for JIT compilation) is printed
+ * apart; the ratio uses the faster of our next two fits and of two LightGBM fits. CPU seconds are
+ * printed beside wall seconds because the machine is shared: their ratio is the steadier comparison.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { loadBenchTable } from './tabular.js';
+import { encodeTarget, fitFrameEncoder } from '../src/ml/encode.js';
+import type { Frame, Task } from '../src/ml/frame.js';
+import { GbdtLearner } from '../src/ml/tabular/gbdt/index.js';
+
+interface Case {
+  name: string;
+  frame: Frame;
+  y: Float64Array;
+  task: Task;
+  rounds: number;
+}
+
+interface Timing {
+  wall: number;
+  cpu: number;
+}
+
+interface LightgbmTiming extends Timing {
+  /** Fastest of 10 predictions of the first 1,000 rows, seconds. */
+  predict1000: number;
+}
+
+const LIGHTGBM_SCRIPT = `
+import json, sys, time
+import pandas as pd, lightgbm as lgb
+path, task, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
+df = pd.read_csv(path, keep_default_na=False, na_values=[''])
+y = df.pop('__target__')
+for c in df.columns:
+    if not pd.api.types.is_numeric_dtype(df[c]):
+        df[c] = df[c].astype('category')
+Model = lgb.LGBMClassifier if task == 'classification' else lgb.LGBMRegressor
+m = Model(n_estimators=rounds, num_leaves=31, learning_rate=0.1, random_state=0, num_threads=1, verbose=-1)
+best = None
+for _ in range(2):
+    t0, c0 = time.perf_counter(), time.process_time()
+    m.fit(df, y)
+    t = {'wall': time.perf_counter() - t0, 'cpu': time.process_time() - c0}
+    best = t if best is None or t['wall'] < best['wall'] else best
+batch = df.head(1000)
+def predict_seconds():
+    t0 = time.perf_counter()
+    m.predict(batch, raw_score=True)
+    return time.perf_counter() - t0
+best['predict1000'] = min(predict_seconds() for _ in range(10))
+print(json.dumps(best))
+`;
+
+function benchCase(name: string, kind: 'classification' | 'regression', rounds: number): Case {
+  const table = loadBenchTable(kind, name);
+  const n = table.targetValues.length;
+  const frame = fitFrameEncoder(table.specs, table.columns).encode(table.columns, n);
+  const { task, y } = encodeTarget(table.targetValues, kind, table.classes);
+  return { name, frame, y, task, rounds };
+}
+
+/** 40k × 30 uniform features; the label depends on 20 of them, partly non-linearly, with noise. */
+function syntheticCase(): Case {
+  const n = 40_000;
+  let s = 42;
+  const rnd = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296);
+  const columns = Array.from({ length: 30 }, (_, j) => ({
+    kind: 'numeric' as const,
+    name: `x${j}`,
+    values: Float64Array.from({ length: n }, () => 2 * rnd() - 1),
+  }));
+  const y = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let z = rnd() - 0.5;
+    for (let j = 0; j < 10; j++) z += columns[j].values[i] * (j % 3 === 0 ? 1 : -0.5) + 0.5 * Math.sin(3 * columns[j + 10].values[i]);
+    y[i] = z > 0 ? 1 : 0;
+  }
+  return { name: 'synthetic_40k_x_30', frame: { nRows: n, columns }, y, task: { kind: 'classification', classes: ['0', '1'] }, rounds: 200 };
+}
+
+function timed<T>(f: () => T): [T, Timing] {
+  const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  const out = f();
+  const c = process.cpuUsage(c0);
+  return [out, { wall: (performance.now() - t0) / 1000, cpu: (c.user + c.system) / 1e6 }];
+}
+
+/** The faster of `times` runs. */
+function fastest<T>(times: number, f: () => T): [T, Timing] {
+  let best = timed(f);
+  for (let i = 1; i < times; i++) {
+    const next = timed(f);
+    if (next[1].wall < best[1].wall) best = next;
+  }
+  return best;
+}
+
+function pythonWithLightgbm(): string | null {
+  const python = process.env.SIBYL_PYTHON ?? resolve(process.cwd(), '.venv/bin/python');
+  if (!existsSync(python)) return null;
+  try {
+    execFileSync(python, ['-c', 'import lightgbm, pandas'], { stdio: 'ignore' });
+    return python;
+  } catch {
+    return null;
+  }
+}
+
+function toCsv(c: Case): string {
+  const quote = (v: string) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+  const header = [...c.frame.columns.map((col) => quote(col.name)), '__target__'].join(',');
+  const lines = [header];
+  for (let r = 0; r < c.frame.nRows; r++) {
+    const cells = c.frame.columns.map((col) => {
+      if (col.kind === 'numeric') return Number.isNaN(col.values[r]) ? '' : String(col.values[r]);
+      const code = col.codes[r];
+      // A letter prefix keeps pandas from reading numeric-looking levels as numbers.
+      return code < 0 ? '' : quote(`L_${col.levels[code]}`);
+    });
+    lines.push([...cells, String(c.y[r])].join(','));
+  }
+  return lines.join('\n') + '\n';
+}
+
+function lightgbmTiming(python: string, c: Case, dir: string): LightgbmTiming {
+  const csv = join(dir, `${c.name}.csv`);
+  const script = join(dir, 'fit_lightgbm.py');
+  writeFileSync(csv, toCsv(c));
+  writeFileSync(script, LIGHTGBM_SCRIPT);
+  const out = execFileSync(python, [script, csv, c.task.kind, String(c.rounds)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  return JSON.parse(out) as LightgbmTiming;
+}
+
+function main(): void {
+  const onlyArg = process.argv.indexOf('--only');
+  const only = onlyArg > 0 ? new Set(process.argv[onlyArg + 1].split(',')) : null;
+  const makers: [string, () => Case][] = [
+    ['letter_recognition', () => benchCase('letter_recognition', 'classification', 100)],
+    ['satellite', () => benchCase('satellite', 'classification', 100)],
+    ['credit_data', () => benchCase('credit_data', 'classification', 100)],
+    ['synthetic', syntheticCase],
+  ];
+  const python = pythonWithLightgbm();
+  if (!python) console.log('LightGBM: no Python with lightgbm + pandas (.venv or $SIBYL_PYTHON); timing ours only');
+  const dir = mkdtempSync(join(tmpdir(), 'gbdt-speed-'));
+  const fmt = (t: Timing) => `${t.wall.toFixed(2)} s (cpu ${t.cpu.toFixed(2)})`;
+  try {
+    for (const [key, make] of makers) {
+      if (only && !only.has(key)) continue;
+      const c = make();
+      const learner = new GbdtLearner({ nEstimators: c.rounds, numLeaves: 31, learningRate: 0.1 });
+      const fit = () => learner.fit(c.frame, c.y, c.task, { seed: 0 });
+      const [, cold] = timed(fit);
+      const [model, ours] = fastest(2, fit);
+      let lgb: LightgbmTiming | null = null;
+      let line = `${c.name.padEnd(20)} ${c.frame.nRows} rows × ${c.frame.columns.length} cols, ${c.rounds} rounds: ours ${fmt(ours)} (first fit ${fmt(cold)})`;
+      if (python) {
+        lgb = lightgbmTiming(python, c, dir);
+        line += `; LightGBM ${fmt(lgb)}; ratio wall ${(ours.wall / lgb.wall).toFixed(2)}, cpu ${(ours.cpu / lgb.cpu).toFixed(2)}`;
+      }
+      console.log(line);
+      if (key === 'synthetic') {
+        const batch: Frame = {
+          nRows: 1000,
+          columns: c.frame.columns.map((col) => (col.kind === 'numeric' ? { ...col, values: col.values.slice(0, 1000) } : col)),
+        };
+        const [, first] = timed(() => model.predict(batch));
+        const [, steady] = fastest(10, () => model.predict(batch));
+        const ms = (t: Timing) => `${(t.wall * 1000).toFixed(2)} ms (cpu ${(t.cpu * 1000).toFixed(2)})`;
+        const theirs = lgb ? `; LightGBM ${(lgb.predict1000 * 1000).toFixed(2)} ms` : '';
+        console.log(`predict 1,000 rows with ${c.rounds} trees: first call ${ms(first)}, then ${ms(steady)}${theirs}`);
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main();

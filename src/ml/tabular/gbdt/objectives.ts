@@ -1,0 +1,192 @@
+/**
+ * Losses: gradients/hessians of the raw scores, the prior that boosting starts from, and the loss used
+ * for early stopping. Scores and gradients are class-major: class k of row r at k*nRows + r.
+ */
+export type ObjectiveName = 'binary' | 'multiclass' | 'l2' | 'huber';
+
+export interface Objective {
+  readonly name: ObjectiveName;
+  /** Trees per boosting round (= raw scores per row). */
+  readonly numScores: number;
+  /** Starting raw score per class. */
+  initScores(y: Float64Array, w: Float64Array | null): Float64Array;
+  gradients(scores: Float64Array, y: Float64Array, w: Float64Array | null, grad: Float64Array, hess: Float64Array): void;
+  /** Weighted mean loss. */
+  loss(scores: Float64Array, y: Float64Array, w: Float64Array | null): number;
+}
+
+const EPS = 1e-15;
+
+export function sigmoid(x: number): number {
+  return 1 / (1 + Math.exp(-x));
+}
+
+function weightSum(w: Float64Array | null, n: number): number {
+  if (!w) return n;
+  let s = 0;
+  for (let i = 0; i < n; i++) s += w[i];
+  return s;
+}
+
+export class BinaryLogloss implements Objective {
+  readonly name = 'binary';
+  readonly numScores = 1;
+
+  initScores(y: Float64Array, w: Float64Array | null): Float64Array {
+    let pos = 0;
+    for (let i = 0; i < y.length; i++) pos += (w ? w[i] : 1) * y[i];
+    const p = Math.min(1 - EPS, Math.max(EPS, pos / weightSum(w, y.length)));
+    return Float64Array.of(Math.log(p / (1 - p)));
+  }
+
+  gradients(scores: Float64Array, y: Float64Array, w: Float64Array | null, grad: Float64Array, hess: Float64Array): void {
+    for (let i = 0; i < y.length; i++) {
+      const p = sigmoid(scores[i]);
+      const wi = w ? w[i] : 1;
+      grad[i] = (p - y[i]) * wi;
+      hess[i] = Math.max(p * (1 - p), EPS) * wi;
+    }
+  }
+
+  loss(scores: Float64Array, y: Float64Array, w: Float64Array | null): number {
+    let s = 0;
+    for (let i = 0; i < y.length; i++) {
+      const p = sigmoid(scores[i]);
+      s -= (w ? w[i] : 1) * Math.log(Math.max(EPS, y[i] === 1 ? p : 1 - p));
+    }
+    return s / weightSum(w, y.length);
+  }
+}
+
+export class MulticlassSoftmax implements Objective {
+  readonly name = 'multiclass';
+
+  constructor(readonly numScores: number) {}
+
+  initScores(y: Float64Array, w: Float64Array | null): Float64Array {
+    const k = this.numScores;
+    const counts = new Float64Array(k);
+    for (let i = 0; i < y.length; i++) counts[y[i]] += w ? w[i] : 1;
+    const total = weightSum(w, y.length);
+    return counts.map((c) => Math.log(Math.max(EPS, c / total)));
+  }
+
+  /** LightGBM scales the hessian by k/(k−1) so that a k-class step matches the binary one. */
+  gradients(scores: Float64Array, y: Float64Array, w: Float64Array | null, grad: Float64Array, hess: Float64Array): void {
+    const n = y.length;
+    const k = this.numScores;
+    const factor = k / (k - 1);
+    const sum = this.softmaxInto(scores, n, grad);
+    for (let c = 0; c < k; c++) {
+      for (let i = 0, o = c * n; i < n; i++, o++) {
+        const p = grad[o] / sum[i];
+        const wi = w ? w[i] : 1;
+        grad[o] = (p - (y[i] === c ? 1 : 0)) * wi;
+        hess[o] = Math.max(factor * p * (1 - p), EPS) * wi;
+      }
+    }
+  }
+
+  loss(scores: Float64Array, y: Float64Array, w: Float64Array | null): number {
+    const n = y.length;
+    const e = new Float64Array(scores.length);
+    const sum = this.softmaxInto(scores, n, e);
+    let s = 0;
+    for (let i = 0; i < n; i++) s -= (w ? w[i] : 1) * Math.log(Math.max(EPS, e[y[i] * n + i] / sum[i]));
+    return s / weightSum(w, n);
+  }
+
+  /**
+   * out = exp(score − row max), class-major like the scores; returns each row's sum (so that
+   * p = out / sum). Loops run class by class so that every array is read sequentially.
+   */
+  private softmaxInto(scores: Float64Array, n: number, out: Float64Array): Float64Array {
+    const max = new Float64Array(n).fill(-Infinity);
+    for (let c = 0; c < this.numScores; c++)
+      for (let i = 0, o = c * n; i < n; i++, o++) if (scores[o] > max[i]) max[i] = scores[o];
+    const sum = new Float64Array(n);
+    for (let c = 0; c < this.numScores; c++)
+      for (let i = 0, o = c * n; i < n; i++, o++) sum[i] += out[o] = Math.exp(scores[o] - max[i]);
+    return sum;
+  }
+}
+
+export class L2Regression implements Objective {
+  readonly name = 'l2';
+  readonly numScores = 1;
+
+  initScores(y: Float64Array, w: Float64Array | null): Float64Array {
+    let s = 0;
+    for (let i = 0; i < y.length; i++) s += (w ? w[i] : 1) * y[i];
+    return Float64Array.of(s / weightSum(w, y.length));
+  }
+
+  gradients(scores: Float64Array, y: Float64Array, w: Float64Array | null, grad: Float64Array, hess: Float64Array): void {
+    for (let i = 0; i < y.length; i++) {
+      const wi = w ? w[i] : 1;
+      grad[i] = (scores[i] - y[i]) * wi;
+      hess[i] = wi;
+    }
+  }
+
+  loss(scores: Float64Array, y: Float64Array, w: Float64Array | null): number {
+    let s = 0;
+    for (let i = 0; i < y.length; i++) s += (w ? w[i] : 1) * (scores[i] - y[i]) ** 2;
+    return s / weightSum(w, y.length);
+  }
+}
+
+/** Huber loss: squared near the fit, absolute beyond delta, so outliers pull with bounded force. */
+export class HuberRegression implements Objective {
+  readonly name = 'huber';
+  readonly numScores = 1;
+  delta: number;
+
+  constructor(delta?: number) {
+    this.delta = delta ?? NaN;
+  }
+
+  /** Starts at the median; an unset delta becomes 1.345 × the target's robust scale (MAD). */
+  initScores(y: Float64Array): Float64Array {
+    const med = median(y);
+    if (Number.isNaN(this.delta)) {
+      const mad = 1.4826 * median(y.map((v) => Math.abs(v - med)));
+      this.delta = 1.345 * (mad > 0 ? mad : stdDev(y) || 1);
+    }
+    return Float64Array.of(med);
+  }
+
+  gradients(scores: Float64Array, y: Float64Array, w: Float64Array | null, grad: Float64Array, hess: Float64Array): void {
+    const d = this.delta;
+    for (let i = 0; i < y.length; i++) {
+      const wi = w ? w[i] : 1;
+      const r = scores[i] - y[i];
+      grad[i] = (r > d ? d : r < -d ? -d : r) * wi;
+      hess[i] = wi;
+    }
+  }
+
+  loss(scores: Float64Array, y: Float64Array, w: Float64Array | null): number {
+    const d = this.delta;
+    let s = 0;
+    for (let i = 0; i < y.length; i++) {
+      const a = Math.abs(scores[i] - y[i]);
+      s += (w ? w[i] : 1) * (a <= d ? 0.5 * a * a : d * (a - 0.5 * d));
+    }
+    return s / weightSum(w, y.length);
+  }
+}
+
+function median(v: Float64Array): number {
+  const s = Float64Array.from(v).sort();
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+function stdDev(v: Float64Array): number {
+  let mean = 0;
+  for (const x of v) mean += x / v.length;
+  let ss = 0;
+  for (const x of v) ss += (x - mean) ** 2;
+  return Math.sqrt(ss / v.length);
+}

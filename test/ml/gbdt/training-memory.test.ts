@@ -1,0 +1,64 @@
+/** The hand-assembled wasm kernels against plain loops over the same random data. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fitBins } from '../../../src/ml/tabular/gbdt/bin-mapper.js';
+import { binRows, makeLayout } from '../../../src/ml/tabular/gbdt/binned-data.js';
+import { TrainingMemory } from '../../../src/ml/tabular/gbdt/training-memory.js';
+import { frame, lcg, numeric } from './synthetic.js';
+
+/** Columns a (continuous, some NaN), b (7 levels), then `extra` continuous ones. */
+function setup(extra = 0) {
+  const rnd = lcg(9);
+  const n = 500;
+  const f = frame(
+    numeric('a', Array.from({ length: n }, () => (rnd() < 0.1 ? NaN : rnd()))),
+    numeric('b', Array.from({ length: n }, () => Math.floor(rnd() * 7))),
+    ...Array.from({ length: extra }, (_, j) => numeric(`c${j}`, Array.from({ length: n }, () => rnd()))),
+  );
+  const rows = Int32Array.from({ length: n }, (_, i) => i);
+  const layout = makeLayout(f.columns.map((_, j) => j), f.columns.map((c, j) => fitBins(c, rows, 255, j)));
+  const data = binRows(f, layout, rows);
+  const memory = new TrainingMemory(layout, data, 2, 4);
+  for (let i = 0; i < memory.grad.length; i++) {
+    memory.grad[i] = rnd() - 0.5;
+    memory.hess[i] = rnd();
+  }
+  return { n, layout, data, memory };
+}
+
+for (const [label, extra] of [['up to', 0], ['beyond', 400]] as const) {
+  test(`histogram kernel (${label} 65,536 bins in all): per-bin sums of the listed rows, for one class's gradients`, () => {
+    const { n, layout, data, memory } = setup(extra);
+    const nf = layout.bins.length;
+    assert.equal(layout.binOffset[nf] > 65536, extra > 0);
+    // Every third row, in the order a leaf segment would hold them.
+    const rows = Int32Array.from({ length: Math.ceil(n / 3) }, (_, i) => 3 * i);
+    memory.indices.set(rows, 10);
+    const grad = memory.grad.subarray(n, 2 * n);
+    const hess = memory.hess.subarray(n, 2 * n);
+    const hist = memory.pool[2];
+    hist.fill(123);
+    memory.buildHistogram(hist, 10, rows.length, grad, hess);
+    const expected = new Float64Array(hist.length);
+    for (const r of rows)
+      for (let f = 0; f < nf; f++) {
+        const slot = layout.binOffset[f] + data.codes[f * n + r];
+        expected[2 * slot] += grad[r];
+        expected[2 * slot + 1] += hess[r];
+      }
+    for (let s = 0; s < hist.length; s++) assert.ok(Math.abs(hist[s] - expected[s]) < 1e-9, `slot ${s >> 1}: ${hist[s]} vs ${expected[s]}`);
+  });
+}
+
+test('partition kernel: a stable split of one segment by a bin → side table, the rest untouched', () => {
+  const { n, data, memory } = setup();
+  for (let i = 0; i < n; i++) memory.indices[i] = n - 1 - i;
+  const goesLeft = Uint8Array.from({ length: 8 }, (_, b) => (b % 2 === 0 ? 1 : 0));
+  const before = Array.from(memory.indices);
+  const mid = memory.partition(100, 400, 1, goesLeft);
+  const segment = before.slice(100, 400);
+  const left = segment.filter((r) => goesLeft[data.codes[n + r]] === 1);
+  const right = segment.filter((r) => goesLeft[data.codes[n + r]] === 0);
+  assert.equal(mid, 100 + left.length);
+  assert.deepEqual(Array.from(memory.indices), [...before.slice(0, 100), ...left, ...right, ...before.slice(400)]);
+});
