@@ -26,8 +26,8 @@ export interface Config {
   publicUrl: string | undefined;
 }
 
-function int(name: string, fallback: number): number {
-  const v = process.env[name];
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const v = env[name];
   if (v === undefined || v === '') return fallback;
   const n = Number(v);
   if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got "${v}"`);
@@ -37,18 +37,18 @@ function int(name: string, fallback: number): number {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const str = (k: string) => (env[k] === undefined || env[k] === '' ? undefined : env[k]);
   return {
-    port: int('PORT', 8080),
+    port: int(env, 'PORT', 8080),
     host: str('HOST') ?? '127.0.0.1',
     dataDir: resolve(str('SIBYL_DATA_DIR') ?? './data'),
     databaseUrl: str('DATABASE_URL'),
     apiKey: str('SIBYL_API_KEY'),
     allowPrivateHosts: env.SIBYL_ALLOW_PRIVATE_HOSTS ?? '',
-    maxJsonBytes: int('SIBYL_MAX_JSON_BYTES', 32 * 1024 * 1024),
-    maxCsvBytes: int('SIBYL_MAX_CSV_BYTES', 1024 * 1024 * 1024),
-    importMaxBytes: int('SIBYL_IMPORT_MAX_BYTES', 1024 * 1024 * 1024),
-    importTimeoutMs: int('SIBYL_IMPORT_TIMEOUT_MS', 10 * 60 * 1000),
-    maxPredictRecords: int('SIBYL_MAX_PREDICT_RECORDS', 10000),
-    workerConcurrency: int('SIBYL_WORKERS', Math.max(1, availableParallelism() - 1)),
+    maxJsonBytes: int(env, 'SIBYL_MAX_JSON_BYTES', 32 * 1024 * 1024),
+    maxCsvBytes: int(env, 'SIBYL_MAX_CSV_BYTES', 1024 * 1024 * 1024),
+    importMaxBytes: int(env, 'SIBYL_IMPORT_MAX_BYTES', 1024 * 1024 * 1024),
+    importTimeoutMs: int(env, 'SIBYL_IMPORT_TIMEOUT_MS', 10 * 60 * 1000),
+    maxPredictRecords: int(env, 'SIBYL_MAX_PREDICT_RECORDS', 10000),
+    workerConcurrency: int(env, 'SIBYL_WORKERS', Math.max(1, availableParallelism() - 1)),
     smtpUrl: str('SIBYL_SMTP_URL'),
     mailFrom: str('SIBYL_MAIL_FROM') ?? 'sibyl@localhost',
     publicUrl: str('SIBYL_PUBLIC_URL'),

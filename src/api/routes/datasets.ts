@@ -34,7 +34,7 @@ export function datasetSummary(req: FastifyRequest, d: DatasetRecord) {
 export function registerDatasetRoutes(app: FastifyInstance, services: Services, opts: { maxCsvBytes: number }): void {
   const { datasets } = services;
 
-  app.put('/v1/data/:name', { schema: datasetSchemas.put, bodyLimit: undefined }, async (req, reply) => {
+  app.put('/v1/data/:name', { schema: datasetSchemas.put }, async (req, reply) => {
     const { name } = req.params as { name: string };
     const p = Params.query(req);
     const timestampColumn = p.str('timestampColumn');

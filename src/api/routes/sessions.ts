@@ -87,7 +87,7 @@ export function registerSessionRoutes(app: FastifyInstance, services: Services):
     return reply.code(204).send();
   });
 
-  app.get('/v1/sessions/:id', { schema: { tags, summary: 'A session and its status', response: errors } }, async (req, reply) => {
+  app.get('/v1/sessions/:id', { exposeHeadRoute: false, schema: { tags, summary: 'A session and its status', response: errors } }, async (req, reply) => {
     const s = await sessions.get(req.accountId, sessionIdParam(req));
     reply.headers(statusHeaders(s));
     return sessionBody(req, s);

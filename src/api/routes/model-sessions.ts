@@ -1,0 +1,130 @@
+/**
+ * Model sessions over HTTP: creation (POST /v1/sessions/model) and the results sub-resources of a
+ * completed session (confusion matrix, class scores, anomaly scores, feature importance, contest).
+ * Listing, reading and deleting sessions and their plain results live in sessions.ts.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Services } from '../../service/services.js';
+import type { SessionRecord, SessionResults } from '../../store/sessions-store.js';
+import { normalizeColumnMap } from '../../domain/columns.js';
+import { isPlainObject } from '../../domain/lenient.js';
+import { modelSessionDraft, type ModelSessionRequest } from '../../service/sessions/model-session-request.js';
+import { PREDICTION_DOMAINS } from '../../service/models/model-artifact.js';
+import type { Page } from '../../service/paging.js';
+import { Params } from '../params.js';
+import { baseUrl, pagingFields, readPaging } from '../paging.js';
+import { errors, pagingQuery } from './schema-parts.js';
+import { notApplicable, sendCreatedSession, sessionBody, sessionIdParam, statusHeaders } from './sessions.js';
+
+const tags = ['sessions'];
+const pagedQuery = { querystring: { type: 'object', properties: { ...pagingQuery } } };
+
+/** Reads and validates the creation request (every problem reported at once). */
+function readModelSessionRequest(req: FastifyRequest): ModelSessionRequest {
+  const p = Params.of(req);
+  const dataSourceName = p.required('dataSourceName', 'dataSetName');
+  const predictionDomain = p.enumOf('predictionDomain', PREDICTION_DOMAINS);
+  if (predictionDomain === undefined && p.str('predictionDomain') === undefined) p.fail('predictionDomain', `predictionDomain is required: one of ${PREDICTION_DOMAINS.join(', ')}`);
+  const rawExtra = p.raw('extraParameters');
+  if (rawExtra != null && !isPlainObject(rawExtra)) p.fail('extraParameters', 'extraParameters must be an object');
+  const extraParameters = isPlainObject(rawExtra) ? rawExtra : {};
+  const extra = new Params(extraParameters);
+  const balance = p.bool('balance') ?? extra.bool('balance');
+  const containsAnomalies = p.bool('containsAnomalies') ?? extra.bool('containsAnomalies');
+  const columns = normalizeColumnMap(p.raw('columns'));
+  for (const [name, problems] of Object.entries(columns.errors)) for (const m of problems) p.fail(`columns.${name}`, m);
+  const callbackUrl = p.str('callbackUrl');
+  if (callbackUrl !== undefined && !isHttpUrl(callbackUrl)) p.fail('callbackUrl', `'${callbackUrl}' is not an absolute http or https URL`);
+  const request = {
+    dataSourceName, predictionDomain: predictionDomain!, targetColumn: p.str('targetColumn'), columns: columns.columns,
+    balance: balance ?? true, containsAnomalies: containsAnomalies ?? true, extraParameters, callbackUrl, name: p.str('name'),
+  };
+  if (!extra.valid) p.fail('extraParameters', 'balance and containsAnomalies must be true or false');
+  p.check();
+  return request;
+}
+
+function isHttpUrl(s: string): boolean {
+  try {
+    const u = new URL(s);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+function paged<T>(rows: T[], page: Page): T[] {
+  return rows.slice(page.page * page.size, (page.page + 1) * page.size);
+}
+
+export function registerModelSessionRoutes(app: FastifyInstance, services: Services): void {
+  const { sessions } = services;
+
+  app.post('/v1/sessions/model', { schema: { tags, summary: 'Start a model session (classification, regression or anomalies)', response: errors } }, async (req, reply) => {
+    const draft = await modelSessionDraft(services, req.accountId, readModelSessionRequest(req));
+    return sendCreatedSession(req, reply, await sessions.create(req.accountId, draft));
+  });
+
+  /** A completed session's results when `applies` holds for it, else 404 naming the sub-resource. */
+  async function resultsFor(req: FastifyRequest, what: string, applies: (s: SessionRecord, r: SessionResults) => boolean) {
+    const id = sessionIdParam(req);
+    const { session, results } = await sessions.results(req.accountId, id);
+    if (!results || !applies(session, results)) throw notApplicable(what, id);
+    return { session, results };
+  }
+
+  app.get('/v1/sessions/:id/results/confusionmatrix', { schema: { tags, summary: 'Confusion matrix of a classification session (rows = actual class)', response: errors } }, async (req, reply) => {
+    const { session, results } = await resultsFor(req, 'confusionMatrix', (_s, r) => Array.isArray(r.extra.confusionMatrix));
+    reply.headers(statusHeaders(session));
+    return { ...sessionBody(req, session), classes: results.extra.classes, confusionMatrix: results.extra.confusionMatrix, pageNumber: 0, totalPages: 0, pageSize: 0, totalCount: 0 };
+  });
+
+  app.get('/v1/sessions/:id/results/classscores', { schema: { tags, summary: 'Test rows with a score per class', ...pagedQuery, response: errors } }, async (req, reply) => {
+    const p = Params.query(req);
+    const page = readPaging(p);
+    p.check();
+    const { session, results } = await resultsFor(req, 'classScores', (_s, r) => Array.isArray(r.extra.classScores));
+    const classes = results.extra.classes as string[];
+    const scores = results.extra.classScores as number[][];
+    const target = session.targetColumn!;
+    const start = page.page * page.size;
+    const data = paged(results.data, page).map((row, i) => {
+      const out: Record<string, string> = { ...row };
+      classes.forEach((c, j) => { out[`${target}:${c}`] = String(scores[start + i]![j]); });
+      return out;
+    });
+    reply.headers(statusHeaders(session));
+    return { ...sessionBody(req, session), classes, metrics: results.metrics, data, ...pagingFields(req, page, results.data.length) };
+  });
+
+  app.get('/v1/sessions/:id/results/anomalyscores', { schema: { tags, summary: 'Every row of an anomalies session with its anomaly score (negative = anomalous)', ...pagedQuery, response: errors } }, async (req, reply) => {
+    const p = Params.query(req);
+    const page = readPaging(p);
+    p.check();
+    const { session, results } = await resultsFor(req, 'anomalyScores', (_s, r) => Array.isArray(r.extra.anomalyScores));
+    const rows = results.extra.anomalyScores as Record<string, string>[];
+    reply.headers(statusHeaders(session));
+    return { ...sessionBody(req, session), metrics: results.metrics, data: paged(rows, page), ...pagingFields(req, page, rows.length) };
+  });
+
+  app.get('/v1/sessions/:id/results/featureimportance', { schema: { tags, summary: 'Importance of each feature column (highest first)', ...pagedQuery, response: errors } }, async (req, reply) => {
+    const p = Params.query(req);
+    const page = readPaging(p);
+    p.check();
+    const { session, results } = await resultsFor(req, 'featureImportance', (_s, r) => isPlainObject(r.extra.featureImportance));
+    const scores = Object.entries(results.extra.featureImportance as Record<string, number | null>)
+      .map(([name, v]): [string, number | string] => [name, typeof v === 'number' && Number.isFinite(v) ? v : 'NaN'])
+      .sort(([, a], [, b]) => (typeof b === 'number' ? b : -Infinity) - (typeof a === 'number' ? a : -Infinity));
+    reply.headers(statusHeaders(session));
+    return { ...sessionBody(req, session), featureImportance: Object.fromEntries(paged(scores, page)), supportsFeatureImportance: true, ...pagingFields(req, page, scores.length) };
+  });
+
+  app.get('/v1/sessions/:id/contest', { schema: { tags, summary: 'The candidates a session tried, with their cross-validated metrics, and the champion', response: errors } }, async (req, reply) => {
+    const { session, results } = await resultsFor(req, 'contest', (_s, r) => isPlainObject(r.extra.contest));
+    const contest = results.extra.contest as { championMetric: string; champion: { id: string }; contestants: { id: string }[] };
+    const base = `${baseUrl(req)}/sessions/${session.id}/contest`;
+    const withLinks = <T extends { id: string }>(c: T) => ({ ...c, links: [{ rel: 'self', href: `${base}/contestants/${encodeURIComponent(c.id)}` }] });
+    reply.headers(statusHeaders(session));
+    return { ...sessionBody(req, session), championMetric: contest.championMetric, champion: withLinks(contest.champion), contestants: contest.contestants.map(withLinks) };
+  });
+}

@@ -1,0 +1,57 @@
+import { describe, it, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const CLI = join(process.cwd(), 'dist/src/cli.js');
+const dataDir = mkdtempSync(join(tmpdir(), 'sibyl-cli-'));
+const env = { ...process.env, SIBYL_DATA_DIR: dataDir, DATABASE_URL: '', SIBYL_LOG_LEVEL: 'warn' };
+
+function sibyl(...args: string[]) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { env, encoding: 'utf8', timeout: 60000 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+describe('sibyl CLI (embedded store)', () => {
+  after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('creates accounts and keys, lists them without the secret, and revokes them', () => {
+    const created = sibyl('accounts', 'create', '--email', 'ana@example.com');
+    assert.equal(created.code, 0, created.err);
+    const account = JSON.parse(created.out);
+    assert.match(account.apiKey, /^sk_/);
+    const key = sibyl('keys', 'create', '--account', 'ana@example.com', '--label', 'ci');
+    assert.equal(key.code, 0, key.err);
+    const { keyId, apiKey } = JSON.parse(key.out);
+    const list = sibyl('keys', 'list', '--account', account.accountId);
+    assert.equal(list.code, 0);
+    assert.ok(list.out.includes(keyId));
+    assert.ok(!list.out.includes(apiKey) && !list.out.includes(account.apiKey), 'secrets are never listed');
+    assert.equal(sibyl('keys', 'revoke', keyId).code, 0);
+    assert.match(sibyl('keys', 'list').out, /revoked/);
+  });
+
+  it('says plainly that the embedded store is busy while a server runs, and the server accepts CLI-made keys', async () => {
+    const server = spawn(process.execPath, [CLI, 'serve'], { env: { ...env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        server.stdout.on('data', (d) => { out += d; const m = /listening on (\S+)/.exec(out); if (m) resolve(m[1]!); });
+        server.once('exit', () => reject(new Error('server exited: ' + out)));
+      });
+      const busy = sibyl('keys', 'list');
+      assert.equal(busy.code, 1);
+      assert.match(busy.err, /in use by process \d+/);
+      const accountKey = JSON.parse(sibyl('accounts', 'list').out || 'null');
+      assert.equal(accountKey, null, 'no output while busy');
+      const r = await fetch(`${url}/v1/data`, { headers: { 'api-key': 'sk_wrong_key_12345' } });
+      assert.equal(r.status, 401);
+    } finally {
+      server.kill('SIGTERM');
+      await new Promise((r) => server.once('exit', r));
+    }
+    assert.equal(sibyl('accounts', 'list').code, 0, 'the store is free again after the server stopped');
+  });
+});
