@@ -1,0 +1,327 @@
+/**
+ * Tabular benchmark (benchdata/PROTOCOL.md §1): for every classification and regression data set,
+ * 5-fold CV with the fixed folds, a whole contest + champion refit on each training fold, scored on
+ * the test fold next to the reference results; then the anomaly benchmark and one summary line.
+ * Usage: npm run bench:tabular [-- --only a,b] [--balance] [--budget-ms 10000] [--select-by logLoss|macroAverageF1Score]
+ * Also exports the data-set loader the contest and forest tests use.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { benchPath, column, readCsv } from './lib/benchdata.js';
+import { encodeTarget, fitFrameEncoder, inferDataType, type ColumnSpec } from '../src/ml/encode.js';
+import type { Frame, Task } from '../src/ml/frame.js';
+import { classificationMetrics } from '../src/ml/metrics/classification.js';
+import { regressionMetrics } from '../src/ml/metrics/regression.js';
+import { fitChampion, runContest, type CandidateExecutor, type ClassificationSelection } from '../src/ml/tabular/contest/index.js';
+import { ContestWorkerPool } from '../src/jobs/contest-pool.js';
+
+export type TabularKind = 'classification' | 'regression';
+
+/** PROTOCOL.md §1: identifier columns and copies of the target that are not features. */
+const DROPPED_COLUMNS: Record<string, string[]> = { mtcars: ['model'], auto_mpg: ['Name'], boston_housing: ['medv'] };
+
+export interface BenchTable {
+  name: string;
+  kind: TabularKind;
+  specs: ColumnSpec[];
+  /** Feature columns as strings, rows with a missing target removed. */
+  columns: Record<string, string[]>;
+  targetValues: string[];
+  fold: Int32Array;
+  /** Classification: the sorted labels of the whole file and the minority (positive) class index. */
+  classes?: string[];
+  positiveClass?: number;
+}
+
+export interface BenchSplit {
+  task: Task;
+  train: Frame;
+  yTrain: Float64Array;
+  test: Frame;
+  yTest: Float64Array;
+}
+
+export function listBenchTables(): { kind: TabularKind; name: string }[] {
+  const catalog = readCsv('tabular_catalog.csv');
+  const out: { kind: TabularKind; name: string }[] = [];
+  for (const path of column(catalog, 'path')) {
+    const m = /(classification|regression)\/([^/]+)\.csv$/.exec(path);
+    if (m) out.push({ kind: m[1] as TabularKind, name: m[2] });
+  }
+  return out;
+}
+
+export function loadBenchTable(kind: TabularKind, name: string): BenchTable {
+  const catalog = readCsv('tabular_catalog.csv');
+  const entry = catalog.rows.find((r) => r[catalog.header.indexOf('path')].endsWith(`${kind}/${name}.csv`));
+  if (!entry) throw new Error(`${kind}/${name} is not in tabular_catalog.csv`);
+  const targetName = entry[catalog.header.indexOf('target')];
+  const table = readCsv(kind, `${name}.csv`);
+  const foldColumn = column(readCsv('folds', kind, `${name}.csv`), 'fold');
+  const allTargets = column(table, targetName);
+  const keep = allTargets.map((v, i) => (v === '' ? -1 : i)).filter((i) => i >= 0);
+  const dropped = new Set([targetName, ...(DROPPED_COLUMNS[name] ?? [])]);
+  const columns: Record<string, string[]> = {};
+  const specs: ColumnSpec[] = [];
+  for (const header of table.header.filter((h) => !dropped.has(h))) {
+    const all = column(table, header);
+    specs.push({ name: header, dataType: inferDataType(all) });
+    columns[header] = keep.map((i) => all[i]);
+  }
+  const targetValues = keep.map((i) => allTargets[i]);
+  const fold = Int32Array.from(keep, (i) => Number(foldColumn[i]));
+  const out: BenchTable = { name, kind, specs, columns, targetValues, fold };
+  if (kind === 'classification') {
+    const { task, y } = encodeTarget(targetValues, 'classification');
+    const classes = (task as { classes: string[] }).classes;
+    const counts = new Array<number>(classes.length).fill(0);
+    for (const c of y) counts[c]++;
+    // Minority class of the whole file; ties go to the label that sorts last.
+    let positive = 0;
+    for (let c = 1; c < classes.length; c++) if (counts[c] <= counts[positive]) positive = c;
+    out.classes = classes;
+    out.positiveClass = positive;
+  }
+  return out;
+}
+
+/** Fold k of the protocol: train on fold ≠ k, test on fold = k; categorical levels from the training rows. */
+export function benchFold(table: BenchTable, k: number): BenchSplit {
+  const pickRows = (test: boolean) => {
+    const rows: number[] = [];
+    table.fold.forEach((f, i) => (f === k) === test && rows.push(i));
+    return rows;
+  };
+  const subset = (rows: number[]) =>
+    Object.fromEntries(Object.entries(table.columns).map(([name, values]) => [name, rows.map((i) => values[i])]));
+  const trainRows = pickRows(false);
+  const testRows = pickRows(true);
+  const encoder = fitFrameEncoder(table.specs, subset(trainRows));
+  const target = (rows: number[]) => encodeTarget(rows.map((i) => table.targetValues[i]), table.kind, table.classes);
+  const train = target(trainRows);
+  return {
+    task: train.task,
+    train: encoder.encode(subset(trainRows), trainRows.length),
+    yTrain: train.y,
+    test: encoder.encode(subset(testRows), testRows.length),
+    yTest: target(testRows).y,
+  };
+}
+
+// ---- benchmark run ------------------------------------------------------------------------------
+
+/** LightGBM at the reference settings, one thread, timed on the same folds in this run. */
+const LIGHTGBM_TIMING_SCRIPT = `
+import sys, json, time
+import numpy as np, pandas as pd, lightgbm as lgb
+path, target, dropped, folds_path, task = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), sys.argv[4], sys.argv[5]
+df = pd.read_csv(path, dtype=str, keep_default_na=False)
+fold = pd.read_csv(folds_path)['fold'].to_numpy()
+keep = (df[target] != '').to_numpy()
+df = df[keep].reset_index(drop=True)
+fold = fold[keep]
+y = df[target]
+X = df.drop(columns=[target] + dropped).replace('', np.nan)
+for c in X.columns:
+    num = pd.to_numeric(X[c], errors='coerce')
+    if (num.isna() == X[c].isna()).all():
+        X[c] = num.astype(float)
+times = []
+for k in range(5):
+    tr = fold != k
+    Xtr = X[tr].copy()
+    for c in X.columns:
+        if not pd.api.types.is_numeric_dtype(Xtr[c]):
+            Xtr[c] = pd.Categorical(Xtr[c], categories=sorted(Xtr[c].dropna().unique()))
+    settings = dict(n_estimators=100, num_leaves=31, learning_rate=0.1, random_state=0, n_jobs=1, verbose=-1)
+    model = lgb.LGBMRegressor(**settings) if task == 'regression' else lgb.LGBMClassifier(**settings)
+    ytr = y[tr].astype(float) if task == 'regression' else y[tr]
+    t0 = time.perf_counter()
+    model.fit(Xtr, ytr)
+    times.append(time.perf_counter() - t0)
+print(json.dumps({'fitSeconds': sum(times) / len(times)}))
+`;
+
+type Ref = Record<string, string>;
+
+interface DatasetResult {
+  kind: TabularKind;
+  name: string;
+  metrics: Record<string, number>;
+  fitSeconds: number;
+  /** CPU seconds of contest + refit, all threads (steadier than wall time on a shared machine). */
+  fitCpuSeconds: number;
+  lightgbmSeconds?: number;
+  refs: Map<string, Ref>;
+  champions: string[];
+}
+
+function pythonWithLightgbm(): string | undefined {
+  for (const python of [join(process.cwd(), '.venv/bin/python'), 'python3']) {
+    if (python.includes('/') && !existsSync(python)) continue;
+    try {
+      execFileSync(python, ['-c', 'import lightgbm, pandas'], { stdio: 'ignore' });
+      return python;
+    } catch {
+      // not usable; try the next one
+    }
+  }
+  return undefined;
+}
+
+function timeLightgbm(python: string, script: string, kind: TabularKind, name: string): number | undefined {
+  const catalog = readCsv('tabular_catalog.csv');
+  const entry = catalog.rows.find((r) => r[catalog.header.indexOf('path')].endsWith(`${kind}/${name}.csv`))!;
+  const target = entry[catalog.header.indexOf('target')];
+  try {
+    const out = execFileSync(
+      python,
+      [script, benchPath(kind, `${name}.csv`), target, JSON.stringify(DROPPED_COLUMNS[name] ?? []), benchPath('folds', kind, `${name}.csv`), kind],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, OMP_NUM_THREADS: '1' } },
+    );
+    return (JSON.parse(out.trim().split('\n').pop()!) as { fitSeconds: number }).fitSeconds;
+  } catch (e) {
+    console.error(`lightgbm timing failed on ${name}: ${(e as Error).message.split('\n')[0]}`);
+    return undefined;
+  }
+}
+
+async function evaluateDataset(
+  kind: TabularKind,
+  name: string,
+  opts: { budgetMs: number; balance: boolean; selectBy: ClassificationSelection; executor: CandidateExecutor },
+): Promise<Omit<DatasetResult, 'refs' | 'lightgbmSeconds'>> {
+  const table = loadBenchTable(kind, name);
+  const sums: Record<string, number> = {};
+  let fitSeconds = 0;
+  let fitCpuSeconds = 0;
+  const champions: string[] = [];
+  for (let k = 0; k < 5; k++) {
+    const split = benchFold(table, k);
+    const started = performance.now();
+    const cpuStarted = process.cpuUsage();
+    const contest = await runContest(split.train, split.yTrain, split.task, {
+      seed: k,
+      timeBudgetMs: opts.budgetMs,
+      balance: opts.balance,
+      selectBy: opts.selectBy,
+      executor: opts.executor,
+    });
+    const model = fitChampion(split.train, split.yTrain, split.task, contest, { seed: k, balance: opts.balance });
+    fitSeconds += (performance.now() - started) / 1000 / 5;
+    const cpu = process.cpuUsage(cpuStarted);
+    fitCpuSeconds += (cpu.user + cpu.system) / 1e6 / 5;
+    champions.push(contest.champion.id);
+    const predictions = model.predict(split.test);
+    const m =
+      split.task.kind === 'classification'
+        ? classificationMetrics(Int32Array.from(split.yTest), predictions, split.task.classes.length, { positiveClass: table.positiveClass })
+        : regressionMetrics(split.yTest, predictions);
+    for (const [key, v] of Object.entries(m)) sums[key] = (sums[key] ?? 0) + v / 5;
+  }
+  return { kind, name, metrics: sums, fitSeconds, fitCpuSeconds, champions };
+}
+
+const fmt = (v: number | string | undefined, digits = 4) =>
+  v === undefined || v === '' ? 'n/a' : Number(v).toFixed(digits);
+
+function bestReference(refs: Map<string, Ref>, column: string, higherIsBetter: boolean): number | undefined {
+  const values = [...refs.values()].map((r) => Number(r[column])).filter((v) => Number.isFinite(v));
+  if (values.length === 0) return undefined;
+  return higherIsBetter ? Math.max(...values) : Math.min(...values);
+}
+
+function describe(r: DatasetResult): string {
+  const lgb = r.refs.get('lightgbm');
+  const counts = new Map<string, number>();
+  for (const c of r.champions) counts.set(c, (counts.get(c) ?? 0) + 1);
+  const champions = [...counts].map(([c, n]) => `${c}×${n}`).join(' ');
+  const time = `fit ${fmt(r.fitSeconds, 2)}s (cpu ${fmt(r.fitCpuSeconds, 2)}s) vs lgb ref ${fmt(lgb?.fit_seconds, 2)}s` +
+    (r.lightgbmSeconds !== undefined ? ` / measured ${fmt(r.lightgbmSeconds, 2)}s` : '');
+  if (r.kind === 'classification') {
+    const trio = (key: string, col: string, higher: boolean) =>
+      `${col} ${fmt(r.metrics[key])} (lgb ${fmt(lgb?.[col])}, best ${fmt(bestReference(r.refs, col, higher))})`;
+    return `${r.name.padEnd(20)} ${trio('accuracy', 'accuracy', true)} ${trio('macroAverageF1Score', 'macro_f1', true)} ` +
+      `${trio('rocAreaUnderCurve', 'roc_auc', true)} ${trio('logLoss', 'log_loss', false)} ${time} [${champions}]`;
+  }
+  const trio = (key: string, col: string, higher: boolean, digits: number) =>
+    `${col} ${fmt(r.metrics[key], digits)} (lgb ${fmt(lgb?.[col], digits)}, best ${fmt(bestReference(r.refs, col, higher), digits)})`;
+  return `${r.name.padEnd(20)} ${trio('rootMeanSquareError', 'rmse', false, 3)} ${trio('meanAbsoluteError', 'mae', false, 3)} ` +
+    `${trio('rSquared', 'r2', true, 4)} ${time} [${champions}]`;
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const geometricMean = (xs: number[]) => Math.exp(mean(xs.map(Math.log)));
+
+async function anomalySummary(): Promise<{ ours: number; ref: number; lines: string[] } | undefined> {
+  try {
+    // Loaded lazily by a computed specifier: it belongs to another part of the benchmark and may be absent.
+    const specifier = './anomaly.js';
+    const anomaly = (await import(specifier)) as { runAnomalyBench: () => Promise<{ ours: number; ref: number; lines: string[] }> };
+    return await anomaly.runAnomalyBench();
+  } catch (e) {
+    console.error(`anomaly benchmark unavailable: ${(e as Error).message.split('\n')[0]}`);
+    return undefined;
+  }
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const argValue = (flag: string) => {
+    const i = args.indexOf(flag);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  const only = argValue('--only')?.split(',');
+  const budgetMs = Number(argValue('--budget-ms') ?? 10_000);
+  const balance = args.includes('--balance');
+  const selectBy = (argValue('--select-by') ?? 'logLoss') as ClassificationSelection;
+  const references = readCsv('reference', 'tabular.csv');
+  const refsOf = (name: string) =>
+    new Map(
+      references.rows
+        .filter((r) => r[0] === name)
+        .map((r) => [r[references.header.indexOf('model')], Object.fromEntries(references.header.map((h, j) => [h, r[j]]))]),
+    );
+  const python = pythonWithLightgbm();
+  const scriptDir = python ? mkdtempSync(join(tmpdir(), 'sibyl-bench-')) : undefined;
+  const script = scriptDir ? join(scriptDir, 'lightgbm_timing.py') : undefined;
+  if (script) writeFileSync(script, LIGHTGBM_TIMING_SCRIPT);
+  const pool = new ContestWorkerPool(2);
+  const results: DatasetResult[] = [];
+  try {
+    for (const { kind, name } of listBenchTables()) {
+      if (only && !only.includes(name)) continue;
+      const lightgbmSeconds = python && script ? timeLightgbm(python, script, kind, name) : undefined;
+      const result = { ...(await evaluateDataset(kind, name, { budgetMs, balance, selectBy, executor: pool })), refs: refsOf(name), lightgbmSeconds };
+      results.push(result);
+      console.log(describe(result));
+    }
+  } finally {
+    await pool.close();
+    if (scriptDir) rmSync(scriptDir, { recursive: true, force: true });
+  }
+  const classification = results.filter((r) => r.kind === 'classification' && r.refs.has('lightgbm'));
+  const regression = results.filter((r) => r.kind === 'regression' && r.refs.has('lightgbm'));
+  const num = (v: number) => (Number.isFinite(v) ? v.toFixed(4) : 'n/a');
+  const aucOurs = mean(classification.map((r) => r.metrics.rocAreaUnderCurve));
+  const aucLgb = mean(classification.map((r) => Number(r.refs.get('lightgbm')!.roc_auc)));
+  const aucBest = mean(classification.map((r) => bestReference(r.refs, 'roc_auc', true)!));
+  const rmseVsLgb = geometricMean(regression.map((r) => r.metrics.rootMeanSquareError / Number(r.refs.get('lightgbm')!.rmse)));
+  const rmseVsBest = geometricMean(regression.map((r) => r.metrics.rootMeanSquareError / bestReference(r.refs, 'rmse', false)!));
+  const timed = results.filter((r) => r.lightgbmSeconds !== undefined);
+  const timeRatio = timed.length ? geometricMean(timed.map((r) => r.fitSeconds / r.lightgbmSeconds!)).toFixed(2) : 'n/a';
+  const anomaly = await anomalySummary();
+  // Its own summary line is left out: the figures are part of the tabular summary below.
+  for (const line of anomaly?.lines ?? []) if (!line.startsWith('anomaly:')) console.log(line);
+  console.log(
+    `tabular: ${results.length} datasets; classification mean AUC ${num(aucOurs)} vs LightGBM ${num(aucLgb)} vs best reference ${num(aucBest)}; ` +
+      `regression RMSE ratio vs LightGBM ${num(rmseVsLgb)} vs best reference ${num(rmseVsBest)}; ` +
+      `anomaly mean ROC-AUC ${anomaly ? num(anomaly.ours) : 'n/a'} vs IsolationForest ${anomaly ? num(anomaly.ref) : 'n/a'}; ` +
+      `train time ratio vs LightGBM ${timeRatio}`,
+  );
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

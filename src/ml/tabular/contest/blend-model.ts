@@ -1,0 +1,51 @@
+/** A blend: the average of its members' predictions (probabilities or values); kind "blend". */
+import type { AlgorithmInfo, Frame, SerializedModel, Task, TrainedModel } from '../../frame.js';
+
+export class BlendModel implements TrainedModel {
+  readonly algorithm: AlgorithmInfo;
+
+  constructor(
+    readonly task: Task,
+    readonly members: TrainedModel[],
+  ) {
+    if (members.length === 0) throw new Error('a blend needs at least one member');
+    this.algorithm = {
+      key: 'blend',
+      name: 'Blend',
+      description: `Average of the predictions of: ${members.map((m) => m.algorithm.name).join(', ')}.`,
+    };
+  }
+
+  predict(frame: Frame): Float64Array {
+    const out = this.members[0].predict(frame);
+    for (let m = 1; m < this.members.length; m++) {
+      const p = this.members[m].predict(frame);
+      for (let j = 0; j < out.length; j++) out[j] += p[j];
+    }
+    for (let j = 0; j < out.length; j++) out[j] /= this.members.length;
+    return out;
+  }
+
+  /** Mean of the members' importances, each rescaled to sum 1 first since their units differ. */
+  featureImportance(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const member of this.members) {
+      const imp = member.featureImportance();
+      const total = Object.values(imp).reduce((a, v) => a + (Number.isFinite(v) ? Math.abs(v) : 0), 0);
+      for (const [name, v] of Object.entries(imp)) {
+        const share = total > 0 && Number.isFinite(v) ? Math.abs(v) / total : 0;
+        out[name] = (out[name] ?? 0) + share / this.members.length;
+      }
+    }
+    return out;
+  }
+
+  toJSON(): SerializedModel {
+    return { format: 'sibyl-model', version: 1, kind: 'blend', task: this.task, members: this.members.map((m) => m.toJSON()) };
+  }
+}
+
+export function loadBlend(json: SerializedModel, loadMember: (m: SerializedModel) => TrainedModel): BlendModel {
+  if (json.kind !== 'blend' || json.version !== 1) throw new Error(`not a blend model: kind ${json.kind} version ${json.version}`);
+  return new BlendModel(json.task as Task, (json.members as SerializedModel[]).map(loadMember));
+}

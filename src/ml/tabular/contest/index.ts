@@ -1,0 +1,7 @@
+export { runContest, fitChampion, type ContestOptions, type ContestResult, type FitChampionOptions } from './run-contest.js';
+export type { Contestant } from './rank-contestants.js';
+export { contestCandidates, makeLearner, type CandidateSpec } from './candidates.js';
+export { inThreadExecutor, type CandidateExecutor } from './executor.js';
+export { runFoldJob, type ContestData, type FoldJob, type FoldOutcome } from './fold-job.js';
+export { BlendModel, loadBlend } from './blend-model.js';
+export type { ClassificationSelection, SelectionMetric, TaskMetrics } from './scoring.js';

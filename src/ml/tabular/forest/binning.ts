@@ -1,0 +1,92 @@
+/**
+ * Quantile binning of feature columns (LightGBM-style): each column becomes Uint8 bin codes,
+ * bin 0 = missing, bins 1..B = value ranges (edges midway between distinct values).
+ * Categorical codes are binned as ordinal numbers (like scikit-learn's forest on ordinal codes).
+ */
+import type { FeatureColumn, Frame } from '../../frame.js';
+
+export const MAX_BINS = 255;
+
+export interface BinnedFrame {
+  nRows: number;
+  bins: Uint8Array[]; // per feature, one code per row
+  /**
+   * Per feature, indexed by bin code (length = number of codes, missing included): the smallest /
+   * largest training value in each bin; split thresholds are placed between them.
+   */
+  binLow: Float64Array[];
+  binHigh: Float64Array[];
+}
+
+/** Column values as numbers; categorical code −1 (missing/unseen) becomes NaN. */
+export function numericValues(col: FeatureColumn): Float64Array {
+  if (col.kind === 'numeric') return col.values;
+  const out = new Float64Array(col.codes.length);
+  for (let i = 0; i < out.length; i++) out[i] = col.codes[i] < 0 ? NaN : col.codes[i];
+  return out;
+}
+
+/** Edges between distinct values (midpoints), merged into at most maxBins bins of similar row counts. */
+export function fitUpperEdges(values: Float64Array, maxBins = MAX_BINS): Float64Array {
+  const present = values.filter((v) => !Number.isNaN(v)).sort();
+  const distinct: number[] = [];
+  const counts: number[] = [];
+  for (let i = 0; i < present.length; i++) {
+    if (i === 0 || present[i] !== present[i - 1]) {
+      distinct.push(present[i]);
+      counts.push(1);
+    } else counts[counts.length - 1]++;
+  }
+  const edges: number[] = [];
+  if (distinct.length <= maxBins) {
+    for (let i = 0; i + 1 < distinct.length; i++) edges.push((distinct[i] + distinct[i + 1]) / 2);
+  } else {
+    const perBin = present.length / maxBins;
+    let cumulative = 0;
+    let nextCut = perBin;
+    for (let i = 0; i + 1 < distinct.length && edges.length < maxBins - 1; i++) {
+      cumulative += counts[i];
+      if (cumulative >= nextCut) {
+        edges.push((distinct[i] + distinct[i + 1]) / 2);
+        while (nextCut <= cumulative) nextCut += perBin;
+      }
+    }
+  }
+  return Float64Array.from(edges);
+}
+
+/** Bin code of a value: 0 for NaN, else 1 + number of edges below it. */
+export function binOf(edges: Float64Array, v: number): number {
+  if (Number.isNaN(v)) return 0;
+  let lo = 0;
+  let hi = edges.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (edges[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo + 1;
+}
+
+export function binFrame(frame: Frame, maxBins = MAX_BINS): BinnedFrame {
+  const bins: Uint8Array[] = [];
+  const binLow: Float64Array[] = [];
+  const binHigh: Float64Array[] = [];
+  for (const col of frame.columns) {
+    const values = numericValues(col);
+    const edges = fitUpperEdges(values, maxBins);
+    const codes = new Uint8Array(frame.nRows);
+    const low = new Float64Array(edges.length + 2).fill(Infinity);
+    const high = new Float64Array(edges.length + 2).fill(-Infinity);
+    for (let i = 0; i < frame.nRows; i++) {
+      const b = binOf(edges, values[i]);
+      codes[i] = b;
+      if (values[i] < low[b]) low[b] = values[i];
+      if (values[i] > high[b]) high[b] = values[i];
+    }
+    bins.push(codes);
+    binLow.push(low);
+    binHigh.push(high);
+  }
+  return { nRows: frame.nRows, bins, binLow, binHigh };
+}

@@ -1,0 +1,77 @@
+/** A fitted random forest / extra-trees model: flat trees, input columns, importances, JSON form. */
+import type { AlgorithmInfo, Frame, SerializedModel, Task, TrainedModel } from '../../frame.js';
+import {
+  deserializeFlatForest,
+  predictFlatForest,
+  serializeFlatForest,
+  type FlatForest,
+  type SerializedFlatForest,
+} from './flat-forest.js';
+import { alignedValues, type InputColumn } from './input-columns.js';
+
+export type ForestKind = 'random_forest' | 'extra_trees';
+
+export const FOREST_ALGORITHMS: Record<ForestKind, AlgorithmInfo> = {
+  random_forest: {
+    key: 'random_forest',
+    name: 'Random Forest',
+    description: 'Average of fully grown decision trees, each fitted on a bootstrap sample with random feature subsets per split.',
+  },
+  extra_trees: {
+    key: 'extra_trees',
+    name: 'Extremely Randomized Trees',
+    description: 'Average of fully grown decision trees with randomly drawn split thresholds, fitted on all rows.',
+  },
+};
+
+export class ForestModel implements TrainedModel {
+  readonly algorithm: AlgorithmInfo;
+
+  constructor(
+    readonly kind: ForestKind,
+    readonly task: Task,
+    private readonly inputs: InputColumn[],
+    private readonly forest: FlatForest,
+    private readonly importance: number[],
+  ) {
+    this.algorithm = FOREST_ALGORITHMS[kind];
+  }
+
+  get nTrees(): number {
+    return this.forest.treeRoots.length;
+  }
+
+  predict(frame: Frame): Float64Array {
+    return predictFlatForest(this.forest, alignedValues(this.inputs, frame), frame.nRows);
+  }
+
+  featureImportance(): Record<string, number> {
+    return Object.fromEntries(this.inputs.map((c, j) => [c.name, this.importance[j]]));
+  }
+
+  toJSON(): SerializedModel {
+    return {
+      format: 'sibyl-model',
+      version: 1,
+      kind: this.kind,
+      task: this.task,
+      inputs: this.inputs,
+      importance: this.importance,
+      forest: serializeFlatForest(this.forest),
+    };
+  }
+}
+
+export function loadForest(json: SerializedModel): ForestModel {
+  if (json.format !== 'sibyl-model' || (json.kind !== 'random_forest' && json.kind !== 'extra_trees')) {
+    throw new Error(`not a forest model: kind ${json.kind}`);
+  }
+  if (json.version !== 1) throw new Error(`unsupported forest model version ${json.version}`);
+  return new ForestModel(
+    json.kind,
+    json.task as Task,
+    json.inputs as InputColumn[],
+    deserializeFlatForest(json.forest as SerializedFlatForest),
+    json.importance as number[],
+  );
+}
