@@ -1,0 +1,116 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { backends } from '../support/backends.js';
+import { eventually, startTestServer, type TestServer } from '../support/server.js';
+import { startCallbackReceiver } from './callback-receiver.js';
+import { outboxRows, requestModelSession, uploadIris } from './session-fixture.js';
+
+const STATUSES = ['requested', 'started', 'completed'];
+
+for (const backend of await backends()) {
+  describe(`session status callbacks (${backend})`, () => {
+    let s: TestServer;
+    before(async () => {
+      s = await startTestServer(backend, { SIBYL_ALLOW_PRIVATE_HOSTS: '127.0.0.1' });
+      await uploadIris(s);
+    });
+    after(async () => { await s.close(); });
+
+    it('POSTs the session once per status change, in order, with the webhook token', async () => {
+      const receiver = await startCallbackReceiver();
+      try {
+        const session = await requestModelSession(s, { callbackUrl: receiver.url });
+        assert.ok(session.webhookToken);
+        await eventually(async () => (receiver.received.length >= 3 ? true : undefined), 60000);
+        await eventually(async () => ((await outboxRows(s, session.id)).every((r) => r.delivered) ? true : undefined));
+        assert.deepEqual(receiver.received.map((r) => r.body.status), STATUSES);
+        for (const r of receiver.received) {
+          assert.equal(r.token, session.webhookToken);
+          assert.equal(r.legacyToken, session.webhookToken);
+          assert.equal(r.body.sessionId, session.id);
+          assert.equal(r.body.callbackUrl, receiver.url);
+        }
+        assert.deepEqual(receiver.received.map((r) => r.body.statusHistory.length), [1, 2, 3]);
+        const now = await s.call('GET', `/v1/sessions/${session.id}`);
+        assert.deepEqual(receiver.received[2]!.body, now.json, 'the last callback is the session as GET shows it');
+      } finally {
+        await receiver.close();
+      }
+    });
+
+    it('retries a failing receiver and still delivers every event in order', async () => {
+      const receiver = await startCallbackReceiver({ answer: (n) => (n < 2 ? 500 : 200) });
+      try {
+        const session = await requestModelSession(s, { callbackUrl: receiver.url });
+        await eventually(async () => (receiver.accepted().length >= 3 ? true : undefined), 60000);
+        assert.deepEqual(receiver.received.map((r) => [r.body.status, r.answered]), [
+          ['requested', 500], ['requested', 500], ['requested', 200], ['started', 200], ['completed', 200],
+        ]);
+        const rows = await eventually(async () => {
+          const r = await outboxRows(s, session.id);
+          return r.every((x) => x.delivered) ? r : undefined;
+        });
+        assert.deepEqual(rows.map((r) => r.attempts), [3, 1, 1]);
+      } finally {
+        await receiver.close();
+      }
+    });
+
+    it('neither loses events nor holds up sessions while a receiver is down', async () => {
+      // A port that nothing listens on until the receiver comes up on it later.
+      const probe = await startCallbackReceiver();
+      const downUrl = probe.url;
+      await probe.close();
+      const healthy = await startCallbackReceiver();
+      try {
+        const waiting = await requestModelSession(s, { callbackUrl: downUrl });
+        const other = await requestModelSession(s, { callbackUrl: healthy.url });
+        await eventually(async () => (healthy.received.length >= 3 ? true : undefined), 60000);
+        assert.deepEqual(healthy.received.map((r) => r.body.status), STATUSES);
+        assert.equal(healthy.received.every((r) => r.body.sessionId === other.id), true);
+        // The session finishes although nobody takes its callbacks.
+        await eventually(async () => ((await s.call('GET', `/v1/sessions/${waiting.id}`)).json.status === 'completed' ? true : undefined), 60000);
+        assert.equal((await outboxRows(s, waiting.id)).some((r) => r.delivered), false);
+
+        const back = await startCallbackReceiver({ port: probe.port });
+        try {
+          await eventually(async () => (back.received.length >= 3 ? true : undefined), 30000);
+          assert.deepEqual(back.received.map((r) => r.body.status), STATUSES);
+          assert.equal(back.received.every((r) => r.token === waiting.webhookToken), true);
+        } finally {
+          await back.close();
+        }
+      } finally {
+        await healthy.close();
+      }
+    });
+  });
+
+  describe(`callbacks to a private address without SIBYL_ALLOW_PRIVATE_HOSTS (${backend})`, () => {
+    let s: TestServer;
+    before(async () => {
+      s = await startTestServer(backend, { SIBYL_ALLOW_PRIVATE_HOSTS: '' });
+      await uploadIris(s);
+    });
+    after(async () => { await s.close(); });
+
+    it('are refused at once, not retried, and the reason is kept', async () => {
+      const receiver = await startCallbackReceiver();
+      try {
+        const session = await requestModelSession(s, { callbackUrl: receiver.url });
+        const rows = await eventually(async () => {
+          const r = await outboxRows(s, session.id);
+          return r.length === 3 && r.every((x) => x.failed) ? r : undefined;
+        }, 60000);
+        for (const r of rows) {
+          assert.equal(r.attempts, 1);
+          assert.match(r.lastError ?? '', /127\.0\.0\.1/);
+          assert.match(r.lastError ?? '', /SIBYL_ALLOW_PRIVATE_HOSTS/);
+        }
+        assert.equal(receiver.received.length, 0);
+      } finally {
+        await receiver.close();
+      }
+    });
+  });
+}
