@@ -1,0 +1,169 @@
+/**
+ * The forecasting engine: runs the candidate methods, scores them by rolling-origin backtest on
+ * the end of the series, and forecasts with the winner (a single method or the combination).
+ */
+import { backtestOrigins, ScoreAccumulator } from './backtest.js';
+import { BASE_METHODS, combFamilies, combine, type MethodContext } from './methods.js';
+import { centralIntervals, DEFAULT_LEVELS, quantileForecasts } from './quantiles.js';
+import { regressionForecast } from './regression.js';
+import { isConstant } from './stats.js';
+import type { CandidateReport, ForecastOptions, ForecastResult, ForecastXreg, PointForecast } from './types.js';
+
+/** Backtest windows per series (more is steadier but costs a refit each). */
+const MAX_ORIGINS = 2;
+/**
+ * A single method replaces the combination only when its backtest MASE is this much lower:
+ * combinations are the more reliable choice on unseen data, a few backtest windows are noisy.
+ */
+const SINGLE_METHOD_MARGIN = 0.5;
+
+function fillMissing(y: Float64Array): Float64Array {
+  const out = Float64Array.from(y);
+  const known: number[] = [];
+  for (let t = 0; t < out.length; t++) if (Number.isFinite(out[t])) known.push(t);
+  if (known.length === 0) throw new RangeError('the series has no finite value');
+  if (known.length === out.length) return out;
+  let k = 0;
+  for (let t = 0; t < out.length; t++) {
+    while (k + 1 < known.length && known[k + 1] <= t) k++;
+    const a = known[k], b = known[Math.min(k + 1, known.length - 1)];
+    if (t <= a || a === b) out[t] = out[t <= a ? a : b];
+    else out[t] = out[a] + ((out[b] - out[a]) * (t - a)) / (b - a);
+  }
+  return out;
+}
+
+function candidateNames(ctx: MethodContext, withXreg: boolean): string[] {
+  const names = ['naive'];
+  if (ctx.period > 1) names.push('snaive');
+  names.push(...combFamilies(ctx).flat(), 'comb');
+  if (withXreg) names.push('regression');
+  return names;
+}
+
+/**
+ * Runs the named candidates on y; the combination and the regression reuse/compose base methods.
+ * On strictly positive data a trend extrapolated below zero is cut at zero before combining (a
+ * negative member would drag the combination down; on M3 this alone gains 0.035 sMAPE).
+ */
+function runCandidates(y: Float64Array, h: number, ctx: MethodContext, names: string[], xreg?: ForecastXreg): Map<string, PointForecast> {
+  const out = new Map<string, PointForecast>();
+  const needed = new Set(names);
+  const families = combFamilies(ctx);
+  if (needed.has('comb')) for (const m of families.flat()) needed.add(m);
+  const positive = y.every((v) => v > 0);
+  for (const name of Object.keys(BASE_METHODS)) {
+    if (!needed.has(name)) continue;
+    const f = BASE_METHODS[name](y, h, ctx);
+    if (f && f.mean.every(Number.isFinite)) out.set(name, positive ? { ...f, mean: f.mean.map((v) => Math.max(v, 0)) } : f);
+  }
+  if (needed.has('comb')) {
+    const comb = combine(families, out);
+    if (comb) out.set('comb', comb);
+  }
+  if (needed.has('regression') && xreg) {
+    // The residuals are forecast by the combination too.
+    const inner = (u: Float64Array, hh: number) => {
+      const fits = new Map<string, PointForecast>();
+      for (const m of families.flat()) {
+        const f = BASE_METHODS[m](u, hh, ctx);
+        if (f && f.mean.every(Number.isFinite)) fits.set(m, f);
+      }
+      return combine(families, fits);
+    };
+    const r = regressionForecast(y, h, xreg, [ctx.period, ...ctx.extraPeriods], inner);
+    if (r && r.forecast.mean.every(Number.isFinite)) out.set('regression', r.forecast);
+  }
+  return out;
+}
+
+function sliceXreg(xreg: ForecastXreg, trainLen: number, h: number): ForecastXreg {
+  return {
+    train: xreg.train.map((c) => c.subarray(0, trainLen)),
+    future: xreg.train.map((c) => c.subarray(trainLen, trainLen + h)),
+  };
+}
+
+function choose(reports: CandidateReport[], available: string[], withXreg: boolean): string {
+  const preferred = withXreg && available.includes('regression') ? 'regression' : available.includes('comb') ? 'comb' : available[0];
+  const key = (r: CandidateReport) => (Number.isFinite(r.backtest.mase) ? r.backtest.mase : r.backtest.smape);
+  const ref = reports.find((r) => r.method === preferred);
+  if (!ref || !Number.isFinite(key(ref))) return preferred;
+  let best = preferred;
+  let bestKey = key(ref) * SINGLE_METHOD_MARGIN;
+  for (const r of reports) {
+    if (r.method === preferred || !available.includes(r.method)) continue;
+    if (key(r) < bestKey) { best = r.method; bestKey = key(r); }
+  }
+  return best;
+}
+
+function validate(n: number, h: number, opts: ForecastOptions): void {
+  if (!Number.isInteger(h) || h < 1) throw new RangeError(`horizon must be a positive integer, got ${h}`);
+  if (n < 1) throw new RangeError('the series is empty');
+  if (!(opts.period >= 1)) throw new RangeError(`period must be ≥ 1, got ${opts.period}`);
+  const x = opts.xreg;
+  if (x) {
+    if (x.train.length !== x.future.length) throw new RangeError('xreg.train and xreg.future need the same number of columns');
+    for (const c of x.train) if (c.length !== n) throw new RangeError(`each xreg.train column needs ${n} values`);
+    for (const c of x.future) if (c.length < h) throw new RangeError(`each xreg.future column needs ${h} values`);
+  }
+}
+
+function constantForecast(value: number, n: number, h: number): PointForecast {
+  return { mean: new Float64Array(h).fill(value), sd: new Float64Array(h), fitted: new Float64Array(n).fill(value) };
+}
+
+/** Univariate forecast of y, h steps ahead; see ForecastOptions and ForecastResult for the contract. */
+export function forecast(y: Float64Array, h: number, opts: ForecastOptions): ForecastResult {
+  validate(y.length, h, opts);
+  const series = fillMissing(y);
+  const n = series.length;
+  const levels = opts.levels ?? DEFAULT_LEVELS;
+  const ctx: MethodContext = {
+    period: Math.round(opts.period),
+    extraPeriods: (opts.extraPeriods ?? []).map(Math.round).filter((p) => p > 1),
+    deadline: Date.now() + (opts.timeBudgetMs ?? Infinity),
+  };
+  const xreg = opts.xreg && opts.xreg.train.length > 0 ? { train: opts.xreg.train, future: opts.xreg.future.map((c) => c.subarray(0, h)) } : undefined;
+
+  let chosen: PointForecast;
+  let method: string;
+  let candidates: CandidateReport[] = [];
+  if (isConstant(series) && !xreg) {
+    chosen = constantForecast(series[0], n, h);
+    method = 'constant';
+  } else {
+    const applicable = candidateNames(ctx, xreg !== undefined);
+    const names = opts.methods ? applicable.filter((m) => opts.methods!.includes(m)) : applicable;
+    if (names.length === 0) throw new RangeError(`none of the methods ${opts.methods} applies; candidates are ${applicable}`);
+    const scores = new Map(names.map((name) => [name, new ScoreAccumulator()]));
+    const origins = names.length > 1 ? backtestOrigins(n, h, ctx.period, MAX_ORIGINS) : [];
+    for (const trainLen of origins) {
+      if (Date.now() > ctx.deadline) break;
+      const train = series.subarray(0, trainLen);
+      const actual = series.subarray(trainLen, trainLen + h);
+      const runs = runCandidates(train, h, ctx, names, xreg && sliceXreg(xreg, trainLen, h));
+      for (const [name, f] of runs) scores.get(name)!.add(train, actual, f.mean, ctx.period);
+    }
+    candidates = names
+      .filter((name) => scores.get(name)!.origins > 0)
+      .map((name) => ({ method: name, backtest: scores.get(name)!.score() }));
+    const scored = candidates.map((c) => c.method);
+    method = choose(candidates, scored.length ? scored : names, xreg !== undefined);
+    const final = runCandidates(series, h, ctx, [method, 'naive'], xreg);
+    if (!final.has(method)) method = 'naive';
+    chosen = final.get(method)!;
+  }
+  // Strictly positive data get non-negative forecasts and quantiles.
+  const floor = series.every((v) => v > 0) ? 0 : -Infinity;
+  const mean = chosen.mean.map((v) => Math.max(v, floor));
+  return {
+    mean,
+    quantiles: quantileForecasts({ ...chosen, mean }, levels, floor),
+    intervals: centralIntervals({ ...chosen, mean }, levels, floor),
+    method,
+    candidates,
+    fitted: chosen.fitted,
+  };
+}
