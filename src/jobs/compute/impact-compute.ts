@@ -1,4 +1,62 @@
-/** Placeholder until the impact-session computation lands; a session of this kind fails with this message. */
-export function compute(_input: unknown): never {
-  throw new Error('impact sessions are not available in this build');
+/**
+ * An impact session's computation (worker thread): a structural time-series model fitted on the
+ * periods before the event window predicts what the window would have looked like without the
+ * event; the session's features act as controls.
+ *
+ * Result rows, one per period of the window: the timestamp column, `<target>` (observed),
+ * `<target>:predicted` (the counterfactual mean), `<target>:lower` and `<target>:upper` (its 95 %
+ * interval).
+ */
+import { estimateImpact } from '../../ml/timeseries/impact/estimate.js';
+import { seasonalPeriods } from '../../ml/timeseries/prepare.js';
+import { finiteOrNaN, indexOf, periodLabel, toGrid } from '../../service/timeseries/series-grid.js';
+import type { SeriesInput } from '../../service/timeseries/series-rows.js';
+
+export interface ImpactComputeInput extends SeriesInput {
+  /** First and last periods of the event window (epoch ms). */
+  startMs: number;
+  endMs: number;
+  seed: number;
+}
+
+export interface ImpactComputeOutput {
+  metrics: { pValue: number | string; absoluteEffect: number | string; relativeEffect: number | string };
+  data: Record<string, string>[];
+  /** 95 % intervals of the effects and the model that was chosen. */
+  details: { absoluteEffectInterval: [number, number]; relativeEffectInterval: [number, number]; model: string; controlsUsed: string[] };
+}
+
+export function compute(input: ImpactComputeInput): ImpactComputeOutput {
+  const g = toGrid(input);
+  const start = indexOf(g, input.startMs);
+  const end = indexOf(g, input.endMs);
+  if (start <= g.firstTarget || end > g.lastTarget || start > end) throw new Error('the event window must lie inside the data, after the first period');
+  const y = g.target.slice(g.firstTarget, end + 1);
+  const preEnd = start - 1 - g.firstTarget;
+  const main = seasonalPeriods(input.interval).main;
+  // A seasonal component needs two full cycles before the event to be estimated.
+  const period = preEnd + 1 >= 2 * main ? main : 1;
+  const r = estimateImpact({
+    y, preEnd, period, seed: input.seed,
+    controls: g.features.map((f) => f.slice(g.firstTarget, end + 1)),
+  });
+  const target = input.target.name;
+  const data: Record<string, string>[] = [];
+  for (let t = 0; t < r.predicted.length; t++) {
+    data.push({
+      [input.timestampColumn]: periodLabel(g, start + t),
+      [target]: String(y[preEnd + 1 + t]),
+      [`${target}:predicted`]: String(r.predicted[t]),
+      [`${target}:lower`]: String(r.lower[t]),
+      [`${target}:upper`]: String(r.upper[t]),
+    });
+  }
+  return {
+    metrics: { pValue: finiteOrNaN(r.pValue), absoluteEffect: finiteOrNaN(r.absoluteEffect), relativeEffect: finiteOrNaN(r.relativeEffect) },
+    data,
+    details: {
+      absoluteEffectInterval: r.absoluteEffectInterval, relativeEffectInterval: r.relativeEffectInterval,
+      model: r.model, controlsUsed: r.controlsUsed.map((j) => input.features[j]!.name),
+    },
+  };
 }

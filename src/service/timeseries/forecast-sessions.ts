@@ -1,0 +1,68 @@
+/**
+ * Forecast sessions (spec endpoint 6): the request checked against the data set, then the runner
+ * that computes the forecast in a worker thread.
+ */
+import { formatOffset } from '../../domain/dates.js';
+import { addPeriods, periodStart, periodsBetween, seasonalPeriods } from '../../ml/timeseries/prepare.js';
+import type { SessionRecord } from '../../store/sessions-store.js';
+import type { SessionRunner } from '../../jobs/session-jobs.js';
+import type { ForecastComputeInput, ForecastComputeOutput } from '../../jobs/compute/forecast-compute.js';
+import { ValidationError } from '../errors.js';
+import type { Services } from '../services.js';
+import { resolveSeriesColumns } from './series-columns.js';
+import { loadSeries, seriesBuffers, seriesExtent } from './series-rows.js';
+import { capitalised, findDataSource, invalidDateRange, requireFeatureValues, sessionSeries, type SeriesSessionRequest } from './series-session.js';
+
+/** Quantile levels every forecast offers (`availablePredictionIntervals`, `?predictionInterval=`). */
+export const PREDICTION_LEVELS = [0.05, 0.1, 0.2, 0.5, 0.8, 0.9, 0.95];
+
+/** Soft limit for the forecasting engine; candidates not started by then are skipped. */
+const TIME_BUDGET_MS = 60_000;
+
+const DAY_MS = 86_400_000;
+/** Longest forecast, in periods (a year of hours is 8,760): beyond it the request is refused rather than left to run for long. */
+const MAX_HORIZON = 10_000;
+
+export async function createForecastSession(services: Services, accountId: string, r: SeriesSessionRequest): Promise<SessionRecord> {
+  const dataset = await findDataSource(services, accountId, r.dataSourceName);
+  const cols = resolveSeriesColumns(dataset, r.columns, r.targetColumn);
+  const extent = seriesExtent(await loadSeries(services, dataset, cols, r.interval));
+  if (!Number.isFinite(extent.lastTarget)) throw ValidationError.of(cols.target, `column '${cols.target}' has no values in data set '${dataset.name}'`);
+
+  const lastDate = extent.lastRow;
+  // Without a start date the forecast continues right after the last observation, for one seasonal cycle.
+  const start = r.startMs ?? addPeriods(periodStart(extent.lastTarget, r.interval), r.interval, 1);
+  const end = r.endMs ?? addPeriods(start, r.interval, Math.max(seasonalPeriods(r.interval).main, 2) - 1);
+  if (start > end) throw invalidDateRange('Start Date must be before End Date', { startDate: [formatOffset(start)], endDate: [formatOffset(end)] });
+  if (r.startMs !== undefined && Math.floor(start / DAY_MS) > Math.floor(lastDate / DAY_MS)) {
+    throw invalidDateRange('Start Date must be on or before the last date in the data source', {
+      startDate: [`${formatOffset(start)} is after the last date in the data set, ${formatOffset(lastDate)}`],
+    });
+  }
+  if (periodsBetween(extent.firstTarget, start, r.interval) < 1) {
+    throw invalidDateRange('Start Date must be after the first date in the data source', { startDate: [`there is no data before ${formatOffset(start)}`] });
+  }
+  if (periodsBetween(extent.lastTarget, end, r.interval) > MAX_HORIZON) {
+    throw ValidationError.of('endDate', `a forecast covers at most ${MAX_HORIZON} periods after the last observation`);
+  }
+  requireFeatureValues(cols.features, extent.lastFeature, end, r.interval, 'forecast period');
+
+  return services.sessions.create(accountId, {
+    type: 'forecast', predictionDomain: 'forecast', datasetName: dataset.name, targetColumn: cols.target,
+    name: r.name ?? `Forecast on ${dataset.name}`, columns: cols.columns, callbackUrl: r.callbackUrl ?? null,
+    request: {
+      startDate: formatOffset(start), endDate: formatOffset(end), resultInterval: capitalised(r.interval),
+      availablePredictionIntervals: PREDICTION_LEVELS.map(String), extraParameters: {},
+    },
+  });
+}
+
+export const runForecastSession: SessionRunner = async (s, ctx) => {
+  const { series, start, end } = await sessionSeries(ctx.services, s);
+  const input: ForecastComputeInput = { ...series, startMs: start, endMs: end, levels: PREDICTION_LEVELS, timeBudgetMs: TIME_BUDGET_MS };
+  const out = await ctx.compute.run<ForecastComputeOutput>('forecast', input, seriesBuffers(series));
+  return {
+    results: { metrics: out.metrics, data: out.data, extra: { intervals: out.intervals, outliers: out.outliers, smoothed: out.smoothed, holdoutPeriods: out.holdout } },
+    algorithm: { name: out.method, description: 'Chosen per series by backtest on its last periods', key: out.method },
+  };
+};

@@ -1,0 +1,56 @@
+/**
+ * Puts a SeriesInput on its regular period grid (pure; runs inside the compute workers). The grid
+ * spans every row, so feature values uploaded for future dates line up after the target's end.
+ */
+import { formatStoredTimestamp } from '../../domain/dates.js';
+import { addPeriods, periodsBetween, prepareSeries, type Interval } from '../../ml/timeseries/prepare.js';
+import type { SeriesInput } from './series-rows.js';
+
+export interface SeriesGrid {
+  interval: Interval;
+  /** Period starts, first row's period to last row's period. */
+  periods: Float64Array;
+  /** Target per period (imputed where a period had no value). */
+  target: Float64Array;
+  features: Float64Array[];
+  /** Grid indices of the first and last periods with an observed target value. */
+  firstTarget: number;
+  lastTarget: number;
+}
+
+export function toGrid(s: SeriesInput): SeriesGrid {
+  const prepared = prepareSeries(s.timestamps, [s.target, ...s.features], s.interval);
+  const periods = prepared.timestamps;
+  let first = Infinity;
+  let last = -Infinity;
+  for (let i = 0; i < s.timestamps.length; i++) {
+    if (Number.isFinite(s.timestamps[i]) && Number.isFinite(s.target.values[i])) {
+      first = Math.min(first, s.timestamps[i]!);
+      last = Math.max(last, s.timestamps[i]!);
+    }
+  }
+  if (!Number.isFinite(first)) throw new RangeError(`the target column ${s.target.name} has no values`);
+  return {
+    interval: s.interval,
+    periods,
+    target: prepared.columns[0]!.values,
+    features: prepared.columns.slice(1).map((c) => c.values),
+    firstTarget: periodsBetween(periods[0]!, first, s.interval),
+    lastTarget: periodsBetween(periods[0]!, last, s.interval),
+  };
+}
+
+/** Grid index of the period holding `ms` (may lie outside the grid). */
+export function indexOf(g: SeriesGrid, ms: number): number {
+  return periodsBetween(g.periods[0]!, ms, g.interval);
+}
+
+/** Result timestamps as the service writes stored dates: 2017-04-01T00:00:00.0000000Z. */
+export function periodLabel(g: SeriesGrid, index: number): string {
+  return formatStoredTimestamp(addPeriods(g.periods[0]!, g.interval, index));
+}
+
+/** Numbers in result rows are strings; a non-finite metric is the string "NaN" (as the original service wrote it). */
+export function finiteOrNaN(x: number): number | string {
+  return Number.isFinite(x) ? x : 'NaN';
+}

@@ -1,0 +1,72 @@
+/**
+ * What forecast and impact sessions share: the request as the route read it, the data source
+ * lookup, the date-range error of the original service, and the session's series for its runner.
+ */
+import type { ColumnMap } from '../../domain/columns.js';
+import { parseDate } from '../../domain/dates.js';
+import type { ResultInterval } from '../../domain/intervals.js';
+import { periodsBetween } from '../../ml/timeseries/prepare.js';
+import type { DatasetRecord } from '../../store/datasets-store.js';
+import type { SessionRecord } from '../../store/sessions-store.js';
+import { NotFoundError, ValidationError } from '../errors.js';
+import { SessionDataError } from '../../jobs/session-jobs.js';
+import type { Services } from '../services.js';
+import { isNumericColumn } from './series-columns.js';
+import { loadSeries, type SeriesInput } from './series-rows.js';
+
+export interface SeriesSessionRequest {
+  dataSourceName: string;
+  targetColumn?: string;
+  /** Epoch ms; undefined when not sent. */
+  startMs?: number;
+  endMs?: number;
+  interval: ResultInterval;
+  callbackUrl?: string;
+  name?: string;
+  /** The request's `columns`, as sent. */
+  columns: unknown;
+}
+
+/** `Day`: the result interval as the spec echoes it. */
+export function capitalised(interval: ResultInterval): string {
+  return interval.charAt(0).toUpperCase() + interval.slice(1);
+}
+
+export async function findDataSource(services: Services, accountId: string, name: string): Promise<DatasetRecord> {
+  try {
+    return await services.datasets.get(accountId, name);
+  } catch (e) {
+    if (e instanceof NotFoundError) throw new NotFoundError('dataSource', name);
+    throw e;
+  }
+}
+
+/** 400 InvalidDateRange, the original service's error for dates outside what the data allows. */
+export function invalidDateRange(message: string, details: Record<string, string[]>): ValidationError {
+  return new ValidationError(details, message, 'InvalidDateRange');
+}
+
+/** Features (of `features`) whose values stop before the period of `untilMs`: 400, naming each. */
+export function requireFeatureValues(features: string[], lastFeature: number[], untilMs: number, interval: ResultInterval, what: string): void {
+  const short: Record<string, string[]> = {};
+  features.forEach((name, j) => {
+    const last = lastFeature[j]!;
+    if (!Number.isFinite(last) || periodsBetween(last, untilMs, interval) > 0) {
+      short[name] = [`feature '${name}' needs values over the whole ${what}; the data set has none after ${Number.isFinite(last) ? new Date(last).toISOString() : 'the start'} (upload them, or set its role to none)`];
+    }
+  });
+  if (Object.keys(short).length) throw new ValidationError(short, `Feature values are missing for the ${what}`);
+}
+
+/** A session's own series (its columns as stored on the session), for its runner. */
+export async function sessionSeries(services: Services, s: SessionRecord): Promise<{ series: SeriesInput; start: number; end: number }> {
+  const dataset = await services.datasets.get(s.accountId, s.datasetName);
+  const columns = s.columns as ColumnMap;
+  const timestamp = Object.keys(columns).find((n) => columns[n]!.role === 'timestamp');
+  const target = s.targetColumn;
+  if (!timestamp || !target || !(target in dataset.columns)) throw new SessionDataError(`the columns of data set ${s.datasetName} changed since the session was requested`);
+  const features = Object.keys(columns).filter((n) => columns[n]!.role === 'feature' && (isNumericColumn(columns[n]!) || columns[n]!.dataType === 'logical') && n in dataset.columns);
+  const interval = String(s.request.resultInterval ?? 'day').toLowerCase() as ResultInterval;
+  const series = await loadSeries(services, dataset, { columns, target, timestamp, features }, interval);
+  return { series, start: parseDate(String(s.request.startDate)) ?? NaN, end: parseDate(String(s.request.endDate)) ?? NaN };
+}
