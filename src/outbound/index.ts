@@ -5,3 +5,4 @@ export { guessContentType, type DataFormat } from './content-type.js';
 export { openDownload, type Download, type DownloadOptions } from './download.js';
 export { OutboundFailed, OutboundRefused } from './errors.js';
 export { postJson, type PostJsonOptions } from './post-json.js';
+export { outboundRefusal } from './precheck.js';

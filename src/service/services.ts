@@ -33,7 +33,7 @@ export function createServices(db: Db, config: Config): Services {
     timeoutMs: config.importTimeoutMs,
   });
   const publicBase = () => `${(config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`).replace(/\/+$/, '')}/v1`;
-  const sessions = new SessionsService(db, publicBase);
+  const sessions = new SessionsService(db, publicBase, parseAllowedHosts(config.allowPrivateHosts));
   usage.addCounter(async (accountId) => ({ sessions: await new SessionsStore(db).countSince(accountId, startOfMonth()) }));
   datasets.onDelete(async (accountId, name, cascade) => {
     if (cascade.some((c) => c.startsWith('session') || c === 'forecast')) await sessions.deleteMatching(accountId, { dataSourceName: name });

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
 import type { Db } from '../../store/db.js';
 import { ImportsStore, type ImportRecord, type ImportSort } from '../../store/imports-store.js';
-import { classifyAddress, isPublicAddress, openDownload, guessContentType, OutboundFailed, OutboundRefused, ADDRESS_CLASS_LABEL, type DataFormat } from '../../outbound/index.js';
+import { openDownload, guessContentType, OutboundFailed, OutboundRefused, type DataFormat } from '../../outbound/index.js';
+import { outboundRefusal } from '../../outbound/precheck.js';
 import type { ColumnPatchMap } from '../../domain/columns.js';
 import { NotFoundError, ServiceError, ValidationError } from '../errors.js';
 import type { Page, PageOf } from '../paging.js';
@@ -35,7 +34,8 @@ export class ImportsService {
   constructor(private readonly db: Db, private readonly datasets: DatasetsService, private readonly limits: ImportLimits) {}
 
   async createUrlImport(accountId: string, req: UrlImportRequest): Promise<ImportRecord> {
-    await this.checkAddress(req.url);
+    const refusal = await outboundRefusal(req.url, this.limits.allowHosts);
+    if (refusal) throw ValidationError.of('url', refusal);
     const now = new Date();
     const record: ImportRecord = {
       id: randomUUID(), accountId, type: 'url', datasetName: req.dataSetName, status: 'requested',
@@ -84,24 +84,6 @@ export class ImportsService {
     }
   }
 
-  /** Refuses at once what the download would refuse anyway (the download checks again, after DNS, on every hop). */
-  private async checkAddress(url: string): Promise<void> {
-    let u: URL;
-    try { u = new URL(url); } catch { throw ValidationError.of('url', `'${url}' is not an absolute URL`); }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw ValidationError.of('url', 'only http and https URLs can be imported');
-    const host = u.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-    if (this.limits.allowHosts.has(host)) return;
-    let addresses: string[];
-    try {
-      addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
-    } catch {
-      return; // unresolvable now: the import will fail with the resolver's reason
-    }
-    const bad = addresses.find((a) => !isPublicAddress(a));
-    if (bad) {
-      throw ValidationError.of('url', `address ${bad} of host ${host} is ${ADDRESS_CLASS_LABEL[classifyAddress(bad)]}; imports may reach it only when the host is listed in SIBYL_ALLOW_PRIVATE_HOSTS`);
-    }
-  }
 }
 
 function describe(e: unknown): string {

@@ -7,6 +7,7 @@ import type { Message, StoredColumn } from '../../store/schema.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import type { Page, PageOf } from '../paging.js';
 import { sessionView } from './session-view.js';
+import { outboundRefusal } from '../../outbound/index.js';
 
 export interface SessionDraft {
   type: SessionType;
@@ -26,9 +27,13 @@ export interface SessionDraft {
  * session body; e-mail when a model session ends), so none is lost and none blocks the session.
  */
 export class SessionsService {
-  constructor(private readonly db: Db, private readonly publicBase: () => string) {}
+  constructor(private readonly db: Db, private readonly publicBase: () => string, private readonly allowHosts: Set<string> = new Set()) {}
 
   async create(accountId: string, draft: SessionDraft): Promise<SessionRecord> {
+    if (draft.callbackUrl) {
+      const refusal = await outboundRefusal(draft.callbackUrl, this.allowHosts);
+      if (refusal) throw ValidationError.of('callbackUrl', refusal);
+    }
     const now = new Date();
     const s: SessionRecord = {
       id: randomUUID(), accountId, type: draft.type, status: 'requested', predictionDomain: draft.predictionDomain,
@@ -77,9 +82,10 @@ export class SessionsService {
   async transition(id: string, owner: string | null, status: SessionStatus, opts: { messages?: Message[]; modelId?: string; algorithm?: Record<string, unknown>; results?: SessionResults } = {}): Promise<SessionRecord | undefined> {
     return this.db.tx(async (tx) => {
       const store = new SessionsStore(tx);
-      if (opts.results) await store.saveResults(id, opts.results);
+      // Transition first: a session deleted while it ran (or re-claimed by another worker) has no row to take results.
       const s = await store.transition(id, owner, status, opts);
       if (!s) throw new LeaseLost(id);
+      if (opts.results) await store.saveResults(id, opts.results);
       await this.announce(tx, s);
       return s;
     }).catch((e) => {

@@ -1,0 +1,26 @@
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { ADDRESS_CLASS_LABEL, classifyAddress, isPublicAddress } from './address-class.js';
+
+/**
+ * Why an outbound URL would be refused, checked when a client hands it to us (an import, a
+ * callback) so the refusal is a 400 at once instead of a failure later. Requests check again,
+ * after DNS and on every redirect, when they are made (a name may resolve differently then).
+ * Undefined = acceptable now; a host that does not resolve now is left to fail when used.
+ */
+export async function outboundRefusal(url: string, allowHosts: Set<string>): Promise<string | undefined> {
+  let u: URL;
+  try { u = new URL(url); } catch { return `'${url}' is not an absolute URL`; }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'only http and https URLs are allowed';
+  const host = u.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (allowHosts.has(host)) return undefined;
+  let addresses: string[];
+  try {
+    addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
+  } catch {
+    return undefined;
+  }
+  const bad = addresses.find((a) => !isPublicAddress(a));
+  return bad === undefined ? undefined
+    : `address ${bad} of host ${host} is ${ADDRESS_CLASS_LABEL[classifyAddress(bad)]}; it may be reached only when the host is listed in SIBYL_ALLOW_PRIVATE_HOSTS`;
+}
