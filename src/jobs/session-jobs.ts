@@ -1,22 +1,12 @@
-import { SessionsStore, type SessionRecord, type SessionResults, type SessionType } from '../store/sessions-store.js';
-import type { Message } from '../store/schema.js';
+import { SessionsStore, type SessionRecord, type SessionType } from '../store/sessions-store.js';
+import { SessionDataError, type SessionRunner } from '../service/sessions/session-runner.js';
 import type { Services } from '../service/services.js';
 import { ServiceError } from '../service/errors.js';
 import type { JobKind } from './job-loop.js';
 import { ComputeError, type ComputePool } from './compute-pool.js';
 
-export interface SessionOutcome {
-  results: SessionResults;
-  modelId?: string;
-  algorithm?: Record<string, unknown>;
-  messages?: Message[];
-}
-
-/** Runs one kind of session: load data (main thread), compute (worker thread), store outputs. */
-export type SessionRunner = (session: SessionRecord, ctx: { services: Services; compute: ComputePool; owner: string }) => Promise<SessionOutcome>;
-
-/** A session whose data cannot be modelled fails with this message instead of crashing anything. */
-export class SessionDataError extends Error {}
+export type { SessionOutcome, SessionRunner } from '../service/sessions/session-runner.js';
+export { SessionDataError } from '../service/sessions/session-runner.js';
 
 const runners = new Map<SessionType, SessionRunner>();
 

@@ -5,7 +5,7 @@
 import { formatOffset } from '../../domain/dates.js';
 import { addPeriods, periodStart, periodsBetween, seasonalPeriods } from '../../ml/timeseries/prepare.js';
 import type { SessionRecord } from '../../store/sessions-store.js';
-import type { SessionRunner } from '../../jobs/session-jobs.js';
+import type { SessionRunner } from '../sessions/session-runner.js';
 import type { ForecastComputeInput, ForecastComputeOutput } from '../../jobs/compute/forecast-compute.js';
 import { ValidationError } from '../errors.js';
 import type { Services } from '../services.js';

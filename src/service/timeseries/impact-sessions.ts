@@ -6,7 +6,7 @@
 import { formatOffset } from '../../domain/dates.js';
 import { periodsBetween } from '../../ml/timeseries/prepare.js';
 import type { SessionRecord } from '../../store/sessions-store.js';
-import type { SessionRunner } from '../../jobs/session-jobs.js';
+import type { SessionRunner } from '../sessions/session-runner.js';
 import type { ImpactComputeInput, ImpactComputeOutput } from '../../jobs/compute/impact-compute.js';
 import { ValidationError } from '../errors.js';
 import type { Services } from '../services.js';

@@ -9,7 +9,7 @@ import { periodsBetween } from '../../ml/timeseries/prepare.js';
 import type { DatasetRecord } from '../../store/datasets-store.js';
 import type { SessionRecord } from '../../store/sessions-store.js';
 import { NotFoundError, ValidationError } from '../errors.js';
-import { SessionDataError } from '../../jobs/session-jobs.js';
+import { SessionDataError } from '../sessions/session-runner.js';
 import type { Services } from '../services.js';
 import { isNumericColumn } from './series-columns.js';
 import { loadSeries, type SeriesInput } from './series-rows.js';
