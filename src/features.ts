@@ -14,3 +14,33 @@ features.push({
   routes: registerSessionRoutes,
   jobs: (services) => sessionJobs(services, compute) as JobKind<unknown>,
 });
+
+// Status callbacks and e-mails: delivered from the outbox on their own timer, in the server and in `sibyl worker`.
+import { OutboxLoops } from './jobs/outbox-jobs.js';
+const outboxLoops = new OutboxLoops();
+features.push({
+  setup: (services) => outboxLoops.start(services),
+  close: () => outboxLoops.stopAll(),
+});
+
+// Time series: forecast and impact sessions.
+import { registerSessionRunner } from './jobs/session-jobs.js';
+import { registerTimeseriesSessionRoutes } from './api/routes/timeseries-sessions.js';
+import { runForecastSession } from './service/timeseries/forecast-sessions.js';
+import { runImpactSession } from './service/timeseries/impact-sessions.js';
+features.push({ routes: registerTimeseriesSessionRoutes });
+registerSessionRunner('forecast', runForecastSession);
+registerSessionRunner('impact', runImpactSession);
+
+// Model sessions (classification, regression, anomalies), models and predictions.
+import { registerSessionRunner as registerModelRunner } from './jobs/session-jobs.js';
+import { runModelSession } from './service/sessions/model-session-runner.js';
+import { registerModelSessionRoutes } from './api/routes/model-sessions.js';
+import { registerModelRoutes } from './api/routes/models.js';
+import { flushAllPredictionCounts, modelsOf } from './service/models/models-service.js';
+registerModelRunner('model', runModelSession);
+features.push({
+  routes: (app, services) => { registerModelSessionRoutes(app, services); registerModelRoutes(app, services); },
+  setup: (services) => { modelsOf(services); },
+  close: flushAllPredictionCounts,
+});

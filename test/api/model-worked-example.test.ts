@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { backends } from '../support/backends.js';
 import { eventually, startTestServer, type TestServer } from '../support/server.js';
 
-const WEAPONS = ['ak47', 'm4a1', 'awp', 'deagle', 'glock', 'usp', 'p90', 'mp5', 'famas', 'galil', 'sg553', 'aug', 'scout', 'negev', 'nova', 'mag7', 'xm1014', 'p250', 'tec9', 'cz75', 'fiveseven', 'mac10', 'ump45', 'bizon', 'm249', 'sawedoff', 'g3sg1', 'scar20'];
+const WEAPONS = ['ak47', 'm4a1', 'awp', 'deagle', 'glock', 'usp', 'p90', 'mp5', 'famas', 'galil', 'sg553', 'aug', 'scout', 'negev', 'nova', 'mag7', 'xm1014', 'p250', 'tec9', 'cz75', 'fiveseven', 'mac10', 'ump45', 'bizon', 'm249', 'sawedoff', 'g3sg1', 'scar20', 'mp7', 'mp9'];
 
 function random(seed: number): () => number {
   let s = seed >>> 0;

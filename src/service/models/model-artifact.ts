@@ -1,0 +1,33 @@
+/**
+ * What a model session stores as a model: the fitted encoder (so prediction-time rows get the same
+ * columns and codes) and the learner, both as plain JSON, with what prediction needs to name its
+ * outputs. Shared by the worker-thread computation that writes it and the predictor that reads it.
+ */
+import type { SerializedFrameEncoder } from '../../ml/encode.js';
+import type { SerializedModel } from '../../ml/frame.js';
+import type { SerializedIsolationForest } from '../../ml/tabular/isolation-forest/index.js';
+
+export const PREDICTION_DOMAINS = ['classification', 'regression', 'anomalies'] as const;
+export type PredictionDomain = (typeof PREDICTION_DOMAINS)[number];
+
+/** The column anomaly sessions fill in (negative = anomalous). */
+export const ANOMALY_COLUMN = 'anomaly';
+
+export interface ModelArtifact {
+  format: 'sibyl-model-artifact';
+  version: 1;
+  domain: PredictionDomain;
+  /** Where predictions go: the target column, or `anomaly`. */
+  targetColumn: string;
+  keyColumn: string | null;
+  /** Classification: class labels in the order of the model's probabilities. */
+  classes: string[] | null;
+  encoder: SerializedFrameEncoder;
+  learner: SerializedModel | SerializedIsolationForest;
+}
+
+export interface AlgorithmView {
+  name: string;
+  description: string;
+  key: string;
+}

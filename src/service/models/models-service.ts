@@ -1,0 +1,119 @@
+/**
+ * Models: the artifacts of completed model sessions, listing/deleting them, and prediction. Loaded
+ * models stay in a bounded in-memory cache, so a predict after the first does no database read.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../store/db.js';
+import { ModelsStore, type ModelFilter, type ModelRecord } from '../../store/models-store.js';
+import { NotFoundError, TooLargeError, ValidationError } from '../errors.js';
+import type { Page, PageOf } from '../paging.js';
+import type { Services } from '../services.js';
+import { isUuid } from '../sessions/sessions-service.js';
+import type { ModelArtifact } from './model-artifact.js';
+import { LruCache } from './model-cache.js';
+import { PredictionCounter } from './prediction-counter.js';
+import { Predictor } from './predictor.js';
+
+const CACHED_MODELS = 64;
+
+interface LoadedModel {
+  model: ModelRecord;
+  predictor: Predictor;
+}
+
+export class ModelsService {
+  private readonly store: ModelsStore;
+  private readonly cache = new LruCache<string, LoadedModel>(CACHED_MODELS);
+  readonly predictions: PredictionCounter;
+
+  constructor(db: Db, private readonly maxPredictRecords: number) {
+    this.store = new ModelsStore(db);
+    this.predictions = new PredictionCounter(this.store);
+  }
+
+  async save(m: Omit<ModelRecord, 'id' | 'createdAt' | 'lastUsedAt'>, artifact: ModelArtifact): Promise<ModelRecord> {
+    const model: ModelRecord = { ...m, id: randomUUID(), createdAt: new Date(), lastUsedAt: null };
+    await this.store.insert(model, JSON.stringify(artifact));
+    return model;
+  }
+
+  async get(accountId: string, id: string): Promise<ModelRecord> {
+    const m = await this.store.get(accountId, checkModelId(id));
+    if (!m) throw new NotFoundError('model', id);
+    return m;
+  }
+
+  list(accountId: string, f: ModelFilter, page: Page): Promise<PageOf<ModelRecord>> {
+    return this.store.list(accountId, f, page);
+  }
+
+  async delete(accountId: string, id: string): Promise<void> {
+    if ((await this.store.delete(accountId, [checkModelId(id)])) === 0) throw new NotFoundError('model', id);
+    this.cache.delete(id);
+  }
+
+  /** Bulk delete; at least one filter is required so nobody deletes every model by accident. */
+  async deleteMatching(accountId: string, f: ModelFilter): Promise<void> {
+    if (Object.values(f).every((v) => v === undefined)) {
+      throw new ValidationError({ filter: ['give at least one of dataSourceName, createdAfterDate, createdBeforeDate'] }, 'Some model selection parameters are required.', 'SomeParametersRequired');
+    }
+    const ids = await this.store.ids(accountId, f);
+    await this.store.delete(accountId, ids);
+    for (const id of ids) this.cache.delete(id);
+  }
+
+  /** Records over the configured limit are refused before any work (the original service timed out instead). */
+  checkBatchSize(count: number): void {
+    if (count > this.maxPredictRecords) {
+      throw new TooLargeError(`A prediction request may hold at most ${this.maxPredictRecords} records; this one holds ${count}. Split it into smaller batches.`, { maxRecords: this.maxPredictRecords, records: count });
+    }
+  }
+
+  async predict(accountId: string, id: string, records: Record<string, unknown>[], opts: { includeClassScores?: boolean }): Promise<{ model: ModelRecord; data: Record<string, string>[] }> {
+    this.checkBatchSize(records.length);
+    const loaded = await this.load(accountId, id);
+    const data = loaded.predictor.predict(records, opts);
+    this.predictions.add(accountId, records.length);
+    return { model: loaded.model, data };
+  }
+
+  private async load(accountId: string, id: string): Promise<LoadedModel> {
+    const hit = this.cache.get(id);
+    if (hit) {
+      if (hit.model.accountId !== accountId) throw new NotFoundError('model', id);
+      return hit;
+    }
+    const r = await this.store.getWithArtifact(accountId, checkModelId(id));
+    if (!r) throw new NotFoundError('model', id);
+    const loaded = { model: r.model, predictor: new Predictor(JSON.parse(r.artifact) as ModelArtifact) };
+    this.cache.set(id, loaded);
+    return loaded;
+  }
+}
+
+/** Model ids in paths must be GUIDs (400 RequestValidation, as the original service answered). */
+function checkModelId(id: string): string {
+  if (!isUuid(id)) throw new ValidationError({ modelId: [`The value '${id}' is not valid for Guid.`] });
+  return id;
+}
+
+const byServices = new WeakMap<Services, ModelsService>();
+const live = new Set<ModelsService>();
+
+/** The models service of a wired process (created on first use; registers the prediction usage counter). */
+export function modelsOf(services: Services): ModelsService {
+  let m = byServices.get(services);
+  if (!m) {
+    const created = new ModelsService(services.db, services.config.maxPredictRecords);
+    services.usage.addCounter(async (accountId) => ({ predictions: await created.predictions.current(accountId) }));
+    byServices.set(services, created);
+    live.add(created);
+    m = created;
+  }
+  return m;
+}
+
+/** Writes pending prediction counts of every models service (process shutdown). */
+export async function flushAllPredictionCounts(): Promise<void> {
+  await Promise.all([...live].map((m) => m.predictions.flush()));
+}

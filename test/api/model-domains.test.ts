@@ -1,0 +1,99 @@
+/**
+ * Regression and anomaly sessions on real benchmark data over HTTP: concrete strength (regression;
+ * reference R² 0.93 LightGBM, 0.60 linear) and the ODDS breast-cancer table (isolation forest
+ * reference ROC AUC 0.988), each through upload → session → results → predict.
+ */
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readCsv, type CsvTable } from '../../bench/lib/benchdata.js';
+import { rocAuc } from '../../src/ml/metrics/ranking.js';
+import { backends } from '../support/backends.js';
+import { eventually, startTestServer, type TestServer } from '../support/server.js';
+
+function records(t: CsvTable): Record<string, string>[] {
+  return t.rows.map((r) => Object.fromEntries(t.header.map((h, j) => [h, r[j] ?? ''])));
+}
+
+async function finished(s: TestServer, id: string): Promise<any> {
+  return eventually(async () => {
+    const r = await s.call('GET', `/v1/sessions/${id}`);
+    return r.json.status === 'completed' || r.json.status === 'failed' ? r.json : undefined;
+  }, 120_000, 200);
+}
+
+for (const backend of await backends()) {
+  describe(`regression and anomaly sessions on real data (${backend})`, () => {
+    let s: TestServer;
+    before(async () => { s = await startTestServer(backend); });
+    after(async () => { await s.close(); });
+
+    it('regression on concrete strength: R² well above 0 on the held-back rows, predictions are numbers', async () => {
+      const rows = records(readCsv('regression', 'concrete.csv'));
+      assert.equal((await s.call('PUT', '/v1/data/concrete', { json: { data: rows } })).status, 201);
+      const created = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'concrete', targetColumn: 'compressive_strength', predictionDomain: 'Regression' } });
+      assert.equal(created.status, 200, created.text);
+      assert.equal(created.json.predictionDomain, 'regression');
+      assert.equal('balance' in created.json, false, 'balance is a classification parameter');
+      const done = await finished(s, created.json.sessionId);
+      assert.equal(done.status, 'completed', JSON.stringify(done.messages));
+      const results = await s.call('GET', `/v1/sessions/${done.sessionId}/results?pageSize=1000`);
+      const m = results.json.metrics;
+      assert.ok(m.rSquared > 0.8, `R² ${m.rSquared}`);
+      assert.ok(m.meanAbsoluteError > 0 && m.rootMeanSquareError >= m.meanAbsoluteError);
+      assert.ok(m.meanAbsolutePercentError > 0 && m.meanAbsolutePercentError < 0.5);
+      assert.equal(results.json.totalCount, Math.round(rows.length * 0.2));
+      const first = results.json.data[0];
+      assert.ok(Number.isFinite(Number(first.compressive_strength)) && Number.isFinite(Number(first['compressive_strength:actual'])));
+
+      const confusion = await s.call('GET', `/v1/sessions/${done.sessionId}/results/confusionmatrix`);
+      assert.equal(confusion.status, 404, 'no confusion matrix for regression');
+      const contest = await s.call('GET', `/v1/sessions/${done.sessionId}/contest`);
+      assert.equal(contest.json.championMetric, 'rootMeanSquareError');
+      assert.ok(contest.json.contestants.length >= 2);
+      assert.ok(contest.json.contestants.every((c: any) => c.algorithm.name && c.algorithm.key && Number.isFinite(c.metrics.rSquared)));
+      assert.equal(contest.json.champion.algorithm.key, done.algorithm.key === 'blend' ? 'blend' : contest.json.champion.algorithm.key);
+
+      const model = await s.call('GET', `/v1/models/${done.modelId}`);
+      assert.equal(model.json.predictionDomain, 'regression');
+      assert.deepEqual(model.json.metrics, m);
+      const predicted = await s.call('POST', `/v1/models/${done.modelId}/predict`, { json: { data: [{ cement: 540, blast_furnace_slag: 0, fly_ash: 0, water: 162, superplasticizer: 2.5, coarse_aggregate: 1040, fine_aggregate: 676, age: 28 }] } });
+      const strength = Number(predicted.json.data[0].compressive_strength);
+      assert.ok(strength > 40 && strength < 100, `the first row of the data set is 80 MPa; predicted ${strength}`);
+    });
+
+    it('anomalies on an ODDS table with a key column: the target is ignored with a warning, scores rank the anomalies', async () => {
+      const table = readCsv('anomaly', 'breastw_odds.csv');
+      const rows: Record<string, string>[] = records(table).map((r, i) => ({ sample: `s${i}`, ...r }));
+      assert.equal((await s.call('PUT', '/v1/data/breastw', { json: { data: rows, columns: { sample: { dataType: 'string', role: 'key' } } } })).status, 201);
+      const created = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'breastw', predictionDomain: 'anomalies', targetColumn: 'is_anomaly' } });
+      assert.equal(created.status, 200, created.text);
+      assert.equal(created.json.targetColumn, 'anomaly');
+      assert.match(created.json.messages[0].message, /do not accept a target column.*is_anomaly/);
+      assert.deepEqual(created.json.extraParameters, { containsAnomalies: true });
+      const done = await finished(s, created.json.sessionId);
+      assert.equal(done.status, 'completed', JSON.stringify(done.messages));
+      assert.equal(done.supportsFeatureImportance, false);
+
+      const scores = await s.call('GET', `/v1/sessions/${done.sessionId}/results/anomalyscores?pageSize=1000`);
+      assert.equal(scores.json.totalCount, rows.length, 'every row is scored');
+      const byKey = new Map(rows.map((r) => [r.sample, r.is_anomaly]));
+      const data = scores.json.data as Record<string, string>[];
+      assert.ok(data.every((r) => byKey.has(r.sample!)), 'rows carry the key');
+      const auc = rocAuc(data.map((r) => Number(byKey.get(r.sample!))), data.map((r) => -Number(r.anomaly)));
+      assert.ok(auc > 0.95, `ROC AUC ${auc} (reference 0.988)`);
+
+      const results = await s.call('GET', `/v1/sessions/${done.sessionId}/results?pageSize=1000`);
+      const share = results.json.metrics.percentAnomalies;
+      assert.ok(share > 0 && share < 0.5, `percentAnomalies ${share}`);
+      assert.equal(results.json.totalCount, Math.round(share * rows.length), 'results list only the anomalous rows');
+      assert.ok(results.json.data.every((r: Record<string, string>) => Number(r.anomaly) < 0));
+      assert.equal((await s.call('GET', `/v1/sessions/${done.sessionId}/results/featureimportance`)).status, 404);
+      assert.equal((await s.call('GET', `/v1/sessions/${done.sessionId}/results/classscores`)).status, 404);
+
+      const { is_anomaly: _label, ...anomalous } = rows.find((r) => r.is_anomaly === '1')!;
+      const predicted = await s.call('POST', `/v1/models/${done.modelId}/predict`, { json: { data: [anomalous] } });
+      assert.equal(predicted.json.data[0].sample, anomalous.sample, 'the key column is echoed');
+      assert.ok(Number.isFinite(Number(predicted.json.data[0].anomaly)));
+    });
+  });
+}

@@ -1,0 +1,116 @@
+/** POST /v1/sessions/model: request rules, the echoed session, and data problems that fail a session. */
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { backends } from '../support/backends.js';
+import { eventually, startTestServer, type TestServer } from '../support/server.js';
+
+/** Iris-like rows: three classes separable by the petal measures, one rare class and two rows without a label. */
+function flowerCsv(): string {
+  const lines = ['id,petal_length,petal_width,colour,species'];
+  const kinds = [['setosa', 1.4, 0.2], ['versicolor', 4.3, 1.3], ['virginica', 5.6, 2.0]] as const;
+  let id = 0;
+  for (let i = 0; i < 30; i++) {
+    for (const [name, length, width] of kinds) {
+      lines.push(`${id++},${(length + ((i % 7) - 3) * 0.1).toFixed(2)},${(width + ((i % 5) - 2) * 0.05).toFixed(2)},${i % 2 ? 'blue' : 'red'},${name}`);
+    }
+  }
+  for (let i = 0; i < 3; i++) lines.push(`${id++},3.0,1.0,red,hybrid`);
+  for (let i = 0; i < 2; i++) lines.push(`${id++},2.0,0.5,blue,`);
+  return lines.join('\n') + '\n';
+}
+
+async function finished(s: TestServer, id: string): Promise<any> {
+  return eventually(async () => {
+    const r = await s.call('GET', `/v1/sessions/${id}`);
+    return r.json.status === 'completed' || r.json.status === 'failed' ? r.json : undefined;
+  }, 120_000, 200);
+}
+
+for (const backend of await backends()) {
+  describe(`model sessions over HTTP (${backend})`, () => {
+    let s: TestServer;
+    before(async () => {
+      s = await startTestServer(backend, { SIBYL_ALLOW_PRIVATE_HOSTS: '127.0.0.1' }); // the callback receiver is on loopback
+      const up = await s.call('PUT', '/v1/data/flowers', { body: flowerCsv(), headers: { 'content-type': 'text/csv' } });
+      assert.equal(up.status, 201);
+    });
+    after(async () => { await s.close(); });
+
+    it('rejects bad requests with 400 RequestValidation naming each parameter', async () => {
+      const r = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'flowers', predictionDomain: 'clustering', callbackUrl: 'ftp://example.com/x', extraParameters: { balance: 'maybe' } } });
+      assert.equal(r.status, 400);
+      assert.equal(r.json.errorType, 'RequestValidation');
+      assert.deepEqual(Object.keys(r.json.errorDetails).sort(), ['callbackUrl', 'extraParameters', 'predictionDomain']);
+      const noTarget = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'flowers', predictionDomain: 'classification' } });
+      assert.equal(noTarget.status, 400);
+      assert.ok(noTarget.json.errorDetails.targetColumn);
+      const unknownTarget = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'flowers', predictionDomain: 'classification', targetColumn: 'genus' } });
+      assert.equal(unknownTarget.status, 400);
+      assert.match(unknownTarget.json.errorDetails.targetColumn[0], /genus/);
+      const noSource = await s.call('POST', '/v1/sessions/model', { json: { dataSetName: 'nowhere', predictionDomain: 'regression', targetColumn: 'x' } });
+      assert.equal(noSource.status, 404);
+      assert.deepEqual(noSource.json.errorDetails, { itemType: 'dataSource', itemId: 'nowhere' });
+    });
+
+    it('creates a session: request echoed, status requested, one history entry, default name, lenient parameters', async () => {
+      const r = await s.call('POST', '/v1/sessions/model?predictionDomain=CLASSIFICATION', {
+        json: { dataSetName: 'flowers', columns: { species: { Role: 'Target' }, id: { role: 'key' } }, extraParameters: { balance: 'False' }, callbackUrl: 'http://127.0.0.1:9/hook' },
+      });
+      assert.equal(r.status, 200, r.text);
+      const b = r.json;
+      assert.equal(b.type, 'model');
+      assert.equal(b.status, 'requested');
+      assert.equal(b.statusHistory.length, 1);
+      assert.equal(b.predictionDomain, 'classification');
+      assert.equal(b.targetColumn, 'species', 'the target may come from a column with role target');
+      assert.equal(b.balance, false);
+      assert.deepEqual(b.extraParameters, { balance: false });
+      assert.equal(b.name, 'Classification on flowers');
+      assert.equal(b.dataSourceName, 'flowers');
+      assert.equal(b.columns.species.role, 'target');
+      assert.equal(b.columns.id.role, 'key');
+      assert.equal(b.callbackUrl, 'http://127.0.0.1:9/hook');
+      assert.ok(r.headers.get('service-webhook-token'), 'a callback URL gets a webhook token');
+      assert.equal(r.headers.get('nexosis-session-status'), 'Requested');
+      const named = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'flowers', predictionDomain: 'classification', targetColumn: 'species', name: 'petals' } });
+      assert.equal(named.json.name, 'petals');
+      assert.equal(named.json.balance, true, 'balance defaults to true');
+    });
+
+    it('drops classes with fewer than 5 rows with a warning and completes; sub-resources that do not apply are 404', async () => {
+      const r = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'flowers', predictionDomain: 'classification', targetColumn: 'species', columns: { id: { role: 'key' } } } });
+      const done = await finished(s, r.json.sessionId);
+      assert.equal(done.status, 'completed', JSON.stringify(done.messages));
+      assert.ok(done.messages.some((m: any) => m.severity === 'warning' && /Target class 'hybrid' is only specified on 3 record\(s\)/.test(m.message)));
+      assert.ok(done.messages.some((m: any) => m.message === '93 observations were found in the dataset.'), 'rows without a target are left out');
+      const matrix = await s.call('GET', `/v1/sessions/${done.sessionId}/results/confusionMatrix`);
+      assert.deepEqual(matrix.json.classes, ['setosa', 'versicolor', 'virginica']);
+      assert.equal(matrix.json.sessionId, done.sessionId, 'sub-resources carry the session');
+      const scores = await s.call('GET', `/v1/sessions/${done.sessionId}/results/classScores?pageSize=5`);
+      assert.equal(scores.json.data.length, 5);
+      assert.equal(scores.json.totalCount, 18);
+      for (const row of scores.json.data) {
+        const best = ['setosa', 'versicolor', 'virginica'].reduce((a, c) => (Number(row[`species:${c}`]) > Number(row[`species:${a}`]) ? c : a));
+        assert.equal(row.species, best);
+      }
+      assert.equal(scores.json.metrics.accuracy, 1, 'the classes are separable');
+      assert.equal((await s.call('GET', `/v1/sessions/${done.sessionId}/results/anomalyscores`)).status, 404);
+      const contest = await s.call('GET', `/v1/sessions/${done.sessionId}/contest`);
+      assert.equal(contest.json.championMetric, 'logLoss');
+      assert.ok(contest.json.contestants.some((c: any) => c.id === contest.json.champion.id));
+    });
+
+    it('fails a session with fewer than 2 valid classes, and one without feature columns', async () => {
+      const featureless = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'flowers', predictionDomain: 'classification', targetColumn: 'colour', columns: { species: { role: 'none' }, petal_length: { role: 'none' }, petal_width: { role: 'none' }, id: { role: 'key' } } } });
+      const noFeatures = await finished(s, featureless.json.sessionId);
+      assert.equal(noFeatures.status, 'failed');
+      assert.match(noFeatures.messages.at(-1).message, /no usable feature columns/);
+      await s.call('PUT', '/v1/data/mono', { body: 'x,label\n' + Array.from({ length: 30 }, (_, i) => `${i},${i < 27 ? 'a' : 'b'}`).join('\n') + '\n', headers: { 'content-type': 'text/csv' } });
+      const mono = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'mono', predictionDomain: 'classification', targetColumn: 'label' } });
+      const failed = await finished(s, mono.json.sessionId);
+      assert.equal(failed.status, 'failed');
+      assert.deepEqual(failed.messages.at(-1), { severity: 'error', message: 'Dataset has only one valid target class. At least 2 target classes are required to build a model.' });
+      assert.equal((await s.call('GET', `/v1/sessions/${failed.sessionId}/results/confusionmatrix`)).status, 404);
+    });
+  });
+}

@@ -1,0 +1,125 @@
+/** Models and predictions over HTTP: list/read/delete, predict from JSON and CSV, limits and errors. */
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { backends } from '../support/backends.js';
+import { eventually, startTestServer, type TestServer } from '../support/server.js';
+
+const MAX_RECORDS = 50;
+
+/** Fruit: the kind follows from weight and colour; `origin` is noise. */
+function fruitCsv(): string {
+  const lines = ['weight,colour,origin,kind'];
+  for (let i = 0; i < 120; i++) {
+    const apple = i % 2 === 0;
+    const weight = apple ? 150 + (i % 13) * 3 : 260 + (i % 11) * 4;
+    const colour = apple ? (i % 4 === 0 ? 'red' : 'green') : 'yellow';
+    lines.push(`${weight},${colour},${['spain', 'chile', 'peru'][i % 3]},${apple ? 'apple' : 'melon'}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+async function trainModel(s: TestServer, dataSourceName: string): Promise<string> {
+  const r = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName, predictionDomain: 'classification', targetColumn: 'kind' } });
+  assert.equal(r.status, 200, r.text);
+  const done = await eventually(async () => {
+    const g = await s.call('GET', `/v1/sessions/${r.json.sessionId}`);
+    return g.json.status === 'completed' || g.json.status === 'failed' ? g.json : undefined;
+  }, 120_000, 200);
+  assert.equal(done.status, 'completed', JSON.stringify(done.messages));
+  return done.modelId;
+}
+
+for (const backend of await backends()) {
+  describe(`models and predictions over HTTP (${backend})`, () => {
+    let s: TestServer;
+    let modelId: string;
+    before(async () => {
+      s = await startTestServer(backend, { SIBYL_MAX_PREDICT_RECORDS: String(MAX_RECORDS) });
+      assert.equal((await s.call('PUT', '/v1/data/fruit', { body: fruitCsv(), headers: { 'content-type': 'text/csv' } })).status, 201);
+      modelId = await trainModel(s, 'fruit');
+    });
+    after(async () => { await s.close(); });
+
+    it('lists and reads models', async () => {
+      const list = await s.call('GET', '/v1/models?dataSourceName=fruit');
+      assert.equal(list.json.totalCount, 1);
+      const m = list.json.items[0];
+      assert.equal(m.modelId, modelId);
+      assert.deepEqual(Object.keys(m).sort(), ['algorithm', 'columns', 'createdDate', 'dataSourceName', 'links', 'metrics', 'modelId', 'predictionDomain', 'sessionId'].sort());
+      assert.deepEqual(m.links.map((l: any) => l.rel), ['self', 'train']);
+      assert.equal((await s.call('GET', '/v1/models?dataSourceName=other')).json.totalCount, 0);
+      assert.equal((await s.call('GET', '/v1/models?createdAfterDate=2999-01-01')).json.totalCount, 0);
+      const one = await s.call('GET', `/v1/models/${modelId}`);
+      assert.equal(one.json.predictionDomain, 'classification');
+      assert.equal(one.json.metrics.accuracy, 1);
+      assert.equal(one.json.columns.kind.role, 'target');
+    });
+
+    it('predicts JSON records: values echoed as strings, unknown columns ignored, unseen and missing values handled, class scores on request', async () => {
+      const data = [
+        { weight: 155, colour: 'green', origin: 'spain' },
+        { weight: 290, colour: 'yellow', origin: 'mars', note: 'unknown column' },
+        { weight: 300 },
+        { weight: null, colour: 'purple' },
+      ];
+      const r = await s.call('POST', `/v1/models/${modelId}/predict`, { json: { data, extraParameters: { includeClassScores: 'True' } } });
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.json.modelId, modelId);
+      assert.deepEqual(r.json.messages, []);
+      const rows = r.json.data;
+      assert.deepEqual(rows.map((x: any) => x.kind).slice(0, 2), ['apple', 'melon']);
+      assert.ok(['apple', 'melon'].includes(rows[2].kind), 'a missing feature still gets a prediction');
+      assert.deepEqual(rows[1], { ...rows[1], weight: '290', colour: 'yellow', origin: 'mars', note: 'unknown column' });
+      assert.equal(rows[3].weight, '');
+      assert.ok(['apple', 'melon'].includes(rows[3].kind));
+      for (const row of rows) assert.ok(Math.abs(Number(row['kind:apple']) + Number(row['kind:melon']) - 1) < 1e-6);
+      const plain = await s.call('POST', `/v1/model/${modelId}/predict`, { json: { data: data.slice(0, 1) } });
+      assert.deepEqual(Object.keys(plain.json.data[0]).sort(), ['colour', 'kind', 'origin', 'weight']);
+    });
+
+    it('predicts a CSV body', async () => {
+      const r = await s.call('POST', `/v1/models/${modelId}/predict?includeClassScores=true`, { body: 'weight,colour\n160,red\n280,yellow\n', headers: { 'content-type': 'text/csv' } });
+      assert.equal(r.status, 200, r.text);
+      assert.deepEqual(r.json.data.map((x: any) => x.kind), ['apple', 'melon']);
+      assert.ok('kind:melon' in r.json.data[0]);
+    });
+
+    it('refuses a batch over the limit with 413 stating it, bad ids with 400, unknown models with 404', async () => {
+      const big = await s.call('POST', `/v1/models/${modelId}/predict`, { json: { data: Array.from({ length: MAX_RECORDS + 1 }, () => ({ weight: 1 })) } });
+      assert.equal(big.status, 413);
+      assert.match(big.json.message, new RegExp(`at most ${MAX_RECORDS} records`));
+      const csv = await s.call('POST', `/v1/models/${modelId}/predict`, { body: 'weight\n' + '1\n'.repeat(MAX_RECORDS + 1), headers: { 'content-type': 'text/csv' } });
+      assert.equal(csv.status, 413);
+      const bad = await s.call('POST', '/v1/models/id/predict', { json: { data: [] } });
+      assert.equal(bad.status, 400);
+      assert.deepEqual(bad.json.errorDetails, { modelId: ["The value 'id' is not valid for Guid."] });
+      const missing = '015ee297-af57-47b1-a33c-1d489cba24dd';
+      const nf = await s.call('POST', `/v1/models/${missing}/predict`, { json: { data: [{ weight: 1 }] } });
+      assert.equal(nf.status, 404);
+      assert.equal(nf.json.message, `Item of type model with identifier ${missing} was not found`);
+      assert.equal((await s.call('GET', `/v1/models/${missing}`)).status, 404);
+      assert.equal((await s.call('DELETE', `/v1/models/${missing}`)).status, 404);
+    });
+
+    it('counts predictions in the account headers', async () => {
+      const before = Number((await s.call('GET', '/v1/models')).headers.get('nexosis-account-predictioncount-current'));
+      await s.call('POST', `/v1/models/${modelId}/predict`, { json: { data: [{ weight: 150 }, { weight: 280 }, { weight: 200 }] } });
+      await eventually(async () => {
+        const now = Number((await s.call('GET', '/v1/models')).headers.get('nexosis-account-predictioncount-current'));
+        return now >= before + 3 ? true : undefined;
+      }, 15_000, 250);
+    });
+
+    it('deletes a model (then it no longer predicts) and deletes models by data source', async () => {
+      assert.equal((await s.call('PUT', '/v1/data/fruit2', { body: fruitCsv(), headers: { 'content-type': 'text/csv' } })).status, 201);
+      const second = await trainModel(s, 'fruit2');
+      assert.equal((await s.call('DELETE', `/v1/models/${modelId}`)).status, 204);
+      assert.equal((await s.call('GET', `/v1/models/${modelId}`)).status, 404);
+      assert.equal((await s.call('POST', `/v1/models/${modelId}/predict`, { json: { data: [{ weight: 1 }] } })).status, 404, 'the cached model is gone too');
+      assert.equal((await s.call('DELETE', '/v1/models')).status, 400, 'a bulk delete needs a filter');
+      assert.equal((await s.call('DELETE', '/v1/models?dataSourceName=fruit2')).status, 204);
+      assert.equal((await s.call('GET', `/v1/models/${second}`)).status, 404);
+      assert.equal((await s.call('GET', '/v1/models')).json.totalCount, 0);
+    });
+  });
+}
