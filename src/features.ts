@@ -41,6 +41,12 @@ import { flushAllPredictionCounts, modelsOf } from './service/models/models-serv
 registerModelRunner('model', runModelSession);
 features.push({
   routes: (app, services) => { registerModelSessionRoutes(app, services); registerModelRoutes(app, services); },
-  setup: (services) => { modelsOf(services); },
+  setup: (services) => {
+    const models = modelsOf(services);
+    // DELETE /v1/data/<name>?cascade=model removes the data set's models too (compat-notes §3.1).
+    services.datasets.onDelete(async (accountId, name, cascade) => {
+      if (cascade.some((c) => c.startsWith('model'))) await models.deleteMatching(accountId, { dataSourceName: name });
+    });
+  },
   close: flushAllPredictionCounts,
 });

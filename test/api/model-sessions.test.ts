@@ -112,5 +112,17 @@ for (const backend of await backends()) {
       assert.deepEqual(failed.messages.at(-1), { severity: 'error', message: 'Dataset has only one valid target class. At least 2 target classes are required to build a model.' });
       assert.equal((await s.call('GET', `/v1/sessions/${failed.sessionId}/results/confusionmatrix`)).status, 404);
     });
+
+    it('deleting a data set with cascade=session,model removes its sessions and models', async () => {
+      await s.call('PUT', '/v1/data/flowers2', { body: flowerCsv(), headers: { 'content-type': 'text/csv' } });
+      const r = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'flowers2', predictionDomain: 'classification', targetColumn: 'species' } });
+      const done = await finished(s, r.json.sessionId);
+      assert.equal(done.status, 'completed');
+      assert.equal((await s.call('GET', `/v1/models/${done.modelId}`)).status, 200);
+      assert.equal((await s.call('DELETE', '/v1/data/flowers2?cascade=session&cascade=model')).status, 204);
+      assert.equal((await s.call('GET', `/v1/models/${done.modelId}`)).status, 404);
+      assert.equal((await s.call('GET', `/v1/sessions/${done.sessionId}`)).status, 404);
+      assert.equal((await s.call('GET', '/v1/sessions?dataSourceName=flowers')).json.totalCount > 0, true, 'other data sets keep theirs');
+    });
   });
 }
