@@ -132,7 +132,12 @@ export class FrameEncoder {
         case 'numeric':
         case 'numericMeasure': {
           const values = new Float64Array(n);
-          for (let i = 0; i < n; i++) values[i] = parseNumber(value(i));
+          // Predict requests carry JSON numbers: taken as they are, without a round trip through text.
+          const given = raw === undefined ? undefined : (raw as unknown as ArrayLike<unknown>);
+          for (let i = 0; i < n; i++) {
+            const v = given === undefined ? null : given[i];
+            values[i] = typeof v === 'number' ? (Number.isFinite(v) ? v : NaN) : parseNumber(v as string | null | undefined);
+          }
           out.push({ kind: 'numeric', name: input.name, values });
           break;
         }

@@ -15,9 +15,14 @@ export class Predictor {
   private readonly supervised?: TrainedModel;
   private readonly anomalies?: IsolationForest;
 
+  /** Input columns the encoder reads as numbers: for these, JSON numbers are passed through untouched. */
+  private readonly numericInputs: Set<string>;
+
   constructor(readonly artifact: ModelArtifact) {
     if (artifact.format !== 'sibyl-model-artifact') throw new Error(`not a sibyl model artifact (format ${String(artifact.format)})`);
     this.encoder = loadFrameEncoder(artifact.encoder);
+    const specs = (artifact.encoder as { inputs?: { name: string; dataType: string }[] }).inputs ?? [];
+    this.numericInputs = new Set(specs.filter((i) => i.dataType === 'numeric' || i.dataType === 'numericMeasure').map((i) => i.name));
     if (artifact.domain === 'anomalies') this.anomalies = loadIsolationForest(artifact.learner as SerializedIsolationForest);
     else this.supervised = loadModel(artifact.learner as SerializedModel);
   }
@@ -26,7 +31,7 @@ export class Predictor {
     const n = records.length;
     const rows = records.map(echo);
     if (n === 0) return rows;
-    const frame = this.encoder.encode(inputColumns(rows, this.encoder.inputColumns), n);
+    const frame = this.encoder.encode(inputColumns(records, rows, this.encoder.inputColumns, this.numericInputs), n);
     const target = this.artifact.targetColumn;
     if (this.anomalies) {
       const decision = this.anomalies.decisionFunction(frame);
@@ -50,22 +55,30 @@ export class Predictor {
   }
 }
 
-/** The record with its values as strings; the spread copy keeps the record's hidden class (fast for JSON input). */
+/**
+ * The record with its values as strings, in a fresh object: every row built the same way shares one
+ * shape, and no field changes representation (number → string) after creation, which V8 handles slowly.
+ */
 function echo(record: Record<string, unknown>): Record<string, string> {
-  const row: Record<string, unknown> = { ...record };
-  for (const k in row) {
-    const v = row[k];
-    if (typeof v !== 'string') row[k] = v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+  const row: Record<string, string> = {};
+  for (const k in record) {
+    const v = record[k];
+    row[k] = typeof v === 'string' ? v : v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
   }
-  return row as Record<string, string>;
+  return row;
 }
 
-function inputColumns(rows: Record<string, string>[], names: string[]): RawColumns {
+function inputColumns(records: Record<string, unknown>[], rows: Record<string, string>[], names: string[], numeric: Set<string>): RawColumns {
   const columns: RawColumns = {};
   for (const name of names) {
-    const values = new Array<string | undefined>(rows.length);
-    for (let i = 0; i < rows.length; i++) values[i] = rows[i]![name];
-    columns[name] = values;
+    const values = new Array<string | number | undefined>(rows.length);
+    if (numeric.has(name)) {
+      for (let i = 0; i < rows.length; i++) { const v = records[i]![name]; values[i] = typeof v === 'number' ? v : rows[i]![name]; }
+    } else {
+      for (let i = 0; i < rows.length; i++) values[i] = rows[i]![name];
+    }
+    // Numbers only reach numeric inputs, whose encoding takes them as they are (encode.ts).
+    columns[name] = values as ArrayLike<string | undefined>;
   }
   return columns;
 }
