@@ -2,7 +2,9 @@
  * Ingest benchmark: a 1,000,000-row × 10-column CSV streamed through PUT /v1/data/<name> into a
  * server running as its own process, on the embedded store and on PostgreSQL (when reachable).
  * Prints rows/s and the server's peak RSS (VmHWM). Goal: ≥ 100,000 rows/s embedded, peak RSS < 1 GB.
- *   npm run bench:ingest [-- --rows N]
+ * With --parts, measures the stages in this process instead (parse, profile, row JSON, and the
+ * whole ingest into an embedded store without HTTP), which shows real costs on a loaded machine.
+ *   npm run bench:ingest [-- --rows N] [-- --parts]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
@@ -11,6 +13,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { freshDatabase, postgresReachable } from '../test/support/backends.js';
+import { csvRowBatches } from '../src/service/datasets/csv-rows.js';
+import { RowJsonWriter } from '../src/service/datasets/csv-json.js';
+import { CsvRecords } from '../src/service/datasets/record-sources.js';
+import { ingest } from '../src/service/datasets/ingest.js';
+import { TableProfiler } from '../src/domain/profile.js';
+import { openDb } from '../src/store/db.js';
+import { AccountsStore } from '../src/store/accounts-store.js';
 
 const rowsArg = process.argv.indexOf('--rows');
 const ROWS = rowsArg > 0 ? Number(process.argv[rowsArg + 1]) : 1_000_000;
@@ -54,6 +63,11 @@ function peakRssMb(pid: number): number {
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
+async function stop(proc: ChildProcess): Promise<void> {
+  proc.kill('SIGTERM');
+  await new Promise((r) => proc.once('exit', r));
+}
+
 async function run(label: string, env: Record<string, string>): Promise<void> {
   const { proc, url } = await startServer(env);
   try {
@@ -65,20 +79,73 @@ async function run(label: string, env: Record<string, string>): Promise<void> {
     const rowCount = JSON.parse(r.body).rowCount;
     console.log(`ingest ${label}: ${rowCount} rows × 10 columns in ${secs.toFixed(1)} s = ${Math.round(rowCount / secs)} rows/s; server peak RSS ${peakRssMb(proc.pid!).toFixed(0)} MB (at start ${baseline.toFixed(0)} MB)`);
   } finally {
-    proc.kill('SIGTERM');
-    await new Promise((r) => proc.once('exit', r));
+    await stop(proc);
   }
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'sibyl-ingest-'));
-try {
-  await run('embedded (PGlite)', { SIBYL_DATA_DIR: dir, DATABASE_URL: '' });
-} finally {
-  rmSync(dir, { recursive: true, force: true });
+async function timed<T>(label: string, fn: () => T | Promise<T>): Promise<T> {
+  const t0 = performance.now();
+  const result = await fn();
+  const secs = (performance.now() - t0) / 1000;
+  console.log(`${label}: ${secs.toFixed(2)} s = ${Math.round(ROWS / secs)} rows/s`);
+  return result;
 }
-if (await postgresReachable()) {
-  const db = await freshDatabase();
-  try { await run('PostgreSQL', { DATABASE_URL: db.url }); } finally { await db.drop(); }
+
+async function parts(): Promise<void> {
+  const chunks = [...csvChunks(ROWS)].map((c) => Buffer.from(c));
+  await ingestInProcess(chunks);
+  await stages(chunks);
+}
+
+async function ingestInProcess(chunks: Buffer[]): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'sibyl-ingest-'));
+  const db = await openDb({ dataDir: dir });
+  try {
+    const account = await new AccountsStore(db).createAccount(crypto.randomUUID(), null);
+    const records = new CsvRecords(Readable.from(chunks), { maxBytes: Infinity });
+    await timed('ingest in process (PGlite)', () => ingest(db, { accountId: account.id, name: 'ingest', records, requestedColumns: {} }));
+  } finally {
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Each stage alone, over rows parsed once and held (so these run with a larger heap than ingest). */
+async function stages(chunks: Buffer[]): Promise<void> {
+  const batches = await timed('parse', async () => {
+    const all: { header: readonly string[]; rows: string[][] }[] = [];
+    for await (const b of csvRowBatches(Readable.from(chunks), { maxBytes: Infinity })) all.push(b);
+    return all;
+  });
+  const header = batches[0]!.header;
+  await timed('profile', () => {
+    const profiler = new TableProfiler([], header);
+    for (const b of batches) for (const row of b.rows) profiler.addRow(row);
+  });
+  await timed('row JSON', () => {
+    const json = new RowJsonWriter(header);
+    let bytes = 0;
+    for (const b of batches) for (const row of b.rows) bytes += json.write(row).length;
+    return bytes;
+  });
+}
+
+if (process.argv.includes('--parts')) {
+  await parts();
 } else {
-  console.log('ingest PostgreSQL: skipped (no PostgreSQL at 127.0.0.1:5432)');
+  const dir = mkdtempSync(join(tmpdir(), 'sibyl-ingest-'));
+  const env = { SIBYL_DATA_DIR: dir, DATABASE_URL: '' };
+  try {
+    // Creating a store (initdb) peaks near 900 MB by itself; measure a server opening an existing one.
+    await stop((await startServer(env)).proc);
+    await run('embedded (PGlite)', env);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  if (await postgresReachable()) {
+    const db = await freshDatabase();
+    try { await run('PostgreSQL', { DATABASE_URL: db.url }); } finally { await db.drop(); }
+  } else {
+    console.log('ingest PostgreSQL: skipped (no PostgreSQL at 127.0.0.1:5432)');
+  }
 }

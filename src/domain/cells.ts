@@ -9,16 +9,44 @@ export function isMissingCell(v: unknown): boolean {
   return v === null || v === undefined || (typeof v === 'string' && v.trim() === '');
 }
 
-const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
-
 /** Plain decimal notation only: no hex, no "Infinity", no thousands separators. NaN otherwise. */
 export function parseNumberCell(v: unknown): number {
   if (typeof v === 'number') return Number.isFinite(v) ? v : NaN;
   if (typeof v !== 'string') return NaN;
   const s = v.trim();
-  if (!NUMBER.test(s)) return NaN;
+  if (decimalForm(s) === 0) return NaN;
   const n = Number(s);
   return Number.isFinite(n) ? n : NaN; // 1e999
+}
+
+const PLUS = 43, MINUS = 45, POINT = 46, ZERO = 48, NINE = 57, LOWER_E = 101, UPPER_E = 69;
+
+/**
+ * The notation of a (trimmed) number cell, as /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/ reads
+ * it: 0 not plain decimal notation, 1 an integer (sign and digits only), 2 with a point and no
+ * exponent, 3 with an exponent. A char-code scan, because it runs for every cell of an upload.
+ */
+export function decimalForm(s: string): 0 | 1 | 2 | 3 {
+  const len = s.length;
+  let i = 0;
+  let c = s.charCodeAt(0);
+  if (c === PLUS || c === MINUS) i++;
+  const intStart = i;
+  while (i < len && (c = s.charCodeAt(i)) >= ZERO && c <= NINE) i++;
+  const intDigits = i - intStart;
+  if (i === len) return intDigits > 0 ? 1 : 0;
+  if (c === POINT) {
+    const fracStart = ++i;
+    while (i < len && (c = s.charCodeAt(i)) >= ZERO && c <= NINE) i++;
+    if (intDigits === 0 && i === fracStart) return 0;
+    if (i === len) return 2;
+  } else if (intDigits === 0) return 0;
+  if (c !== LOWER_E && c !== UPPER_E) return 0;
+  i++;
+  if (i < len && ((c = s.charCodeAt(i)) === PLUS || c === MINUS)) i++;
+  const expStart = i;
+  while (i < len && (c = s.charCodeAt(i)) >= ZERO && c <= NINE) i++;
+  return i > expStart && i === len ? 3 : 0;
 }
 
 /** The documented logical values: True/False, Yes/No, On/Off (any case) and 1/0. */

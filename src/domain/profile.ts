@@ -4,7 +4,7 @@
  * state is a capped set of date values for the uniqueness check (see DATE_SET_CAP).
  */
 import type { DataType } from './columns.js';
-import { isMissingCell, LOGICAL_WORDS, parseNumberCell } from './cells.js';
+import { decimalForm, isMissingCell, LOGICAL_WORDS } from './cells.js';
 import { parseDate } from './dates.js';
 
 export interface ColumnProfile {
@@ -26,7 +26,8 @@ export interface ColumnProfile {
  */
 export const DATE_SET_CAP = 100_000;
 
-const INTEGER = /^[+-]?\d+$/;
+// The longest logical word ('false'): longer values are not logical without lower-casing them.
+const LONGEST_LOGICAL = 5;
 
 export class ColumnProfiler {
   private present = 0;
@@ -45,6 +46,10 @@ export class ColumnProfiler {
 
   /** One cell: null, undefined and blank strings are missing; JSON numbers and booleans are typed. */
   add(value: unknown): void {
+    if (typeof value === 'string') {
+      this.addText(value);
+      return;
+    }
     if (isMissingCell(value)) {
       this.missing++;
       return;
@@ -52,7 +57,6 @@ export class ColumnProfiler {
     this.present++;
     if (typeof value === 'number') this.addNumber(value);
     else if (typeof value === 'boolean') this.addBoolean(value);
-    else if (typeof value === 'string') this.addString(value.trim());
     else this.numeric = this.logical = this.date = false;
   }
 
@@ -89,21 +93,43 @@ export class ColumnProfiler {
     this.noteLogical(String(b));
   }
 
-  private addString(s: string): void {
-    if (this.numeric) {
-      const n = parseNumberCell(s);
-      if (Number.isNaN(n)) this.numeric = false;
-      else {
-        if (!INTEGER.test(s)) this.integer = false;
-        if (n !== 0 && n !== 1) this.zeroOne = false;
-      }
+  /** A text cell; blank is missing. Trimming is skipped when both ends are visible ASCII (the usual case). */
+  private addText(raw: string): void {
+    const first = raw.charCodeAt(0);
+    const last = raw.charCodeAt(raw.length - 1);
+    const s = first > 32 && first < 127 && last > 32 && last < 127 ? raw : raw.trim();
+    if (s === '') {
+      this.missing++;
+      return;
     }
+    this.present++;
+    if (this.numeric) this.addNumberText(s);
     if (this.logical) this.noteLogical(s);
     if (this.date) this.addDateCandidate(s);
   }
 
+  // parseNumberCell's rule (decimal notation, finite), with the notation telling integers apart.
+  private addNumberText(s: string): void {
+    const form = decimalForm(s);
+    if (form === 0) {
+      this.numeric = false;
+      return;
+    }
+    if (form !== 1) this.integer = false;
+    // Without an exponent, fewer than 300 characters are always a finite number: once the 0/1
+    // question is settled, the value itself is not needed.
+    if (!this.zeroOne && form !== 3 && s.length < 300) return;
+    const n = Number(s);
+    if (!Number.isFinite(n)) this.numeric = false;
+    else if (n !== 0 && n !== 1) this.zeroOne = false;
+  }
+
   // 1/0 also count as logical, but a column of only 0/1 is numeric (the spec's 0/1 label is numeric).
   private noteLogical(s: string): void {
+    if (s.length > LONGEST_LOGICAL) {
+      this.logical = false;
+      return;
+    }
     const word = s.toLowerCase();
     if (LOGICAL_WORDS.has(word)) this.sawLogicalWord = true;
     else if (word !== '0' && word !== '1') this.logical = false;
@@ -132,12 +158,17 @@ export class ColumnProfiler {
  */
 export class TableProfiler {
   private readonly columns = new Map<string, ColumnProfiler>();
-  private readonly header: string[];
+  /** Profilers in `addRow` positions, and those of known columns rows do not have. */
+  private readonly positional: ColumnProfiler[];
+  private readonly absent: ColumnProfiler[];
   private rows = 0;
 
-  constructor(header: readonly string[] = []) {
-    this.header = [...header];
-    for (const name of header) this.columns.set(name, new ColumnProfiler());
+  /** `columns` are known in advance (profile order); `rowHeader` is the layout `addRow` values follow. */
+  constructor(columns: readonly string[] = [], rowHeader: readonly string[] = columns) {
+    for (const name of [...columns, ...rowHeader]) this.column(name);
+    this.positional = rowHeader.map((name) => this.column(name));
+    const inRows = new Set(rowHeader);
+    this.absent = columns.filter((name) => !inRows.has(name)).map((name) => this.column(name));
   }
 
   addRecord(record: Record<string, unknown>): void {
@@ -149,7 +180,9 @@ export class TableProfiler {
   }
 
   addRow(values: readonly unknown[]): void {
-    this.header.forEach((name, i) => this.column(name).add(values[i]));
+    const positional = this.positional;
+    for (let i = 0; i < positional.length; i++) positional[i]!.add(values[i]);
+    for (const profiler of this.absent) profiler.addMissing(1);
     this.rows++;
   }
 

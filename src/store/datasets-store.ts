@@ -94,7 +94,8 @@ export class DatasetsStore {
 
   /** Appends rows that need no identity check. */
   async appendRows(datasetId: number, rows: StoredRow[]): Promise<void> {
-    await this.db.copyRows('dataset_rows', ROW_COLUMNS, rows.map((r) => [String(datasetId), r.ident, r.ts === null ? null : String(r.ts), r.data]));
+    const id = String(datasetId);
+    await this.db.copyRows('dataset_rows', ROW_COLUMNS, rows.map((r) => [id, r.ident, r.ts === null ? null : String(r.ts), r.data]));
   }
 
   /** Staging table for one upsert upload; dropped when the transaction ends. */

@@ -122,3 +122,23 @@ test('real data: monthly series dates are unique, stacked series dates are not (
   assert.equal(m3.date.uniqueDates, false);
   assert.equal(m3.series_id.dataType, 'string');
 });
+
+test('text cells: any whitespace around values is trimmed, blank is missing, 1e999 is not a number', () => {
+  assert.deepEqual(profileOf(['\u00a012\u00a0', ' 3', '4\t', '\u2003', '\ufeff']), { dataType: 'numeric', present: 3, missing: 2, zeroOne: false, uniqueDates: false });
+  assert.equal(typeOf(['0', '1', ' Yes ']), 'logical');
+  assert.equal(typeOf(['2', '1e999']), 'string', 'an infinite value is not numeric, even after the 0/1 question is settled');
+  assert.equal(typeOf(['2', '9'.repeat(400)]), 'string');
+  assert.equal(profileOf(['1', '+1', '01', '-0', '0.0e0']).zeroOne, false, 'an exponent makes a measure');
+  assert.equal(profileOf(['1', '+1', '01', '-0', '00']).zeroOne, true);
+});
+
+test('TableProfiler: known columns first, then the row header; known columns missing from rows count as missing', () => {
+  const t = new TableProfiler(['stored', 'b'], ['a', 'b']);
+  t.addRow(['1', 'x']);
+  t.addRow(['', 'y']);
+  const p = t.profiles();
+  assert.deepEqual(Object.keys(p), ['stored', 'b', 'a']);
+  assert.deepEqual([p.stored.present, p.stored.missing], [0, 2]);
+  assert.deepEqual([p.a.present, p.a.missing, p.a.dataType], [1, 1, 'numeric']);
+  assert.deepEqual([p.b.present, p.b.dataType], [2, 'string']);
+});

@@ -5,7 +5,14 @@ import { TableProfiler } from '../../domain/profile.js';
 import { findIdentity, inferColumns, mergeColumns, type Identity } from '../../domain/infer.js';
 import { parseDate } from '../../domain/dates.js';
 import { ValidationError } from '../errors.js';
-import type { RecordBatches } from './record-sources.js';
+import { CsvRecords, type RecordBatches } from './record-sources.js';
+import { RowJsonWriter } from './csv-json.js';
+
+/**
+ * Rows per COPY (or staging COPY). Small on purpose: a batch's row strings then die in the young
+ * generation; 20,000-row loads measured ~25% slower end to end, the per-statement cost being smaller than the GC cost.
+ */
+const COPY_ROWS = 2_000;
 
 export interface IngestRequest {
   accountId: string;
@@ -39,10 +46,36 @@ export async function ingest(db: Db, req: IngestRequest): Promise<IngestResult> 
       ? storedIdentity(dataset)
       : definiteIdentity(findIdentity(declared));
 
-    const profiler = new TableProfiler(Object.keys(stored));
+    let profiler = new TableProfiler(Object.keys(stored));
     let rowsReceived = 0;
     let staged = false;
-    if (req.records) {
+    let pending: StoredRow[] = [];
+    const flush = async () => {
+      const rows = pending;
+      pending = [];
+      if (identity && identity.kind !== 'none') {
+        if (!staged) { await store.beginStaging(); staged = true; }
+        await store.stageRows(rows);
+      } else {
+        await store.appendRows(dataset.id, rows);
+      }
+    };
+    // Rows go to the store in loads of about COPY_ROWS, whatever the size of the source's batches.
+    const write = async (rows: StoredRow[]) => {
+      rowsReceived += rows.length;
+      for (const row of rows) pending.push(row);
+      if (pending.length >= COPY_ROWS) await flush();
+    };
+    if (req.records instanceof CsvRecords) {
+      let csv: CsvRowWriter | undefined;
+      for await (const { header, rows } of req.records.rowBatches()) {
+        if (!csv) {
+          profiler = new TableProfiler(Object.keys(stored), header);
+          csv = new CsvRowWriter(header, identity);
+        }
+        await write(csv.storedRows(rows, profiler, rowsReceived));
+      }
+    } else if (req.records) {
       for await (const batch of req.records) {
         const rows: StoredRow[] = new Array(batch.length);
         for (let i = 0; i < batch.length; i++) {
@@ -50,15 +83,10 @@ export async function ingest(db: Db, req: IngestRequest): Promise<IngestResult> 
           profiler.addRecord(rec);
           rows[i] = identify(rec, identity, rowsReceived + i);
         }
-        rowsReceived += batch.length;
-        if (identity && identity.kind !== 'none') {
-          if (!staged) { await store.beginStaging(); staged = true; }
-          await store.stageRows(rows);
-        } else {
-          await store.appendRows(dataset.id, rows);
-        }
+        await write(rows);
       }
     }
+    if (pending.length > 0) await flush();
     if (!req.records && created && Object.keys(req.requestedColumns).length === 0) {
       throw new ValidationError({ dataSetName: [`No data was sent for ${req.name}`] }, 'No data was sent', 'NoData');
     }
@@ -107,14 +135,40 @@ function normaliseRecord(raw: Record<string, unknown>): Record<string, string> {
 }
 
 function identify(rec: Record<string, string>, identity: Identity | undefined, index: number): StoredRow {
-  const data = JSON.stringify(rec);
+  const column = identity && identity.kind !== 'none' ? identity.column : undefined;
+  return withIdentity(JSON.stringify(rec), column === undefined ? undefined : rec[column], identity, index);
+}
+
+/** A row's identity from its value in the key or timestamp column (undefined: the row has none). */
+function withIdentity(data: string, v: string | undefined, identity: Identity | undefined, index: number): StoredRow {
   if (!identity || identity.kind === 'none') return { ident: null, ts: null, data };
-  const v = rec[identity.column];
   if (v === undefined) throw ValidationError.of('data', `record ${index} has no value in the ${identity.kind} column '${identity.column}'`);
   if (identity.kind === 'key') return { ident: v, ts: null, data };
   const ms = parseDate(v);
   if (ms === null) throw ValidationError.of('data', `record ${index}: '${v}' in the timestamp column '${identity.column}' is not a date`);
   return { ident: String(ms), ts: ms, data };
+}
+
+/** CSV rows straight to stored rows: profiled positionally, JSON text built from the header. */
+class CsvRowWriter {
+  private readonly json: RowJsonWriter;
+  private readonly identityAt: number;
+
+  constructor(header: readonly string[], private readonly identity: Identity | undefined) {
+    this.json = new RowJsonWriter(header);
+    this.identityAt = identity && identity.kind !== 'none' ? header.indexOf(identity.column) : -1;
+  }
+
+  storedRows(rows: readonly string[][], profiler: TableProfiler, firstIndex: number): StoredRow[] {
+    const out: StoredRow[] = new Array(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const values = rows[i]!;
+      profiler.addRow(values);
+      const v = this.identityAt < 0 ? undefined : values[this.identityAt];
+      out[i] = withIdentity(this.json.write(values), v === '' ? undefined : v, this.identity, firstIndex + i);
+    }
+    return out;
+  }
 }
 
 /** Metadata that cannot work is refused before it is stored (compat: InvalidColumnMetadata). */

@@ -1,0 +1,201 @@
+/**
+ * Streaming CSV (RFC 4180) into positional rows. Text is pushed chunk by chunk and a record may
+ * be split anywhere, even between CR and LF or inside a doubled quote; only the unfinished
+ * record is kept between chunks. Semantics follow what uploads were parsed with before
+ * (csv-parse with bom, skip_empty_lines, relax_quotes): a quote inside an unquoted value is a
+ * literal character, empty lines are skipped, a line ends at LF, CRLF or a lone CR, and every
+ * record must have as many values as the first one. Stricter than before: text after a closing
+ * quote ("a"b) is an error naming the line rather than a literal value.
+ *
+ * Most lines have no quotes: they are cut with indexOf + split, which is several times faster
+ * than a character loop; the character state machine runs only for records that need it.
+ */
+
+/** A malformed CSV; `line` is the 1-based physical line where the offending record starts. */
+export class CsvSyntaxError extends Error {
+  constructor(reason: string, readonly line: number) {
+    super(`line ${line}: ${reason}`);
+  }
+}
+
+const LF = 10;
+const CR = 13;
+const QUOTE = 34;
+const COMMA = 44;
+const BOM = 0xfeff;
+
+const enum State { FieldStart, Unquoted, Quoted, QuoteInQuoted }
+
+export class CsvParser {
+  /** Values per record, fixed by the first record (-1 before it). */
+  private width = -1;
+  /** Unconsumed text: the start of a line the fast path has not seen the end of. */
+  private rest = '';
+  /** Physical line number where the next record starts. */
+  private line = 1;
+  private started = false;
+  /** The previous chunk ended a record on CR: a leading LF belongs to it. */
+  private skipLf = false;
+  /** Record in progress in the state machine (null: none). */
+  private fields: string[] | null = null;
+  private field = '';
+  private state = State.FieldStart;
+  private recordLine = 0;
+  private recordQuoted = false;
+  /** Inside quotes, the last character was a CR (already counted as a line break). */
+  private quotedCr = false;
+
+  /** Parses a chunk of text; appends completed records to `out`. */
+  push(text: string, out: string[][]): void {
+    if (!this.started && text.length > 0) {
+      this.started = true;
+      if (text.charCodeAt(0) === BOM) text = text.slice(1);
+    }
+    this.parse(this.rest + text, false, out);
+  }
+
+  /** The input is complete: the last record needs no line break, but an open quote is an error. */
+  end(out: string[][]): void {
+    this.parse(this.rest, true, out);
+    if (this.fields !== null) {
+      if (this.state === State.Quoted) throw new CsvSyntaxError('a quoted value is not closed', this.recordLine);
+      this.endField();
+      this.endRecord(out);
+    }
+  }
+
+  private parse(s: string, final: boolean, out: string[][]): void {
+    const len = s.length;
+    let pos = 0;
+    // Next '"' and CR at or after pos (-1: none), found lazily so each is searched for once per stretch.
+    let quoteAt = -2;
+    let crAt = -2;
+    while (pos < len) {
+      if (this.fields !== null) { pos = this.machine(s, pos, out); continue; }
+      if (this.skipLf) {
+        this.skipLf = false;
+        if (s.charCodeAt(pos) === LF) { pos++; continue; }
+      }
+      let next = s.indexOf('\n', pos);
+      let simple = true;
+      if (next === -1) {
+        // The rest of a line: wait for its end, unless this is the last text or a lone CR may end it.
+        if (final) next = len;
+        else if (s.indexOf('\r', pos) === -1) break;
+        else simple = false;
+      }
+      let end = next;
+      if (simple) {
+        if (end > pos && s.charCodeAt(end - 1) === CR) end--;
+        if (quoteAt !== -1 && quoteAt < pos) quoteAt = s.indexOf('"', pos);
+        if (crAt !== -1 && crAt < pos) crAt = s.indexOf('\r', pos);
+        simple = (quoteAt === -1 || quoteAt >= end) && (crAt === -1 || crAt >= end);
+      }
+      if (simple) {
+        if (end > pos) this.emit(s.slice(pos, end).split(','), this.line, out);
+        this.line++;
+        pos = next + 1;
+        continue;
+      }
+      this.fields = [];
+      this.field = '';
+      this.recordQuoted = false;
+      this.state = State.FieldStart;
+      this.recordLine = this.line;
+      pos = this.machine(s, pos, out);
+    }
+    this.rest = pos < len ? s.slice(pos) : '';
+  }
+
+  /** Character by character through one record; returns where it stopped (record end or text end). */
+  private machine(s: string, pos: number, out: string[][]): number {
+    const len = s.length;
+    let i = pos;
+    let from = i; // start of the current field's text not yet copied into this.field
+    while (i < len) {
+      const c = s.charCodeAt(i);
+      switch (this.state) {
+        case State.FieldStart:
+          if (c === QUOTE) {
+            this.state = State.Quoted;
+            this.recordQuoted = true;
+            this.quotedCr = false;
+            from = ++i;
+          } else {
+            this.state = State.Unquoted;
+            from = i;
+          }
+          break;
+        case State.Unquoted:
+          if (c === COMMA) {
+            this.field += s.slice(from, i);
+            this.endField();
+            from = ++i;
+          } else if (c === LF || c === CR) {
+            this.field += s.slice(from, i);
+            return this.lineEnd(c, i, out);
+          } else i++;
+          break;
+        case State.Quoted:
+          if (c === QUOTE) {
+            this.field += s.slice(from, i);
+            this.state = State.QuoteInQuoted;
+            i++;
+          } else {
+            if (c === CR || (c === LF && !this.quotedCr)) this.line++;
+            this.quotedCr = c === CR;
+            i++;
+          }
+          break;
+        case State.QuoteInQuoted:
+          if (c === QUOTE) {
+            this.field += '"';
+            this.state = State.Quoted;
+            this.quotedCr = false;
+            from = ++i;
+          } else if (c === COMMA) {
+            this.endField();
+            from = ++i;
+          } else if (c === LF || c === CR) {
+            return this.lineEnd(c, i, out);
+          } else {
+            throw new CsvSyntaxError(`a closing quote is followed by '${s[i]}' instead of a comma or the end of the line`, this.recordLine);
+          }
+          break;
+      }
+    }
+    if (this.state === State.Unquoted || this.state === State.Quoted) this.field += s.slice(from, len);
+    return len;
+  }
+
+  private lineEnd(c: number, i: number, out: string[][]): number {
+    this.endField();
+    this.endRecord(out);
+    this.line++;
+    if (c === CR) this.skipLf = true;
+    return i + 1;
+  }
+
+  private endField(): void {
+    this.fields!.push(this.field);
+    this.field = '';
+    this.state = State.FieldStart;
+  }
+
+  private endRecord(out: string[][]): void {
+    const row = this.fields!;
+    this.fields = null;
+    // A line with nothing on it (the machine sees one for a lone CR) is skipped, like in the fast path;
+    // a line of just "" is a record with one empty value.
+    const blank = row.length === 1 && row[0] === '' && !this.recordQuoted;
+    if (!blank) this.emit(row, this.recordLine, out);
+  }
+
+  private emit(row: string[], line: number, out: string[][]): void {
+    if (this.width < 0) this.width = row.length;
+    else if (row.length !== this.width) {
+      throw new CsvSyntaxError(`${row.length} ${row.length === 1 ? 'value' : 'values'} where the first line has ${this.width}`, line);
+    }
+    out.push(row);
+  }
+}

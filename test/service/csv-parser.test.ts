@@ -1,0 +1,89 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { CsvParser, CsvSyntaxError } from '../../src/service/datasets/csv-parser.js';
+
+/** Parses text pushed in the given chunk sizes (cycled), the way a stream delivers it. */
+function parse(text: string, chunkSizes: number[] = [text.length || 1]): string[][] {
+  const parser = new CsvParser();
+  const out: string[][] = [];
+  for (let i = 0, k = 0; i < text.length; k++) {
+    const size = chunkSizes[k % chunkSizes.length]!;
+    parser.push(text.slice(i, i + size), out);
+    i += size;
+  }
+  parser.end(out);
+  return out;
+}
+
+/** Every way of cutting the text in two, and one character at a time, must parse the same. */
+function parseEverySplit(text: string): string[][] {
+  const whole = parse(text);
+  for (let cut = 1; cut < text.length; cut++) {
+    assert.deepEqual(parse(text, [cut, text.length]), whole, `split at ${cut} of ${JSON.stringify(text)}`);
+  }
+  assert.deepEqual(parse(text, [1]), whole, 'one character per chunk');
+  return whole;
+}
+
+function syntaxError(text: string): CsvSyntaxError {
+  try {
+    parse(text);
+  } catch (e) {
+    assert.ok(e instanceof CsvSyntaxError, String(e));
+    return e;
+  }
+  assert.fail(`no error for ${JSON.stringify(text)}`);
+}
+
+test('plain rows, empty cells kept as empty strings, last line without a line break', () => {
+  assert.deepEqual(parseEverySplit('a,b,c\n1,,3\n,,\n4,5,'), [['a', 'b', 'c'], ['1', '', '3'], ['', '', ''], ['4', '5', '']]);
+});
+
+test('quoted values: commas, doubled quotes, line breaks inside, empty quoted value', () => {
+  const text = 'name,note\n"Smith, J.","said ""hi"""\n"multi\nline\r\nvalue",""\n';
+  assert.deepEqual(parseEverySplit(text), [['name', 'note'], ['Smith, J.', 'said "hi"'], ['multi\nline\r\nvalue', '']]);
+});
+
+test('CRLF, LF and lone CR line ends; empty lines are skipped', () => {
+  assert.deepEqual(parseEverySplit('a,b\r\n1,2\r\n\r\n3,4\r\n'), [['a', 'b'], ['1', '2'], ['3', '4']]);
+  assert.deepEqual(parseEverySplit('a,b\r1,2\r3,4'), [['a', 'b'], ['1', '2'], ['3', '4']]);
+  assert.deepEqual(parseEverySplit('\n\na\n\n1\n\n'), [['a'], ['1']]);
+});
+
+test('a byte order mark at the start is dropped, elsewhere it is data', () => {
+  assert.deepEqual(parseEverySplit('\uFEFFa,b\n1,\uFEFF\n'), [['a', 'b'], ['1', '\uFEFF']]);
+});
+
+test('a quote inside an unquoted value is a literal character', () => {
+  assert.deepEqual(parseEverySplit('size,label\n5",15" screen\n'), [['size', 'label'], ['5"', '15" screen']]);
+});
+
+test('a ragged row is an error naming its line, counting line breaks inside quotes', () => {
+  const e = syntaxError('a,b\n1,2\n3\n');
+  assert.equal(e.line, 3);
+  assert.match(e.message, /line 3: 1 value where the first line has 2/);
+  assert.equal(syntaxError('a,b\n"x\ny",2\n1,2,3\n').line, 4);
+  assert.equal(syntaxError('a,b\r\n"x\r\ny",2\r\n\r\n1\r\n').line, 5);
+});
+
+test('an unclosed quote and text after a closing quote are errors naming the line', () => {
+  const open = syntaxError('a,b\n1,"never closed\n2,3\n');
+  assert.equal(open.line, 2);
+  assert.match(open.message, /not closed/);
+  const after = syntaxError('a,b\n1,2\n"x"y,2\n');
+  assert.equal(after.line, 3);
+  assert.match(after.message, /closing quote is followed by 'y'/);
+});
+
+test('chunks cut anywhere in a longer mixed text parse like the whole text', () => {
+  const lines = ['id,text,n'];
+  for (let i = 0; i < 200; i++) {
+    const text = i % 3 === 0 ? `"row ${i}, ""quoted""\r\nsecond line"` : i % 3 === 1 ? `plain ${i}` : '';
+    lines.push(`${i},${text},${i * 7}`);
+  }
+  const body = lines.join(lines.length % 2 ? '\r\n' : '\n') + '\n';
+  const whole = parse(body);
+  assert.equal(whole.length, 201);
+  assert.deepEqual(whole[1], ['0', 'row 0, "quoted"\r\nsecond line', '0']);
+  for (const sizes of [[1], [2, 3], [7], [64, 1, 5], [1000]]) assert.deepEqual(parse(body, sizes), whole, `chunks of ${sizes}`);
+});

@@ -1,0 +1,78 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { benchPath, parseCsv } from '../../bench/lib/benchdata.js';
+import { csvRowBatches, type CsvRowBatch } from '../../src/service/datasets/csv-rows.js';
+import { TooLargeError, ValidationError } from '../../src/service/errors.js';
+
+/** The bytes as a stream of `size`-byte chunks (cutting multi-byte characters too). */
+function stream(bytes: Buffer, size: number): Readable {
+  const chunks: Buffer[] = [];
+  for (let i = 0; i < bytes.length; i += size) chunks.push(bytes.subarray(i, i + size));
+  return Readable.from(chunks);
+}
+
+async function read(text: string | Buffer, size = 7, opts: { maxBytes?: number; batchRows?: number } = {}): Promise<CsvRowBatch[]> {
+  const batches: CsvRowBatch[] = [];
+  const bytes = typeof text === 'string' ? Buffer.from(text) : text;
+  for await (const b of csvRowBatches(stream(bytes, size), { maxBytes: opts.maxBytes ?? Infinity, batchRows: opts.batchRows })) batches.push(b);
+  return batches;
+}
+
+async function rejection(text: string, opts: { maxBytes?: number } = {}): Promise<Error> {
+  try {
+    await read(text, 5, opts);
+  } catch (e) {
+    return e as Error;
+  }
+  assert.fail('no error');
+}
+
+test('the header line names the columns (trimmed); rows come in batches of positional values', async () => {
+  const batches = await read(' day , sales\n2017-01-01,10\n2017-01-02,\n2017-01-03,9\n', 3, { batchRows: 2 });
+  assert.deepEqual(batches.map((b) => b.header), [['day', 'sales'], ['day', 'sales']]);
+  assert.deepEqual(batches.flatMap((b) => b.rows), [['2017-01-01', '10'], ['2017-01-02', ''], ['2017-01-03', '9']]);
+  assert.ok(batches.every((b) => b.rows.length <= 2));
+});
+
+test('a first line of only numbers and dates is data, with columns named column1..N', async () => {
+  const [batch] = await read('2017-01-01,10\n2017-01-02,12\n');
+  assert.deepEqual(batch!.header, ['column1', 'column2']);
+  assert.deepEqual(batch!.rows, [['2017-01-01', '10'], ['2017-01-02', '12']]);
+});
+
+test('multi-byte characters cut between chunks, and a BOM, decode intact', async () => {
+  const [batch] = await read('\uFEFFcity,note\nZürich,"naïve, 東京"\n', 1);
+  assert.deepEqual(batch!.header, ['city', 'note']);
+  assert.deepEqual(batch!.rows, [['Zürich', 'naïve, 東京']]);
+});
+
+test('bad uploads are 400s: ragged rows name the line, duplicate or empty header names', async () => {
+  const ragged = await rejection('a,b\n1,2\n3\n');
+  assert.ok(ragged instanceof ValidationError);
+  assert.match(JSON.stringify(ragged.details), /line 3: 1 value where the first line has 2/);
+  const dup = await rejection('a,b,a\n1,2,3\n');
+  assert.ok(dup instanceof ValidationError);
+  assert.match(JSON.stringify(dup.details), /names column 'a' twice/);
+  assert.ok((await rejection('a,,c\n1,2,3\n')) instanceof ValidationError);
+  assert.ok((await rejection('a,b\n"1,2\n')) instanceof ValidationError);
+});
+
+test('a body over the byte limit is refused as too large', async () => {
+  const big = 'a,b\n' + '1,2\n'.repeat(100);
+  assert.ok((await rejection(big, { maxBytes: 100 })) instanceof TooLargeError);
+  assert.equal((await read(big, 64, { maxBytes: big.length })).flatMap((b) => b.rows).length, 100);
+});
+
+test('real data with quoted values and a large file read like the reference reader (benchdata)', async () => {
+  for (const file of [['impact', 'cases.csv'], ['forecast', 'INDEX.csv'], ['classification', 'letter_recognition.csv']]) {
+    const bytes = readFileSync(benchPath(...file));
+    const reference = parseCsv(bytes.toString('utf8'));
+    for (const size of [4099, 65536]) {
+      const batches = await read(bytes, size);
+      assert.deepEqual(batches[0]!.header, reference.header.map((h) => h.trim()), file.join('/'));
+      assert.deepEqual(batches.flatMap((b) => b.rows), reference.rows, `${file.join('/')} in chunks of ${size}`);
+    }
+  }
+});
