@@ -22,6 +22,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     accountId: string;
   }
+  interface FastifyInstance {
+    /** SIBYL_PUBLIC_URL: the base of links, when the request's own host is not what clients should see. */
+    publicUrl: string | undefined;
+  }
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
@@ -32,7 +36,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     ajv: { customOptions: { coerceTypes: true, allErrors: true, removeAdditional: false } },
     trustProxy: false,
   });
-  (app as unknown as { publicUrl?: string }).publicUrl = opts.publicUrl;
+  app.decorate('publicUrl', opts.publicUrl);
   const routes = new RouteTable();
   app.addHook('onRoute', (r) => {
     const methods = Array.isArray(r.method) ? r.method : [r.method];

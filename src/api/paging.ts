@@ -29,7 +29,7 @@ export function requestUrl(req: FastifyRequest): string {
 
 /** https://host/v1 as the client addressed us, or SIBYL_PUBLIC_URL when configured. */
 export function baseUrl(req: FastifyRequest): string {
-  const configured = (req.server as unknown as { publicUrl?: string }).publicUrl;
+  const configured = req.server.publicUrl;
   if (configured) return configured.replace(/\/+$/, '') + '/v1';
   return `${req.protocol}://${req.host}/v1`;
 }

@@ -9,7 +9,7 @@ import { interpretJsonUpload } from '../../service/datasets/json-upload.js';
 import { TooLargeError, UnsupportedMediaTypeError } from '../../service/errors.js';
 import { Params } from '../params.js';
 import { baseUrl, pagingFields, readPaging } from '../paging.js';
-import { isoOffset } from '../format.js';
+import { isoOffset } from '../../service/sessions/session-view.js';
 import { toCsv } from '../csv-output.js';
 import { datasetSchemas } from './dataset-schemas.js';
 

@@ -6,7 +6,7 @@ import { isPlainObject, pick, pickString } from '../../domain/lenient.js';
 import { ValidationError } from '../../service/errors.js';
 import { Params } from '../params.js';
 import { baseUrl, pagingFields, readPaging } from '../paging.js';
-import { isoOffset } from '../format.js';
+import { isoOffset } from '../../service/sessions/session-view.js';
 import { errors, pagingQuery, str } from './schema-parts.js';
 
 const tags = ['imports'];
