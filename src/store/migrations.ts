@@ -161,4 +161,18 @@ CREATE TABLE usage_counters (
 );
 `,
   },
+  {
+    version: 3,
+    name: 'column metadata keeps its column order',
+    // jsonb sorts object keys; column maps must come back in the order the data had (CSV output, GET).
+    sql: `
+ALTER TABLE datasets ALTER COLUMN columns TYPE json USING columns::json;
+ALTER TABLE datasets ALTER COLUMN columns SET DEFAULT '{}';
+ALTER TABLE imports ALTER COLUMN columns TYPE json USING columns::json;
+ALTER TABLE imports ALTER COLUMN columns SET DEFAULT '{}';
+ALTER TABLE sessions ALTER COLUMN columns TYPE json USING columns::json;
+ALTER TABLE sessions ALTER COLUMN columns SET DEFAULT '{}';
+ALTER TABLE models ALTER COLUMN columns TYPE json USING columns::json;
+`,
+  },
 ];

@@ -75,6 +75,8 @@ for (const backend of await backends()) {
       assert.equal(r.json.columns.promo.dataType, 'logical');
       const data = (await s.call('GET', '/v1/data/sales')).json.data;
       assert.deepEqual(data.map((d: any) => [d.sales, d.promo]), [['10', ''], ['20', ''], ['9', 'true'], ['7', ''], ['', 'true']]);
+      assert.deepEqual(Object.keys(r.json.columns), ['day', 'sales', 'promo'], 'columns keep the order of the data');
+      assert.deepEqual(Object.keys(data[0]), ['day', 'sales', 'promo']);
     });
 
     it('upserts by key and appends without identity', async () => {
