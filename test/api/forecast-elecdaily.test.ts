@@ -2,7 +2,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readCsv, column } from '../../bench/lib/benchdata.js';
 import { backends } from '../support/backends.js';
-import { eventually, startTestServer, type TestServer } from '../support/server.js';
+import { completedSession, startTestServer, type TestServer } from '../support/server.js';
 
 /**
  * Daily electricity demand in Victoria, 2014 (fpp2 elecdaily), with two declared features: WorkDay
@@ -51,11 +51,7 @@ for (const backend of await backends()) {
       const created = await s.call('POST', '/v1/sessions/forecast', { json: { dataSourceName: 'elecdaily', targetColumn: 'Demand', startDate: data.start, endDate: data.end } });
       assert.equal(created.status, 200, created.text);
       const id = created.json.sessionId;
-      await eventually(async () => {
-        const r = await s.call('GET', `/v1/sessions/${id}`);
-        if (r.json.status === 'failed') throw new Error(`session failed: ${JSON.stringify(r.json.messages)}`);
-        return r.json.status === 'completed' ? true : undefined;
-      }, 120_000, 200);
+      await completedSession(s, id);
       const r = await s.call('GET', `/v1/sessions/${id}/results`);
       assert.equal(r.json.data.length, H);
       const ours = smape(data.actual, r.json.data.map((d: any) => Number(d.Demand)));

@@ -1,7 +1,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { backends } from '../support/backends.js';
-import { eventually, startTestServer, type TestServer } from '../support/server.js';
+import { completedSession, startTestServer, type TestServer } from '../support/server.js';
 
 /**
  * Two years of daily sales with a known weekly pattern and holidays that cut sales by 80, plus
@@ -45,11 +45,7 @@ async function forecastRows(s: TestServer, body: Record<string, unknown>): Promi
   const created = await s.call('POST', '/v1/sessions/forecast', { json: { dataSourceName: 'sales', targetColumn: 'sales', ...body } });
   assert.equal(created.status, 200, created.text);
   const id = created.json.sessionId;
-  await eventually(async () => {
-    const r = await s.call('GET', `/v1/sessions/${id}`);
-    if (r.json.status === 'failed') throw new Error(`session failed: ${JSON.stringify(r.json.messages)}`);
-    return r.json.status === 'completed' ? true : undefined;
-  }, 120_000, 200);
+  await completedSession(s, id);
   return (await s.call('GET', `/v1/sessions/${id}/results`)).json.data;
 }
 

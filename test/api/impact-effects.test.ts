@@ -1,40 +1,16 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readCsv, type CsvTable } from '../../bench/lib/benchdata.js';
+import { readCsv } from '../../bench/lib/benchdata.js';
 import { backends } from '../support/backends.js';
-import { eventually, startTestServer, type TestServer } from '../support/server.js';
+import { IGNORE_TRUTH, nottemCsv, WINDOW } from '../support/nottem.js';
+import { completedSession, startTestServer, type TestServer } from '../support/server.js';
 
-/**
- * Nottingham monthly temperatures 1920–1938 (benchdata impact/semisynthetic/nottem_placebo.csv:
- * date, y, y_counterfactual, true_effect, post), the event window 1938-01..1938-06. `multiplier`
- * injects an effect into the window; y_counterfactual is the series without it.
- */
-function nottemCsv(multiplier: number): string {
-  const t: CsvTable = readCsv('impact', 'semisynthetic', 'nottem_placebo.csv');
-  const post = t.header.indexOf('post');
-  const y = t.header.indexOf('y');
-  const lines = [t.header.join(',')];
-  for (const r of t.rows) {
-    const row = [...r];
-    if (row[post] === '1') row[y] = String(Number(row[y]) * multiplier);
-    lines.push(row.join(','));
-  }
-  return lines.join('\n') + '\n';
-}
-
-const WINDOW = { startDate: '1938-01-01', endDate: '1938-06-01' };
-/** The columns that describe the truth (and the event) are not controls. */
-const IGNORE_TRUTH = { y_counterfactual: { role: 'none' }, true_effect: { role: 'none' }, post: { role: 'none' } };
 
 async function results(s: TestServer, body: Record<string, unknown>): Promise<any> {
   const created = await s.call('POST', '/v1/sessions/impact', { json: { resultInterval: 'month', targetColumn: 'y', eventName: 'warm spell', ...WINDOW, ...body } });
   assert.equal(created.status, 200, created.text);
   const id = created.json.sessionId;
-  await eventually(async () => {
-    const r = await s.call('GET', `/v1/sessions/${id}`);
-    if (r.json.status === 'failed') throw new Error(`session failed: ${JSON.stringify(r.json.messages)}`);
-    return r.json.status === 'completed' ? true : undefined;
-  }, 120_000, 200);
+  await completedSession(s, id);
   return (await s.call('GET', `/v1/sessions/${id}/results`)).json;
 }
 

@@ -68,3 +68,12 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
+
+/** Polls a session until it completes and returns its body; a failed session fails the test with its messages. */
+export async function completedSession(s: TestServer, id: string, timeoutMs = 120_000): Promise<any> {
+  return eventually(async () => {
+    const r = await s.call('GET', `/v1/sessions/${id}`);
+    if (r.json.status === 'failed') throw new Error(`session failed: ${JSON.stringify(r.json.messages)}`);
+    return r.json.status === 'completed' ? r.json : undefined;
+  }, timeoutMs, 200);
+}
