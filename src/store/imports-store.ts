@@ -1,4 +1,5 @@
 import type { Db } from './db.js';
+import { claimLeased, renewLeased } from './leases.js';
 import type { Message, StatusEntry } from './schema.js';
 import type { Page, PageOf } from '../service/paging.js';
 
@@ -49,26 +50,14 @@ export class ImportsStore {
     return { items: rows.map(toRecord), totalCount: Number(total.n) };
   }
 
-  /**
-   * Claims the oldest import that is requested, or started but whose lease ran out (its worker died).
-   * SKIP LOCKED lets any number of processes claim concurrently without taking the same one.
-   */
+  /** Claims the oldest requested import, or a started one whose worker died (see store/leases.ts). */
   async claim(owner: string, leaseMs: number): Promise<ImportRecord | undefined> {
-    const rows = await this.db.query<Record<string, unknown>>(
-      `UPDATE imports SET lease_owner = $1, lease_expires_at = now() + ($2::int * interval '1 millisecond'), attempts = attempts + 1
-       WHERE id = (
-         SELECT id FROM imports
-         WHERE status = 'requested' OR (status = 'started' AND lease_expires_at < now())
-         ORDER BY requested_at FOR UPDATE SKIP LOCKED LIMIT 1)
-       RETURNING *`, [owner, leaseMs]);
-    const r = rows[0];
+    const r = await claimLeased(this.db, 'imports', owner, leaseMs);
     return r ? toRecord(r as never) : undefined;
   }
 
-  async renewLease(id: string, owner: string, leaseMs: number): Promise<boolean> {
-    const rows = await this.db.query(
-      `UPDATE imports SET lease_expires_at = now() + ($3::int * interval '1 millisecond') WHERE id = $1 AND lease_owner = $2 RETURNING id`, [id, owner, leaseMs]);
-    return rows.length > 0;
+  renewLease(id: string, owner: string, leaseMs: number): Promise<boolean> {
+    return renewLeased(this.db, 'imports', id, owner, leaseMs);
   }
 
   /** Moves to a status, appending to the history, only while this owner holds the lease. */

@@ -1,4 +1,5 @@
 import type { Db } from './db.js';
+import { claimLeased, renewLeased } from './leases.js';
 import type { Message, StatusEntry, StoredColumn } from './schema.js';
 import type { Page, PageOf } from '../service/paging.js';
 
@@ -105,26 +106,14 @@ export class SessionsStore {
     return Number(r.n);
   }
 
-  /**
-   * Claims the oldest session that is requested, or started with an expired lease (its worker
-   * died). FOR UPDATE SKIP LOCKED: concurrent claimers never take the same session.
-   */
+  /** Claims the oldest requested session, or a started one whose worker died (see store/leases.ts). */
   async claim(owner: string, leaseMs: number): Promise<SessionRecord | undefined> {
-    const rows = await this.db.query<Record<string, unknown>>(
-      `UPDATE sessions SET lease_owner = $1, lease_expires_at = now() + ($2::int * interval '1 millisecond'), attempts = attempts + 1
-       WHERE id = (
-         SELECT id FROM sessions
-         WHERE status = 'requested' OR (status = 'started' AND lease_expires_at < now())
-         ORDER BY requested_at FOR UPDATE SKIP LOCKED LIMIT 1)
-       RETURNING *`, [owner, leaseMs]);
-    return rows[0] ? toRecord(rows[0] as never) : undefined;
+    const r = await claimLeased(this.db, 'sessions', owner, leaseMs);
+    return r ? toRecord(r as never) : undefined;
   }
 
-  async renewLease(id: string, owner: string, leaseMs: number): Promise<boolean> {
-    const rows = await this.db.query(
-      `UPDATE sessions SET lease_expires_at = now() + ($3::int * interval '1 millisecond') WHERE id = $1 AND lease_owner = $2 AND status = 'started' RETURNING id`,
-      [id, owner, leaseMs]);
-    return rows.length > 0;
+  renewLease(id: string, owner: string, leaseMs: number): Promise<boolean> {
+    return renewLeased(this.db, 'sessions', id, owner, leaseMs, true);
   }
 
   /**

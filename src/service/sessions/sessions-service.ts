@@ -3,23 +3,16 @@ import type { Db } from '../../store/db.js';
 import { SessionsStore, type SessionFilter, type SessionRecord, type SessionResults, type SessionSort, type SessionStatus, type SessionType } from '../../store/sessions-store.js';
 import { OutboxStore } from '../../store/outbox-store.js';
 import { AccountsStore } from '../../store/accounts-store.js';
-import type { Message, StoredColumn } from '../../store/schema.js';
+import type { Message } from '../../store/schema.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import type { Page, PageOf } from '../paging.js';
 import { sessionView } from './session-view.js';
 import { outboundRefusal } from '../../outbound/index.js';
 
-export interface SessionDraft {
-  type: SessionType;
-  predictionDomain: string | null;
-  datasetName: string;
-  targetColumn: string | null;
-  name: string | null;
-  request: Record<string, unknown>;
-  columns: Record<string, StoredColumn>;
+/** What a session request decides; the rest of the record (id, status, history, token…) is the engine's. */
+export type SessionDraft = Pick<SessionRecord, 'type' | 'predictionDomain' | 'datasetName' | 'targetColumn' | 'name' | 'request' | 'columns' | 'callbackUrl'> & {
   messages?: Message[];
-  callbackUrl: string | null;
-}
+};
 
 /**
  * Session lifecycle shared by model, forecast and impact sessions. Every status change is one

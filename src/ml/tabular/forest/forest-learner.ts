@@ -8,7 +8,7 @@ import { binFrame, MAX_BINS } from './binning.js';
 import { FlatForestBuilder } from './flat-forest.js';
 import { FOREST_ALGORITHMS, ForestModel, type ForestKind } from './forest-model.js';
 import { describeColumns } from './input-columns.js';
-import { SeededRandom } from './random.js';
+import { SeededRandom } from '../../random.js';
 import { TreeGrower, type TreeTarget } from './tree-grower.js';
 
 export interface ForestParams {

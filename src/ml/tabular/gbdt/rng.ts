@@ -1,42 +1,8 @@
-/** Seeded PRNG (mulberry32): the only randomness in training, so a seed fixes the model. */
-export class Rng {
-  private state: number;
+import { SeededRandom } from '../../random.js';
 
+/** The GBDT's own stream of the shared PRNG: the only randomness in training, so a seed fixes the model. */
+export class Rng extends SeededRandom {
   constructor(seed: number) {
-    this.state = (Math.imul(seed | 0, 0x9e3779b1) ^ 0x5bd1e995) >>> 0;
-  }
-
-  /** Uniform in [0, 1). */
-  next(): number {
-    let t = (this.state = (this.state + 0x6d2b79f5) >>> 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-
-  int(n: number): number {
-    return Math.floor(this.next() * n);
-  }
-
-  shuffle(a: Int32Array): void {
-    for (let i = a.length - 1; i > 0; i--) {
-      const j = this.int(i + 1);
-      const t = a[i];
-      a[i] = a[j];
-      a[j] = t;
-    }
-  }
-
-  /** k distinct indices out of 0..n-1, ascending. */
-  sample(n: number, k: number): Int32Array {
-    const all = new Int32Array(n);
-    for (let i = 0; i < n; i++) all[i] = i;
-    for (let i = 0; i < k; i++) {
-      const j = i + this.int(n - i);
-      const t = all[i];
-      all[i] = all[j];
-      all[j] = t;
-    }
-    return all.subarray(0, k).sort();
+    super(seed, 0x5bd1e995);
   }
 }

@@ -2,9 +2,12 @@
 export class SeededRandom {
   private state: number;
 
-  constructor(seed: number) {
-    // Mix the seed so that nearby seeds (0, 1, 2 …) start far apart.
-    this.state = (Math.imul(seed | 0, 0x9e3779b1) ^ 0x85ebca6b) >>> 0;
+  /**
+   * Nearby seeds (0, 1, 2 …) are mixed to start far apart; `salt` gives a learner its own stream
+   * for the same seed (the GBDT keeps the one its models were tuned and tested with).
+   */
+  constructor(seed: number, salt = 0x85ebca6b) {
+    this.state = (Math.imul(seed | 0, 0x9e3779b1) ^ salt) >>> 0;
   }
 
   /** Uniform in [0, 1). */
@@ -28,5 +31,18 @@ export class SeededRandom {
       a[i] = a[j];
       a[j] = t;
     }
+  }
+
+  /** k distinct indices out of 0..n-1, ascending. */
+  sample(n: number, k: number): Int32Array {
+    const all = new Int32Array(n);
+    for (let i = 0; i < n; i++) all[i] = i;
+    for (let i = 0; i < k; i++) {
+      const j = i + this.int(n - i);
+      const t = all[i];
+      all[i] = all[j];
+      all[j] = t;
+    }
+    return all.subarray(0, k).sort();
   }
 }
