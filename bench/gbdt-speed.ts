@@ -13,7 +13,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { loadBenchTable } from './tabular.js';
+import { benchdata } from './lib/benchdata.js';
+import { loadBenchTable } from './lib/tabular-table.js';
 import { encodeTarget, fitFrameEncoder } from '../src/ml/encode.js';
 import type { Frame, Task } from '../src/ml/frame.js';
 import { GbdtLearner } from '../src/ml/tabular/gbdt/index.js';
@@ -63,7 +64,7 @@ print(json.dumps(best))
 `;
 
 function benchCase(name: string, kind: 'classification' | 'regression', rounds: number): Case {
-  const table = loadBenchTable(kind, name);
+  const table = loadBenchTable(benchdata(), kind, name);
   const n = table.targetValues.length;
   const frame = fitFrameEncoder(table.specs, table.columns).encode(table.columns, n);
   const { task, y } = encodeTarget(table.targetValues, kind, table.classes);

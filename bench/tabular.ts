@@ -3,46 +3,18 @@
  * 5-fold CV with the fixed folds, a whole contest + champion refit on each training fold, scored on
  * the test fold next to the reference results; then the anomaly benchmark and one summary line.
  * Usage: npm run bench:tabular [-- --only a,b] [--balance] [--budget-ms 10000] [--select-by logLoss|macroAverageF1Score]
- * Also exports the data-set loader the contest and forest tests use.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { benchPath, column, readCsv } from './lib/benchdata.js';
-import { encodeTarget, fitFrameEncoder, inferDataType, type ColumnSpec } from '../src/ml/encode.js';
-import type { Frame, Task } from '../src/ml/frame.js';
+import { benchdata, benchPath, column, readCsv } from './lib/benchdata.js';
+import { benchFold, DROPPED_COLUMNS, loadBenchTable, type TabularKind } from './lib/tabular-table.js';
 import { classificationMetrics } from '../src/ml/metrics/classification.js';
 import { regressionMetrics } from '../src/ml/metrics/regression.js';
 import { fitChampion, runContest, type CandidateExecutor, type ClassificationSelection } from '../src/ml/tabular/contest/index.js';
 import { ContestWorkerPool } from '../src/jobs/contest-pool.js';
-
-export type TabularKind = 'classification' | 'regression';
-
-/** PROTOCOL.md §1: identifier columns and copies of the target that are not features. */
-const DROPPED_COLUMNS: Record<string, string[]> = { mtcars: ['model'], auto_mpg: ['Name'], boston_housing: ['medv'] };
-
-export interface BenchTable {
-  name: string;
-  kind: TabularKind;
-  specs: ColumnSpec[];
-  /** Feature columns as strings, rows with a missing target removed. */
-  columns: Record<string, string[]>;
-  targetValues: string[];
-  fold: Int32Array;
-  /** Classification: the sorted labels of the whole file and the minority (positive) class index. */
-  classes?: string[];
-  positiveClass?: number;
-}
-
-export interface BenchSplit {
-  task: Task;
-  train: Frame;
-  yTrain: Float64Array;
-  test: Frame;
-  yTest: Float64Array;
-}
 
 export function listBenchTables(): { kind: TabularKind; name: string }[] {
   const catalog = readCsv('tabular_catalog.csv');
@@ -52,63 +24,6 @@ export function listBenchTables(): { kind: TabularKind; name: string }[] {
     if (m) out.push({ kind: m[1] as TabularKind, name: m[2] });
   }
   return out;
-}
-
-export function loadBenchTable(kind: TabularKind, name: string): BenchTable {
-  const catalog = readCsv('tabular_catalog.csv');
-  const entry = catalog.rows.find((r) => r[catalog.header.indexOf('path')].endsWith(`${kind}/${name}.csv`));
-  if (!entry) throw new Error(`${kind}/${name} is not in tabular_catalog.csv`);
-  const targetName = entry[catalog.header.indexOf('target')];
-  const table = readCsv(kind, `${name}.csv`);
-  const foldColumn = column(readCsv('folds', kind, `${name}.csv`), 'fold');
-  const allTargets = column(table, targetName);
-  const keep = allTargets.map((v, i) => (v === '' ? -1 : i)).filter((i) => i >= 0);
-  const dropped = new Set([targetName, ...(DROPPED_COLUMNS[name] ?? [])]);
-  const columns: Record<string, string[]> = {};
-  const specs: ColumnSpec[] = [];
-  for (const header of table.header.filter((h) => !dropped.has(h))) {
-    const all = column(table, header);
-    specs.push({ name: header, dataType: inferDataType(all) });
-    columns[header] = keep.map((i) => all[i]);
-  }
-  const targetValues = keep.map((i) => allTargets[i]);
-  const fold = Int32Array.from(keep, (i) => Number(foldColumn[i]));
-  const out: BenchTable = { name, kind, specs, columns, targetValues, fold };
-  if (kind === 'classification') {
-    const { task, y } = encodeTarget(targetValues, 'classification');
-    const classes = (task as { classes: string[] }).classes;
-    const counts = new Array<number>(classes.length).fill(0);
-    for (const c of y) counts[c]++;
-    // Minority class of the whole file; ties go to the label that sorts last.
-    let positive = 0;
-    for (let c = 1; c < classes.length; c++) if (counts[c] <= counts[positive]) positive = c;
-    out.classes = classes;
-    out.positiveClass = positive;
-  }
-  return out;
-}
-
-/** Fold k of the protocol: train on fold ≠ k, test on fold = k; categorical levels from the training rows. */
-export function benchFold(table: BenchTable, k: number): BenchSplit {
-  const pickRows = (test: boolean) => {
-    const rows: number[] = [];
-    table.fold.forEach((f, i) => (f === k) === test && rows.push(i));
-    return rows;
-  };
-  const subset = (rows: number[]) =>
-    Object.fromEntries(Object.entries(table.columns).map(([name, values]) => [name, rows.map((i) => values[i])]));
-  const trainRows = pickRows(false);
-  const testRows = pickRows(true);
-  const encoder = fitFrameEncoder(table.specs, subset(trainRows));
-  const target = (rows: number[]) => encodeTarget(rows.map((i) => table.targetValues[i]), table.kind, table.classes);
-  const train = target(trainRows);
-  return {
-    task: train.task,
-    train: encoder.encode(subset(trainRows), trainRows.length),
-    yTrain: train.y,
-    test: encoder.encode(subset(testRows), testRows.length),
-    yTest: target(testRows).y,
-  };
 }
 
 // ---- benchmark run ------------------------------------------------------------------------------
@@ -194,7 +109,7 @@ async function evaluateDataset(
   name: string,
   opts: { budgetMs: number; balance: boolean; selectBy: ClassificationSelection; executor: CandidateExecutor },
 ): Promise<Omit<DatasetResult, 'refs' | 'lightgbmSeconds'>> {
-  const table = loadBenchTable(kind, name);
+  const table = loadBenchTable(benchdata(), kind, name);
   const sums: Record<string, number> = {};
   let fitSeconds = 0;
   let fitCpuSeconds = 0;

@@ -1,6 +1,13 @@
-/** Service configuration, read once from the environment (every variable is documented in the README). */
+/**
+ * Service configuration, read once from the environment (every variable is documented in the README).
+ * Every setting is checked here: a wrong one stops the start with a message that names the variable,
+ * what is wrong with its value and the rule, all problems at once.
+ */
 import { resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
+import { parseAllowedHosts } from './outbound/allowed-hosts.js';
+import { splitSender } from './notify/smtp-url.js';
+import { MIN_KEY_LENGTH } from './service/accounts.js';
 
 export interface Config {
   port: number;
@@ -20,37 +27,132 @@ export interface Config {
   maxPredictRecords: number;
   /** Session workers run in this process (embedded default) — how many at once. */
   workerConcurrency: number;
+  /** How long a claimed session/import stays with its worker without a renewal. */
+  leaseMs: number;
+  /** An upload's lock on its data set outlives its last renewal by this (a killed upload blocks the next one at most this long). */
+  writerLeaseMs: number;
+  logLevel: LogLevel;
   smtpUrl: string | undefined;
   mailFrom: string;
   /** Public base URL used in links and Location headers; defaults to the request's own host. */
   publicUrl: string | undefined;
+  /** Anyone may create an account from the dashboard (SIBYL_SIGNUP=closed for private installs). */
+  signupOpen: boolean;
+  /** The first account's e-mail address (completion e-mails, sign-in to the dashboard). */
+  adminEmail: string | undefined;
+  /** Quotas of the free community plan, which every signed-up account is on. */
+  communityPlan: PlanLimits;
 }
 
-function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const v = env[name];
-  if (v === undefined || v === '') return fallback;
-  const n = Number(v);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got "${v}"`);
-  return Math.floor(n);
+export interface PlanLimits {
+  dataSets: number;
+  sessionsPerMonth: number;
+  predictionsPerDay: number;
+  /** Largest single upload (CSV or JSON body), bytes. */
+  uploadBytes: number;
 }
+
+export const LOG_LEVELS = ['silent', 'fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** One or more invalid settings; the message lists each with its variable, its problem and the rule. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    const list = problems.map((p) => `  ${p}`).join('\n');
+    super(`invalid setting${problems.length > 1 ? 's' : ''}:\n${list}\n(the settings are described in the README, section Configuration)`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** What is wrong with a variable's value and the rule it breaks. */
+class Problem {
+  constructor(readonly message: string) {}
+}
+
+const DATABASE_PROTOCOLS = ['postgres:', 'postgresql:', 'socket:'];
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const str = (k: string) => (env[k] === undefined || env[k] === '' ? undefined : env[k]);
-  return {
-    port: int(env, 'PORT', 8080),
+  const problems: string[] = [];
+  /** Unset and empty both mean "use the default". */
+  const str = (name: string) => (env[name] === undefined || env[name] === '' ? undefined : env[name]);
+  /** The parsed value of a set variable, or its fallback when unset or wrong (then the problem is noted). */
+  const check = <T>(name: string, fallback: T, parse: (value: string) => T | Problem): T => {
+    const value = str(name);
+    if (value === undefined) return fallback;
+    const parsed = parse(value);
+    if (parsed instanceof Problem) {
+      problems.push(`${name}=${JSON.stringify(value)} ${parsed.message}`);
+      return fallback;
+    }
+    return parsed;
+  };
+  /** A whole number from `min` to `max`; `rule` says what it counts. */
+  const whole = (name: string, fallback: number, min: number, rule: string, max = Number.MAX_SAFE_INTEGER) =>
+    check(name, fallback, (v) => {
+      const n = Number(v);
+      if (!/^\s*\d+\s*$/.test(v) || !Number.isSafeInteger(n)) return new Problem(`is not a whole number: ${rule}`);
+      if (n < min || n > max) return new Problem(`is out of range: ${rule}`);
+      return n;
+    });
+
+  const config: Config = {
+    port: whole('PORT', 8080, 0, 'a TCP port from 0 to 65535 (0 picks a free one)', 65535),
     host: str('HOST') ?? '127.0.0.1',
     dataDir: resolve(str('SIBYL_DATA_DIR') ?? './data'),
     databaseUrl: str('DATABASE_URL'),
     apiKey: str('SIBYL_API_KEY'),
     allowPrivateHosts: env.SIBYL_ALLOW_PRIVATE_HOSTS ?? '',
-    maxJsonBytes: int(env, 'SIBYL_MAX_JSON_BYTES', 32 * 1024 * 1024),
-    maxCsvBytes: int(env, 'SIBYL_MAX_CSV_BYTES', 1024 * 1024 * 1024),
-    importMaxBytes: int(env, 'SIBYL_IMPORT_MAX_BYTES', 1024 * 1024 * 1024),
-    importTimeoutMs: int(env, 'SIBYL_IMPORT_TIMEOUT_MS', 10 * 60 * 1000),
-    maxPredictRecords: int(env, 'SIBYL_MAX_PREDICT_RECORDS', 10000),
-    workerConcurrency: int(env, 'SIBYL_WORKERS', Math.max(1, availableParallelism() - 1)),
+    maxJsonBytes: whole('SIBYL_MAX_JSON_BYTES', 32 * 1024 * 1024, 1, 'a size in bytes, at least 1'),
+    maxCsvBytes: whole('SIBYL_MAX_CSV_BYTES', 1024 * 1024 * 1024, 1, 'a size in bytes, at least 1'),
+    importMaxBytes: whole('SIBYL_IMPORT_MAX_BYTES', 1024 * 1024 * 1024, 1, 'a size in bytes, at least 1'),
+    importTimeoutMs: whole('SIBYL_IMPORT_TIMEOUT_MS', 10 * 60 * 1000, 1, 'milliseconds, at least 1'),
+    maxPredictRecords: whole('SIBYL_MAX_PREDICT_RECORDS', 10000, 1, 'a number of records, at least 1'),
+    workerConcurrency: whole('SIBYL_WORKERS', Math.max(1, availableParallelism() - 1), 1, 'how many sessions/imports run at once, at least 1'),
+    leaseMs: whole('SIBYL_LEASE_MS', 30000, 1000, 'milliseconds, at least 1000 (a lease is renewed every third of it)'),
+    writerLeaseMs: whole('SIBYL_WRITER_LEASE_MS', 30000, 1000, 'milliseconds, at least 1000 (an upload renews its lock every quarter of it)'),
+    logLevel: check<LogLevel>('SIBYL_LOG_LEVEL', 'info', (v) =>
+      (LOG_LEVELS as readonly string[]).includes(v) ? (v as LogLevel) : new Problem(`is not a log level: use one of ${LOG_LEVELS.join(', ')}`)),
     smtpUrl: str('SIBYL_SMTP_URL'),
     mailFrom: str('SIBYL_MAIL_FROM') ?? 'sibyl@localhost',
     publicUrl: str('SIBYL_PUBLIC_URL'),
+    signupOpen: check('SIBYL_SIGNUP', true, (v) =>
+      (v.trim().toLowerCase() === 'open' ? true : v.trim().toLowerCase() === 'closed' ? false : new Problem('is neither open nor closed: whether anyone may create an account from the dashboard'))),
+    adminEmail: check<string | undefined>('SIBYL_ADMIN_EMAIL', undefined, (v) =>
+      (/^[^@\s]+@[^@\s]+\.[^@\s]+$|^[^@\s]+@localhost$/.test(v.trim()) ? v.trim().toLowerCase() : new Problem('is not an e-mail address: the first account\'s address'))),
+    communityPlan: {
+      dataSets: whole('SIBYL_PLAN_DATASETS', 1000, 0, 'how many data sets a community account may hold'),
+      sessionsPerMonth: whole('SIBYL_PLAN_SESSIONS_PER_MONTH', 10_000, 0, 'how many sessions a community account may start in a month'),
+      predictionsPerDay: whole('SIBYL_PLAN_PREDICTIONS_PER_DAY', 1_000_000, 0, 'how many records a community account may predict in a day'),
+      uploadBytes: whole('SIBYL_PLAN_UPLOAD_BYTES', 1024 * 1024 * 1024, 1, 'the largest upload of a community account in bytes, at least 1'),
+    },
   };
+
+  // Secrets and URLs that may hold passwords are described, never repeated.
+  if (config.apiKey !== undefined) {
+    if (config.apiKey.length < MIN_KEY_LENGTH) {
+      problems.push(`SIBYL_API_KEY is ${config.apiKey.length} character${config.apiKey.length === 1 ? '' : 's'} long: an API key needs at least ${MIN_KEY_LENGTH} characters`);
+    } else if (!/^[\x21-\x7e]+$/.test(config.apiKey)) {
+      problems.push('SIBYL_API_KEY contains spaces, control or non-ASCII characters: an API key travels in the api-key header, so it must be visible ASCII characters only');
+    }
+  }
+  if (config.databaseUrl !== undefined) {
+    let protocol: string | undefined;
+    try { protocol = new URL(config.databaseUrl).protocol; } catch { /* reported below */ }
+    if (protocol === undefined) problems.push('DATABASE_URL is not a URL: expected postgres://[user[:password]@]host[:port]/database');
+    else if (!DATABASE_PROTOCOLS.includes(protocol)) problems.push(`DATABASE_URL uses the ${protocol.slice(0, -1)} scheme: expected postgres:// or postgresql:// (or socket:)`);
+  }
+  if (config.publicUrl !== undefined) {
+    let url: URL | undefined;
+    try { url = new URL(config.publicUrl); } catch { /* reported below */ }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+      problems.push(`SIBYL_PUBLIC_URL=${JSON.stringify(config.publicUrl)} is not an http(s) URL: it is the base of links in responses, e.g. https://sibyl.example.org`);
+    }
+  }
+  if (!/^[^@\s]+@[^@\s]+$/.test(config.mailFrom)) problems.push(`SIBYL_MAIL_FROM=${JSON.stringify(config.mailFrom)} is not an e-mail address`);
+  for (const validate of [() => parseAllowedHosts(config.allowPrivateHosts), () => config.smtpUrl !== undefined && splitSender(config.smtpUrl)]) {
+    try { validate(); } catch (e) { problems.push((e as Error).message); }
+  }
+
+  if (problems.length) throw new ConfigError(problems);
+  return config;
 }

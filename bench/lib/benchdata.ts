@@ -1,59 +1,40 @@
 /**
- * Access to ../shared/benchdata (the real public data with fixed folds and reference results).
- * Shared by benchmarks and the ML tests that train on real data.
+ * Access to the shared benchmark data (real public data with fixed folds and reference results) that
+ * benchmarks compare against: $SIBYL_BENCHDATA, else ../shared/benchdata beside the repository.
+ * Tests do not use it; they read the small cut in test/fixtures/.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { CsvTable } from './csv.js';
+import { dataRoot, repositoryRoot, type DataRoot } from './data-root.js';
 
-/** Root of the benchmark data: $SIBYL_BENCHDATA, else ../shared/benchdata beside the repo. */
-export function benchdataDir(): string {
-  const dir = process.env.SIBYL_BENCHDATA ?? resolve(process.cwd(), '../shared/benchdata');
-  if (!existsSync(dir)) throw new Error(`benchmark data not found at ${dir} (set SIBYL_BENCHDATA)`);
-  return dir;
+let root: DataRoot | undefined;
+
+/** The benchmark data; when it is not there, says so and how to point at it, and ends the benchmark. */
+export function benchdata(): DataRoot {
+  if (root) return root;
+  const configured = process.env.SIBYL_BENCHDATA;
+  const dir = configured ? resolve(configured) : resolve(repositoryRoot(), '../shared/benchdata');
+  if (!existsSync(resolve(dir, 'tabular_catalog.csv'))) {
+    console.error([
+      `The shared benchmark data is missing: no ${resolve(dir, 'tabular_catalog.csv')}`,
+      configured ? `(looked in SIBYL_BENCHDATA=${configured}).` : '(looked in ../shared/benchdata beside the repository, the default).',
+      'Benchmarks compare our figures with reference results on that data (public data sets, fixed folds, references).',
+      'Point SIBYL_BENCHDATA at a copy, e.g. `SIBYL_BENCHDATA=/path/to/shared/benchdata npm run bench:tabular`.',
+      'npm test does not need it: tests use the small fixtures in test/fixtures/.',
+    ].join('\n'));
+    process.exit(2);
+  }
+  root = dataRoot(dir);
+  return root;
 }
 
 export function benchPath(...parts: string[]): string {
-  return resolve(benchdataDir(), ...parts);
-}
-
-export interface CsvTable {
-  header: string[];
-  rows: string[][]; // empty string = missing
-}
-
-/** RFC 4180 CSV parser (quotes, doubled quotes, CRLF); small files only — it reads the whole file. */
-export function parseCsv(text: string): CsvTable {
-  const records: string[][] = [];
-  let field = '';
-  let record: string[] = [];
-  let inQuotes = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (inQuotes) {
-      if (c === '"') {
-        if (text[i + 1] === '"') { field += '"'; i++; } else inQuotes = false;
-      } else field += c;
-    } else if (c === '"') inQuotes = true;
-    else if (c === ',') { record.push(field); field = ''; }
-    else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      record.push(field); field = '';
-      records.push(record); record = [];
-    } else field += c;
-  }
-  if (field !== '' || record.length) { record.push(field); records.push(record); }
-  const nonEmpty = records.filter((r) => !(r.length === 1 && r[0] === ''));
-  const [header, ...rows] = nonEmpty;
-  return { header: header ?? [], rows };
+  return benchdata().path(...parts);
 }
 
 export function readCsv(...parts: string[]): CsvTable {
-  return parseCsv(readFileSync(benchPath(...parts), 'utf8'));
+  return benchdata().read(...parts);
 }
 
-/** Column of a table by name, as strings. */
-export function column(t: CsvTable, name: string): string[] {
-  const j = t.header.indexOf(name);
-  if (j < 0) throw new Error(`no column ${name}`);
-  return t.rows.map((r) => r[j] ?? '');
-}
+export { column, parseCsv, type CsvTable } from './csv.js';

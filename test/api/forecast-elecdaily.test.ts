@@ -1,6 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readCsv, column } from '../../bench/lib/benchdata.js';
+import { column, readFixture } from '../support/fixtures.js';
 import { backends } from '../support/backends.js';
 import { completedSession, startTestServer, type TestServer } from '../support/server.js';
 
@@ -12,8 +12,8 @@ import { completedSession, startTestServer, type TestServer } from '../support/s
 const H = 14;
 
 function elecdaily() {
-  const read = (name: string) => column(readCsv('forecast', 'fpp2', `elecdaily_${name}.csv`), 'value');
-  const dates = column(readCsv('forecast', 'fpp2', 'elecdaily_Demand.csv'), 'date');
+  const read = (name: string) => column(readFixture('forecast', 'fpp2', `elecdaily_${name}.csv`), 'value');
+  const dates = column(readFixture('forecast', 'fpp2', 'elecdaily_Demand.csv'), 'date');
   const demand = read('Demand');
   const workday = read('WorkDay');
   const temperature = read('Temperature');
@@ -23,9 +23,9 @@ function elecdaily() {
   return { history, future, actual: demand.slice(n).map(Number), start: dates[n]!, end: dates.at(-1)! };
 }
 
-/** R forecast's ets + auto.arima + theta combination on the same split (benchdata reference). */
+/** R forecast's ets + auto.arima + theta combination on the same split (reference/forecast_series.csv in test/fixtures). */
 function referenceSmape(): number {
-  const t = readCsv('reference', 'forecast_series.csv');
+  const t = readFixture('reference', 'forecast_series.csv');
   const row = t.rows.find((r) => r[1] === 'fpp2/elecdaily_Demand' && r[6] === 'comb');
   assert.ok(row, 'reference row for elecdaily_Demand comb');
   return Number(row[t.header.indexOf('smape')]);

@@ -1,13 +1,13 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readCsv, column } from '../../bench/lib/benchdata.js';
+import { column, readFixture } from '../support/fixtures.js';
 import { backends } from '../support/backends.js';
 import { eventually, startTestServer, type TestServer } from '../support/server.js';
 
 /** Daily page views of a blog (fpp2 hyndsight, 2014-04-30..2015-04-29), with one day made a 5× spike. */
 const SPIKE_DATE = '2014-11-12';
 function hyndsight(): { date: string; value: string }[] {
-  const t = readCsv('forecast', 'fpp2', 'hyndsight.csv');
+  const t = readFixture('forecast', 'fpp2', 'hyndsight.csv');
   const values = column(t, 'value');
   return column(t, 'date').map((date, i) => ({ date, value: date === SPIKE_DATE ? String(Number(values[i]) * 5) : values[i]! }));
 }

@@ -1,6 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readCsv } from '../../bench/lib/benchdata.js';
+import { readFixture } from '../support/fixtures.js';
 import { backends } from '../support/backends.js';
 import { IGNORE_TRUTH, nottemCsv, WINDOW } from '../support/nottem.js';
 import { completedSession, startTestServer, type TestServer } from '../support/server.js';
@@ -35,7 +35,7 @@ for (const backend of await backends()) {
       assert.ok(Math.abs(r.metrics.relativeEffect - 0.15) < 0.06, `relative effect ${r.metrics.relativeEffect}`);
       assert.equal(r.data.length, 6);
       assert.equal(r.data[0].date, '1938-01-01T00:00:00.0000000Z');
-      const observed = readCsv('impact', 'semisynthetic', 'nottem_placebo.csv').rows.filter((row) => row[4] === '1').map((row) => Number(row[1]) * 1.15);
+      const observed = readFixture('impact', 'semisynthetic', 'nottem_placebo.csv').rows.filter((row) => row[4] === '1').map((row) => Number(row[1]) * 1.15);
       let sum = 0;
       r.data.forEach((row: any, t: number) => {
         assert.ok(Math.abs(Number(row.y) - observed[t]!) < 1e-9);

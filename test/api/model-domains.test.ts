@@ -5,7 +5,7 @@
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readCsv, type CsvTable } from '../../bench/lib/benchdata.js';
+import { readFixture, type CsvTable } from '../support/fixtures.js';
 import { rocAuc } from '../../src/ml/metrics/ranking.js';
 import { backends } from '../support/backends.js';
 import { eventually, startTestServer, type TestServer } from '../support/server.js';
@@ -28,7 +28,7 @@ for (const backend of await backends()) {
     after(async () => { await s.close(); });
 
     it('regression on concrete strength: R² well above 0 on the held-back rows, predictions are numbers', async () => {
-      const rows = records(readCsv('regression', 'concrete.csv'));
+      const rows = records(readFixture('regression', 'concrete.csv'));
       assert.equal((await s.call('PUT', '/v1/data/concrete', { json: { data: rows } })).status, 201);
       const created = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'concrete', targetColumn: 'compressive_strength', predictionDomain: 'Regression' } });
       assert.equal(created.status, 200, created.text);
@@ -62,7 +62,7 @@ for (const backend of await backends()) {
     });
 
     it('anomalies on an ODDS table with a key column: the target is ignored with a warning, scores rank the anomalies', async () => {
-      const table = readCsv('anomaly', 'breastw_odds.csv');
+      const table = readFixture('anomaly', 'breastw_odds.csv');
       const rows: Record<string, string>[] = records(table).map((r, i) => ({ sample: `s${i}`, ...r }));
       assert.equal((await s.call('PUT', '/v1/data/breastw', { json: { data: rows, columns: { sample: { dataType: 'string', role: 'key' } } } })).status, 201);
       const created = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'breastw', predictionDomain: 'anomalies', targetColumn: 'is_anomaly' } });

@@ -1,5 +1,5 @@
 /**
- * Replays the recorded traffic of the original service (../shared/conformance/nexosis-js/cassettes)
+ * Replays the recorded traffic of the original service (test/fixtures/conformance/nexosis-js/cassettes)
  * against a real Sibyl server and compares what unmodified clients depend on: the status code, the
  * account headers, and the shape of JSON bodies (every recorded top-level field present, with a
  * compatible JSON type; the same for the first list item). Model numbers are not compared.
@@ -10,9 +10,8 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { CASSETTES } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-
-const DIR = resolve(process.cwd(), process.env.SIBYL_CONFORMANCE ?? '../shared/conformance/nexosis-js/cassettes');
 
 interface Cassette {
   req: { url: string; method: string; headers: Record<string, string>; body?: string };
@@ -21,7 +20,7 @@ interface Cassette {
 
 function load(name: string): Cassette {
   // json5 with unquoted keys: a JavaScript object literal.
-  return (0, eval)(`(${readFileSync(resolve(DIR, `${name}.json5`), 'utf8')})`) as Cassette;
+  return (0, eval)(`(${readFileSync(resolve(CASSETTES, `${name}.json5`), 'utf8')})`) as Cassette;
 }
 
 const jsonType = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);

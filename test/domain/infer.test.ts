@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseCsv, readCsv, type CsvTable } from '../../bench/lib/benchdata.js';
+import { CASSETTES, parseCsv, readFixture, type CsvTable } from '../support/fixtures.js';
 import { columnsToJson, normalizeColumnMap, type ColumnMap, type ColumnPatchMap } from '../../src/domain/columns.js';
 import { findIdentity, inferColumns, mergeColumns } from '../../src/domain/infer.js';
 import { TableProfiler, type ColumnProfile } from '../../src/domain/profile.js';
@@ -21,7 +21,7 @@ function profileRecords(records: Record<string, unknown>[]): Record<string, Colu
 
 /** Request and response bodies of a recorded exchange with the original service. */
 function cassette(name: string): { request: any; response: any } {
-  const text = readFileSync(resolve(process.cwd(), '../shared/conformance/nexosis-js/cassettes', name), 'utf8');
+  const text = readFileSync(resolve(CASSETTES, name), 'utf8');
   const [request, response] = [...text.matchAll(/body: "((?:[^"\\]|\\.)*)"/g)].map((m) => JSON.parse(JSON.parse(`"${m[1]}"`)));
   return { request, response };
 }
@@ -82,11 +82,11 @@ test('housing upload with role-only metadata matches the recorded inference (put
   for (const c of differing) assert.deepEqual(ours[c], { dataType: 'numericMeasure', role: 'feature', imputation: 'mean', aggregation: 'mean' });
 });
 
-test('benchdata time series: a sole numeric column becomes the target, several stay features', () => {
-  assert.deepEqual(summary(upload(profileTable(readCsv('forecast/fpp2/a10.csv')))),
+test('real time series (fixtures): a sole numeric column becomes the target, several stay features', () => {
+  assert.deepEqual(summary(upload(profileTable(readFixture('forecast/fpp2/a10.csv')))),
     { date: 'date/timestamp/null/null', value: 'numericMeasure/target/mean/mean' });
 
-  const nab = summary(upload(profileTable(readCsv('anomaly/nab/realKnownCause/nyc_taxi.csv'))));
+  const nab = summary(upload(profileTable(readFixture('anomaly/nab/realKnownCause/nyc_taxi.csv'))));
   assert.deepEqual(nab, {
     timestamp: 'date/timestamp/null/null',
     value: 'numeric/feature/zeroes/sum',
@@ -94,18 +94,18 @@ test('benchdata time series: a sole numeric column becomes the target, several s
     label_point: 'numeric/feature/mode/mode',
   });
 
-  const seatbelts = upload(profileTable(readCsv('impact/seatbelts_uk.csv')));
+  const seatbelts = upload(profileTable(readFixture('impact/seatbelts_uk.csv')));
   assert.deepEqual(findIdentity(seatbelts), { kind: 'timestamp', column: 'date' });
   assert.equal(summary(seatbelts).law, 'numeric/feature/mode/mode');
   assert.equal(summary(seatbelts).PetrolPrice, 'numericMeasure/feature/mean/mean');
   assert.ok(Object.values(seatbelts).every((c) => c.role === 'timestamp' || c.role === 'feature'));
 });
 
-test('benchdata without a unique date column: no timestamp, no inferred target', () => {
-  const air = upload(profileTable(readCsv('regression/airquality.csv')));
+test('real tables without a unique date column (fixtures): no timestamp, no inferred target', () => {
+  const air = upload(profileTable(readFixture('regression/airquality.csv')));
   assert.ok(Object.values(air).every((c) => c.role === 'feature'));
   assert.deepEqual(findIdentity(air), { kind: 'none' });
-  const m3 = upload(profileTable(readCsv('forecast/m3/m3_yearly_train.csv')));
+  const m3 = upload(profileTable(readFixture('forecast/m3/m3_yearly_train.csv')));
   assert.equal(summary(m3).date, 'date/null/null/null', 'stacked series repeat dates');
   assert.equal(summary(m3).series_id, 'string/feature/mode/mode');
   assert.deepEqual(findIdentity(m3), { kind: 'none' });

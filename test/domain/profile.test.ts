@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { column, readCsv, type CsvTable } from '../../bench/lib/benchdata.js';
+import { column, readFixture, type CsvTable } from '../support/fixtures.js';
 import { ColumnProfiler, DATE_SET_CAP, TableProfiler, type ColumnProfile } from '../../src/domain/profile.js';
 import { formatStoredTimestamp } from '../../src/domain/dates.js';
 
@@ -88,15 +88,15 @@ test('TableProfiler: JSON records with columns appearing late count earlier rows
   assert.equal(p.time.uniqueDates, true);
 });
 
-test('real data: titanic, house votes, auto mpg, pima (benchdata)', () => {
-  const titanic = profileTable(readCsv('classification/titanic.csv'));
+test('real data: titanic, house votes, auto mpg, pima (fixtures)', () => {
+  const titanic = profileTable(readFixture('classification/titanic.csv'));
   assert.deepEqual(Object.values(titanic).map((c) => c.dataType), ['string', 'string', 'string', 'logical']); // Survived Yes/No
 
-  const votes = profileTable(readCsv('classification/house_votes84.csv'));
+  const votes = profileTable(readFixture('classification/house_votes84.csv'));
   assert.ok(Object.values(votes).every((c) => c.dataType === 'string'));
-  assert.equal(votes.V1.missing, readCsv('classification/house_votes84.csv').rows.filter((r) => r[1] === '').length);
+  assert.equal(votes.V1.missing, readFixture('classification/house_votes84.csv').rows.filter((r) => r[1] === '').length);
 
-  const mpg = profileTable(readCsv('regression/auto_mpg.csv'));
+  const mpg = profileTable(readFixture('regression/auto_mpg.csv'));
   assert.deepEqual(
     Object.fromEntries(Object.entries(mpg).map(([k, v]) => [k, v.dataType])),
     { Name: 'string', Cylinders: 'numeric', Displacement: 'numericMeasure', Horsepower: 'numericMeasure', Weight_in_lbs: 'numeric',
@@ -105,19 +105,19 @@ test('real data: titanic, house votes, auto mpg, pima (benchdata)', () => {
   assert.equal(mpg.Horsepower.missing, 6); // catalogue: 6 missing Horsepower
   assert.equal(mpg.Miles_per_Gallon.missing, 8);
 
-  const pima = readCsv('classification/pima_diabetes.csv');
+  const pima = readFixture('classification/pima_diabetes.csv');
   const insulin = profileOf(column(pima, 'insulin'));
   assert.equal(insulin.dataType, 'numeric');
   assert.equal(insulin.missing + insulin.present, 768);
   assert.ok(insulin.missing > 300, 'version 2 recodes impossible zeros to NA');
 });
 
-test('real data: monthly series dates are unique, stacked series dates are not (benchdata)', () => {
-  const a10 = profileTable(readCsv('forecast/fpp2/a10.csv'));
+test('real data: monthly series dates are unique, stacked series dates are not (fixtures)', () => {
+  const a10 = profileTable(readFixture('forecast/fpp2/a10.csv'));
   assert.equal(a10.date.dataType, 'date');
   assert.equal(a10.date.uniqueDates, true);
   assert.equal(a10.value.dataType, 'numericMeasure');
-  const m3 = profileTable(readCsv('forecast/m3/m3_yearly_train.csv'));
+  const m3 = profileTable(readFixture('forecast/m3/m3_yearly_train.csv'));
   assert.equal(m3.date.dataType, 'date');
   assert.equal(m3.date.uniqueDates, false);
   assert.equal(m3.series_id.dataType, 'string');

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
-import { benchPath } from '../../bench/lib/benchdata.js';
+import { fixturePath } from '../support/fixtures.js';
 import type { TestServer } from '../support/server.js';
 
 /** Uploads Fisher's iris (150 rows) as data set `iris` for the account of `key` (default: the test key). */
 export async function uploadIris(s: TestServer, key?: string): Promise<void> {
-  const csv = readFileSync(benchPath('classification', 'iris.csv'), 'utf8');
+  const csv = readFileSync(fixturePath('classification', 'iris.csv'), 'utf8');
   const r = await s.call('PUT', '/v1/data/iris', { body: csv, headers: { 'content-type': 'text/csv', ...(key ? { 'api-key': key } : {}) } });
   assert.ok(r.status === 200 || r.status === 201, r.text);
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { benchPath } from '../../bench/lib/benchdata.js';
+import { fixturePath } from '../support/fixtures.js';
 import { startSibyl, type SibylProcess } from './sibyl-process.js';
 import { apiClient, waitFor } from './api-client.js';
 
@@ -22,7 +22,7 @@ describe('restart on the embedded store after kill -9', () => {
   it('resumes a started and a requested session, each completing once', async () => {
     server = await startSibyl('serve', env);
     let call = apiClient(server.url, KEY);
-    const csv = readFileSync(benchPath('classification', 'iris.csv'), 'utf8');
+    const csv = readFileSync(fixturePath('classification', 'iris.csv'), 'utf8');
     const put = await fetch(`${server.url}/v1/data/iris`, { method: 'PUT', headers: { 'api-key': KEY, 'content-type': 'text/csv' }, body: csv });
     assert.equal(put.status, 201);
     const request = { dataSourceName: 'iris', targetColumn: 'Species', predictionDomain: 'classification' };

@@ -9,7 +9,7 @@ import { startSibyl, type SibylProcess } from './sibyl-process.js';
 import { startTrickleServer, type TrickleServer } from './trickle-server.js';
 import { apiClient, waitFor } from './api-client.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../notify/callback-receiver.js';
-import { benchPath } from '../../bench/lib/benchdata.js';
+import { fixturePath } from '../support/fixtures.js';
 
 const KEY = 'sk_scaleout_test_key_0123456789';
 const IMPORTS = 6;
@@ -52,7 +52,7 @@ describe('scale-out: one API and two `sibyl worker` processes on one PostgreSQL 
 
   it('finishes every import and session exactly once when workers holding leases are killed', async () => {
     const call = apiClient(api.url, KEY);
-    const csv = readFileSync(benchPath('classification', 'iris.csv'), 'utf8');
+    const csv = readFileSync(fixturePath('classification', 'iris.csv'), 'utf8');
     const put = await fetch(`${api.url}/v1/data/iris`, { method: 'PUT', headers: { 'api-key': KEY, 'content-type': 'text/csv' }, body: csv });
     assert.equal(put.status, 201);
     const importIds: string[] = [];

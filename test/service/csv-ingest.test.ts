@@ -2,11 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
-import { benchPath, parseCsv } from '../../bench/lib/benchdata.js';
+import { fixturePath, parseCsv } from '../support/fixtures.js';
 import { openDb, type Db } from '../../src/store/db.js';
 import { AccountsStore } from '../../src/store/accounts-store.js';
 import { DatasetsStore } from '../../src/store/datasets-store.js';
 import { ingest } from '../../src/service/datasets/ingest.js';
+import { readRowTexts } from '../../src/service/datasets/row-reader.js';
 import { CsvRecords, jsonRecords } from '../../src/service/datasets/record-sources.js';
 import type { ColumnPatchMap } from '../../src/domain/columns.js';
 
@@ -15,7 +16,7 @@ async function stored(db: Db, accountId: string, name: string) {
   const store = new DatasetsStore(db);
   const d = (await store.find(accountId, name))!;
   const rows = [];
-  for await (const batch of store.iterateRows(d.id, d.identityKind === 'timestamp')) rows.push(...batch);
+  for await (const batch of readRowTexts(db, d)) rows.push(...batch.map((t) => JSON.parse(t)));
   const columns = Object.fromEntries(Object.entries(d.columns).sort(([a], [b]) => a.localeCompare(b)));
   return { rows, columns, identity: [d.identityKind, d.identityColumn], rowCount: d.rowCount, dataBytes: d.dataBytes };
 }
@@ -25,7 +26,7 @@ async function bothPaths(file: string[], requestedColumns: ColumnPatchMap) {
   const db = await openDb({});
   try {
     const account = await new AccountsStore(db).createAccount(crypto.randomUUID(), null);
-    const bytes = readFileSync(benchPath(...file));
+    const bytes = readFileSync(fixturePath(...file));
     const csv = new CsvRecords(Readable.from([bytes.subarray(0, 1000), bytes.subarray(1000)]), { maxBytes: Infinity });
     const positional = await ingest(db, { accountId: account.id, name: 'csv', records: csv, requestedColumns });
     const t = parseCsv(bytes.toString('utf8'));

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readCsv } from '../../bench/lib/benchdata.js';
+import { readFixture } from '../support/fixtures.js';
 import { RowJsonWriter } from '../../src/service/datasets/csv-json.js';
 
 /** What the record path stores: JSON.stringify of the record without its empty cells. */
@@ -29,9 +29,9 @@ test('array-index names come first in ascending order, as object key order has t
   assert.ok(json.write(values).startsWith('{"0":"9","2":"3","10":"1","4294967294":"7","b":"0"'));
 });
 
-test('real data rows (benchdata) are stored as the record path stored them', () => {
+test('real data rows (fixtures) are stored as the record path stored them', () => {
   for (const file of [['impact', 'cases.csv'], ['classification', 'titanic.csv'], ['regression', 'auto_mpg.csv']]) {
-    const t = readCsv(...file);
+    const t = readFixture(...file);
     const json = new RowJsonWriter(t.header);
     for (const row of t.rows) assert.equal(json.write(row), viaRecord(t.header, row));
   }

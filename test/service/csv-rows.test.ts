@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
-import { benchPath, parseCsv } from '../../bench/lib/benchdata.js';
+import { fixturePath, parseCsv } from '../support/fixtures.js';
 import { csvRowBatches, type CsvRowBatch } from '../../src/service/datasets/csv-rows.js';
 import { TooLargeError, ValidationError } from '../../src/service/errors.js';
 
@@ -65,9 +65,9 @@ test('a body over the byte limit is refused as too large', async () => {
   assert.equal((await read(big, 64, { maxBytes: big.length })).flatMap((b) => b.rows).length, 100);
 });
 
-test('real data with quoted values and a large file read like the reference reader (benchdata)', async () => {
+test('real data with quoted values and a large file read like the reference reader (fixtures)', async () => {
   for (const file of [['impact', 'cases.csv'], ['forecast', 'INDEX.csv'], ['classification', 'letter_recognition.csv']]) {
-    const bytes = readFileSync(benchPath(...file));
+    const bytes = readFileSync(fixturePath(...file));
     const reference = parseCsv(bytes.toString('utf8'));
     for (const size of [4099, 65536]) {
       const batches = await read(bytes, size);

@@ -1,12 +1,12 @@
-import { readCsv, type CsvTable } from '../../bench/lib/benchdata.js';
+import { readFixture, type CsvTable } from './fixtures.js';
 
 /**
- * Nottingham monthly temperatures 1920–1938 (benchdata impact/semisynthetic/nottem_placebo.csv:
+ * Nottingham monthly temperatures 1920–1938 (test/fixtures/impact/semisynthetic/nottem_placebo.csv:
  * date, y, y_counterfactual, true_effect, post), the event window 1938-01..1938-06. `multiplier`
  * injects an effect into the window; y_counterfactual is the series without it.
  */
 export function nottemCsv(multiplier: number): string {
-  const t: CsvTable = readCsv('impact', 'semisynthetic', 'nottem_placebo.csv');
+  const t: CsvTable = readFixture('impact', 'semisynthetic', 'nottem_placebo.csv');
   const post = t.header.indexOf('post');
   const y = t.header.indexOf('y');
   const lines = [t.header.join(',')];

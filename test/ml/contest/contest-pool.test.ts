@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { benchFold, loadBenchTable } from '../../../bench/tabular.js';
+import { benchFold, fixtureTable } from '../../support/fixtures.js';
 import { ContestWorkerPool } from '../../../src/jobs/contest-pool.js';
 import { foldRows, stratifiedFolds } from '../../../src/ml/tabular/contest/folds.js';
 import { runFoldJob, type ContestData, type FoldJob } from '../../../src/ml/tabular/contest/index.js';
 
-const iris = benchFold(loadBenchTable('classification', 'iris'), 0);
+const iris = benchFold(fixtureTable('classification', 'iris'), 0);
 const data: ContestData = { frame: iris.train, target: iris.yTrain, task: iris.task };
 const { train, test: held } = foldRows(stratifiedFolds(Int32Array.from(iris.yTrain), 3, 5, 0), 0);
 const job = (params: Record<string, number>): FoldJob => ({

@@ -1,7 +1,7 @@
 /** Model selection on real benchmark data (protocol folds), thresholds from the reference results. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { benchFold, loadBenchTable } from '../../../bench/tabular.js';
+import { benchFold, fixtureTable } from '../../support/fixtures.js';
 import { ContestWorkerPool } from '../../../src/jobs/contest-pool.js';
 import type { Frame } from '../../../src/ml/frame.js';
 import { classificationMetrics } from '../../../src/ml/metrics/classification.js';
@@ -10,7 +10,7 @@ import { selectRows } from '../../../src/ml/tabular/contest/frame-rows.js';
 import { loadModel, serializeModel } from '../../../src/ml/tabular/serialize.js';
 import { bestReferenceFold } from './reference-results.js';
 
-const pimaTable = loadBenchTable('classification', 'pima_diabetes');
+const pimaTable = fixtureTable('classification', 'pima_diabetes');
 const pima = benchFold(pimaTable, 0);
 
 test('on pima_diabetes the contest picks the linear model or scores near the best reference', async () => {
@@ -28,7 +28,7 @@ test('on pima_diabetes the contest picks the linear model or scores near the bes
 });
 
 test('a blended champion round-trips through serializeModel/loadModel with identical predictions', async () => {
-  const table = loadBenchTable('classification', 'glass');
+  const table = fixtureTable('classification', 'glass');
   const split = benchFold(table, 0);
   const candidates: CandidateSpec[] = [
     { id: 'linear', algorithm: 'linear', params: {} },
@@ -47,7 +47,8 @@ test('a blended champion round-trips through serializeModel/loadModel with ident
 });
 
 test('the time budget cuts folds and candidates instead of running them all', async () => {
-  const split = benchFold(loadBenchTable('classification', 'satellite'), 0);
+  // The 1,000-row satellite fixture: an uncut contest on it takes about 25 s on the development machine.
+  const split = benchFold(fixtureTable('classification', 'satellite'), 0);
   const budgetMs = 1500;
   const started = performance.now();
   const result = await runContest(split.train, split.yTrain, split.task, { seed: 0, timeBudgetMs: budgetMs, balance: false });
@@ -79,7 +80,7 @@ test('the worker pool gives the same contest result as in-thread execution', asy
 });
 
 test('small data with a class of one or two rows still runs', async () => {
-  const split = benchFold(loadBenchTable('classification', 'glass'), 0);
+  const split = benchFold(fixtureTable('classification', 'glass'), 0);
   const k = split.task.kind === 'classification' ? split.task.classes.length : 0;
   // 40 rows per common class, but only 1–2 rows of the smaller ones.
   const perClass = new Array<number>(k).fill(0);

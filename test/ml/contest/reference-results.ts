@@ -1,10 +1,10 @@
-/** Per-fold reference results (benchdata/reference/tabular_folds.csv) that test thresholds derive from. */
-import { readCsv } from '../../../bench/lib/benchdata.js';
+/** Per-fold reference results (test/fixtures/reference/tabular_folds.csv, fold 0 of the shared reference results) that test thresholds derive from. */
+import { readFixture } from '../../support/fixtures.js';
 
 export type ReferenceModel = 'lightgbm' | 'hist_gbm' | 'random_forest' | 'linear';
 
 export function referenceFold(dataset: string, model: ReferenceModel, fold: number): Record<string, number> {
-  const t = readCsv('reference', 'tabular_folds.csv');
+  const t = readFixture('reference', 'tabular_folds.csv');
   const col = (name: string) => t.header.indexOf(name);
   const row = t.rows.find((r) => r[col('dataset')] === dataset && r[col('model')] === model && Number(r[col('fold')]) === fold);
   if (!row) throw new Error(`no reference for ${dataset}/${model}/fold ${fold}`);

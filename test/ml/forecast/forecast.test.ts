@@ -1,17 +1,17 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { column, readCsv } from '../../../bench/lib/benchdata.js';
+import { column, readFixture } from '../../support/fixtures.js';
 import { forecast } from '../../../src/ml/timeseries/forecast/index.js';
 import { mase } from '../../../src/ml/timeseries/forecast/metrics.js';
 import { dailySeries, gaussian, rng, WEEKLY } from './synthetic.js';
 
 function loadSeries(path: string): Float64Array {
-  return Float64Array.from(column(readCsv(path), 'value').map(Number));
+  return Float64Array.from(column(readFixture(path), 'value').map(Number));
 }
 
 /** MASE of R's forecast::<method> on a single series, from reference/forecast_series.csv. */
 function referenceMase(series: string, method: string): number {
-  const t = readCsv('reference/forecast_series.csv');
+  const t = readFixture('reference/forecast_series.csv');
   const row = t.rows.find((r) => r[0] === 'single' && r[1] === series && r[t.header.indexOf('method')] === method);
   assert.ok(row, `no reference for ${series} ${method}`);
   return Number(row[t.header.indexOf('mase')]);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { column, readCsv } from '../../../bench/lib/benchdata.js';
+import { column, readFixture } from '../../support/fixtures.js';
 import { autoArimaForecast } from '../../../src/ml/timeseries/forecast/arima.js';
 import { autoEtsForecast } from '../../../src/ml/timeseries/forecast/ets.js';
 import { forecast } from '../../../src/ml/timeseries/forecast/index.js';
@@ -11,7 +11,7 @@ import { gaussian } from './synthetic.js';
 /** The first `count` M3 quarterly series with their test values and R's reference point forecasts. */
 function m3Quarterly(count: number) {
   const group = (path: string) => {
-    const t = readCsv(path);
+    const t = readFixture(path);
     const ids = column(t, 'series_id');
     const values = column(t, 'value');
     const out = new Map<string, number[]>();
@@ -22,7 +22,7 @@ function m3Quarterly(count: number) {
   const testValues = group('forecast/m3/m3_quarterly_test.csv');
   const ids = [...train.keys()].slice(0, count);
   const reference = new Map<string, number[]>();
-  for (const r of readCsv('reference/forecast_points.csv').rows) {
+  for (const r of readFixture('reference/forecast_points.csv').rows) {
     if (r[0] === 'm3' && ids.includes(r[1])) reference.set(`${r[1]}/${r[2]}`, r.slice(3, 11).map(Number));
   }
   return ids.map((id) => ({ id, y: Float64Array.from(train.get(id)!), actual: testValues.get(id)!, ref: (m: string) => reference.get(`${id}/${m}`)! }));

@@ -1,14 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { benchFold, loadBenchTable } from '../../../bench/tabular.js';
+import { benchFold, fixtureTable } from '../../support/fixtures.js';
 import { binFrame, MAX_BINS, numericValues } from '../../../src/ml/tabular/forest/binning.js';
 
 test('binning keeps value order, caps the bin count and gives missing values bin 0', () => {
-  // spambase: columns with thousands of distinct values; pima_diabetes: many missing values.
+  // spambase (800-row fixture): columns with more distinct values than bins; pima_diabetes: many missing values.
   let capped = 0;
   let missing = 0;
   for (const name of ['spambase', 'pima_diabetes']) {
-    const frame = benchFold(loadBenchTable('classification', name), 0).train;
+    const frame = benchFold(fixtureTable('classification', name), 0).train;
     const binned = binFrame(frame);
     frame.columns.forEach((col, f) => {
       const values = numericValues(col);

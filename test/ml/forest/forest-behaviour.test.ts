@@ -1,13 +1,13 @@
 /** Forest mechanics on real data: serialisation, determinism, sample weights, missing inputs. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { benchFold, loadBenchTable } from '../../../bench/tabular.js';
+import { benchFold, fixtureTable } from '../../support/fixtures.js';
 import type { Frame } from '../../../src/ml/frame.js';
 import { ExtraTreesLearner, RandomForestLearner, loadForest } from '../../../src/ml/tabular/forest/index.js';
 import { loadModel, serializeModel } from '../../../src/ml/tabular/serialize.js';
 
-const credit = benchFold(loadBenchTable('classification', 'credit_data'), 0); // NaNs + categoricals
-const auto = benchFold(loadBenchTable('regression', 'auto_mpg'), 0);
+const credit = benchFold(fixtureTable('classification', 'credit_data'), 0); // NaNs + categoricals
+const auto = benchFold(fixtureTable('regression', 'auto_mpg'), 0);
 
 test('a forest restored from JSON predicts identical numbers (classification and regression)', () => {
   for (const [split, learner] of [

@@ -4,14 +4,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { benchFold, loadBenchTable } from '../../../bench/tabular.js';
+import { benchFold, fixtureTable } from '../../support/fixtures.js';
 import { classificationMetrics } from '../../../src/ml/metrics/classification.js';
 import { regressionMetrics } from '../../../src/ml/metrics/regression.js';
 import { ExtraTreesLearner, RandomForestLearner } from '../../../src/ml/tabular/forest/index.js';
 import { referenceFold } from '../contest/reference-results.js';
 
 function classify(name: string, learner: RandomForestLearner | ExtraTreesLearner) {
-  const table = loadBenchTable('classification', name);
+  const table = fixtureTable('classification', name);
   const split = benchFold(table, 0);
   if (split.task.kind !== 'classification') throw new Error('expected classification');
   const k = split.task.classes.length;
@@ -50,7 +50,7 @@ test('extra trees on ionosphere are close to the reference random forest', () =>
 
 test('random forest regression on concrete is within 10 % of scikit-learn and far below predicting the mean', () => {
   const ref = referenceFold('concrete', 'random_forest', 0);
-  const split = benchFold(loadBenchTable('regression', 'concrete'), 0);
+  const split = benchFold(fixtureTable('regression', 'concrete'), 0);
   const model = new RandomForestLearner().fit(split.train, split.yTrain, split.task, { seed: 0 });
   const { rootMeanSquareError } = regressionMetrics(split.yTest, model.predict(split.test));
   const trainMean = split.yTrain.reduce((a, b) => a + b, 0) / split.yTrain.length;

@@ -1,7 +1,7 @@
 /** Behaviour of the GBDT learner that holds by construction: missing values, categories, objectives, options. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { benchFold, loadBenchTable } from '../../../bench/tabular.js';
+import { benchFold, fixtureTable } from '../../support/fixtures.js';
 import type { Task } from '../../../src/ml/frame.js';
 import { regressionMetrics } from '../../../src/ml/metrics/regression.js';
 import { GbdtLearner, GbdtModel, loadGbdt } from '../../../src/ml/tabular/gbdt/index.js';
@@ -49,7 +49,7 @@ test('categorical splits group levels by their effect; unseen and missing levels
 });
 
 test('unseen categories and missing numbers in real data (credit_data) give finite probabilities', () => {
-  const split = benchFold(loadBenchTable('classification', 'credit_data'), 0);
+  const split = benchFold(fixtureTable('classification', 'credit_data'), 0);
   const model = new GbdtLearner({ nEstimators: 20 }).fit(split.train, split.yTrain, split.task, { seed: 0 });
   const test = rowsOf(split.test, [0, 1, 2, 3]);
   test.columns = test.columns.map((c) =>
@@ -59,7 +59,7 @@ test('unseen categories and missing numbers in real data (credit_data) give fini
 });
 
 test('serialisation round trip through JSON text predicts identical numbers', () => {
-  const split = benchFold(loadBenchTable('classification', 'credit_data'), 0);
+  const split = benchFold(fixtureTable('classification', 'credit_data'), 0);
   const model = new GbdtLearner({ nEstimators: 30 }).fit(split.train, split.yTrain, split.task, { seed: 0 });
   const json = JSON.parse(JSON.stringify(model.toJSON()));
   assert.equal(json.format, 'sibyl-model');
@@ -72,7 +72,7 @@ test('serialisation round trip through JSON text predicts identical numbers', ()
 });
 
 test('a seed fixes the model, bagging and feature sampling included; another seed changes it', () => {
-  const split = benchFold(loadBenchTable('classification', 'breast_cancer_wdbc'), 0);
+  const split = benchFold(fixtureTable('classification', 'breast_cancer_wdbc'), 0);
   const params = { nEstimators: 20, baggingFraction: 0.7, baggingFreq: 1, featureFraction: 0.5 };
   const fit = (seed: number) => new GbdtLearner(params).fit(split.train, split.yTrain, split.task, { seed }).predict(split.test);
   assert.deepEqual(fit(7), fit(7));
@@ -80,7 +80,7 @@ test('a seed fixes the model, bagging and feature sampling included; another see
 });
 
 test('early stopping ends well before nEstimators on an easy set and keeps the best round', () => {
-  const split = benchFold(loadBenchTable('classification', 'breast_cancer_wdbc'), 0);
+  const split = benchFold(fixtureTable('classification', 'breast_cancer_wdbc'), 0);
   const model = new GbdtLearner({ nEstimators: 1000, earlyStoppingRounds: 10 }).fit(split.train, split.yTrain, split.task, { seed: 0 });
   assert.ok(model instanceof GbdtModel);
   assert.ok(model.rounds >= 5 && model.rounds < 500, `kept ${model.rounds} rounds`);
@@ -93,7 +93,7 @@ test('a single-class training target is a clear error', () => {
 });
 
 test('class weights multiply gradients: up-weighting a class raises its predicted probability', () => {
-  const split = benchFold(loadBenchTable('classification', 'credit_data'), 0);
+  const split = benchFold(fixtureTable('classification', 'credit_data'), 0);
   const meanP = (weights?: Float64Array) => {
     const p = new GbdtLearner({ nEstimators: 30 }).fit(split.train, split.yTrain, split.task, { seed: 0, weights }).predict(split.test);
     let s = 0;
@@ -105,7 +105,7 @@ test('class weights multiply gradients: up-weighting a class raises its predicte
 });
 
 test('huber objective resists gross target outliers that pull the L2 fit away (concrete)', () => {
-  const split = benchFold(loadBenchTable('regression', 'concrete'), 0);
+  const split = benchFold(fixtureTable('regression', 'concrete'), 0);
   const rnd = lcg(3);
   // Corrupt 5 % of the training targets by +500 (the target's range is ~80).
   const yDirty = Float64Array.from(split.yTrain, (y) => (rnd() < 0.05 ? y + 500 : y));
@@ -134,7 +134,7 @@ test('gain importance names every input column and ranks a signal column above p
 });
 
 test('maxDepth bounds every tree; an exhausted time budget stops boosting after the current round', () => {
-  const split = benchFold(loadBenchTable('classification', 'credit_data'), 0);
+  const split = benchFold(fixtureTable('classification', 'credit_data'), 0);
   const shallow = new GbdtLearner({ nEstimators: 20, maxDepth: 2 }).fit(split.train, split.yTrain, split.task, { seed: 0 });
   assert.ok(shallow instanceof GbdtModel);
   const { nodeOffset } = shallow.forest.arrays;

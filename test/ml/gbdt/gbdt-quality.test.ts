@@ -4,14 +4,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { benchFold, loadBenchTable } from '../../../bench/tabular.js';
+import { benchFold, fixtureTable } from '../../support/fixtures.js';
 import { classificationMetrics } from '../../../src/ml/metrics/classification.js';
 import { regressionMetrics } from '../../../src/ml/metrics/regression.js';
 import { GbdtLearner } from '../../../src/ml/tabular/gbdt/index.js';
 import { referenceFold } from '../contest/reference-results.js';
 
 function classify(name: string) {
-  const table = loadBenchTable('classification', name);
+  const table = fixtureTable('classification', name);
   const split = benchFold(table, 0);
   if (split.task.kind !== 'classification') throw new Error('expected classification');
   const model = new GbdtLearner().fit(split.train, split.yTrain, split.task, { seed: 0 });
@@ -50,7 +50,7 @@ test('multiclass softmax (vehicle, 4 classes): accuracy within 0.03 of LightGBM'
 
 test('L2 regression (concrete): RMSE within 10 % of LightGBM', () => {
   const ref = referenceFold('concrete', 'lightgbm', 0);
-  const split = benchFold(loadBenchTable('regression', 'concrete'), 0);
+  const split = benchFold(fixtureTable('regression', 'concrete'), 0);
   const model = new GbdtLearner().fit(split.train, split.yTrain, split.task, { seed: 0 });
   const m = regressionMetrics(split.yTest, model.predict(split.test));
   assert.ok(m.rootMeanSquareError <= ref.rmse * 1.1, `RMSE ${m.rootMeanSquareError} vs LightGBM ${ref.rmse}`);

@@ -1,5 +1,5 @@
 /** Impact benchmark cases read for tests (PROTOCOL §4), with the statsmodels reference rows. */
-import { column, readCsv } from '../../../bench/lib/benchdata.js';
+import { column, readFixture } from '../../support/fixtures.js';
 
 export interface ReferenceRow {
   absEffect: number;
@@ -12,7 +12,7 @@ export interface ReferenceRow {
 }
 
 export function reference(caseId: string, model: 'local_level' | 'local_level_seasonal'): ReferenceRow {
-  const t = readCsv('reference/impact.csv');
+  const t = readFixture('reference/impact.csv');
   const ids = column(t, 'case_id');
   const models = column(t, 'model');
   const i = ids.findIndex((id, r) => id === caseId && models[r] === model);
@@ -38,7 +38,7 @@ export interface SemiSyntheticCase {
 
 /** A monthly semi-synthetic case (impact/semisynthetic/<name>.csv); its `post` column marks the post-period. */
 export function semiSynthetic(name: string): SemiSyntheticCase {
-  const t = readCsv(`impact/semisynthetic/${name}.csv`);
+  const t = readFixture(`impact/semisynthetic/${name}.csv`);
   const y = Float64Array.from(column(t, 'y'), Number);
   const cf = column(t, 'y_counterfactual').map(Number);
   const post = column(t, 'post').map(Number);
@@ -50,7 +50,7 @@ export function semiSynthetic(name: string): SemiSyntheticCase {
 
 /** UK seat-belt law case: target and covariate columns, law in force from 1983-02 (index 169). */
 export function seatbelts(target: string, covariates: string[]): { y: Float64Array; controls: Float64Array[]; preEnd: number } {
-  const t = readCsv('impact/seatbelts_uk.csv');
+  const t = readFixture('impact/seatbelts_uk.csv');
   const dates = column(t, 'date');
   return {
     y: Float64Array.from(column(t, target), Number),

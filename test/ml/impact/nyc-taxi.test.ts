@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { column, readCsv } from '../../../bench/lib/benchdata.js';
+import { column, readFixture } from '../../support/fixtures.js';
 import { estimateImpact } from '../../../src/ml/timeseries/impact/estimate.js';
 import { periodsBetween, prepareSeries, seasonalPeriods } from '../../../src/ml/timeseries/prepare.js';
 
 /** NAB's half-hourly NYC taxi passenger counts, prepared to daily sums (a weekly cycle). */
 function dailyTaxi() {
-  const t = readCsv('anomaly/nab/realKnownCause/nyc_taxi.csv');
+  const t = readFixture('anomaly/nab/realKnownCause/nyc_taxi.csv');
   const ts = column(t, 'timestamp').map((s) => Date.parse(`${s}Z`));
   const daily = prepareSeries(ts, [{ name: 'passengers', values: column(t, 'value').map(Number) }], 'day');
   const index = (date: string) => periodsBetween(daily.timestamps[0], Date.parse(date), 'day');

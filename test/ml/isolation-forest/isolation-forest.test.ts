@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { evaluateIsolationForest, loadAnomalyTable, referenceIsolationForest } from '../../../bench/anomaly.js';
+import { evaluateIsolationForest, fixtureAnomalyTable, fixtureIsolationForestReference } from '../../support/fixtures.js';
 import type { Frame, NumericColumn } from '../../../src/ml/frame.js';
 import { rocAuc } from '../../../src/ml/metrics/ranking.js';
 import {
@@ -21,23 +21,19 @@ function rows(frame: Frame, keep: (i: number) => boolean): Frame {
   };
 }
 
-for (const [name, seeds] of [
-  ['breastw_odds', [0, 1, 2, 3, 4]],
-  ['ionosphere_odds', [0, 1, 2, 3, 4]],
-  ['pima_odds', [0, 1, 2, 3, 4]],
-  ['glass_odds', [0, 1, 2, 3, 4]],
-  ['shuttle_odds', [0, 1]],
-] as const) {
+// Reference: scikit-learn IsolationForest() on the same rows, mean over random_state 0..4
+// (test/fixtures/reference/anomaly.csv; for the 5,000-row shuttle subsample recomputed by bench/make_fixtures.py).
+for (const name of ['breastw_odds', 'ionosphere_odds', 'pima_odds', 'glass_odds', 'shuttle_odds']) {
   test(`${name}: ROC-AUC of −score_samples within 0.02 of scikit-learn's IsolationForest`, () => {
-    const table = loadAnomalyTable(name);
-    const ours = mean(seeds.map((seed) => evaluateIsolationForest(table, seed).rocAuc));
-    const ref = referenceIsolationForest(name).rocAuc;
+    const table = fixtureAnomalyTable(name);
+    const ours = mean([0, 1, 2, 3, 4].map((seed) => evaluateIsolationForest(table, seed).rocAuc));
+    const ref = fixtureIsolationForestReference(name).rocAuc;
     assert.ok(Math.abs(ours - ref) <= 0.02, `ours ${ours} vs reference ${ref}`);
   });
 }
 
 test('scores lie in (−1, 0), are reproducible for a seed and differ between seeds', () => {
-  const { frame } = loadAnomalyTable('glass_odds');
+  const { frame } = fixtureAnomalyTable('glass_odds');
   const a = new IsolationForest().fit(frame, { seed: 7 }).scoreSamples(frame);
   const b = new IsolationForest().fit(frame, { seed: 7 }).scoreSamples(frame);
   const c = new IsolationForest().fit(frame, { seed: 8 }).scoreSamples(frame);
@@ -47,7 +43,7 @@ test('scores lie in (−1, 0), are reproducible for a seed and differ between se
 });
 
 test('containsAnomalies (default): about 10 % of breastw flagged, nearly all of them true anomalies', () => {
-  const { frame, labels } = loadAnomalyTable('breastw_odds');
+  const { frame, labels } = fixtureAnomalyTable('breastw_odds');
   const forest = new IsolationForest().fit(frame, { seed: 0 });
   const decision = forest.decisionFunction(frame);
   const flagged = percentAnomalies(decision);
@@ -58,7 +54,7 @@ test('containsAnomalies (default): about 10 % of breastw flagged, nearly all of 
 });
 
 test('containsAnomalies false: offset −0.5; trained on breastw inliers it flags the anomalies, not the inliers', () => {
-  const { frame, labels } = loadAnomalyTable('breastw_odds');
+  const { frame, labels } = fixtureAnomalyTable('breastw_odds');
   const inliers = rows(frame, (i) => labels[i] === 0);
   const anomalies = rows(frame, (i) => labels[i] === 1);
   const forest = new IsolationForest().fit(inliers, { seed: 0, containsAnomalies: false });
@@ -70,7 +66,7 @@ test('containsAnomalies false: offset −0.5; trained on breastw inliers it flag
 });
 
 test('missing numbers are scored as the training median', () => {
-  const { frame } = loadAnomalyTable('pima_odds');
+  const { frame } = fixtureAnomalyTable('pima_odds');
   const forest = new IsolationForest().fit(frame, { seed: 0 });
   const first = rows(frame, (i) => i < 5);
   const col = first.columns[1] as NumericColumn;
@@ -103,7 +99,7 @@ test('categorical codes are features: a rare level is isolated; unseen levels sc
 });
 
 test('toJSON / loadIsolationForest round-trip scores identically', () => {
-  const { frame, labels } = loadAnomalyTable('ionosphere_odds');
+  const { frame, labels } = fixtureAnomalyTable('ionosphere_odds');
   const forest = new IsolationForest().fit(frame, { seed: 3 });
   const restored = loadIsolationForest(JSON.parse(JSON.stringify(forest.toJSON())));
   assert.deepEqual(restored.scoreSamples(frame), forest.scoreSamples(frame));

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { column, readCsv } from '../../../bench/lib/benchdata.js';
+import { column, readFixture } from '../../support/fixtures.js';
 import {
   addPeriods,
   inferInterval,
@@ -140,7 +140,7 @@ test('missing values: numeric cells are skipped, logical empty cells are FALSE',
 });
 
 test('real data: half-hourly NYC taxi counts aggregate to hourly and daily sums', () => {
-  const table = readCsv('anomaly/nab/realKnownCause/nyc_taxi.csv');
+  const table = readFixture('anomaly/nab/realKnownCause/nyc_taxi.csv');
   const ts = column(table, 'timestamp').map((s) => Date.parse(`${s.replace(' ', 'T')}Z`));
   const values = column(table, 'value').map(Number);
   const total = values.reduce((a, b) => a + b, 0);

@@ -1,0 +1,82 @@
+/**
+ * Wrong settings stop the start: through the real CLI (`sibyl serve` / `sibyl worker` as a process),
+ * the message names the variable, what is wrong with its value and the rule; nothing is started or stored.
+ */
+import { describe, it, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+const CLI = join(process.cwd(), 'dist/src/cli.js');
+const scratch = mkdtempSync(join(tmpdir(), 'sibyl-config-'));
+
+/** Runs the CLI with only these settings (and PATH); the data dir is one that does not exist yet. */
+function start(command: string, settings: Record<string, string>) {
+  const dataDir = join(scratch, `data-${Math.random().toString(36).slice(2)}`);
+  const r = spawnSync(process.execPath, [CLI, command], {
+    env: { PATH: process.env.PATH ?? '', SIBYL_DATA_DIR: dataDir, PORT: '0', SIBYL_LOG_LEVEL: 'warn', ...settings },
+    encoding: 'utf8', timeout: 30000,
+  });
+  return { code: r.status, out: r.stdout, err: r.stderr, dataDirCreated: existsSync(dataDir) };
+}
+
+describe('start-up settings', () => {
+  after(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it('a too-short SIBYL_API_KEY stops `sibyl serve` with the variable and the rule, without showing the key', () => {
+    const r = start('serve', { SIBYL_API_KEY: 'abc12' });
+    assert.equal(r.code, 1, r.out + r.err);
+    assert.match(r.err, /SIBYL_API_KEY is 5 characters long: an API key needs at least 8 characters/);
+    assert.doesNotMatch(r.err, /abc12/, 'the secret is not repeated');
+    assert.doesNotMatch(r.err, /Request is invalid/);
+    assert.doesNotMatch(r.out, /listening/);
+    assert.equal(r.dataDirCreated, false, 'nothing is stored before the settings are checked');
+  });
+
+  it('every wrong setting is listed at once, each naming its variable, value and rule (sibyl worker too)', () => {
+    const r = start('worker', {
+      PORT: '80a', SIBYL_WORKERS: '0', SIBYL_LEASE_MS: '10', SIBYL_WRITER_LEASE_MS: '5', SIBYL_MAX_JSON_BYTES: '-1', SIBYL_LOG_LEVEL: 'loud',
+      DATABASE_URL: 'mysql://db/sibyl', SIBYL_PUBLIC_URL: 'sibyl.example.org', SIBYL_ALLOW_PRIVATE_HOSTS: 'http://10.0.0.1',
+      SIBYL_SMTP_URL: 'http://mail.example.org',
+    });
+    assert.equal(r.code, 1, r.out + r.err);
+    for (const expected of [
+      /PORT="80a" is not a whole number: a TCP port from 0 to 65535/,
+      /SIBYL_WORKERS="0" is out of range: .*at least 1/,
+      /SIBYL_LEASE_MS="10" is out of range: milliseconds, at least 1000/,
+      /SIBYL_WRITER_LEASE_MS="5" is out of range: milliseconds, at least 1000/,
+      /SIBYL_MAX_JSON_BYTES="-1" is not a whole number: a size in bytes/,
+      /SIBYL_LOG_LEVEL="loud" is not a log level: use one of silent, .*debug/,
+      /DATABASE_URL uses the mysql scheme: expected postgres:\/\//,
+      /SIBYL_PUBLIC_URL="sibyl.example.org" is not an http\(s\) URL/,
+      /SIBYL_ALLOW_PRIVATE_HOSTS: "http:\/\/10.0.0.1" is not a host name or IP address/,
+      /SIBYL_SMTP_URL must use smtp: or smtps:, not http:/,
+    ]) assert.match(r.err, expected);
+    assert.doesNotMatch(r.out, /worker running/);
+  });
+
+  it('unset and empty mean the default; values at the limits are accepted', () => {
+    const defaults = loadConfig({ PORT: '', SIBYL_API_KEY: '', DATABASE_URL: '' });
+    assert.equal(defaults.port, 8080);
+    assert.equal(defaults.apiKey, undefined);
+    assert.equal(defaults.leaseMs, 30000);
+    assert.equal(defaults.logLevel, 'info');
+    const edge = loadConfig({ PORT: '65535', SIBYL_API_KEY: 'k'.repeat(8), SIBYL_WORKERS: '1', SIBYL_LEASE_MS: '1000', DATABASE_URL: 'postgresql://u:p@h/db', SIBYL_SMTP_URL: 'smtps://u:p@mail.example.org?from=a%40b.org' });
+    assert.deepEqual([edge.port, edge.apiKey, edge.workerConcurrency, edge.leaseMs], [65535, 'kkkkkkkk', 1, 1000]);
+    assert.throws(() => loadConfig({ PORT: '65536' }), (e: unknown) => e instanceof ConfigError && /PORT="65536" is out of range/.test(e.message));
+    assert.throws(() => loadConfig({ SIBYL_API_KEY: 'sk_with space' }), /SIBYL_API_KEY contains spaces/);
+    assert.throws(() => loadConfig({ DATABASE_URL: 'postgres://u:secret@host:port/db' }), (e: unknown) => e instanceof ConfigError && !e.message.includes('secret'));
+  });
+
+  it('reads the dashboard settings: sign-up switch, admin address, community plan', () => {
+    const d = loadConfig({});
+    assert.deepEqual([d.signupOpen, d.adminEmail, d.communityPlan.dataSets, d.communityPlan.predictionsPerDay], [true, undefined, 1000, 1_000_000]);
+    const set = loadConfig({ SIBYL_SIGNUP: 'Closed', SIBYL_ADMIN_EMAIL: ' Op@Example.org ', SIBYL_PLAN_SESSIONS_PER_MONTH: '0', SIBYL_PLAN_UPLOAD_BYTES: '1' });
+    assert.deepEqual([set.signupOpen, set.adminEmail, set.communityPlan.sessionsPerMonth, set.communityPlan.uploadBytes], [false, 'op@example.org', 0, 1]);
+    assert.throws(() => loadConfig({ SIBYL_SIGNUP: 'maybe', SIBYL_ADMIN_EMAIL: 'nobody', SIBYL_PLAN_DATASETS: '-1', SIBYL_PLAN_UPLOAD_BYTES: '0' }), (e: unknown) =>
+      e instanceof ConfigError && e.problems.length === 4 && /SIBYL_SIGNUP="maybe" is neither open nor closed/.test(e.message) && /SIBYL_ADMIN_EMAIL="nobody" is not an e-mail address/.test(e.message));
+  });
+});
