@@ -1,7 +1,7 @@
 /**
  * `sibyl serve` (default): API + jobs in one process.
  * `sibyl worker`: jobs only (with DATABASE_URL, any number of them on any machines).
- * `sibyl accounts create --email E | list`, `sibyl keys create [--account ID|EMAIL] [--label L] | list [--account …] | revoke ID|PREFIX`.
+ * `sibyl accounts create --email E | list | password-link --account ID|EMAIL | plan community|unlimited --account …`, `sibyl keys create [--account ID|EMAIL] [--label L] | list [--account …] | revoke ID|PREFIX`.
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config.js';
@@ -10,6 +10,8 @@ import { openStore } from './store/open-store.js';
 import { AccountsStore } from './store/accounts-store.js';
 import { AccountsService } from './service/accounts.js';
 import { EmbeddedStoreBusy } from './store/embedded-lock.js';
+import { AuthService } from './service/auth/auth-service.js';
+import type { Db } from './store/db.js';
 import './features.js';
 
 async function main(argv: string[]): Promise<number> {
@@ -20,7 +22,10 @@ async function main(argv: string[]): Promise<number> {
     if (server.bootstrapKey) {
       console.log(`\nCreated the first account. Its API key (shown once, stored only as a hash):\n\n  ${server.bootstrapKey}\n`);
     }
-    console.log(`Sibyl listening on ${server.url} (store: ${config.databaseUrl ? 'PostgreSQL' : config.dataDir})`);
+    if (server.adminPasswordLink) {
+      console.log(`\nThe first account (${config.adminEmail}) has no password yet. Choose one here (the link works once, for 7 days):\n\n  ${server.adminPasswordLink}\n`);
+    }
+    console.log(`Sibyl listening on ${server.url} (store: ${config.databaseUrl ? 'PostgreSQL' : config.dataDir}); dashboard at ${server.url}/`);
     onSignal(() => server.close());
     return -1;
   }
@@ -32,7 +37,7 @@ async function main(argv: string[]): Promise<number> {
     return -1;
   }
   if (command === 'accounts' || command === 'keys') return admin(command, sub, rest, config);
-  console.error(`unknown command '${command}'. Commands: serve, worker, accounts create|list, keys create|list|revoke`);
+  console.error(`unknown command '${command}'. Commands: serve, worker, accounts create|list|password-link|plan, keys create|list|revoke`);
   return 2;
 }
 
@@ -54,7 +59,23 @@ async function admin(command: string, sub: string | undefined, rest: string[], c
     if (command === 'accounts' && sub === 'create') {
       const a = await accounts.createAccount(values.email ?? null);
       const { key } = await accounts.createKey(a.id, 'initial');
-      console.log(JSON.stringify({ accountId: a.id, email: a.email, apiKey: key }, null, 2));
+      // With an address, its holder can sign in to the dashboard after choosing a password at this link.
+      const setPasswordLink = a.email ? await passwordLinks(store.db, config).operatorPasswordLink(a.id) : undefined;
+      console.log(JSON.stringify({ accountId: a.id, email: a.email, apiKey: key, setPasswordLink }, null, 2));
+      return 0;
+    }
+    if (command === 'accounts' && sub === 'password-link') {
+      const a = await accountOf();
+      if (!a.email) { console.error('the account has no e-mail address: it cannot sign in to the dashboard'); return 1; }
+      console.log(await passwordLinks(store.db, config).operatorPasswordLink(a.id));
+      return 0;
+    }
+    if (command === 'accounts' && sub === 'plan') {
+      const plan = positionals[0];
+      if (plan !== 'community' && plan !== 'unlimited') { console.error('usage: sibyl accounts plan community|unlimited --account ID|EMAIL'); return 2; }
+      const a = await accountOf();
+      await new AccountsStore(store.db).setPlan(a.id, plan);
+      console.log(`${a.email ?? a.id} is on the ${plan} plan`);
       return 0;
     }
     if (command === 'accounts' && sub === 'list') {
@@ -86,6 +107,11 @@ async function admin(command: string, sub: string | undefined, rest: string[], c
   } finally {
     await store.close();
   }
+}
+
+function passwordLinks(db: Db, config: ReturnType<typeof loadConfig>): AuthService {
+  const base = (config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`).replace(/\/+$/, '');
+  return new AuthService(db, { signupOpen: config.signupOpen, mailEnabled: Boolean(config.smtpUrl), linkBase: () => base });
 }
 
 function onSignal(close: () => Promise<void>): void {

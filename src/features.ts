@@ -23,6 +23,15 @@ features.push({
   close: () => outboxLoops.stopAll(),
 });
 
+// Rows of replaced data-set versions and failed uploads: collected on their own timer.
+import { SegmentCollector } from './jobs/segment-collector.js';
+const collectors = new Set<SegmentCollector>();
+features.push({
+  setup: (services) => { const c = new SegmentCollector(services.db); collectors.add(c); c.start(); },
+  // Like the outbox loops: closing any server stops them all.
+  close: async () => { const all = [...collectors]; collectors.clear(); await Promise.all(all.map((c) => c.stop())); },
+});
+
 // Time series: forecast and impact sessions.
 import { registerSessionRunner } from './jobs/session-jobs.js';
 import { registerTimeseriesSessionRoutes } from './api/routes/timeseries-sessions.js';

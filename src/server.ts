@@ -23,6 +23,8 @@ export interface RunningServer {
   url: string;
   /** Set only when the first start created an account without SIBYL_API_KEY: print it once. */
   bootstrapKey?: string;
+  /** Set while the first account has SIBYL_ADMIN_EMAIL but no password yet: a link to choose one (print it). */
+  adminPasswordLink?: string;
   close(): Promise<void>;
 }
 
@@ -35,16 +37,16 @@ export async function startServer(config: Config, opts: { runJobs?: boolean; log
   try {
     const services = createServices(store.db, config);
     for (const f of features) await f.setup?.(services);
-    const boot = await services.accounts.bootstrap(config.apiKey);
+    const boot = await services.accounts.bootstrap(config.apiKey, config.adminEmail);
     const app = await buildApp({
       services, maxJsonBytes: config.maxJsonBytes, maxCsvBytes: config.maxCsvBytes, publicUrl: config.publicUrl,
-      logLevel: opts.logLevel ?? process.env.SIBYL_LOG_LEVEL ?? 'info',
+      logLevel: opts.logLevel ?? config.logLevel,
       extraRoutes: features.flatMap((f) => (f.routes ? [f.routes] : [])),
     });
     let jobs: JobLoop | undefined;
     if (opts.runJobs !== false) {
       jobs = new JobLoop([importJobs(services) as JobKind<unknown>, ...features.flatMap((f) => (f.jobs ? [f.jobs(services)] : []))],
-        { concurrency: Math.max(1, config.workerConcurrency), log: app.log });
+        { concurrency: config.workerConcurrency, leaseMs: config.leaseMs, log: app.log });
       services.jobs = jobs;
     }
     await app.listen({ port: config.port, host: config.host });
@@ -53,8 +55,10 @@ export async function startServer(config: Config, opts: { runJobs?: boolean; log
     const port = typeof address === 'object' && address ? address.port : config.port;
     services.config.port = port; // port 0 = "any free port": links in callbacks need the real one
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+    const admin = config.adminEmail && boot.accountId ? await services.accounts.findAccount(boot.accountId) : undefined;
+    const adminPasswordLink = admin?.email && !admin.hasPassword ? await services.auth.operatorPasswordLink(admin.id) : undefined;
     return {
-      app, services, url: `http://${host}:${port}`, bootstrapKey: boot.key,
+      app, services, url: `http://${host}:${port}`, bootstrapKey: boot.key, adminPasswordLink,
       async close() {
         await jobs?.stop();
         await app.close();
@@ -75,7 +79,7 @@ export async function startWorker(config: Config): Promise<{ close(): Promise<vo
   for (const f of features) await f.setup?.(services);
   const log = { info: (o: unknown, m?: string) => console.log(m ?? '', o), error: (o: unknown, m?: string) => console.error(m ?? '', o) };
   const jobs = new JobLoop([importJobs(services) as JobKind<unknown>, ...features.flatMap((f) => (f.jobs ? [f.jobs(services)] : []))],
-    { concurrency: Math.max(1, config.workerConcurrency), log });
+    { concurrency: config.workerConcurrency, leaseMs: config.leaseMs, log });
   services.jobs = jobs;
   jobs.start();
   return { async close() { await jobs.stop(); for (const f of features) await f.close?.(); await store.close(); } };

@@ -33,6 +33,17 @@ describe('sibyl CLI (embedded store)', () => {
     assert.match(sibyl('keys', 'list').out, /revoked/);
   });
 
+  it('hands out set-password links for the dashboard and moves accounts between plans', () => {
+    const created = JSON.parse(sibyl('accounts', 'create', '--email', 'bo@example.com').out);
+    assert.match(created.setPasswordLink, /^http:\/\/127\.0\.0\.1:\d+\/reset#token=[\w-]{43}$/);
+    const again = sibyl('accounts', 'password-link', '--account', 'bo@example.com');
+    assert.equal(again.code, 0, again.err);
+    assert.notEqual(again.out.trim(), created.setPasswordLink, 'each link is new');
+    assert.equal(sibyl('accounts', 'plan', 'unlimited', '--account', 'bo@example.com').code, 0);
+    assert.match(sibyl('accounts', 'list').out, /bo@example\.com\tunlimited/);
+    assert.equal(sibyl('accounts', 'plan', 'gold', '--account', 'bo@example.com').code, 2, 'only known plans');
+  });
+
   it('says plainly that the embedded store is busy while a server runs, and the server accepts CLI-made keys', async () => {
     const server = spawn(process.execPath, [CLI, 'serve'], { env: { ...env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
     try {

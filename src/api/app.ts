@@ -7,6 +7,9 @@ import { installAuth } from './auth.js';
 import { registerDatasetRoutes } from './routes/datasets.js';
 import { registerImportRoutes } from './routes/imports.js';
 import { registerExtraRoutes, type RouteRegistrar } from './route-registrar.js';
+import cookie from '@fastify/cookie';
+import { registerAccountRoutes } from './routes/account.js';
+import { registerWebUi } from './web-ui.js';
 
 export interface AppOptions {
   services: Services;
@@ -55,12 +58,15 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
+  await app.register(cookie);
   installAuth(app, opts.services);
   app.get('/v1/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
 
   registerDatasetRoutes(app, opts.services, { maxCsvBytes: opts.maxCsvBytes });
   registerImportRoutes(app, opts.services);
   registerExtraRoutes(app, opts.services, opts.extraRoutes ?? []);
+  registerAccountRoutes(app, opts.services);
+  await registerWebUi(app);
   return app;
 }
 

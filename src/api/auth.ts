@@ -1,24 +1,57 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../service/services.js';
+import type { BrowserSession } from '../service/auth/auth-service.js';
 import { UnauthorizedError } from '../service/errors.js';
+import { assertCsrfToken, assertSameOrigin, sessionToken } from './web-session.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set when the request was authenticated by the dashboard's cookie rather than an api-key. */
+    webSession?: BrowserSession;
+  }
+  interface FastifyContextConfig {
+    /** Open to everyone (the OpenAPI document, sign-in and sign-up). */
+    public?: boolean;
+    /** Dashboard routes outside /v1 that need a signed-in browser. */
+    auth?: 'session';
+  }
+}
 
 /**
  * Every /v1 request needs a valid `api-key` header (the late original clients also sent
- * `Authorization: Bearer <key>`). Routes marked `config.public` (the OpenAPI document) are open.
- * Account quota headers go on every authenticated answer, errors and 204s included.
+ * `Authorization: Bearer <key>`) or, from the dashboard, its session cookie plus the CSRF token on
+ * state-changing requests. Routes marked `config.public` are open; `config.auth: 'session'` routes
+ * (the account area under /auth) take the cookie only. Account quota headers go on every
+ * authenticated answer, errors and 204s included.
  */
 export function installAuth(app: FastifyInstance, services: Services): void {
   app.decorateRequest('accountId', '');
+  app.decorateRequest('webSession', undefined);
   app.addHook('onRequest', async (req) => {
-    if (!/^\/v1(\/|$|\?)/i.test(req.url)) return;
-    if ((req.routeOptions.config as { public?: boolean } | undefined)?.public) return;
-    const header = req.headers['api-key'];
-    let key = Array.isArray(header) ? header[0] : header;
-    const auth = req.headers.authorization;
-    if (!key && auth?.toLowerCase().startsWith('bearer ')) key = auth.slice(7).trim();
-    const principal = await services.accounts.authenticate(key);
-    if (!principal) throw new UnauthorizedError();
-    req.accountId = principal.accountId;
+    const config = req.routeOptions.config;
+    const api = /^\/v1(\/|$|\?)/i.test(req.url);
+    const dashboard = /^\/auth(\/|$|\?)/i.test(req.url);
+    // Sign-in, sign-up and reset start sessions: a cross-site form must not do that either.
+    if (dashboard) assertSameOrigin(req);
+    if (config?.public || !(api || config?.auth === 'session')) return;
+    if (api) {
+      const header = req.headers['api-key'];
+      let key = Array.isArray(header) ? header[0] : header;
+      const authorization = req.headers.authorization;
+      if (!key && authorization?.toLowerCase().startsWith('bearer ')) key = authorization.slice(7).trim();
+      if (key) {
+        const principal = await services.accounts.authenticate(key);
+        if (!principal) throw new UnauthorizedError();
+        req.accountId = principal.accountId;
+        return;
+      }
+    }
+    const session = await services.auth.session(sessionToken(req));
+    if (!session) throw api ? new UnauthorizedError() : new UnauthorizedError('Sign in first', 'NotSignedIn');
+    assertSameOrigin(req);
+    assertCsrfToken(req, session.csrfToken);
+    req.accountId = session.accountId;
+    req.webSession = session;
   });
   app.addHook('onSend', async (req, reply, payload) => {
     if (req.accountId) reply.headers(await services.usage.headers(req.accountId));

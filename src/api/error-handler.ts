@@ -16,6 +16,7 @@ const STATUS: Record<ServiceError['kind'], number> = {
   tooLarge: 413,
   unsupportedMediaType: 415,
   quota: 429,
+  forbidden: 403,
 };
 
 export function sendError(reply: FastifyReply, body: ErrorBody, headers: Record<string, string> = {}): FastifyReply {
@@ -29,7 +30,9 @@ export function sendError(reply: FastifyReply, body: ErrorBody, headers: Record<
 export function installErrorHandling(app: FastifyInstance, routeTable: RouteTable): void {
   app.setErrorHandler((err: FastifyError | Error, req: FastifyRequest, reply: FastifyReply) => {
     if (err instanceof ServiceError) {
-      return sendError(reply, { statusCode: STATUS[err.kind], message: err.message, errorType: err.errorType, errorDetails: err.details });
+      const retry = err.details.retryAfterSeconds;
+      return sendError(reply, { statusCode: STATUS[err.kind], message: err.message, errorType: err.errorType, errorDetails: err.details },
+        typeof retry === 'number' ? { 'retry-after': String(retry) } : {});
     }
     const fe = err as FastifyError;
     const code = fe.statusCode ?? 500;
@@ -67,7 +70,8 @@ export function installErrorHandling(app: FastifyInstance, routeTable: RouteTabl
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0]!;
     const allowed = routeTable.methodsFor(path);
-    if (allowed.length > 0) {
+    // A route that takes this method but found nothing (a missing file, say) is a 404, not a 405.
+    if (allowed.length > 0 && !allowed.includes(req.method)) {
       return sendError(reply, {
         statusCode: 405, errorType: 'MethodNotAllowed',
         message: `The method ${req.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`,

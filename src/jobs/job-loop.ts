@@ -29,7 +29,7 @@ export class JobLoop {
   private readonly pollMs: number;
 
   constructor(private readonly kinds: JobKind<unknown>[], private readonly opts: JobLoopOptions) {
-    this.leaseMs = opts.leaseMs ?? (Number(process.env.SIBYL_LEASE_MS) || 30000);
+    this.leaseMs = opts.leaseMs ?? 30000;
     this.pollMs = opts.pollMs ?? 500;
   }
 

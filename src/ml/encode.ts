@@ -13,8 +13,12 @@ export interface ColumnSpec {
   role?: string | null;
 }
 
-/** Raw stored values by column name; all values are strings, empty string or null = missing. */
-export type RawColumns = Record<string, ArrayLike<string | null | undefined>>;
+/**
+ * Raw values by column name: stored strings (empty string or null = missing), or numbers where a
+ * numeric column was loaded as numbers (NaN = missing; see loaded-columns.ts).
+ */
+export type RawValue = string | number | null | undefined;
+export type RawColumns = Record<string, ArrayLike<RawValue>>;
 
 /** Roles whose columns are never model inputs. */
 const NON_FEATURE_ROLES = new Set(['target', 'key', 'none']);
@@ -32,12 +36,18 @@ export function inferDataType(values: ArrayLike<string | null | undefined>): 'nu
   return 'numeric';
 }
 
-function isMissing(v: string | null | undefined): v is null | undefined | '' {
-  return v == null || v.trim() === '';
+function isMissing(v: RawValue): v is null | undefined | '' {
+  return v == null || (typeof v === 'number' ? Number.isNaN(v) : v.trim() === '');
+}
+
+/** A value as stored text (numbers come from columns loaded as numbers, or JSON predict requests). */
+function asText(v: RawValue): string | null | undefined {
+  return typeof v === 'number' ? (Number.isNaN(v) ? null : String(v)) : v;
 }
 
 /** Number() rather than parseFloat(): "12abc" is not a number. Non-finite values count as missing. */
-function parseNumber(v: string | null | undefined): number {
+function parseNumber(v: RawValue): number {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : NaN;
   if (isMissing(v)) return NaN;
   const x = Number(v.trim());
   return Number.isFinite(x) ? x : NaN;
@@ -127,7 +137,7 @@ export class FrameEncoder {
     const out: FeatureColumn[] = [];
     for (const input of this.inputs) {
       const raw = columns[input.name];
-      const value = (i: number) => (raw === undefined ? null : raw[i]);
+      const value = (i: number) => (raw === undefined ? null : asText(raw[i]));
       switch (input.dataType) {
         case 'numeric':
         case 'numericMeasure': {
@@ -214,7 +224,7 @@ export function fitFrameEncoder(specs: ColumnSpec[], columns: RawColumns): Frame
       case 'text': {
         const seen = new Set<string>();
         for (let i = 0; i < raw.length; i++) {
-          const v = raw[i];
+          const v = asText(raw[i]);
           if (!isMissing(v)) seen.add(v);
         }
         inputs.push({ name: spec.name, dataType: spec.dataType, levels: [...seen].sort() });
@@ -230,10 +240,10 @@ export function fitFrameEncoder(specs: ColumnSpec[], columns: RawColumns): Frame
   return new FrameEncoder(inputs);
 }
 
-function varyingDateParts(raw: ArrayLike<string | null | undefined>): DatePart[] {
+function varyingDateParts(raw: ArrayLike<RawValue>): DatePart[] {
   const ms: number[] = [];
   for (let i = 0; i < raw.length; i++) {
-    const t = wallClockMs(raw[i]);
+    const t = wallClockMs(asText(raw[i]));
     if (!Number.isNaN(t)) ms.push(t);
   }
   return DATE_PARTS.filter((part) => new Set(ms.map((t) => datePart(t, part))).size > 1);
@@ -261,7 +271,7 @@ export interface EncodedTarget {
  * Regression: parsed numbers.
  */
 export function encodeTarget(
-  values: ArrayLike<string | null | undefined>,
+  values: ArrayLike<RawValue>,
   kind: Task['kind'],
   classes?: string[],
 ): EncodedTarget {
@@ -278,17 +288,17 @@ export function encodeTarget(
   const labels = classes ?? distinctSorted(values);
   const index = new Map(labels.map((l, j) => [l, j]));
   for (let i = 0; i < n; i++) {
-    const v = values[i];
+    const v = asText(values[i]);
     y[i] = isMissing(v) ? NaN : index.get(v) ?? NaN;
     if (Number.isNaN(y[i])) missingRows.push(i);
   }
   return { task: { kind: 'classification', classes: labels }, y, missingRows };
 }
 
-function distinctSorted(values: ArrayLike<string | null | undefined>): string[] {
+function distinctSorted(values: ArrayLike<RawValue>): string[] {
   const seen = new Set<string>();
   for (let i = 0; i < values.length; i++) {
-    const v = values[i];
+    const v = asText(values[i]);
     if (!isMissing(v)) seen.add(v);
   }
   return [...seen].sort();

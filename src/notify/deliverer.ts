@@ -35,6 +35,11 @@ export function createDeliverer(services: Services, log: DeliveryLog): Deliver {
       if (status >= 300) throw new Error(`the callback address answered HTTP ${status} (redirects are not followed)`);
       return;
     }
+    if (item.kind === 'mail') {
+      const { subject, text } = JSON.parse(item.payload) as { subject: string; text: string };
+      await mailer.send({ to: item.target, subject, text });
+      return;
+    }
     const metrics = item.sessionId ? (await sessions.results(item.sessionId))?.metrics : undefined;
     await mailer.send(sessionEndedEmail(item.target, item.payload, metrics));
   };

@@ -1,4 +1,5 @@
 import nodemailer from 'nodemailer';
+import { splitSender } from './smtp-url.js';
 
 export interface MailMessage {
   to: string;
@@ -15,8 +16,6 @@ export interface Mailer {
 export interface MailLog {
   info(details: object, message: string): void;
 }
-
-const DEFAULT_FROM = 'Sibyl <sibyl@localhost>';
 
 /**
  * A mailer for SIBYL_SMTP_URL, e.g. `smtp://user:pass@mail.example.org:587?from=sibyl%40example.org`
@@ -38,21 +37,4 @@ export function createMailer(smtpUrl: string | undefined, log: MailLog): Mailer 
       await transport.sendMail({ to, subject, text });
     },
   };
-}
-
-/** `from` is ours, not a nodemailer transport option, so it is taken out of the URL. */
-function splitSender(smtpUrl: string): { transportUrl: string; from: string } {
-  let url: URL;
-  try {
-    url = new URL(smtpUrl);
-  } catch {
-    // The URL may hold a password, so it is not repeated in the message.
-    throw new Error('SIBYL_SMTP_URL is not a valid URL (expected smtp://[user:password@]host[:port][?from=address])');
-  }
-  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') {
-    throw new Error(`SIBYL_SMTP_URL must use smtp: or smtps:, not ${url.protocol}`);
-  }
-  const from = url.searchParams.get('from') ?? DEFAULT_FROM;
-  url.searchParams.delete('from');
-  return { transportUrl: url.href, from };
 }

@@ -4,6 +4,8 @@ import { ValidationError } from './errors.js';
 
 /** Keys look like `sk_<8-char prefix><32 random chars>`; the prefix finds the row, the hash proves the key. */
 const PREFIX_LEN = 8;
+/** Shortest key accepted (a chosen key such as SIBYL_API_KEY; generated keys are far longer). */
+export const MIN_KEY_LENGTH = 8;
 
 export function hashKey(key: string): string {
   // Keys are 190+ bits of randomness, so a fast hash is enough (no password-style stretching needed).
@@ -44,23 +46,25 @@ export class AccountsService {
     return principal;
   }
 
-  async createAccount(email: string | null): Promise<AccountRow> {
-    if (email !== null && !/^[^@\s]+@[^@\s]+$/.test(email)) throw ValidationError.of('email', `'${email}' is not an e-mail address`);
-    return this.store.createAccount(randomUUID(), email);
+  /** An account the operator makes (CLI, first start): its address needs no verification link. */
+  async createAccount(email: string | null, plan?: string): Promise<AccountRow> {
+    const address = email === null ? null : normaliseEmail(email);
+    if (address !== null && !isEmail(address)) throw ValidationError.of('email', `'${email}' is not an e-mail address`);
+    return this.store.createAccount(randomUUID(), address, plan);
   }
 
   /** Creates a key (random, or the given one) for an account; the clear key is returned once and never stored. */
   async createKey(accountId: string, label: string | null = null, key = generateKey()): Promise<{ key: string; row: Omit<KeyRow, 'hash'> }> {
-    if (key.length < 8) throw ValidationError.of("key", "an api key needs at least 8 characters");
+    if (key.length < MIN_KEY_LENGTH) throw ValidationError.of('key', `an api key needs at least ${MIN_KEY_LENGTH} characters`);
     const id = randomUUID();
     const prefix = keyPrefix(key);
     await this.store.insertKey({ id, accountId, prefix, hash: hashKey(key), label });
     return { key, row: { id, accountId, prefix, label, createdAt: new Date(), revokedAt: null } };
   }
 
-  async revokeKey(idOrPrefix: string): Promise<number> {
+  async revokeKey(idOrPrefix: string, accountId?: string): Promise<number> {
     this.cache.clear();
-    return this.store.revokeKey(idOrPrefix);
+    return this.store.revokeKey(idOrPrefix, accountId);
   }
 
   listKeys(accountId?: string) { return this.store.listKeys(accountId); }
@@ -68,13 +72,27 @@ export class AccountsService {
   findAccount(idOrEmail: string) { return this.store.findAccount(idOrEmail); }
 
   /**
-   * First start: with no account, create one. SIBYL_API_KEY (if set) becomes its key; otherwise a
-   * random key is returned so the caller can print it once.
+   * First start: with no account, create one on the `unlimited` plan, with SIBYL_ADMIN_EMAIL as its
+   * address. SIBYL_API_KEY (if set) becomes its key; otherwise a random key is returned so the caller
+   * can print it once. On later starts an admin address set since is given to the first account if
+   * it has none.
    */
-  async bootstrap(configuredKey: string | undefined): Promise<{ created: boolean; key?: string; accountId?: string }> {
-    if ((await this.store.countAccounts()) > 0) return { created: false };
-    const account = await this.createAccount(null);
+  async bootstrap(configuredKey: string | undefined, adminEmail?: string): Promise<{ created: boolean; key?: string; accountId?: string }> {
+    if ((await this.store.countAccounts()) > 0) {
+      const first = await this.store.first();
+      if (first && adminEmail && first.email === null && !(await this.store.credentials(adminEmail))) await this.store.setEmail(first.id, adminEmail, true);
+      return { created: false, accountId: first?.id };
+    }
+    const account = await this.createAccount(adminEmail ?? null, 'unlimited');
     const { key } = await this.createKey(account.id, 'bootstrap', configuredKey ?? generateKey());
     return { created: true, key: configuredKey ? undefined : key, accountId: account.id };
   }
+}
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export function isEmail(email: string): boolean {
+  return email.length <= 254 && /^[^@\s]+@[^@\s]+\.[^@\s]+$|^[^@\s]+@localhost$/.test(email);
 }

@@ -5,7 +5,7 @@
 export type ErrorDetails = Record<string, unknown>;
 
 export abstract class ServiceError extends Error {
-  abstract readonly kind: 'validation' | 'notFound' | 'conflict' | 'unauthorized' | 'tooLarge' | 'unsupportedMediaType' | 'quota';
+  abstract readonly kind: 'validation' | 'notFound' | 'conflict' | 'unauthorized' | 'tooLarge' | 'unsupportedMediaType' | 'quota' | 'forbidden';
   constructor(message: string, readonly errorType: string, readonly details: ErrorDetails = {}) {
     super(message);
   }
@@ -39,8 +39,8 @@ export class ConflictError extends ServiceError {
 
 export class UnauthorizedError extends ServiceError {
   readonly kind = 'unauthorized';
-  constructor() {
-    super('Access denied due to invalid subscription key. Make sure to provide a valid key for an active subscription.', 'Unauthorized');
+  constructor(message = 'Access denied due to invalid subscription key. Make sure to provide a valid key for an active subscription.', errorType = 'Unauthorized') {
+    super(message, errorType);
   }
 }
 
@@ -62,5 +62,21 @@ export class QuotaError extends ServiceError {
   readonly kind = 'quota';
   constructor(message: string, details: ErrorDetails = {}) {
     super(message, 'QuotaExceeded', details);
+  }
+}
+
+/** 429 for too many sign-in, sign-up or reset attempts; `retryAfterSeconds` becomes the Retry-After header. */
+export class TooManyAttemptsError extends ServiceError {
+  readonly kind = 'quota';
+  constructor(message: string, retryAfterSeconds: number) {
+    super(message, 'TooManyAttempts', { retryAfterSeconds });
+  }
+}
+
+/** 403: the caller is known but may not do this (sign-up switched off, a request without its CSRF token). */
+export class ForbiddenError extends ServiceError {
+  readonly kind = 'forbidden';
+  constructor(message: string, errorType = 'Forbidden', details: ErrorDetails = {}) {
+    super(message, errorType, details);
   }
 }

@@ -4,10 +4,10 @@ import { AccountsStore } from '../store/accounts-store.js';
 import { AccountsService } from './accounts.js';
 import { DatasetsService } from './datasets/datasets-service.js';
 import { ImportsService } from './imports/imports-service.js';
-import { UsageService } from './usage.js';
+import { UsageService, plans } from './usage.js';
 import { SessionsService } from './sessions/sessions-service.js';
-import { SessionsStore } from '../store/sessions-store.js';
 import { parseAllowedHosts } from '../outbound/index.js';
+import { AuthService } from './auth/auth-service.js';
 
 /** The use cases, wired once per process; api/ and jobs/ receive this. */
 export interface Services {
@@ -18,30 +18,28 @@ export interface Services {
   datasets: DatasetsService;
   imports: ImportsService;
   sessions: SessionsService;
+  auth: AuthService;
   /** Set by the process that runs jobs, so new work starts without waiting for the next poll. */
   jobs?: { poke(): void };
 }
 
 export function createServices(db: Db, config: Config): Services {
-  const usage = new UsageService(db);
+  const usage = new UsageService(db, plans(config.communityPlan, Math.max(config.maxCsvBytes, config.maxJsonBytes)));
   const accounts = new AccountsService(new AccountsStore(db));
-  const datasets = new DatasetsService(db, usage);
+  const datasets = new DatasetsService(db, usage, config.writerLeaseMs);
   const imports = new ImportsService(db, datasets, {
     allowHosts: parseAllowedHosts(config.allowPrivateHosts),
     maxBytes: config.importMaxBytes,
     maxJsonBytes: config.maxJsonBytes,
     timeoutMs: config.importTimeoutMs,
   });
-  const publicBase = () => `${(config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`).replace(/\/+$/, '')}/v1`;
+  const siteBase = () => (config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`).replace(/\/+$/, '');
+  const publicBase = () => `${siteBase()}/v1`;
   const sessions = new SessionsService(db, publicBase, parseAllowedHosts(config.allowPrivateHosts));
-  usage.addCounter(async (accountId) => ({ sessions: await new SessionsStore(db).countSince(accountId, startOfMonth()) }));
+  sessions.beforeCreate = (accountId) => usage.assertCanStartSession(accountId);
   datasets.onDelete(async (accountId, name, cascade) => {
     if (cascade.some((c) => c.startsWith('session') || c === 'forecast')) await sessions.deleteMatching(accountId, { dataSourceName: name });
   });
-  return { db, config, accounts, usage, datasets, imports, sessions };
-}
-
-function startOfMonth(): Date {
-  const d = new Date();
-  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1));
+  const auth = new AuthService(db, { signupOpen: config.signupOpen, mailEnabled: Boolean(config.smtpUrl), linkBase: siteBase });
+  return { db, config, accounts, usage, datasets, imports, sessions, auth };
 }

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from './db.js';
 import type { StoredColumn } from './schema.js';
 import type { Page, PageOf } from '../service/paging.js';
+import { RETIRED_GRACE_MS } from './dataset-rows-store.js';
 
 export type IdentityKind = 'none' | 'key' | 'timestamp';
 
@@ -18,59 +19,23 @@ export interface DatasetRecord {
   updatedAt: Date;
 }
 
-/** A row as stored: identity (key value, or epoch-ms text for timestamps) and the record as JSON text. */
-export interface StoredRow {
-  ident: string | null;
-  ts: number | null;
-  data: string;
-}
 
 export type DatasetSort = 'dataSetName' | 'dataSetSize' | 'rowCount' | 'dateCreated' | 'lastModified';
 const SORT_COLUMN = { dataSetName: 'name', dataSetSize: 'data_bytes', rowCount: 'row_count', dateCreated: 'created_at', lastModified: 'updated_at' } as const;
 
-const ROW_COLUMNS = [
-  { name: 'dataset_id', type: 'bigint' },
-  { name: 'ident', type: 'text' },
-  { name: 'ts', type: 'bigint' },
-  { name: 'data', type: 'text' },
-];
 
 export class DatasetsStore {
   constructor(private readonly db: Db) {}
 
-  async find(accountId: string, name: string, opts: { forUpdate?: boolean } = {}): Promise<DatasetRecord | undefined> {
-    let q = this.db.kysely.selectFrom('datasets').selectAll().where('account_id', '=', accountId).where('name', '=', name);
-    if (opts.forUpdate) q = q.forUpdate();
-    const r = await q.executeTakeFirst();
+  /** A published data set (one being created by its first upload is not there yet). */
+  async find(accountId: string, name: string): Promise<DatasetRecord | undefined> {
+    const r = await this.db.kysely.selectFrom('datasets').selectAll().where('account_id', '=', accountId).where('name', '=', name)
+      .where('published', '=', true).executeTakeFirst();
     return r && toRecord(r);
   }
 
-  async create(accountId: string, name: string): Promise<DatasetRecord> {
-    const now = new Date();
-    const r = await this.db.kysely.insertInto('datasets')
-      .values({ account_id: accountId, name, columns: '{}', identity_column: null, created_at: now, updated_at: now })
-      .returningAll().executeTakeFirstOrThrow();
-    return toRecord(r);
-  }
-
-  async updateMeta(id: number, m: { columns: Record<string, StoredColumn>; identityKind: IdentityKind; identityColumn: string | null }): Promise<void> {
-    await this.db.kysely.updateTable('datasets')
-      .set({ columns: JSON.stringify(m.columns), identity_kind: m.identityKind, identity_column: m.identityColumn, updated_at: new Date() })
-      .where('id', '=', id).execute();
-  }
-
-  /** Recounts rows and bytes after a change (one scan; exact, whatever upserts replaced). */
-  async refreshCounts(id: number): Promise<{ rowCount: number; dataBytes: number }> {
-    const [r] = await this.db.query<{ n: number; bytes: number | null }>(
-      'SELECT count(*)::bigint AS n, sum(octet_length(data))::bigint AS bytes FROM dataset_rows WHERE dataset_id = $1', [id]);
-    const rowCount = Number(r?.n ?? 0);
-    const dataBytes = Number(r?.bytes ?? 0);
-    await this.db.kysely.updateTable('datasets').set({ row_count: rowCount, data_bytes: dataBytes, updated_at: new Date() }).where('id', '=', id).execute();
-    return { rowCount, dataBytes };
-  }
-
   async list(accountId: string, q: { partialName?: string; page: Page; sortBy?: DatasetSort; desc?: boolean }): Promise<PageOf<DatasetRecord>> {
-    let base = this.db.kysely.selectFrom('datasets').where('account_id', '=', accountId);
+    let base = this.db.kysely.selectFrom('datasets').where('account_id', '=', accountId).where('published', '=', true);
     if (q.partialName) base = base.where(sql<boolean>`position(lower(${q.partialName}) in lower(name)) > 0`);
     const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     const col = SORT_COLUMN[q.sortBy ?? 'dataSetName'];
@@ -80,104 +45,98 @@ export class DatasetsStore {
   }
 
   async count(accountId: string): Promise<number> {
-    const r = await this.db.kysely.selectFrom('datasets').where('account_id', '=', accountId)
+    const r = await this.db.kysely.selectFrom('datasets').where('account_id', '=', accountId).where('published', '=', true)
       .select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return Number(r.n);
   }
 
-  async delete(id: number): Promise<void> {
-    await this.db.kysely.deleteFrom('dataset_rows').where('dataset_id', '=', id).execute();
-    await this.db.kysely.deleteFrom('datasets').where('id', '=', id).execute();
+  // ---- the writer lock and publishing (see dataset-rows-store.ts) ----
+
+  /**
+   * Takes the data set's writer lock for `writer` until now + leaseMs, creating the data set
+   * (unpublished: nobody sees it) if it does not exist. 'busy' while another writer's lease runs.
+   */
+  async claimWriter(accountId: string, name: string, writer: string, leaseMs: number): Promise<{ dataset: DatasetRecord; created: boolean } | 'busy'> {
+    return this.db.tx(async (tx) => {
+      await tx.query(
+        `INSERT INTO datasets (account_id, name, columns, published, writer, writer_expires_at)
+         VALUES ($1, $2, '{}', false, NULL, NULL) ON CONFLICT (account_id, name) DO NOTHING`, [accountId, name]);
+      const [r] = await tx.query<DatasetRow & { writer: string | null; free: boolean }>(
+        `SELECT *, (writer IS NULL OR writer_expires_at < now()) AS free FROM datasets WHERE account_id = $1 AND name = $2 FOR UPDATE`, [accountId, name]);
+      if (!r!.free) return 'busy' as const;
+      await tx.query(`UPDATE datasets SET writer = $2, writer_expires_at = now() + make_interval(secs => $3::float8 / 1000) WHERE id = $1`, [r!.id, writer, leaseMs]);
+      return { dataset: toRecord(r!), created: !r!.published };
+    });
   }
 
-  // ---- rows ----
-
-  /** Appends rows that need no identity check. */
-  async appendRows(datasetId: number, rows: StoredRow[]): Promise<void> {
-    const id = String(datasetId);
-    await this.db.copyRows('dataset_rows', ROW_COLUMNS, rows.map((r) => [id, r.ident, r.ts === null ? null : String(r.ts), r.data]));
+  /** Extends the writer's lease; false when it was lost (expired and taken by another writer). */
+  async renewWriter(id: number, writer: string, leaseMs: number): Promise<boolean> {
+    const rows = await this.db.query(
+      `UPDATE datasets SET writer_expires_at = now() + make_interval(secs => $3::float8 / 1000) WHERE id = $1 AND writer = $2 RETURNING id`, [id, writer, leaseMs]);
+    return rows.length === 1;
   }
 
-  /** Staging table for one upsert upload; dropped when the transaction ends. */
-  async beginStaging(): Promise<void> {
-    await this.db.query('CREATE TEMP TABLE IF NOT EXISTS upload_staging (ord bigserial, ident text NOT NULL, ts bigint, data text NOT NULL) ON COMMIT DROP');
-  }
-
-  async stageRows(rows: StoredRow[]): Promise<void> {
-    await this.db.copyRows('upload_staging', ROW_COLUMNS.slice(1), rows.map((r) => [r.ident, r.ts === null ? null : String(r.ts), r.data]));
+  /** Gives the lock back without publishing; a data set this writer created (never published) goes. */
+  async releaseWriter(id: number, writer: string): Promise<void> {
+    await this.db.tx(async (tx) => {
+      await tx.query(`DELETE FROM datasets WHERE id = $1 AND writer = $2 AND NOT published`, [id, writer]);
+      await tx.query(`UPDATE datasets SET writer = NULL, writer_expires_at = NULL WHERE id = $1 AND writer = $2`, [id, writer]);
+      await tx.query(`UPDATE dataset_segments SET state = 'retired', expires_at = now() WHERE dataset_id = $1 AND writer = $2 AND state = 'building'`, [id, writer]);
+    });
   }
 
   /**
-   * Upserts the staged rows in one statement: the last occurrence of an identity in the upload wins,
-   * and a matching stored row is overwritten field by field (fields the upload lacks are kept, so a
-   * PUT of feature values for known dates does not erase the target).
+   * Makes a built segment part of the data set in one short transaction, with the metadata worked
+   * out from its rows: `append` adds it after the live segments, `replace` retires them (readers
+   * that started before keep them for RETIRED_GRACE_MS). Throws WriterLost if the lock was lost.
    */
-  async mergeStaged(datasetId: number): Promise<void> {
-    await this.db.query(
-      `INSERT INTO dataset_rows (dataset_id, ident, ts, data)
-       SELECT $1, s.ident, s.ts, s.data FROM (
-         SELECT DISTINCT ON (ident) ident, ts, data FROM upload_staging ORDER BY ident, ord DESC
-       ) s
-       ON CONFLICT (dataset_id, ident) WHERE ident IS NOT NULL
-       DO UPDATE SET ts = EXCLUDED.ts, data = (dataset_rows.data::jsonb || EXCLUDED.data::jsonb)::text`,
-      [datasetId]);
-    await this.db.query('TRUNCATE upload_staging');
+  async publish(id: number, writer: string, p: {
+    /** undefined: the metadata changes, the rows do not. */
+    segment: number | undefined; mode: 'append' | 'replace'; rowCount: number; dataBytes: number;
+    columns: Record<string, StoredColumn>; identityKind: IdentityKind; identityColumn: string | null;
+  }): Promise<DatasetRecord> {
+    return this.db.tx(async (tx) => {
+      const [held] = await tx.query(`SELECT id FROM datasets WHERE id = $1 AND writer = $2 FOR UPDATE`, [id, writer]);
+      if (!held) throw new WriterLost();
+      if (p.segment !== undefined && p.mode === 'replace') {
+        await tx.query(
+          `UPDATE dataset_segments SET state = 'retired', expires_at = now() + make_interval(secs => $2::float8 / 1000)
+           WHERE dataset_id = $1 AND state = 'live'`, [id, RETIRED_GRACE_MS]);
+      }
+      if (p.segment !== undefined) await tx.query(
+        `UPDATE dataset_segments SET state = 'live', writer = NULL, row_count = $2, data_bytes = $3,
+           position = (SELECT COALESCE(max(position), 0) + 1 FROM dataset_segments WHERE dataset_id = $4 AND state = 'live')
+         WHERE id = $1`, [p.segment, p.rowCount, p.dataBytes, id]);
+      const [r] = await tx.query<DatasetRow>(
+        `UPDATE datasets SET columns = $2, identity_kind = $3, identity_column = $4, published = true, writer = NULL, writer_expires_at = NULL,
+           row_count = (SELECT COALESCE(sum(row_count), 0) FROM dataset_segments WHERE dataset_id = $1 AND state = 'live'),
+           data_bytes = (SELECT COALESCE(sum(data_bytes), 0) FROM dataset_segments WHERE dataset_id = $1 AND state = 'live'),
+           updated_at = now()
+         WHERE id = $1 RETURNING *`, [id, JSON.stringify(p.columns), p.identityKind, p.identityColumn]);
+      return toRecord(r!);
+    });
   }
 
-  /** After a first upload whose timestamp column was only inferred: give its rows their identity. */
-  async setIdentities(datasetId: number, column: string, parse: (v: string) => number | null): Promise<void> {
-    const rows = await this.db.query<{ seq: number; v: string | null }>(
-      'SELECT seq, data::json ->> $2 AS v FROM dataset_rows WHERE dataset_id = $1', [datasetId, column]);
-    const seqs: string[] = [];
-    const tss: (string | null)[] = [];
-    for (const r of rows) {
-      const ms = r.v === null ? null : parse(r.v);
-      seqs.push(String(r.seq));
-      tss.push(ms === null ? null : String(ms));
-    }
-    if (seqs.length === 0) return;
-    await this.db.query(
-      `UPDATE dataset_rows d SET ts = u.ts::bigint, ident = u.ts
-       FROM unnest($2::text[], $3::text[]) AS u(seq, ts)
-       WHERE d.dataset_id = $1 AND d.seq = u.seq::bigint`, [datasetId, seqs, tss]);
-  }
-
-  async readRows(datasetId: number, q: { from?: number; to?: number; byTime: boolean; offset: number; limit: number }): Promise<{ rows: Record<string, string>[]; total: number }> {
-    const where: string[] = ['dataset_id = $1'];
-    const params: unknown[] = [datasetId];
-    if (q.from !== undefined) { params.push(q.from); where.push(`ts >= $${params.length}`); }
-    if (q.to !== undefined) { params.push(q.to); where.push(`ts <= $${params.length}`); }
-    const cond = where.join(' AND ');
-    const [t] = await this.db.query<{ n: number }>(`SELECT count(*)::bigint AS n FROM dataset_rows WHERE ${cond}`, params);
-    params.push(q.limit, q.offset);
-    const rows = await this.db.query<{ data: string }>(
-      `SELECT data FROM dataset_rows WHERE ${cond} ORDER BY ${q.byTime ? 'ts, seq' : 'seq'} LIMIT $${params.length - 1} OFFSET $${params.length}`, params);
-    return { rows: rows.map((r) => JSON.parse(r.data) as Record<string, string>), total: Number(t?.n ?? 0) };
-  }
-
-  /** Every row in storage order (time order for time series), in batches, for sessions and exports. */
-  async *iterateRows(datasetId: number, byTime: boolean, batch = 20000): AsyncGenerator<Record<string, string>[]> {
-    let offset = 0;
-    for (;;) {
-      const { rows } = await this.readRows(datasetId, { byTime, offset, limit: batch });
-      if (rows.length === 0) return;
-      yield rows;
-      offset += rows.length;
-      if (rows.length < batch) return;
-    }
-  }
-
-  async deleteRows(datasetId: number, q: { from?: number; to?: number; keys?: string[]; startKey?: string; endKey?: string }): Promise<number> {
-    let d = this.db.kysely.deleteFrom('dataset_rows').where('dataset_id', '=', datasetId);
-    if (q.from !== undefined) d = d.where('ts', '>=', q.from);
-    if (q.to !== undefined) d = d.where('ts', '<=', q.to);
-    if (q.keys?.length) d = d.where('ident', 'in', q.keys);
-    if (q.startKey !== undefined) d = d.where('ident', '>=', q.startKey);
-    if (q.endKey !== undefined) d = d.where('ident', '<=', q.endKey);
-    const r = await d.executeTakeFirst();
-    return Number(r.numDeletedRows);
+  /** Deletes a data set whose writer lock `writer` holds; its rows are collected later. */
+  async deleteHeld(id: number, writer: string): Promise<void> {
+    await this.db.tx(async (tx) => {
+      const [held] = await tx.query(`DELETE FROM datasets WHERE id = $1 AND writer = $2 RETURNING id`, [id, writer]);
+      if (!held) throw new WriterLost();
+      await tx.query(
+        `UPDATE dataset_segments SET state = 'retired', expires_at = now() + make_interval(secs => $2::float8 / 1000)
+         WHERE dataset_id = $1 AND state IN ('live', 'building')`, [id, RETIRED_GRACE_MS]);
+    });
   }
 }
+
+/** The writer lock expired and another writer took it: this upload cannot publish. */
+export class WriterLost extends Error {
+  constructor() {
+    super('the upload took too long between steps and lost its lock on the data set');
+  }
+}
+
+type DatasetRow = Parameters<typeof toRecord>[0] & { published: boolean };
 
 function toRecord(r: {
   id: number; account_id: string; name: string; columns: Record<string, StoredColumn>; identity_kind: IdentityKind;

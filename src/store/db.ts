@@ -1,9 +1,10 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import type { Schema } from './schema.js';
-import type { SqlClient, SqlPool } from './sql-pool.js';
+import type { ConnectPriority, SqlClient, SqlPool } from './sql-pool.js';
 import { PgLitePool } from './pglite-pool.js';
 import { PostgresPool } from './postgres-pool.js';
 import { migrate } from './migrate.js';
+import { rowsToCopyText } from './copy-text.js';
 
 /**
  * The database handle every store module receives: Kysely for typed queries, the raw pool for
@@ -13,10 +14,10 @@ import { migrate } from './migrate.js';
 export class Db {
   readonly kysely: Kysely<Schema>;
 
-  constructor(readonly pool: SqlPool, client?: SqlClient) {
+  constructor(readonly pool: SqlPool, client?: SqlClient, private readonly priority: ConnectPriority = 'interactive') {
     const source = client
       ? { connect: async () => ({ query: client.query.bind(client), release: () => {} }), end: async () => {} }
-      : { connect: () => pool.connect(), end: () => pool.end() };
+      : { connect: () => pool.connect(priority), end: () => (priority === 'bulk' ? Promise.resolve() : pool.end()) };
     this.kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: source as never }) });
     this.client = client;
   }
@@ -27,10 +28,18 @@ export class Db {
     return this.pool.kind;
   }
 
+  /**
+   * The same database for bulk work (an upload's steps, a session's reads, collecting garbage):
+   * where connections are scarce (the embedded store has one) it goes after interactive requests.
+   */
+  bulk(): Db {
+    return this.client || this.priority === 'bulk' ? this : new Db(this.pool, undefined, 'bulk');
+  }
+
   /** Runs fn in a transaction. Nested calls join the outer transaction. */
   async tx<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
     if (this.client) return fn(this);
-    const client = await this.pool.connect();
+    const client = await this.pool.connect(this.priority);
     const txDb = new Db(this.pool, client);
     try {
       await client.query('BEGIN');
@@ -45,16 +54,21 @@ export class Db {
     }
   }
 
-  /** Bulk-loads rows; inside `tx` it joins that transaction. */
-  async copyRows(table: string, columns: { name: string; type: string }[], rows: (string | null)[][]): Promise<void> {
-    if (!this.client) return this.tx((t) => t.copyRows(table, columns, rows));
-    return this.pool.copyRows(this.client, table, columns, rows);
+  /** Bulk-loads rows in COPY text format (copy-text.ts); inside `tx` it joins that transaction. */
+  async copyIn(table: string, columns: readonly string[], text: Uint8Array | string): Promise<void> {
+    if (!this.client) return this.tx((t) => t.copyIn(table, columns, text));
+    return this.pool.copyIn(this.client, table, columns, text);
+  }
+
+  /** Bulk-loads rows given as values (null = SQL NULL). */
+  copyRows(table: string, columns: readonly string[], rows: readonly (readonly (string | null)[])[]): Promise<void> {
+    return rows.length === 0 ? Promise.resolve() : this.copyIn(table, columns, rowsToCopyText(rows));
   }
 
   /** Raw SQL for the few statements the query builder cannot express well (bulk upserts). */
   async query<R = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
     if (this.client) return (await this.client.query<R>(sql, params)).rows;
-    const c = await this.pool.connect();
+    const c = await this.pool.connect(this.priority);
     try {
       return (await c.query<R>(sql, params)).rows;
     } finally {
@@ -63,7 +77,7 @@ export class Db {
   }
 
   async close(): Promise<void> {
-    if (!this.client) await this.kysely.destroy();
+    if (!this.client && this.priority !== 'bulk') await this.kysely.destroy();
   }
 }
 

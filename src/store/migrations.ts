@@ -175,4 +175,90 @@ ALTER TABLE sessions ALTER COLUMN columns SET DEFAULT '{}';
 ALTER TABLE models ALTER COLUMN columns TYPE json USING columns::json;
 `,
   },
+  {
+    version: 4,
+    name: 'dashboard accounts: passwords, browser sessions, one-time links, attempts, settings',
+    sql: `
+ALTER TABLE accounts ADD COLUMN password_hash text;
+ALTER TABLE accounts ADD COLUMN email_verified_at timestamptz;
+ALTER TABLE accounts ADD COLUMN notify_session_email boolean NOT NULL DEFAULT true;
+CREATE UNIQUE INDEX accounts_email_lower ON accounts (lower(email));
+
+-- A signed-in browser: the cookie holds a random token, only its hash is kept; the CSRF token
+-- must come back in a header on every state-changing request made with the cookie.
+CREATE TABLE web_sessions (
+  token_hash text PRIMARY KEY,
+  account_id uuid NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  csrf_token text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  expires_at timestamptz NOT NULL
+);
+CREATE INDEX web_sessions_account ON web_sessions(account_id);
+
+-- One-time links sent by e-mail (address verification, password reset): hashed, expiring, used once.
+CREATE TABLE account_tokens (
+  token_hash text PRIMARY KEY,
+  account_id uuid NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  purpose text NOT NULL,
+  email text,
+  expires_at timestamptz NOT NULL,
+  used_at timestamptz
+);
+
+-- Sign-in, sign-up and reset attempts per bucket (e-mail or client address), for rate limiting
+-- that holds across every API process sharing the database.
+CREATE TABLE auth_attempts (
+  id bigserial PRIMARY KEY,
+  bucket text NOT NULL,
+  at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX auth_attempts_bucket ON auth_attempts(bucket, at);
+
+-- Sessions started count against the monthly quota even when deleted later; this month so far:
+INSERT INTO usage_counters (account_id, month, sessions)
+  SELECT account_id, to_char(requested_at AT TIME ZONE 'UTC', 'YYYY-MM'), count(*) FROM sessions
+  WHERE requested_at >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
+  GROUP BY 1, 2
+  ON CONFLICT (account_id, month) DO UPDATE SET sessions = EXCLUDED.sessions;
+`,
+  },
+  {
+    version: 5,
+    name: 'staged uploads: rows in segments, published in one step',
+    // An upload writes its rows into a new segment in short transactions, then publishes it in one
+    // (whole or unchanged, even after kill -9: an unpublished segment is never read and is collected).
+    // Rows with an identity are merged into a fresh copy of the data set (copy-on-write), so readers
+    // of the previous version keep reading it until they finish. seq is set by the writer (no sequence).
+    sql: `
+CREATE TABLE dataset_segments (
+  id bigserial PRIMARY KEY,
+  dataset_id bigint NOT NULL,
+  state text NOT NULL,
+  position int NOT NULL DEFAULT 0,
+  row_count bigint NOT NULL DEFAULT 0,
+  data_bytes bigint NOT NULL DEFAULT 0,
+  writer text,
+  expires_at timestamptz,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX dataset_segments_dataset ON dataset_segments(dataset_id, state, position);
+INSERT INTO dataset_segments (id, dataset_id, state, row_count, data_bytes) SELECT id, id, 'live', row_count, data_bytes FROM datasets;
+SELECT setval(pg_get_serial_sequence('dataset_segments', 'id'), (SELECT COALESCE(max(id), 0) + 1 FROM datasets), false);
+ALTER TABLE dataset_rows RENAME COLUMN dataset_id TO segment_id;
+ALTER TABLE dataset_rows ALTER COLUMN seq DROP DEFAULT;
+DROP SEQUENCE IF EXISTS dataset_rows_seq_seq;
+ALTER TABLE datasets ADD COLUMN published boolean NOT NULL DEFAULT true;
+ALTER TABLE datasets ADD COLUMN writer text;
+ALTER TABLE datasets ADD COLUMN writer_expires_at timestamptz;
+-- An identity upload's rows as sent (duplicates and all), merged into the new segment before publishing.
+CREATE TABLE upload_staging (
+  segment_id bigint NOT NULL,
+  seq bigint NOT NULL,
+  ident text,
+  ts bigint,
+  data text NOT NULL
+);
+CREATE INDEX upload_staging_ident ON upload_staging(segment_id, ident, seq);
+`,
+  },
 ];

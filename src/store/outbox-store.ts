@@ -3,7 +3,8 @@ import type { Db } from './db.js';
 export interface OutboxItem {
   id: number;
   accountId: string;
-  kind: 'callback' | 'email';
+  /** callback: POST to target; email: a session's completion mail; mail: a ready message ({subject, text}) to target. */
+  kind: 'callback' | 'email' | 'mail';
   sessionId: string | null;
   target: string;
   payload: string;
@@ -46,7 +47,8 @@ export class OutboxStore {
   }
 
   async delivered(id: number): Promise<void> {
-    await this.db.query('UPDATE outbox SET delivered_at = now(), lease_owner = NULL WHERE id = $1', [id]);
+    // A delivered account mail held a one-time link: it is not kept.
+    await this.db.query(`UPDATE outbox SET delivered_at = now(), lease_owner = NULL, payload = CASE WHEN kind = 'mail' THEN '' ELSE payload END WHERE id = $1`, [id]);
   }
 
   /** Schedules another attempt, or gives up (failed_at) when retryAt is null. */

@@ -1,7 +1,25 @@
 import pg from 'pg';
-import type { ColumnSpec, SqlClient, SqlPool, SqlResult } from './sql-pool.js';
+import { from as copyFrom } from 'pg-copy-streams';
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import { quoteIdent } from './copy-text.js';
+import type { ConnectPriority, SqlClient, SqlPool, SqlResult } from './sql-pool.js';
 
 pg.types.setTypeParser(20, (v: string) => Number(v)); // bigint ids and epoch-ms fit in a double
+
+/** A pooled connection; the pg client stays reachable for COPY. */
+class PostgresClient implements SqlClient {
+  constructor(readonly raw: pg.PoolClient) {}
+
+  async query<R>(sql: string, params?: readonly unknown[]): Promise<SqlResult<R>> {
+    const r = await this.raw.query(sql, params as unknown[] | undefined);
+    return { rows: r.rows as R[], rowCount: r.rowCount, command: r.command };
+  }
+
+  release(): void {
+    this.raw.release();
+  }
+}
 
 /** Real PostgreSQL (DATABASE_URL): many processes, many connections. */
 export class PostgresPool implements SqlPool {
@@ -14,27 +32,15 @@ export class PostgresPool implements SqlPool {
     this.pool.on('error', () => {});
   }
 
-  async connect(): Promise<SqlClient> {
-    const c = await this.pool.connect();
-    return {
-      async query<R>(sql: string, params?: readonly unknown[]): Promise<SqlResult<R>> {
-        const r = await c.query(sql, params as unknown[] | undefined);
-        return { rows: r.rows as R[], rowCount: r.rowCount, command: r.command };
-      },
-      release: () => c.release(),
-    };
+  async connect(_priority?: ConnectPriority): Promise<SqlClient> {
+    return new PostgresClient(await this.pool.connect());
   }
 
-  async copyRows(client: SqlClient, table: string, columns: readonly ColumnSpec[], rows: readonly (string | null)[][]): Promise<void> {
-    if (rows.length === 0) return;
-    // One INSERT … SELECT FROM unnest(text arrays) per batch: no extra dependency for COPY FROM STDIN,
-    // and a few thousand rows per round trip is already bound by PostgreSQL, not the protocol.
-    const arrays = columns.map((_, j) => rows.map((r) => r[j] ?? null));
-    const cols = columns.map((c) => `"${c.name}"`).join(', ');
-    const sel = columns.map((c, j) => `u.c${j}::${c.type}`).join(', ');
-    const un = columns.map((_, j) => `$${j + 1}::text[]`).join(', ');
-    const names = columns.map((_, j) => `c${j}`).join(', ');
-    await client.query(`INSERT INTO ${table} (${cols}) SELECT ${sel} FROM unnest(${un}) AS u(${names})`, arrays);
+  async copyIn(client: SqlClient, table: string, columns: readonly string[], text: Uint8Array | string): Promise<void> {
+    if (text.length === 0) return;
+    const raw = (client as PostgresClient).raw;
+    const stream = raw.query(copyFrom(`COPY ${table} (${columns.map(quoteIdent).join(', ')}) FROM STDIN`));
+    await pipeline(Readable.from([typeof text === 'string' ? Buffer.from(text) : text]), stream);
   }
 
   end(): Promise<void> {

@@ -9,6 +9,32 @@ export interface AccountsTable {
   email: string | null;
   plan: Generated<string>;
   created_at: Timestamp;
+  password_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  email_verified_at: NullableTime;
+  notify_session_email: Generated<boolean>;
+}
+
+export interface WebSessionsTable {
+  token_hash: string;
+  account_id: string;
+  csrf_token: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface AccountTokensTable {
+  token_hash: string;
+  account_id: string;
+  purpose: string;
+  email: string | null;
+  expires_at: Timestamp;
+  used_at: NullableTime;
+}
+
+export interface AuthAttemptsTable {
+  id: Generated<number>;
+  bucket: string;
+  at: Timestamp;
 }
 
 export interface ApiKeysTable {
@@ -32,6 +58,27 @@ export interface DatasetsTable {
   data_bytes: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** False until the first upload publishes: readers never see a data set being created. */
+  published: Generated<boolean>;
+  /** The upload that holds the data set's writer lock, and until when. */
+  writer: string | null;
+  writer_expires_at: Timestamp | null;
+}
+
+export interface DatasetSegmentsTable {
+  id: Generated<number>;
+  dataset_id: number;
+  /** building (an upload writing, seen by nobody) → live (part of the data set) → retired (kept for readers, then collected). */
+  state: 'building' | 'live' | 'retired';
+  /** Order of a data set's live segments. */
+  position: Generated<number>;
+  row_count: Generated<number>;
+  data_bytes: Generated<number>;
+  /** building: the upload writing it; its lease is the data set's writer lease. */
+  writer: string | null;
+  /** retired: collected after this. */
+  expires_at: Timestamp | null;
+  created_at: Generated<Timestamp>;
 }
 
 export interface StoredColumn {
@@ -42,8 +89,9 @@ export interface StoredColumn {
 }
 
 export interface DatasetRowsTable {
-  dataset_id: number;
-  seq: Generated<number>;
+  segment_id: number;
+  /** Order within the data set (set by the writer). */
+  seq: number;
   ident: string | null;
   ts: number | null;
   /** JSON text of the record. */
@@ -153,10 +201,15 @@ export interface Schema {
   api_keys: ApiKeysTable;
   datasets: DatasetsTable;
   dataset_rows: DatasetRowsTable;
+  dataset_segments: DatasetSegmentsTable;
+  upload_staging: DatasetRowsTable;
   imports: ImportsTable;
   sessions: SessionsTable;
   session_results: SessionResultsTable;
   models: ModelsTable;
   outbox: OutboxTable;
   usage_counters: UsageCountersTable;
+  web_sessions: WebSessionsTable;
+  account_tokens: AccountTokensTable;
+  auth_attempts: AuthAttemptsTable;
 }

@@ -34,6 +34,20 @@ export interface SessionResults {
   extra: Record<string, unknown>;
 }
 
+/** A large part already serialised (by the worker thread that computed it), so the main thread never walks it. */
+export interface SerialisedJson {
+  serialisedJson: string;
+}
+
+/** Results as a runner hands them over for storing. */
+export interface SessionResultsToSave {
+  metrics: Record<string, unknown>;
+  data: Record<string, string>[] | SerialisedJson;
+  extra: Record<string, unknown> | SerialisedJson;
+}
+
+const jsonText = (v: unknown): string => (typeof v === 'object' && v !== null && 'serialisedJson' in v ? (v as SerialisedJson).serialisedJson : JSON.stringify(v));
+
 export interface SessionFilter {
   dataSourceName?: string;
   type?: SessionType;
@@ -139,11 +153,11 @@ export class SessionsStore {
     await this.db.query('UPDATE sessions SET messages = messages || $2::jsonb WHERE id = $1', [id, JSON.stringify(messages)]);
   }
 
-  async saveResults(id: string, r: SessionResults): Promise<void> {
+  async saveResults(id: string, r: SessionResultsToSave): Promise<void> {
     await this.db.query(
       `INSERT INTO session_results (session_id, metrics, data, extra) VALUES ($1, $2::jsonb, $3, $4)
        ON CONFLICT (session_id) DO UPDATE SET metrics = EXCLUDED.metrics, data = EXCLUDED.data, extra = EXCLUDED.extra`,
-      [id, JSON.stringify(r.metrics), JSON.stringify(r.data), JSON.stringify(r.extra)]);
+      [id, JSON.stringify(r.metrics), jsonText(r.data), jsonText(r.extra)]);
   }
 
   async results(id: string): Promise<SessionResults | undefined> {

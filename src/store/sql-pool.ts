@@ -1,6 +1,6 @@
 /**
  * The one database abstraction below Kysely: a pool of connections that speak PostgreSQL.
- * pg.Pool already is one; PGlite (a single in-process connection) is wrapped as a pool of one.
+ * pg.Pool already is one; PGlite (a single connection, in its own thread) is wrapped as a pool of one.
  */
 export interface SqlResult<R = Record<string, unknown>> {
   rows: R[];
@@ -13,19 +13,16 @@ export interface SqlClient {
   release(): void;
 }
 
+export type ConnectPriority = 'interactive' | 'bulk';
+
 export interface SqlPool {
   readonly kind: 'pglite' | 'postgres';
-  connect(): Promise<SqlClient>;
+  /** `bulk` connections go after waiting `interactive` ones (only the embedded store, with its one connection, tells them apart). */
+  connect(priority?: ConnectPriority): Promise<SqlClient>;
   end(): Promise<void>;
   /**
-   * Bulk load rows into a table inside the client's current transaction.
-   * Each row holds one value per column; null = SQL NULL.
+   * Bulk-loads rows given in COPY text format (see copy-text.ts) into a table, inside the
+   * client's current transaction.
    */
-  copyRows(client: SqlClient, table: string, columns: readonly ColumnSpec[], rows: readonly (string | null)[][]): Promise<void>;
-}
-
-export interface ColumnSpec {
-  name: string;
-  /** SQL type used to cast the text value (e.g. 'text', 'bigint', 'json'). */
-  type: string;
+  copyIn(client: SqlClient, table: string, columns: readonly string[], text: Uint8Array | string): Promise<void>;
 }

@@ -12,6 +12,7 @@ import { baseUrl, pagingFields, readPaging } from '../paging.js';
 import { isoOffset } from '../../service/sessions/session-view.js';
 import { toCsv } from '../csv-output.js';
 import { datasetSchemas } from './dataset-schemas.js';
+import { UsageService } from '../../service/usage.js';
 
 const DATASET_SORTS: DatasetSort[] = ['dataSetName', 'dataSetSize', 'rowCount', 'dateCreated', 'lastModified'];
 
@@ -41,14 +42,17 @@ export function registerDatasetRoutes(app: FastifyInstance, services: Services, 
     p.check();
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     let upload: { records?: ReturnType<typeof csvRecords>; columns: ColumnPatchMap };
+    const declared = Number(req.headers['content-length'] ?? 0);
+    const planLimit = await services.usage.uploadLimit(req.accountId);
     if (type === 'text/csv' || type === 'application/csv' || type === 'text/plain') {
-      const declared = Number(req.headers['content-length'] ?? 0);
-      if (declared > opts.maxCsvBytes) {
+      const limit = Math.min(opts.maxCsvBytes, planLimit);
+      if (declared > limit) {
         (req.body as Readable).resume();
-        throw new TooLargeError(`The CSV upload is larger than the limit of ${opts.maxCsvBytes} bytes`, { limitBytes: opts.maxCsvBytes });
+        throw limit < opts.maxCsvBytes ? UsageService.tooLarge(limit) : new TooLargeError(`The CSV upload is larger than the limit of ${opts.maxCsvBytes} bytes`, { limitBytes: opts.maxCsvBytes });
       }
-      upload = { records: csvRecords(req.body as Readable, { maxBytes: opts.maxCsvBytes }), columns: {} };
+      upload = { records: csvRecords(req.body as Readable, { maxBytes: limit }), columns: {} };
     } else if (type === 'application/json' || type === '') {
+      if (declared > planLimit) throw UsageService.tooLarge(planLimit);
       const body = interpretJsonUpload(req.body);
       upload = { records: body.records ? jsonRecords(body.records) : undefined, columns: body.columns };
     } else {

@@ -90,6 +90,7 @@ export function registerModelRoutes(app: FastifyInstance, services: Services): v
     const includeClassScores = p.bool('includeClassScores') ?? (isPlainObject(extra) ? new Params(extra).bool('includeClassScores') : undefined);
     p.check();
     const records = await readRecords(req, models, services.config.maxCsvBytes);
+    await services.usage.assertCanPredict(req.accountId, records.length);
     const { model, data } = await models.predict(req.accountId, id, records, { includeClassScores: includeClassScores ?? false });
     return { ...modelView(model, baseUrl(req)), data, messages: [] };
   };

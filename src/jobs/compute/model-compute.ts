@@ -5,11 +5,14 @@
  * anomaly detection fits an isolation forest on every row and scores every row.
  * Data problems come back as `{ failure }` (a message for the user), not as exceptions.
  */
-import { encodeTarget, fitFrameEncoder, type ColumnSpec, type RawColumns } from '../../ml/encode.js';
+import { encodeTarget, fitFrameEncoder, type ColumnSpec, type RawColumns, type RawValue } from '../../ml/encode.js';
+import { cellText, columnValues, type LoadedColumns } from '../../ml/loaded-columns.js';
 import type { Task } from '../../ml/frame.js';
 import { argMaxRows, classificationMetrics, confusionMatrix } from '../../ml/metrics/classification.js';
 import { regressionMetrics } from '../../ml/metrics/regression.js';
 import { contestCandidates, fitChampion, runContest } from '../../ml/tabular/contest/index.js';
+import { contestSample, CONTEST_SAMPLE_ROWS } from '../../ml/tabular/contest/sample.js';
+import { pick, selectRows } from '../../ml/tabular/contest/frame-rows.js';
 import { IsolationForest, percentAnomalies } from '../../ml/tabular/isolation-forest/index.js';
 import { ContestWorkerPool } from '../contest-pool.js';
 import { ANOMALY_COLUMN, type AlgorithmView, type ModelArtifact, type PredictionDomain } from '../../service/models/model-artifact.js';
@@ -17,26 +20,33 @@ import { holdoutSplit } from '../../service/models/holdout-split.js';
 import { algorithmView, contestView } from '../../service/models/contest-view.js';
 import { dropRareClasses, MIN_ROWS_PER_CLASS } from '../../service/models/rare-classes.js';
 import type { Message } from '../../store/schema.js';
+import type { SerialisedJson } from '../../store/sessions-store.js';
 
 export interface ModelComputeInput {
   domain: PredictionDomain;
   seed: number;
   /** Every column in effect; the target has role `target`, the key role `key`. */
   specs: ColumnSpec[];
-  /** Stored values by column, all the same length; '' = missing. */
-  values: Record<string, string[]>;
+  /** Every column in effect, loaded (numbers typed, the rest dictionary-encoded), `rows` long. */
+  columns: LoadedColumns;
+  rows: number;
   targetColumn: string | null;
   keyColumn: string | null;
   balance: boolean;
   containsAnomalies: boolean;
   timeBudgetMs: number;
+  /** Training rows above which the contest runs on a sample of this many (default CONTEST_SAMPLE_ROWS; benchmarks vary it). */
+  contestSampleRows?: number;
 }
 
+/** Result rows and extras come serialised: for a big data set they are large, and the main thread only stores them. */
 export interface ModelComputeResults {
   metrics: Record<string, number>;
-  data: Record<string, string>[];
-  extra: Record<string, unknown>;
+  data: SerialisedJson;
+  extra: SerialisedJson;
 }
+
+const serialised = (v: unknown): SerialisedJson => ({ serialisedJson: JSON.stringify(v) });
 
 export type ModelComputeOutput =
   | { failure: string }
@@ -52,45 +62,48 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
   const target = input.targetColumn!;
   const kind: Task['kind'] = input.domain === 'classification' ? 'classification' : 'regression';
   const messages: Message[] = [];
-  const rawTarget = input.values[target]!;
+  let values: Record<string, ArrayLike<RawValue>> | undefined = rawColumns(input.columns);
+  const rawTarget = values[target]!;
   let rows = presentRows(encodeTarget(rawTarget, kind).missingRows, rawTarget.length);
   messages.push({ severity: 'informational', message: `${rows.length} observations were found in the dataset.` });
   let classes: string[] | null = null;
   if (kind === 'classification') {
-    const kept = dropRareClasses(rows.map((r) => rawTarget[r]!));
+    const labels = rawTarget as ArrayLike<string>;
+    const kept = dropRareClasses(rows.map((r) => labels[r]!));
     for (const { label, count } of kept.dropped) {
       messages.push({ severity: 'warning', message: `Target class '${label}' is only specified on ${count} record(s) in the dataset. Sibyl requires a minimum of ${MIN_ROWS_PER_CLASS} records per class for the class to be included in a model. Therefore, the model we generate will not consider this class.` });
     }
     if (kept.classes.length < 2) return { failure: 'Dataset has only one valid target class. At least 2 target classes are required to build a model.' };
     const allowed = new Set(kept.classes);
-    rows = rows.filter((r) => allowed.has(rawTarget[r]!));
+    rows = rows.filter((r) => allowed.has(labels[r]!));
     classes = kept.classes;
   } else if (rows.length < 10) {
     return { failure: `This data source has too few data points for reliable predictions: ${rows.length} rows have a value in '${target}', at least 10 are needed.` };
   }
-  const columns = rows.length === rawTarget.length ? input.values : gatherColumns(input.values, rows);
-  const encoded = encodeTarget(columns[target]!, kind, classes ?? undefined);
-  const task = encoded.task;
-  const split = holdoutSplit(rows.length, input.seed, kind === 'classification' ? encoded.y : undefined);
-  const trainColumns = gatherColumns(columns, split.train);
-  const testColumns = gatherColumns(columns, split.test);
-  const encoder = fitFrameEncoder(input.specs, trainColumns);
-  if (encoder.inputColumns.length === 0) return { failure: noFeatures(input.specs) };
-  const trainFrame = encoder.encode(trainColumns, split.train.length);
-  const testFrame = encoder.encode(testColumns, split.test.length);
-  const yTrain = Float64Array.from(split.train, (r) => encoded.y[r]!);
-  const yTest = Float64Array.from(split.test, (r) => encoded.y[r]!);
+  const prepared = prepareFrames(input, values, rows, kind, classes);
+  values = undefined;
+  if (typeof prepared.failure === 'string') return { failure: prepared.failure };
+  // Only typed frames from here on: the string columns behind them are garbage now.
+  const { task, split, encoder, trainFrame, testFrame, yTrain, yTest } = prepared as Required<typeof prepared>;
 
   const started = performance.now();
-  const candidates = contestCandidates(trainFrame.nRows);
+  // Very large training sets: the contest ranks candidates on a stratified sample; the champion is refitted on all rows.
+  const sample = contestSample(yTrain, task, input.contestSampleRows ?? CONTEST_SAMPLE_ROWS, input.seed);
+  const contestFrame = sample ? selectRows(trainFrame, sample) : trainFrame;
+  const contestTarget = sample ? pick(yTrain, sample) : yTrain;
+  const candidates = contestCandidates(contestFrame.nRows);
   const pool = new ContestWorkerPool(2);
   let contest;
   try {
-    contest = await runContest(trainFrame, yTrain, task, { seed: input.seed, timeBudgetMs: input.timeBudgetMs, balance: input.balance, executor: pool, candidates });
+    contest = await runContest(contestFrame, contestTarget, task, { seed: input.seed, timeBudgetMs: input.timeBudgetMs, balance: input.balance, executor: pool, candidates });
   } finally {
     await pool.close();
   }
-  const remainingMs = Math.max(1000, input.timeBudgetMs - (performance.now() - started));
+  if (sample) {
+    messages.push({ severity: 'informational', message: `The contest compared algorithms on a stratified sample of ${sample.length} of the ${trainFrame.nRows} training rows; the champion was then trained on all ${trainFrame.nRows} rows.` });
+  }
+  // After a sampled contest the refit on every row gets a budget of its own, as large as the contest's.
+  const remainingMs = sample ? input.timeBudgetMs : Math.max(1000, input.timeBudgetMs - (performance.now() - started));
   const model = fitChampion(trainFrame, yTrain, task, contest, { seed: input.seed, balance: input.balance, timeBudgetMs: remainingMs });
   const predictions = model.predict(testFrame);
 
@@ -110,36 +123,37 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
     const predicted = argMaxRows(predictions, k);
     const scores: number[][] = [];
     for (let i = 0; i < split.test.length; i++) {
-      data.push(resultRow(testColumns, outputColumns, i, target, task.classes[predicted[i]!]!, testColumns[target]![i]!));
+      data.push(resultRow(input.columns, outputColumns, rows[split.test[i]!]!, target, task.classes[predicted[i]!]!));
       scores.push(Array.from(predictions.subarray(i * k, (i + 1) * k)));
     }
     Object.assign(extra, { classes: task.classes, confusionMatrix: confusionMatrix(yIdx, predicted, k), classScores: scores });
   } else {
     metrics = { ...regressionMetrics(yTest, predictions) };
-    for (let i = 0; i < split.test.length; i++) data.push(resultRow(testColumns, outputColumns, i, target, String(predictions[i]), testColumns[target]![i]!));
+    for (let i = 0; i < split.test.length; i++) data.push(resultRow(input.columns, outputColumns, rows[split.test[i]!]!, target, String(predictions[i])));
   }
   messages.push({ severity: 'informational', message: `${split.train.length} rows trained the model and ${split.test.length} rows tested it.` });
   return {
     artifact: { format: 'sibyl-model-artifact', version: 1, domain: input.domain, targetColumn: target, keyColumn: input.keyColumn, classes, encoder: encoder.toJSON(), learner: model.toJSON() },
     algorithm: algorithmView(model.algorithm),
-    results: { metrics, data, extra },
+    results: { metrics, data: serialised(data), extra: serialised(extra) },
     messages,
   };
 }
 
 function detectAnomalies(input: ModelComputeInput): ModelComputeOutput {
-  const n = Object.values(input.values)[0]?.length ?? 0;
+  const n = input.rows;
   if (n < 2) return { failure: `This data source has too few data points to find anomalies: ${n} row(s).` };
-  const encoder = fitFrameEncoder(input.specs, input.values);
+  const values = rawColumns(input.columns);
+  const encoder = fitFrameEncoder(input.specs, values);
   if (encoder.inputColumns.length === 0) return { failure: noFeatures(input.specs) };
-  const frame = encoder.encode(input.values, n);
+  const frame = encoder.encode(values, n);
   const forest = new IsolationForest().fit(frame, { seed: input.seed, containsAnomalies: input.containsAnomalies });
   const decision = forest.decisionFunction(frame);
   const outputColumns = input.specs.filter((s) => s.role !== 'target').map((s) => s.name);
   const scored: Record<string, string>[] = [];
   for (let i = 0; i < n; i++) {
     const row: Record<string, string> = {};
-    for (const c of outputColumns) row[c] = input.values[c]![i] ?? '';
+    for (const c of outputColumns) row[c] = input.columns[c] ? cellText(input.columns[c]!, i) : '';
     row[ANOMALY_COLUMN] = String(decision[i]);
     scored.push(row);
   }
@@ -148,18 +162,38 @@ function detectAnomalies(input: ModelComputeInput): ModelComputeOutput {
     algorithm: ISOLATION_FOREST,
     results: {
       metrics: { percentAnomalies: percentAnomalies(decision) },
-      data: scored.filter((_, i) => decision[i]! < 0),
-      extra: { anomalyScores: scored },
+      data: serialised(scored.filter((_, i) => decision[i]! < 0)),
+      extra: serialised({ anomalyScores: scored }),
     },
     messages: [{ severity: 'informational', message: `${n} observations were found in the dataset.` }],
   };
 }
 
+/** The train and test frames of the rows kept (encoder fitted on the training rows); `values` is released. */
+function prepareFrames(input: ModelComputeInput, values: RawColumns, rows: number[], kind: Task['kind'], classes: string[] | null) {
+  const columns = rows.length === values[input.targetColumn!]!.length ? values : gatherColumns(values, rows);
+  const encoded = encodeTarget(columns[input.targetColumn!]!, kind, classes ?? undefined);
+  const split = holdoutSplit(rows.length, input.seed, kind === 'classification' ? encoded.y : undefined);
+  const trainColumns = gatherColumns(columns, split.train);
+  const encoder = fitFrameEncoder(input.specs, trainColumns);
+  if (encoder.inputColumns.length === 0) return { failure: noFeatures(input.specs) };
+  const trainFrame = encoder.encode(trainColumns, split.train.length);
+  const testFrame = encoder.encode(gatherColumns(columns, split.test), split.test.length);
+  const yTrain = Float64Array.from(split.train, (r) => encoded.y[r]!);
+  const yTest = Float64Array.from(split.test, (r) => encoded.y[r]!);
+  return { task: encoded.task, split, encoder, trainFrame, testFrame, yTrain, yTest };
+}
+
 /** A result row: the row's stored values, the prediction under the target's name and the truth under `<target>:actual`. */
-function resultRow(columns: RawColumns, names: string[], i: number, target: string, predicted: string, actual: string): Record<string, string> {
-  const row: Record<string, string> = { [target]: predicted, [`${target}:actual`]: actual };
-  for (const c of names) row[c] = columns[c]?.[i] ?? '';
-  return row;
+function resultRow(columns: LoadedColumns, names: string[], row: number, target: string, predicted: string): Record<string, string> {
+  const out: Record<string, string> = { [target]: predicted, [`${target}:actual`]: cellText(columns[target]!, row) };
+  for (const c of names) out[c] = columns[c] ? cellText(columns[c]!, row) : '';
+  return out;
+}
+
+/** The loaded columns as the encoder reads them: numbers typed, the rest as (shared) strings. */
+function rawColumns(columns: LoadedColumns): Record<string, ArrayLike<RawValue>> {
+  return Object.fromEntries(Object.entries(columns).map(([name, col]) => [name, columnValues(col)]));
 }
 
 function presentRows(missing: number[], n: number): number[] {
@@ -169,9 +203,11 @@ function presentRows(missing: number[], n: number): number[] {
   return rows;
 }
 
-function gatherColumns(values: RawColumns, rows: ArrayLike<number>): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const [name, col] of Object.entries(values)) out[name] = Array.from(rows, (r) => col[r] ?? '');
+function gatherColumns(values: RawColumns, rows: ArrayLike<number>): Record<string, ArrayLike<RawValue>> {
+  const out: Record<string, ArrayLike<RawValue>> = {};
+  for (const [name, col] of Object.entries(values)) {
+    out[name] = col instanceof Float64Array ? Float64Array.from(rows, (r) => col[r]!) : Array.from(rows, (r) => col[r] ?? '');
+  }
   return out;
 }
 

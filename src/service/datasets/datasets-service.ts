@@ -6,6 +6,10 @@ import type { Page, PageOf } from '../paging.js';
 import { ingest, type IngestResult } from './ingest.js';
 import type { RecordBatches } from './record-sources.js';
 import type { UsageService } from '../usage.js';
+import { DatasetRowsStore } from '../../store/dataset-rows-store.js';
+import { DatasetWriter, DEFAULT_WRITER_LEASE_MS } from './dataset-writer.js';
+import { copyOrMerge } from './segment-builder.js';
+import { readRowTexts, READ_CHUNK_ROWS } from './row-reader.js';
 
 export interface DeleteRowsQuery {
   from?: number;
@@ -22,7 +26,7 @@ export type DatasetCascade = (accountId: string, datasetName: string, cascade: s
 export class DatasetsService {
   private readonly cascades: DatasetCascade[] = [];
 
-  constructor(private readonly db: Db, private readonly usage: UsageService) {}
+  constructor(private readonly db: Db, private readonly usage: UsageService, private readonly writerLeaseMs = DEFAULT_WRITER_LEASE_MS) {}
 
   onDelete(c: DatasetCascade): void {
     this.cascades.push(c);
@@ -30,11 +34,9 @@ export class DatasetsService {
 
   async put(accountId: string, name: string, body: { records?: RecordBatches; columns: ColumnPatchMap }): Promise<IngestResult> {
     validateName(name);
-    // The quota check runs before the upload's transaction: the embedded store has one connection,
-    // and the transaction holds it.
     if (!(await new DatasetsStore(this.db).find(accountId, name))) await this.usage.assertCanCreateDataset(accountId);
     try {
-      return await ingest(this.db, { accountId, name, records: body.records, requestedColumns: body.columns });
+      return await ingest(this.db, { accountId, name, records: body.records, requestedColumns: body.columns }, this.writerLeaseMs);
     } finally {
       this.usage.invalidate(accountId);
     }
@@ -56,38 +58,71 @@ export class DatasetsService {
     if ((q.from !== undefined || q.to !== undefined) && !byTime) {
       throw ValidationError.of('startDate', `${name} has no timestamp column, so it cannot be filtered by date`);
     }
-    const { rows, total } = await new DatasetsStore(this.db).readRows(dataset.id, { from: q.from, to: q.to, byTime, offset: q.page.page * q.page.size, limit: q.page.size });
-    return { dataset, rows, total };
+    const rowsStore = new DatasetRowsStore(this.db);
+    const segments = await rowsStore.liveSegments(dataset.id);
+    const { rows, total } = await rowsStore.page(segments, { from: q.from, to: q.to, byTime, offset: q.page.page * q.page.size, limit: q.page.size });
+    return { dataset, rows: rows.map((r) => JSON.parse(r) as Record<string, string>), total };
   }
 
-  /** Rows of a data set in storage order (time order for time series), in batches. */
-  async *iterateRows(dataset: DatasetRecord): AsyncGenerator<Record<string, string>[]> {
-    yield* new DatasetsStore(this.db).iterateRows(dataset.id, dataset.identityKind === 'timestamp');
+  /** Rows of a data set in storage order (time order for time series), in bounded chunks. */
+  async *iterateRows(dataset: DatasetRecord, chunkRows = READ_CHUNK_ROWS): AsyncGenerator<Record<string, string>[]> {
+    for await (const texts of readRowTexts(this.db, dataset, chunkRows)) yield texts.map((t) => JSON.parse(t) as Record<string, string>);
   }
 
-  /** The whole data set, or only rows in a date range / with given keys. */
+  /** The same rows as their stored JSON text, for readers that decode them themselves (columnar loading). */
+  rowTexts(dataset: DatasetRecord, chunkRows = READ_CHUNK_ROWS): AsyncGenerator<string[]> {
+    return readRowTexts(this.db, dataset, chunkRows);
+  }
+
+  /**
+   * The whole data set, or only rows in a date range / with given keys. Like an upload, a partial
+   * delete builds the remaining rows as a new version and publishes it in one short step.
+   */
   async delete(accountId: string, name: string, q: DeleteRowsQuery): Promise<void> {
     const partial = q.from !== undefined || q.to !== undefined || !!q.keys?.length || q.startKey !== undefined || q.endKey !== undefined;
-    await this.db.tx(async (tx) => {
-      const store = new DatasetsStore(tx);
-      const dataset = await store.find(accountId, name, { forUpdate: true });
-      if (!dataset) throw new NotFoundError('dataSet', name);
+    await this.get(accountId, name);
+    const writer = await DatasetWriter.claim(this.db, accountId, name, this.writerLeaseMs);
+    try {
+      const dataset = writer.dataset;
+      if (writer.created) throw new NotFoundError('dataSet', name); // deleted while we waited for the lock
+      const store = new DatasetsStore(this.db);
       if (!partial) {
-        await store.delete(dataset.id);
-        return;
+        await store.deleteHeld(dataset.id, writer.id);
+      } else {
+        if ((q.from !== undefined || q.to !== undefined) && dataset.identityKind !== 'timestamp') {
+          throw ValidationError.of('startDate', `${name} has no timestamp column, so rows cannot be deleted by date`);
+        }
+        if ((q.keys?.length || q.startKey !== undefined || q.endKey !== undefined) && dataset.identityKind !== 'key') {
+          throw ValidationError.of('keys', `${name} has no key column, so rows cannot be deleted by key`);
+        }
+        const into = await new DatasetRowsStore(this.db).createSegment(dataset.id, writer.id);
+        const built = await copyOrMerge(this.db.bulk(), writer, { dataset: dataset.id, into, exclude: rowsMatching(q) });
+        await store.publish(dataset.id, writer.id, {
+          segment: built.segment, mode: 'replace', rowCount: built.rowCount, dataBytes: built.dataBytes,
+          columns: dataset.columns, identityKind: dataset.identityKind, identityColumn: dataset.identityColumn,
+        });
       }
-      if ((q.from !== undefined || q.to !== undefined) && dataset.identityKind !== 'timestamp') {
-        throw ValidationError.of('startDate', `${name} has no timestamp column, so rows cannot be deleted by date`);
-      }
-      if ((q.keys?.length || q.startKey !== undefined || q.endKey !== undefined) && dataset.identityKind !== 'key') {
-        throw ValidationError.of('keys', `${name} has no key column, so rows cannot be deleted by key`);
-      }
-      await store.deleteRows(dataset.id, q);
-      await store.refreshCounts(dataset.id);
-    });
+      writer.stop();
+    } catch (e) {
+      await writer.abandon();
+      throw e;
+    }
     if (!partial) for (const c of this.cascades) await c(accountId, name, q.cascade);
     this.usage.invalidate(accountId);
   }
+}
+
+/** The SQL condition (on a dataset_rows row, parameters from $3) of a partial delete. */
+function rowsMatching(q: DeleteRowsQuery): { sql: string; params: unknown[] } {
+  const conds: string[] = [];
+  const params: unknown[] = [];
+  const param = (v: unknown) => { params.push(v); return `$${params.length + 2}`; };
+  if (q.from !== undefined) conds.push(`ts >= ${param(q.from)}::bigint`);
+  if (q.to !== undefined) conds.push(`ts <= ${param(q.to)}::bigint`);
+  if (q.keys?.length) conds.push(`ident = ANY(${param(q.keys)}::text[])`);
+  if (q.startKey !== undefined) conds.push(`ident >= ${param(q.startKey)}::text`);
+  if (q.endKey !== undefined) conds.push(`ident <= ${param(q.endKey)}::text`);
+  return { sql: conds.map((c) => `COALESCE(${c}, false)`).join(' AND '), params };
 }
 
 function validateName(name: string): void {

@@ -13,7 +13,7 @@ const BATCH = 10000;
  * values and are left out of the record.
  */
 export class CsvRecords implements AsyncIterable<Record<string, unknown>[]> {
-  constructor(private readonly input: Readable, private readonly opts: { maxBytes: number }) {}
+  constructor(readonly input: Readable, readonly opts: { maxBytes: number }) {}
 
   rowBatches(): AsyncGenerator<CsvRowBatch> {
     return csvRowBatches(this.input, this.opts);

@@ -1,8 +1,10 @@
 /**
- * Counts predictions per account in memory and adds them to `usage_counters` in one write per
- * account every few seconds, so a predict request does not wait on a database write.
+ * Counts predictions per account in memory and adds them to `usage_counters` (per UTC day: the
+ * plans limit predictions a day) in one write per account every few seconds, so a predict request
+ * does not wait on a database write.
  */
 import type { ModelsStore } from '../../store/models-store.js';
+import { dayKey } from '../../store/usage-store.js';
 
 export class PredictionCounter {
   private pending = new Map<string, number>();
@@ -17,19 +19,19 @@ export class PredictionCounter {
     this.pending.set(accountId, (this.pending.get(accountId) ?? 0) + count);
   }
 
-  /** Predictions of this month, including those not yet written. */
+  /** Predictions of today (UTC), including those not yet written. */
   async current(accountId: string): Promise<number> {
-    return (await this.store.predictions(accountId, currentMonth())) + (this.pending.get(accountId) ?? 0);
+    return (await this.store.predictions(accountId, dayKey(new Date()))) + (this.pending.get(accountId) ?? 0);
   }
 
   flush(): Promise<void> {
     this.flushing = this.flushing.then(async () => {
       const batch = this.pending;
       this.pending = new Map();
-      const month = currentMonth();
+      const day = dayKey(new Date());
       for (const [accountId, count] of batch) {
         try {
-          await this.store.addPredictions(accountId, month, count);
+          await this.store.addPredictions(accountId, day, count);
         } catch {
           this.add(accountId, count); // written on the next flush
         }
@@ -37,8 +39,4 @@ export class PredictionCounter {
     });
     return this.flushing;
   }
-}
-
-export function currentMonth(): string {
-  return new Date().toISOString().slice(0, 7);
 }

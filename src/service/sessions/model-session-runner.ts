@@ -1,54 +1,81 @@
 /**
- * Runs a model session: reads the data set with the session's metadata in effect (main thread),
- * hands columnar strings to the `model` computation (worker thread), stores the model it returns.
+ * Runs a model session: reads the data set with the session's metadata in effect into typed
+ * columns (main thread, in bounded chunks that release the connection between them), hands them
+ * to the `model` computation (worker thread, without copying), stores the model it returns.
  */
 import type { ColumnSpec, DataType } from '../../ml/encode.js';
+import { columnBuffers, columnBytes } from '../../ml/loaded-columns.js';
 import type { SessionOutcome, SessionRunner } from './session-runner.js';
 import { SessionDataError } from './session-runner.js';
 import type { ModelComputeInput, ModelComputeOutput } from '../../jobs/compute/model-compute.js';
 import type { StoredColumn } from '../../store/schema.js';
 import { columnsOf } from '../datasets/datasets-service.js';
+import { ColumnarLoader } from '../datasets/columnar-loader.js';
 import { NotFoundError } from '../errors.js';
 import { seedFromId } from '../models/holdout-split.js';
 import type { PredictionDomain } from '../models/model-artifact.js';
 import { modelsOf } from '../models/models-service.js';
+import { MemoryWatch } from './memory-watch.js';
+import { CONTEST_SAMPLE_ROWS } from '../../ml/tabular/contest/sample.js';
 
 /** Contest time: about 5 s for 10,000 rows, growing with the square root of the size. */
 export function contestBudgetMs(rows: number): number {
   return Math.round(Math.min(60_000, Math.max(1500, 5000 * Math.sqrt(rows / 10_000))));
 }
 
+const NUMERIC_TYPES = new Set(['numeric', 'numericMeasure']);
+
 export const runModelSession: SessionRunner = async (session, { services, compute }): Promise<SessionOutcome> => {
-  const dataset = await services.datasets.get(session.accountId, session.datasetName).catch((e) => {
-    if (e instanceof NotFoundError) throw new SessionDataError(`The data source '${session.datasetName}' no longer exists.`);
-    throw e;
-  });
-  const columns: Record<string, StoredColumn> = { ...columnsOf(dataset), ...session.columns };
-  const names = Object.keys(columns);
-  const values: Record<string, string[]> = Object.fromEntries(names.map((n) => [n, []]));
-  for await (const batch of services.datasets.iterateRows(dataset)) {
-    for (const row of batch) for (const n of names) values[n]!.push(row[n] ?? '');
+  const memory = new MemoryWatch();
+  const started = performance.now();
+  try {
+    const dataset = await services.datasets.get(session.accountId, session.datasetName).catch((e) => {
+      if (e instanceof NotFoundError) throw new SessionDataError(`The data source '${session.datasetName}' no longer exists.`);
+      throw e;
+    });
+    const columns: Record<string, StoredColumn> = { ...columnsOf(dataset), ...session.columns };
+    const names = Object.keys(columns);
+    const domain = session.predictionDomain as PredictionDomain;
+    // Numbers as numbers; everything else (and a classification target) dictionary-encoded.
+    const numeric = (n: string) => NUMERIC_TYPES.has(columns[n]!.dataType) && !(domain === 'classification' && n === session.targetColumn);
+    const loader = new ColumnarLoader(names.map((name) => ({ name, numeric: numeric(name) })), dataset.rowCount);
+    for await (const texts of services.datasets.rowTexts(dataset)) loader.add(texts);
+    const loaded = loader.finish();
+    const rows = loader.rowCount;
+    const loadSeconds = (performance.now() - started) / 1000;
+    memory.sample();
+
+    const extra = (session.request.extraParameters ?? {}) as Record<string, unknown>;
+    const specs: ColumnSpec[] = names.map((name) => ({ name, dataType: columns[name]!.dataType as DataType, role: columns[name]!.role }));
+    const keyColumn = names.find((n) => columns[n]!.role === 'key') ?? (dataset.identityKind === 'key' ? dataset.identityColumn : null);
+    const input: ModelComputeInput = {
+      domain,
+      seed: seedFromId(session.id),
+      specs,
+      columns: loaded,
+      rows,
+      targetColumn: domain === 'anomalies' ? null : session.targetColumn,
+      keyColumn,
+      balance: session.request.balance !== false,
+      containsAnomalies: extra.containsAnomalies !== false,
+      // The contest of a very large data set runs on a sample (ml/tabular/contest/sample.ts): budgeted for the sample.
+      timeBudgetMs: contestBudgetMs(Math.min(Math.round(rows * 0.8), CONTEST_SAMPLE_ROWS)),
+    };
+    const loadedMb = Math.round(columnBytes(loaded) / (1 << 20));
+    const out = await compute.run<ModelComputeOutput>('model', input, columnBuffers(loaded));
+    if ('failure' in out) throw new SessionDataError(out.failure);
+    const model = await modelsOf(services).save({
+      accountId: session.accountId, sessionId: session.id, predictionDomain: domain, datasetName: session.datasetName,
+      targetColumn: out.artifact.targetColumn, columns, algorithm: { ...out.algorithm }, metrics: out.results.metrics,
+    }, out.artifact);
+    const { startMb, peakMb } = memory.stop();
+    const seconds = (performance.now() - started) / 1000;
+    const messages = [
+      ...out.messages,
+      { severity: 'debug', message: `Loaded ${rows} rows × ${names.length} columns (${loadedMb} MB as typed columns) in ${loadSeconds.toFixed(1)} s; the session took ${seconds.toFixed(1)} s. Peak memory of the process during the session: ${peakMb} MB resident (${startMb} MB when it started).` },
+    ];
+    return { results: out.results, modelId: model.id, algorithm: { ...out.algorithm }, messages };
+  } finally {
+    memory.stop();
   }
-  const domain = session.predictionDomain as PredictionDomain;
-  const extra = (session.request.extraParameters ?? {}) as Record<string, unknown>;
-  const specs: ColumnSpec[] = names.map((name) => ({ name, dataType: columns[name]!.dataType as DataType, role: columns[name]!.role }));
-  const keyColumn = names.find((n) => columns[n]!.role === 'key') ?? (dataset.identityKind === 'key' ? dataset.identityColumn : null);
-  const input: ModelComputeInput = {
-    domain,
-    seed: seedFromId(session.id),
-    specs,
-    values,
-    targetColumn: domain === 'anomalies' ? null : session.targetColumn,
-    keyColumn,
-    balance: session.request.balance !== false,
-    containsAnomalies: extra.containsAnomalies !== false,
-    timeBudgetMs: contestBudgetMs(Math.round((values[names[0]!]?.length ?? 0) * 0.8)),
-  };
-  const out = await compute.run<ModelComputeOutput>('model', input);
-  if ('failure' in out) throw new SessionDataError(out.failure);
-  const model = await modelsOf(services).save({
-    accountId: session.accountId, sessionId: session.id, predictionDomain: domain, datasetName: session.datasetName,
-    targetColumn: out.artifact.targetColumn, columns, algorithm: { ...out.algorithm }, metrics: out.results.metrics,
-  }, out.artifact);
-  return { results: out.results, modelId: model.id, algorithm: { ...out.algorithm }, messages: out.messages };
 };

@@ -1,10 +1,10 @@
-import type { SessionRecord, SessionResults } from '../../store/sessions-store.js';
+import type { SessionRecord, SessionResultsToSave } from '../../store/sessions-store.js';
 import type { Message } from '../../store/schema.js';
 import type { Services } from '../services.js';
 
 /** What a finished session leaves behind. */
 export interface SessionOutcome {
-  results: SessionResults;
+  results: SessionResultsToSave;
   modelId?: string;
   algorithm?: Record<string, unknown>;
   messages?: Message[];

@@ -1,8 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Db } from '../../store/db.js';
-import { SessionsStore, type SessionFilter, type SessionRecord, type SessionResults, type SessionSort, type SessionStatus, type SessionType } from '../../store/sessions-store.js';
+import { SessionsStore, type SessionFilter, type SessionRecord, type SessionResults, type SessionResultsToSave, type SessionSort, type SessionStatus, type SessionType } from '../../store/sessions-store.js';
 import { OutboxStore } from '../../store/outbox-store.js';
 import { AccountsStore } from '../../store/accounts-store.js';
+import { UsageStore } from '../../store/usage-store.js';
 import type { Message } from '../../store/schema.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import type { Page, PageOf } from '../paging.js';
@@ -20,9 +21,13 @@ export type SessionDraft = Pick<SessionRecord, 'type' | 'predictionDomain' | 'da
  * session body; e-mail when a model session ends), so none is lost and none blocks the session.
  */
 export class SessionsService {
+  /** Checked before a session is created (the plan's sessions a month); set when the services are wired. */
+  beforeCreate: (accountId: string) => Promise<void> = async () => {};
+
   constructor(private readonly db: Db, private readonly publicBase: () => string, private readonly allowHosts: Set<string> = new Set()) {}
 
   async create(accountId: string, draft: SessionDraft): Promise<SessionRecord> {
+    await this.beforeCreate(accountId);
     if (draft.callbackUrl) {
       const refusal = await outboundRefusal(draft.callbackUrl, this.allowHosts);
       if (refusal) throw ValidationError.of('callbackUrl', refusal);
@@ -37,6 +42,7 @@ export class SessionsService {
     };
     await this.db.tx(async (tx) => {
       await new SessionsStore(tx).insert(s);
+      await new UsageStore(tx).addSession(accountId, now);
       await this.announce(tx, s);
     });
     return s;
@@ -72,7 +78,7 @@ export class SessionsService {
   }
 
   /** Moves a session (held by `owner`'s lease) to a status and announces it; undefined if the lease was lost. */
-  async transition(id: string, owner: string | null, status: SessionStatus, opts: { messages?: Message[]; modelId?: string; algorithm?: Record<string, unknown>; results?: SessionResults } = {}): Promise<SessionRecord | undefined> {
+  async transition(id: string, owner: string | null, status: SessionStatus, opts: { messages?: Message[]; modelId?: string; algorithm?: Record<string, unknown>; results?: SessionResultsToSave } = {}): Promise<SessionRecord | undefined> {
     return this.db.tx(async (tx) => {
       const store = new SessionsStore(tx);
       // Transition first: a session deleted while it ran (or re-claimed by another worker) has no row to take results.
@@ -98,7 +104,8 @@ export class SessionsService {
     }
     if (s.type === 'model' && (s.status === 'completed' || s.status === 'failed')) {
       const account = await new AccountsStore(tx).findAccount(s.accountId);
-      if (account?.email) {
+      // Only to an address its owner proved (or the operator gave), and only if they want these.
+      if (account?.email && account.emailVerifiedAt && account.notifySessionEmail) {
         await outbox.enqueue({
           accountId: s.accountId, kind: 'email', sessionId: s.id, target: account.email,
           payload: JSON.stringify(sessionView(s, this.publicBase())), headers: {},

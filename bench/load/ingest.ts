@@ -1,0 +1,76 @@
+/**
+ * Ingest throughput (issue 12.6): a 1,000,000 × 10 CSV streamed through PUT /v1/data/<name> into
+ * a server in its own process, on each store, next to the database's own bulk load of the same
+ * file into a plain table of text columns, timed in the same run. Goal: ≥ 150,000 rows/s.
+ */
+import { createReadStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { freshDatabase } from '../../test/support/backends.js';
+import { classificationCsv } from './lib/csv-files.js';
+import { startBenchServer } from './lib/server.js';
+import { uploadCsv } from './lib/upload.js';
+import type { LoadScenario } from './lib/scenario.js';
+
+const GOAL = 150_000;
+
+const scenario: LoadScenario = {
+  name: 'ingest',
+  description: `CSV upload of --rows (default 1M) × 10 columns over HTTP; goal ≥ ${GOAL} rows/s on both stores`,
+  async run({ stores, rows, log }) {
+    const { file, mb } = await classificationCsv(rows, 10);
+    log(`file: ${rows} rows × 10 columns, ${mb.toFixed(0)} MB`);
+    for (const store of stores) {
+      const server = await startBenchServer(store);
+      try {
+        const cpu0 = server.cpuSeconds();
+        const r = await uploadCsv(server.url, 'ingest', file);
+        const cpu = server.cpuSeconds() - cpu0;
+        if (r.status !== 201) throw new Error(`upload failed: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+        const perSecond = Math.round(r.body.rowCount / r.seconds);
+        log(`ingest ${store}: ${r.body.rowCount} rows in ${r.seconds.toFixed(1)} s = ${perSecond} rows/s (goal ≥ ${GOAL}: ${perSecond >= GOAL ? 'met' : 'NOT met'}); server peak RSS ${server.peakRssMb()} MB; server CPU ${cpu.toFixed(1)} s (${((cpu / r.body.rowCount) * 1e6).toFixed(1)} µs per row over all its threads${store === 'embedded' ? ', the database thread included' : ''})`);
+      } finally {
+        await server.stop();
+      }
+      if (store === 'postgres') log(`reference: PostgreSQL's own COPY of the file into a plain table: ${await postgresCopy(file, rows)} rows/s`);
+      if (store === 'embedded') log(`reference: PGlite's own COPY of the file into a plain table (in-process, no HTTP): ${await pgliteCopy(file, rows)} rows/s`);
+    }
+  },
+};
+export default scenario;
+
+async function postgresCopy(file: string, rows: number): Promise<number> {
+  const db = await freshDatabase();
+  const client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  try {
+    await client.query(`CREATE TABLE plain (${Array.from({ length: 10 }, (_, j) => `c${j} text`).join(', ')})`);
+    const t0 = performance.now();
+    await pipeline(createReadStream(file), client.query(copyFrom('COPY plain FROM STDIN (FORMAT csv, HEADER true)')));
+    return Math.round(rows / ((performance.now() - t0) / 1000));
+  } finally {
+    await client.end();
+    await db.drop();
+  }
+}
+
+async function pgliteCopy(file: string, rows: number): Promise<number> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const dir = mkdtempSync(join(tmpdir(), 'sibyl-bench-pglite-'));
+  const pgl = new PGlite(dir);
+  try {
+    await pgl.waitReady;
+    await pgl.exec(`CREATE TABLE plain (${Array.from({ length: 10 }, (_, j) => `c${j} text`).join(', ')})`);
+    const bytes = readFileSync(file);
+    const t0 = performance.now();
+    await pgl.query(`COPY plain FROM '/dev/blob' (FORMAT csv, HEADER true)`, [], { blob: new Blob([bytes]) });
+    return Math.round(rows / ((performance.now() - t0) / 1000));
+  } finally {
+    await pgl.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,73 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freshDatabase } from '../../../test/support/backends.js';
+import type { StoreKind } from './scenario.js';
+
+export const BENCH_KEY = 'sk_bench_load_key_0000000000';
+
+export interface BenchServer {
+  url: string;
+  pid: number;
+  /** Peak resident memory of the server process so far (VmHWM), MB. */
+  peakRssMb(): number;
+  /** CPU seconds the server process (all its threads) has used so far: a figure the machine's load hardly changes. */
+  cpuSeconds(): number;
+  call(method: string, path: string, body?: unknown): Promise<any>;
+  stop(): Promise<void>;
+}
+
+/** `sibyl serve` as its own process on a fresh store of the given kind (the client is this process). */
+export async function startBenchServer(store: StoreKind, env: Record<string, string> = {}): Promise<BenchServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sibyl-bench-load-'));
+  const db = store === 'postgres' ? await freshDatabase() : undefined;
+  const fullEnv = { ...process.env, SIBYL_DATA_DIR: dataDir, DATABASE_URL: db?.url ?? '', PORT: '0', SIBYL_API_KEY: BENCH_KEY, SIBYL_LOG_LEVEL: 'warn', ...env };
+  if (store === 'embedded') {
+    // Creating an embedded store (initdb) has a memory peak of its own: measure a server opening an existing one.
+    const first = await launch(fullEnv);
+    await first.stop();
+  }
+  const server = await launch(fullEnv);
+  return {
+    ...server,
+    async stop() {
+      await server.stop();
+      await db?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function launch(env: NodeJS.ProcessEnv): Promise<BenchServer> {
+  const proc: ChildProcess = spawn(process.execPath, ['dist/src/cli.js', 'serve'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    proc.stdout!.on('data', (d) => { out += d; const m = /listening on (\S+)/.exec(out); if (m) resolve(m[1]!); });
+    proc.once('exit', (c) => reject(new Error(`server exited (${c})`)));
+  });
+  proc.stdout!.resume();
+  return {
+    url,
+    pid: proc.pid!,
+    cpuSeconds: () => {
+      const fields = readFileSync(`/proc/${proc.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks (100 per second)
+    },
+    peakRssMb: () => {
+      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${proc.pid}/status`, 'utf8'));
+      return m ? Math.round(Number(m[1]) / 1024) : NaN;
+    },
+    async call(method, path, body) {
+      const res = await fetch(url + path, { method, headers: { 'api-key': BENCH_KEY, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+      const text = await res.text();
+      if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
+      return text ? JSON.parse(text) : undefined;
+    },
+    async stop() {
+      if (proc.exitCode !== null) return;
+      proc.kill('SIGTERM');
+      await new Promise((r) => proc.once('exit', r));
+    },
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * Responsiveness under bulk work (issue 14): while a 1,000,000 × 10 upload and then a
+ * classification session on it run, another client (its own process) reads a small data set
+ * over and over; its latencies are printed per phase, with the session's time and peak memory.
+ * Goals: poller p99 ≤ 100 ms and max ≤ 500 ms on both stores; the session ≤ 2 min with peak RSS ≤ 1.5 GB.
+ */
+import { classificationCsv } from './lib/csv-files.js';
+import { formatLatencies, Poller } from './lib/poller.js';
+import { startBenchServer } from './lib/server.js';
+import { runClassification, uploadCsv } from './lib/upload.js';
+import type { LoadScenario } from './lib/scenario.js';
+
+const scenario: LoadScenario = {
+  name: 'responsiveness',
+  description: 'GET /v1/data/small latency while a --rows × 10 upload and a classification session on it run; goals p99 ≤ 100 ms, max ≤ 500 ms',
+  async run({ stores, rows, log }) {
+    const { file } = await classificationCsv(rows, 10);
+    for (const store of stores) {
+      const server = await startBenchServer(store);
+      try {
+        await server.call('PUT', '/v1/data/small', { data: Array.from({ length: 100 }, (_, i) => ({ x: String(i), y: String(i % 7) })) });
+        const poller = await Poller.start(server.url, '/v1/data/small?pageSize=100');
+        try {
+          await new Promise((r) => setTimeout(r, 3000));
+          log(`${store} idle: ${formatLatencies(await poller.take())}`);
+          const up = await uploadCsv(server.url, 'big', file);
+          if (up.status !== 201) throw new Error(`upload failed: ${up.status}`);
+          log(`${store} during the upload (${up.body.rowCount} rows, ${up.seconds.toFixed(1)} s): ${formatLatencies(await poller.take())}`);
+          const { session, seconds } = await runClassification((m, p, b) => server.call(m, p, b), 'big', 'label');
+          const poll = await poller.take();
+          const debug = (session.messages as { severity: string; message: string }[]).filter((m) => m.severity === 'debug').map((m) => m.message).join(' ');
+          log(`${store} during the session (${session.status} in ${seconds.toFixed(1)} s): ${formatLatencies(poll)}`);
+          log(`${store} session: ${debug}; server peak RSS (whole run) ${server.peakRssMb()} MB`);
+          if (session.status !== 'completed') log(`${store} session messages: ${JSON.stringify(session.messages)}`);
+        } finally {
+          await poller.stop();
+        }
+      } finally {
+        await server.stop();
+      }
+    }
+  },
+};
+export default scenario;

@@ -1,0 +1,103 @@
+import { ColumnBuilder, DictColumnBuilder, NumberColumnBuilder, type LoadedColumns } from '../../ml/loaded-columns.js';
+
+/**
+ * Stored rows (JSON text: an object of string values) → loaded columns, without making an object
+ * per row: each row's text is scanned once, its values go straight into the column builders.
+ * Rows as the service writes them (`{"a":"1","b":"x"}`, or jsonb's `{"a": "1"}` after a merge)
+ * take the fast path; anything else (escapes in names, non-string values) is parsed with
+ * JSON.parse, so the result never depends on the path.
+ */
+export class ColumnarLoader {
+  private readonly builders: ColumnBuilder[];
+  private readonly byName = new Map<string, number>();
+  /** Column index seen at each field position of the previous row: rows usually repeat it. */
+  private readonly expected: number[] = [];
+  private rows = 0;
+
+  constructor(private readonly columns: readonly { name: string; numeric: boolean }[], capacity: number) {
+    this.builders = columns.map((c) => (c.numeric ? new NumberColumnBuilder(capacity) : new DictColumnBuilder(capacity)));
+    columns.forEach((c, i) => this.byName.set(c.name, i));
+  }
+
+  get rowCount(): number {
+    return this.rows;
+  }
+
+  add(texts: readonly string[]): void {
+    for (const text of texts) {
+      if (!this.scan(text, this.rows)) this.fromObject(JSON.parse(text) as Record<string, unknown>, this.rows);
+      this.rows++;
+    }
+  }
+
+  finish(): LoadedColumns {
+    const out: LoadedColumns = {};
+    this.columns.forEach((c, i) => { out[c.name] = this.builders[i]!.finish(this.rows); });
+    return out;
+  }
+
+  private fromObject(rec: Record<string, unknown>, row: number): void {
+    for (const [k, v] of Object.entries(rec)) {
+      const j = this.byName.get(k);
+      if (j !== undefined && v !== null && v !== undefined) this.builders[j]!.set(row, String(v));
+    }
+  }
+
+  /** The fast path; false (having set nothing) when the row needs JSON.parse. */
+  private scan(s: string, row: number): boolean {
+    const n = s.length;
+    let i = skipSpace(s, 0);
+    if (s.charCodeAt(i) !== LBRACE) return false;
+    i = skipSpace(s, i + 1);
+    if (s.charCodeAt(i) === RBRACE) return true;
+    const found: number[] = [];
+    const values: string[] = [];
+    for (let field = 0; ; field++) {
+      if (s.charCodeAt(i) !== QUOTE) return false;
+      // Name: matched against the column expected here without slicing it, else looked up.
+      const nameStart = i + 1;
+      const nameEnd = s.indexOf('"', nameStart);
+      if (nameEnd < 0) return false;
+      let column = this.expected[field];
+      if (column === undefined || !matches(s, nameStart, nameEnd, this.columns[column]!.name)) {
+        const name = s.slice(nameStart, nameEnd);
+        if (name.indexOf('\\') >= 0) return false;
+        column = this.byName.get(name) ?? -1;
+        this.expected[field] = column;
+      }
+      i = skipSpace(s, nameEnd + 1);
+      if (s.charCodeAt(i) !== COLON) return false;
+      i = skipSpace(s, i + 1);
+      if (s.charCodeAt(i) !== QUOTE) return false;
+      const valueStart = i + 1;
+      const valueEnd = s.indexOf('"', valueStart);
+      if (valueEnd < 0) return false;
+      let value = s.slice(valueStart, valueEnd);
+      if (value.indexOf('\\') >= 0) return false;
+      if (column >= 0) { found.push(column); values.push(value); }
+      i = skipSpace(s, valueEnd + 1);
+      const c = s.charCodeAt(i);
+      if (c === RBRACE) break;
+      if (c !== COMMA) return false;
+      i = skipSpace(s, i + 1);
+      if (i >= n) return false;
+    }
+    for (let k = 0; k < found.length; k++) this.builders[found[k]!]!.set(row, values[k]!);
+    return true;
+  }
+}
+
+const LBRACE = 123, RBRACE = 125, QUOTE = 34, COLON = 58, COMMA = 44;
+
+function skipSpace(s: string, i: number): number {
+  while (i < s.length) {
+    const c = s.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) break;
+    i++;
+  }
+  return i;
+}
+
+function matches(s: string, start: number, end: number, name: string): boolean {
+  return end - start === name.length && s.startsWith(name, start);
+}

@@ -1,0 +1,127 @@
+/**
+ * Upload rows → the COPY text that stores them (store/copy-text.ts), profiling every column on the
+ * way. Pure computation, so it runs where the upload's CPU work is cheapest for everybody else: in
+ * the ingest thread for CSV bodies (csv-ingest-thread.ts), in-thread for JSON records.
+ */
+import { TableProfiler, type ColumnProfile } from '../../domain/profile.js';
+import type { Identity } from '../../domain/infer.js';
+import { parseDate } from '../../domain/dates.js';
+import { copyEscape } from '../../store/copy-text.js';
+import { ValidationError } from '../errors.js';
+import { RowJsonWriter } from './csv-json.js';
+
+export interface EncodedBatch {
+  /** Lines for COPY into dataset_rows / upload_staging (segment_id, seq, ident, ts, data). */
+  text: string;
+  rows: number;
+  /** UTF-8 bytes of the rows' JSON (what a data set's size counts). */
+  dataBytes: number;
+}
+
+export interface RowEncoderOptions {
+  segment: number;
+  /** Columns the data set already has (profile order). */
+  knownColumns: string[];
+  /** Known before any row is read (declared or stored); undefined: maybe inferred later. */
+  identity: Identity | undefined;
+}
+
+export class RowEncoder {
+  private profiler: TableProfiler;
+  private json: RowJsonWriter | undefined;
+  private header: readonly string[] | undefined;
+  private identityAt = -1;
+  private seq = 0;
+  private readonly prefix: string;
+
+  constructor(private readonly opts: RowEncoderOptions) {
+    this.profiler = new TableProfiler(opts.knownColumns);
+    this.prefix = `${opts.segment}\t`;
+  }
+
+  get rowsSeen(): number {
+    return this.seq;
+  }
+
+  /** CSV rows, positional in header order ('' = empty cell). */
+  csvBatch(header: readonly string[], rows: readonly string[][]): EncodedBatch {
+    if (this.header !== header) {
+      if (!this.header) {
+        this.profiler = new TableProfiler(this.opts.knownColumns, header);
+        this.json = new RowJsonWriter(header);
+        const id = this.opts.identity;
+        this.identityAt = id && id.kind !== 'none' ? header.indexOf(id.column) : -1;
+      }
+      this.header = header;
+    }
+    let text = '';
+    let dataBytes = 0;
+    for (let i = 0; i < rows.length; i++) {
+      const values = rows[i]!;
+      this.profiler.addRow(values);
+      const v = this.identityAt < 0 ? undefined : values[this.identityAt];
+      const data = this.json!.write(values);
+      dataBytes += utf8Length(data);
+      text += this.line(data, v === '' ? undefined : v);
+    }
+    return { text, rows: rows.length, dataBytes };
+  }
+
+  /** JSON records (values: strings, numbers, booleans, null). */
+  recordBatch(records: readonly Record<string, unknown>[]): EncodedBatch {
+    const id = this.opts.identity;
+    const column = id && id.kind !== 'none' ? id.column : undefined;
+    let text = '';
+    let dataBytes = 0;
+    for (const raw of records) {
+      const rec = normaliseRecord(raw);
+      this.profiler.addRecord(rec);
+      const data = JSON.stringify(rec);
+      dataBytes += utf8Length(data);
+      text += this.line(data, column === undefined ? undefined : rec[column]);
+    }
+    return { text, rows: records.length, dataBytes };
+  }
+
+  profiles(): Record<string, ColumnProfile> {
+    return this.profiler.profiles();
+  }
+
+  /** One COPY line; the row's identity from its value in the key or timestamp column. */
+  private line(data: string, v: string | undefined): string {
+    const index = this.seq++;
+    const identity = this.opts.identity;
+    let ident = '\\N';
+    let ts = '\\N';
+    if (identity && identity.kind !== 'none') {
+      if (v === undefined) throw ValidationError.of('data', `record ${index} has no value in the ${identity.kind} column '${identity.column}'`);
+      if (identity.kind === 'key') ident = copyEscape(v);
+      else {
+        const ms = parseDate(v);
+        if (ms === null) throw ValidationError.of('data', `record ${index}: '${v}' in the timestamp column '${identity.column}' is not a date`);
+        ident = ts = String(ms);
+      }
+    }
+    return `${this.prefix}${index}\t${ident}\t${ts}\t${copyEscape(data)}\n`;
+  }
+}
+
+/** Values are stored as strings; missing values are left out of the record. */
+function normaliseRecord(raw: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k in raw) {
+    const v = raw[k];
+    if (v === null || v === undefined) continue;
+    if (typeof v === 'string') { if (v !== '') out[k] = v; }
+    else if (typeof v === 'number') { if (Number.isFinite(v)) out[k] = String(v); }
+    else if (typeof v === 'boolean') out[k] = v ? 'true' : 'false';
+    else throw ValidationError.of('data', `column '${k}' holds a ${Array.isArray(v) ? 'list' : 'object'}; values must be numbers or strings`);
+  }
+  return out;
+}
+
+/** UTF-8 length without encoding: ASCII text (the common case) is its own length. */
+function utf8Length(s: string): number {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return Buffer.byteLength(s, 'utf8');
+  return s.length;
+}

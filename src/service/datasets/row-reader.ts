@@ -1,0 +1,53 @@
+import type { Db } from '../../store/db.js';
+import type { DatasetRecord } from '../../store/datasets-store.js';
+import { DatasetRowsStore } from '../../store/dataset-rows-store.js';
+import { ConflictError } from '../errors.js';
+
+/**
+ * Rows per read. Each read is one short statement, so on the embedded store (one connection) a
+ * request arriving meanwhile waits for at most one chunk, never for a whole data set.
+ */
+export const READ_CHUNK_ROWS = 5_000;
+
+/**
+ * A data set's rows as stored JSON text, in bounded chunks: storage order across its segments,
+ * or time order for time series. The segments are the version current when reading starts; an
+ * upload publishing meanwhile does not change what this reader sees (replaced segments stay
+ * readable for a grace period, checked at the end).
+ */
+export async function* readRowTexts(db: Db, dataset: DatasetRecord, chunkRows = READ_CHUNK_ROWS): AsyncGenerator<string[]> {
+  const store = new DatasetRowsStore(db.bulk());
+  const segments = await store.liveSegments(dataset.id);
+  for (const segment of segments) {
+    if (dataset.identityKind === 'timestamp') {
+      let after: { ts: number; seq: number } | undefined;
+      for (;;) {
+        const rows = await store.chunkByTime(segment.id, after, chunkRows);
+        if (rows.length === 0) break;
+        yield rows.map((r) => r.data);
+        const last = rows[rows.length - 1]!;
+        after = { ts: last.ts, seq: last.seq };
+        if (rows.length < chunkRows) break;
+      }
+    } else {
+      // Seq ranges of about a chunk (seqs are dense for uploaded segments; a sparse range widens the next).
+      const last = await store.maxSeq(segment.id);
+      let after = -1;
+      let span = chunkRows;
+      while (after < last) {
+        const upto = Math.min(last, after + span);
+        const rows = await store.chunk(segment.id, after, upto, chunkRows);
+        if (rows.length > 0) yield rows.map((r) => r.data);
+        if (rows.length === chunkRows) {
+          after = rows[rows.length - 1]!.seq;
+        } else {
+          after = upto;
+          if (rows.length < chunkRows / 2) span = Math.min(span * 2, 1 << 30);
+        }
+      }
+    }
+  }
+  if (!(await store.stillThere(segments))) {
+    throw new ConflictError(`The data set '${dataset.name}' was replaced while it was being read; please try again.`);
+  }
+}

@@ -1,0 +1,337 @@
+/**
+ * The dashboard in a real browser (Debian's Chromium driven by playwright-core) against a real
+ * server: sign up, create and revoke an API key, upload CSVs (drag and drop, keyboard), train a
+ * classification model and read its metrics and charts, predict in the form, run a forecast and
+ * an impact analysis and see their charts. Screenshots of every page go to test-results/e2e/.
+ *
+ * Run with `npm run test:e2e` (SIBYL_E2E_BACKEND=postgres for PostgreSQL; CHROMIUM_PATH to use
+ * another browser binary).
+ */
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { startTestServer, type TestServer } from '../support/server.js';
+import type { Backend } from '../support/backends.js';
+import { fixturePath } from '../support/fixtures.js';
+
+// The functions passed to page.evaluate run in the browser; the server's compilation has no DOM types.
+declare const document: any;
+declare const DataTransfer: any;
+declare const DragEvent: any;
+declare const File: any;
+type BrowserElement = any;
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** The test data (test/fixtures/README.md, test/fixtures/web/README.md). */
+const DATA = {
+  wdbc: fixturePath('classification', 'breast_cancer_wdbc.csv'),
+  airpassengers: fixturePath('web', 'airpassengers.csv'),
+  seatbelts: fixturePath('impact', 'seatbelts_uk.csv'),
+};
+const SHOTS = join(process.cwd(), 'test-results', 'e2e');
+const BACKEND = (process.env.SIBYL_E2E_BACKEND ?? 'pglite') as Backend;
+/** Sessions train in worker threads; on a loaded two-core machine a model can take a while. */
+const SESSION_TIMEOUT = 240_000;
+
+describe(`dashboard in Chromium (${BACKEND})`, () => {
+  let server: TestServer;
+  let context: BrowserContext;
+  let page: Page;
+  let profile: string;
+  /** Serves the fixtures over HTTP, for the URL import. */
+  let files: Server;
+  let filesUrl = '';
+  const problems: string[] = [];
+  const email = `newcomer-${Date.now()}@example.org`;
+  const password = 'a long enough passphrase';
+
+  const shot = async (name: string) => {
+    await page.screenshot({ path: join(SHOTS, `${BACKEND}-${name}.png`), fullPage: true });
+  };
+
+  /** Inputs, selects and buttons without an accessible name fail the page. */
+  const assertLabelled = async () => {
+    const unlabelled = await page.evaluate(() => {
+      const out: string[] = [];
+      for (const el of Array.from(document.querySelectorAll('input, select, textarea, button')) as BrowserElement[]) {
+        const e = el as BrowserElement;
+        if (e.type === 'hidden' || e.closest('[aria-hidden="true"]')) continue;
+        const labelled = (e.labels && e.labels.length > 0) || e.getAttribute('aria-label') || e.getAttribute('aria-labelledby') || (e.tagName === 'BUTTON' && e.textContent?.trim());
+        if (!labelled) out.push(e.outerHTML.slice(0, 120));
+      }
+      return out;
+    });
+    assert.deepEqual(unlabelled, [], 'every control has a label');
+  };
+
+  const waitForCompleted = async () => {
+    await page.locator('.session-head .badge', { hasText: /Completed|Failed/ }).waitFor({ timeout: SESSION_TIMEOUT });
+    assert.equal(await page.locator('.session-head .badge').innerText(), 'Completed', 'the session completed');
+  };
+
+  /** A chart has drawn: its canvas exists and has pixels that are not background. */
+  const assertChartDrawn = async (testId: string) => {
+    const chart = page.getByTestId(testId);
+    await chart.locator('canvas').first().waitFor({ timeout: 30_000 });
+    const painted = await chart.evaluate((el: BrowserElement) => {
+      const canvas = el.querySelector('canvas')!;
+      const ctx = canvas.getContext('2d')!;
+      const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
+      let coloured = 0;
+      for (let i = 0; i < data.length; i += 16) if (data[i + 3]! > 0 && (data[i]! < 240 || data[i + 1]! < 240 || data[i + 2]! < 240)) coloured++;
+      return coloured;
+    });
+    assert.ok(painted > 200, `chart ${testId} has drawn something (${painted} painted samples)`);
+    await chart.screenshot({ path: join(SHOTS, `${BACKEND}-${testId}.png`) });
+    assert.ok((await chart.getAttribute('aria-label'))?.length, `chart ${testId} has a text summary`);
+  };
+
+  /** Follows a link of the main navigation; the new page's heading takes the focus, as it does for a keyboard user. */
+  const nav = async (name: string) => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click();
+    await page.waitForFunction(() => document.activeElement?.tagName === 'H1');
+  };
+
+  const uploadByDrop = async (path: string, name: string) => {
+    const text = readFileSync(path, 'utf8');
+    const file = basename(path);
+    await nav('Data sets');
+    await page.getByLabel('Data set name').first().fill(name);
+    await page.getByTestId('drop-zone').evaluate((zone: BrowserElement, { text, file }) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([text], file, { type: 'text/csv' }));
+      zone.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      zone.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }, { text, file });
+    await assertVisible(page.getByTestId('drop-zone').getByText(file));
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.waitForURL(`**/data/${name}`);
+  };
+
+  /** Keyboard only: focus the drop zone, press Enter, pick the file in the chooser it opens. */
+  const uploadByKeyboard = async (path: string, name: string) => {
+    await nav('Data sets');
+    await page.getByLabel('Data set name').first().fill(name);
+    await page.getByTestId('drop-zone').focus();
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
+    await chooser.setFiles(path);
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.waitForURL(`**/data/${name}`);
+  };
+
+  before(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    files = createServer((req, res) => {
+      try {
+        if (req.url !== '/seatbelts.csv') throw new Error('not served');
+        res.writeHead(200, { 'content-type': 'text/csv' }).end(readFileSync(DATA.seatbelts));
+      } catch {
+        res.writeHead(404).end();
+      }
+    });
+    await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+    filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+    // The import fetches from this machine, which outbound requests refuse unless allowed.
+    server = await startTestServer(BACKEND, { SIBYL_ALLOW_PRIVATE_HOSTS: '127.0.0.1' });
+    profile = mkdtempSync(join(tmpdir(), 'sibyl-chromium-'));
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      viewport: { width: 1280, height: 900 },
+      baseURL: server.url,
+    });
+    page = context.pages()[0] ?? await context.newPage();
+    page.setDefaultTimeout(30_000);
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    // Failed requests are judged by the response listener below, which knows their addresses.
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !/^Failed to load resource/.test(m.text())) problems.push(`console: ${m.text()}`);
+    });
+    page.on('response', (r) => {
+      const path = new URL(r.url()).pathname;
+      // Expected: "am I signed in?" before sign-up (401), and the sign-up with a too-short password (400).
+      const expected = (r.status() === 401 && path === '/auth/session') || (r.status() === 400 && path === '/auth/signup');
+      if (r.status() >= 400 && !expected) problems.push(`HTTP ${r.status()} ${r.request().method()} ${path}`);
+    });
+  });
+
+  after(async () => {
+    await context?.close();
+    await server?.close();
+    await new Promise((resolve) => files?.close(resolve));
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  it('sends a newcomer to sign-in, and signs them up', async () => {
+    await page.goto('/');
+    await page.waitForURL('**/signin?next=%2F');
+    await assertLabelled();
+    await shot('01-signin');
+    await page.getByRole('link', { name: 'Create an account' }).click();
+    await page.getByLabel('E-mail address').fill(email);
+    await page.getByLabel('Password').fill('short');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await assertVisible(page.getByText('use at least 10 characters'));
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await assertVisible(page.getByRole('heading', { name: 'Welcome to Sibyl' }));
+    await assertLabelled();
+    await shot('02-start');
+  });
+
+  it('creates an API key, shown once, that works until it is revoked', async () => {
+    await nav('Account');
+    await assertVisible(page.getByRole('heading', { name: 'Plan and usage' }));
+    await page.getByLabel('Label for a new key').fill('e2e laptop');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = (await page.getByTestId('new-api-key').innerText()).trim();
+    assert.match(key, /^sk_/);
+    await assertLabelled();
+    await shot('03-account-new-key');
+    const withKey = () => fetch(`${server.url}/v1/data`, { headers: { 'api-key': key } }).then((r) => r.status);
+    assert.equal(await withKey(), 200, 'the new key authenticates');
+
+    const row = page.locator('tr', { hasText: 'e2e laptop' });
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await row.getByRole('button', { name: /^Revoke sk_/ }).click();
+    await assertVisible(page.getByText(/Revoked keys \(1\)/));
+    assert.equal(await row.count(), 0, 'the key left the active list');
+    await shot('04-account-revoked');
+    // The key cache lives a few seconds: the revocation holds from then on.
+    await eventually(async () => ((await withKey()) === 401 ? true : undefined), 10_000);
+  });
+
+  it('uploads a CSV by drag and drop and shows its rows and columns', async () => {
+    await uploadByDrop(DATA.wdbc, 'wdbc');
+    await assertVisible(page.getByText(/569 rows · 31 columns/));
+    await assertVisible(page.getByRole('combobox', { name: 'Role of diagnosis' }));
+    await page.getByRole('button', { name: 'Next' }).click();
+    await assertVisible(page.getByText(/Rows 21–40 of 569/));
+    await assertLabelled();
+    await shot('05-dataset');
+  });
+
+  let modelUrl = '';
+  it('trains a classification model and shows its metrics and charts', async () => {
+    await page.getByRole('link', { name: 'Train a model' }).click();
+    await page.getByLabel('Prediction domain').selectOption('classification');
+    await page.getByLabel('Target column').selectOption('diagnosis');
+    await assertLabelled();
+    await shot('06-new-model-session');
+    await page.getByRole('button', { name: 'Start training' }).click();
+    await page.waitForURL(/\/sessions\/[0-9a-f-]{36}$/);
+    await waitForCompleted();
+    const accuracy = page.locator('.metric-card', { hasText: 'Accuracy' }).locator('dd');
+    await assertVisible(accuracy);
+    const pct = Number((await accuracy.innerText()).replace(/[^0-9.]/g, ''));
+    assert.ok(pct > 85, `accuracy ${pct} % on the test rows`);
+    for (const id of ['chart-confusion', 'chart-roc', 'chart-pr', 'chart-scores', 'chart-importance']) await assertChartDrawn(id);
+    await assertVisible(page.getByRole('heading', { name: 'Contest' }));
+    assert.ok(await page.locator('table.leaderboard tbody tr').count() >= 2, 'the leaderboard lists the candidates');
+    await assertLabelled();
+    await shot('07-classification-results');
+    // A reload of a deep link is answered with the app, not a 404.
+    await page.reload();
+    await assertVisible(page.getByRole('heading', { name: 'Contest' }));
+    await page.getByRole('link', { name: 'Try the model' }).click();
+    await page.waitForURL(/\/models\/[0-9a-f-]{36}$/);
+    modelUrl = page.url();
+  });
+
+  it('predicts in the form and offers code with the data set\'s own columns', async () => {
+    assert.ok(modelUrl);
+    await page.getByRole('button', { name: /Fill from a row of wdbc/ }).click();
+    await page.waitForFunction(() => document.getElementById('in-mean_radius')?.value !== '');
+    await page.getByRole('button', { name: 'Predict' }).click();
+    const prediction = page.getByTestId('prediction');
+    await assertVisible(prediction);
+    assert.match(await prediction.innerText(), /Predicted diagnosis: (benign|malignant)/);
+    await assertChartDrawn('chart-class-scores');
+    const code = await page.locator('.code-block pre').allInnerTexts();
+    assert.ok(code.some((c) => c.includes('curl') && c.includes('"mean_radius"')), 'the curl snippet names the columns');
+    assert.ok(code.some((c) => c.includes("require('nexosis-api-client')") && c.includes('worst_symmetry')), 'the JavaScript snippet uses the original client');
+    await assertLabelled();
+    await shot('08-model-predict');
+  });
+
+  it('runs a forecast and shows history, forecast and intervals', async () => {
+    await uploadByKeyboard(DATA.airpassengers, 'airpassengers');
+    await assertVisible(page.getByText(/144 rows · 2 columns · .* · time series/));
+    await page.getByRole('link', { name: 'Forecast' }).click();
+    await page.getByLabel('Column to forecast').selectOption('passengers');
+    await page.getByLabel('Period', { exact: true }).selectOption('Month');
+    await page.getByLabel('Forecast until').fill('1962-12-01');
+    await assertLabelled();
+    await page.getByRole('button', { name: 'Start forecast' }).click();
+    await page.waitForURL(/\/sessions\/[0-9a-f-]{36}$/);
+    await waitForCompleted();
+    await assertChartDrawn('chart-forecast');
+    await assertVisible(page.locator('.metric-card', { hasText: 'MAPE' }));
+    assert.match(await page.getByTestId('chart-forecast').getAttribute('aria-label') ?? '', /24 periods from 1961-01-01.*90 % interval/);
+    await shot('09-forecast');
+  });
+
+  it('imports a CSV from a URL, showing the import live until it completes', async () => {
+    await nav('Data sets');
+    const importForm = page.getByRole('region', { name: 'Import from a URL' });
+    await importForm.getByLabel('Address of a CSV or JSON file').fill(`${filesUrl}/seatbelts.csv`);
+    await importForm.getByLabel('Data set name').fill('seatbelts');
+    await importForm.getByRole('button', { name: 'Import' }).click();
+    const item = importForm.locator('.imports li', { hasText: 'seatbelts' });
+    await item.locator('.badge', { hasText: 'Completed' }).waitFor({ timeout: 60_000 });
+    await shot('10-url-import');
+    await item.getByRole('link', { name: 'seatbelts' }).click();
+    await assertVisible(page.getByText(/192 rows · 9 columns/));
+  });
+
+  it('runs an impact analysis and states its effect and p-value in words', async () => {
+    await page.getByRole('link', { name: 'Measure an impact' }).click();
+    await page.getByLabel('Column the event may have changed').selectOption('DriversKilled');
+    await page.getByLabel('Period', { exact: true }).selectOption('Month');
+    await page.getByLabel('Event name').fill('seat-belt law');
+    await page.getByLabel('Event window starts').fill('1983-02-01');
+    await page.getByLabel('Event window ends').fill('1984-12-01');
+    // The law itself and the series it changed are not controls.
+    for (const c of ['law', 'drivers', 'front', 'rear', 'VanKilled']) await page.getByRole('combobox', { name: `Role of ${c}` }).selectOption('none');
+    await assertLabelled();
+    await shot('11-new-impact-session');
+    await page.getByRole('button', { name: 'Start impact analysis' }).click();
+    await page.waitForURL(/\/sessions\/[0-9a-f-]{36}$/);
+    await waitForCompleted();
+    const verdict = await page.getByTestId('impact-verdict').innerText();
+    assert.match(verdict, /DriversKilled totalled [\d.,]+ less than the model expected without the event \(−\d/);
+    assert.match(verdict, /p = [\d.e-]+: if the event had changed nothing/);
+    for (const id of ['chart-impact', 'chart-pointwise', 'chart-cumulative']) await assertChartDrawn(id);
+    await assertLabelled();
+    await shot('12-impact');
+  });
+
+  it('lists the sessions with their status and raised no page errors', async () => {
+    await nav('Sessions');
+    await assertVisible(page.locator('tbody tr').first());
+    assert.equal(await page.locator('tbody tr').count(), 3);
+    assert.equal(await page.locator('tbody .badge', { hasText: 'Completed' }).count(), 3);
+    await shot('13-sessions');
+    assert.deepEqual(problems, [], 'no script errors in the pages');
+  });
+});
+
+async function assertVisible(locator: ReturnType<Page['locator']>): Promise<void> {
+  await locator.first().waitFor({ state: 'visible' });
+}
+
+async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}

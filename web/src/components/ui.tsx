@@ -1,0 +1,171 @@
+import { useEffect, useId, useState, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
+import { ApiError } from '../api';
+import { formatNumber, formatPercent, isFractionMetric, metricLabel } from '../lib/words';
+
+/** Sets the document title for a page. */
+export function usePageTitle(title: string): void {
+  useEffect(() => { document.title = `${title} · Sibyl`; }, [title]);
+}
+
+interface FieldProps extends InputHTMLAttributes<HTMLInputElement> { label: string; hint?: ReactNode; error?: string }
+
+/** A labelled input; its hint and error are tied to it for assistive technology. */
+export function Field({ label, hint, error, id, ...input }: FieldProps) {
+  const auto = useId();
+  const fieldId = id ?? auto;
+  const hintId = hint ? `${fieldId}-hint` : undefined;
+  const errorId = error ? `${fieldId}-error` : undefined;
+  return (
+    <div className={`field${error ? ' has-error' : ''}`}>
+      <label htmlFor={fieldId}>{label}</label>
+      {hint && <p className="hint" id={hintId}>{hint}</p>}
+      <input id={fieldId} aria-invalid={error ? true : undefined} aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined} {...input} />
+      {error && <p className="field-error" id={errorId}>{error}</p>}
+    </div>
+  );
+}
+
+interface SelectProps extends SelectHTMLAttributes<HTMLSelectElement> { label: string; hint?: ReactNode; error?: string; options: (string | { value: string; label: string })[] }
+
+export function SelectField({ label, hint, error, id, options, ...select }: SelectProps) {
+  const auto = useId();
+  const fieldId = id ?? auto;
+  const hintId = hint ? `${fieldId}-hint` : undefined;
+  const errorId = error ? `${fieldId}-error` : undefined;
+  return (
+    <div className={`field${error ? ' has-error' : ''}`}>
+      <label htmlFor={fieldId}>{label}</label>
+      {hint && <p className="hint" id={hintId}>{hint}</p>}
+      <select id={fieldId} aria-invalid={error ? true : undefined} aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined} {...select}>
+        {options.map((o) => (typeof o === 'string' ? <option key={o} value={o}>{o}</option> : <option key={o.value} value={o.value}>{o.label}</option>))}
+      </select>
+      {error && <p className="field-error" id={errorId}>{error}</p>}
+    </div>
+  );
+}
+
+export function Checkbox({ label, hint, ...input }: InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: ReactNode }) {
+  const id = useId();
+  return (
+    <div className="checkbox">
+      <input type="checkbox" id={id} aria-describedby={hint ? `${id}-hint` : undefined} {...input} />
+      <label htmlFor={id}>{label}</label>
+      {hint && <p className="hint" id={`${id}-hint`}>{hint}</p>}
+    </div>
+  );
+}
+
+/** An error from the API (or anything else), announced when it appears. */
+export function ErrorNote({ error, title }: { error: unknown; title?: string }) {
+  if (!error) return null;
+  const message = error instanceof Error ? error.message : String(error);
+  const details = error instanceof ApiError ? error.details : [];
+  return (
+    <div className="note error" role="alert">
+      {title && <strong>{title}: </strong>}
+      {message}
+      {details.length > 0 && <ul>{details.map((d) => <li key={d}>{d}</li>)}</ul>}
+    </div>
+  );
+}
+
+export function Note({ children, kind = 'info' }: { children: ReactNode; kind?: 'info' | 'success' | 'warning' }) {
+  return <div className={`note ${kind}`} role={kind === 'success' ? 'status' : undefined}>{children}</div>;
+}
+
+const STATUS_TEXT: Record<string, string> = { requested: 'Requested', started: 'Running', completed: 'Completed', failed: 'Failed', cancelled: 'Cancelled' };
+
+/** Status in words and colour (never colour alone). */
+export function StatusBadge({ status }: { status: string }) {
+  const s = status.toLowerCase();
+  return <span className={`badge status-${s}`}>{s === 'started' && <span className="spinner" aria-hidden="true" />}{STATUS_TEXT[s] ?? status}</span>;
+}
+
+export function formatMetric(name: string, v: number | string | undefined): string {
+  if (typeof v !== 'number') return v === undefined ? '—' : String(v);
+  return isFractionMetric(name) ? formatPercent(v) : formatNumber(v);
+}
+
+/** Headline numbers as cards (a description list, so each value is read with its name). */
+export function MetricCards({ metrics, order, hints }: { metrics: Record<string, number | string>; order?: string[]; hints?: Record<string, string> }) {
+  const names = [...(order ?? []).filter((n) => n in metrics), ...Object.keys(metrics).filter((n) => !(order ?? []).includes(n))];
+  if (names.length === 0) return null;
+  return (
+    <dl className="metric-cards">
+      {names.map((n) => (
+        <div className="metric-card" key={n}>
+          <dt>{metricLabel(n)}</dt>
+          <dd>{formatMetric(n, metrics[n])}</dd>
+          {hints?.[n] && <p className="hint">{hints[n]}</p>}
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export function Pager({ page, totalPages, onPage, label }: { page: number; totalPages: number; onPage: (p: number) => void; label: string }) {
+  if (totalPages <= 1) return null;
+  return (
+    <nav className="pager" aria-label={label}>
+      <button type="button" className="button subtle" disabled={page <= 0} onClick={() => onPage(page - 1)}>Previous</button>
+      <span aria-live="polite">Page {page + 1} of {totalPages}</span>
+      <button type="button" className="button subtle" disabled={page + 1 >= totalPages} onClick={() => onPage(page + 1)}>Next</button>
+    </nav>
+  );
+}
+
+/** A plain table of records with a caption; columns default to the keys of the first record. */
+export function RecordTable({ rows, columns, caption, highlight }: { rows: Record<string, string>[]; columns?: string[]; caption: ReactNode; highlight?: (c: string) => boolean }) {
+  const cols = columns ?? Object.keys(rows[0] ?? {});
+  return (
+    <div className="table-scroll" tabIndex={0} role="region" aria-label={typeof caption === 'string' ? caption : 'table'}>
+      <table>
+        <caption>{caption}</caption>
+        <thead><tr>{cols.map((c) => <th scope="col" key={c} className={highlight?.(c) ? 'highlight' : undefined}>{c}</th>)}</tr></thead>
+        <tbody>
+          {rows.map((r, i) => <tr key={i}>{cols.map((c) => <td key={c} className={highlight?.(c) ? 'highlight' : undefined}>{r[c]}</td>)}</tr>)}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Code with a copy button. */
+export function CodeBlock({ code, label }: { code: string; label: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <div className="code-block">
+      <div className="code-head">
+        <span>{label}</span>
+        <button type="button" className="button subtle small" onClick={() => void navigator.clipboard?.writeText(code).then(() => { setCopied(true); setTimeout(() => setCopied(false), 2000); })}>
+          {copied ? 'Copied' : 'Copy'}
+        </button>
+      </div>
+      <pre tabIndex={0} aria-label={label}><code>{code}</code></pre>
+    </div>
+  );
+}
+
+/** Usage against a quota, as a meter with its numbers in words. */
+export function QuotaMeter({ label, used, allotted, unit }: { label: string; used: number; allotted: number; unit: string }) {
+  const id = useId();
+  const share = allotted > 0 ? used / allotted : 0;
+  return (
+    <div className="quota">
+      <div className="quota-head"><span id={id}>{label}</span><span>{used.toLocaleString()} of {allotted.toLocaleString()} {unit}</span></div>
+      <meter aria-labelledby={id} min={0} max={allotted} low={allotted * 0.8} high={allotted * 0.95} optimum={0} value={Math.min(used, allotted)}>{Math.round(share * 100)} %</meter>
+    </div>
+  );
+}
+
+/** A destructive action that asks once more in place (no modal to trap the focus). */
+export function ConfirmButton({ label, confirmLabel, onConfirm, disabled }: { label: string; confirmLabel: string; onConfirm: () => void; disabled?: boolean }) {
+  const [asking, setAsking] = useState(false);
+  if (!asking) return <button type="button" className="button danger-outline small" disabled={disabled} onClick={() => setAsking(true)}>{label}</button>;
+  return (
+    <span className="confirm" role="group" aria-label={confirmLabel}>
+      <button type="button" className="button danger small" autoFocus onClick={() => { setAsking(false); onConfirm(); }}>{confirmLabel}</button>
+      <button type="button" className="button subtle small" onClick={() => setAsking(false)}>Cancel</button>
+    </span>
+  );
+}

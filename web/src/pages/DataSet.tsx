@@ -1,0 +1,114 @@
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, get } from '../api';
+import { ConfirmButton, ErrorNote, Note, Pager, RecordTable, usePageTitle } from '../components/ui';
+import { formatBytes, formatDate } from '../lib/words';
+import type { Column, Columns, DataSetPage as DataSetData } from '../types';
+
+export const DATA_TYPES = ['numeric', 'numericMeasure', 'string', 'logical', 'date', 'text'];
+export const ROLES = ['feature', 'target', 'timestamp', 'key', 'none'];
+const IMPUTATIONS = ['', 'zeroes', 'mean', 'median', 'mode', 'min', 'max'];
+const AGGREGATIONS = ['', 'sum', 'mean', 'median', 'mode', 'min', 'max'];
+
+const TYPE_HINT = 'numeric: numbers; numericMeasure: numbers averaged (not summed) over time; string: categories; logical: true/false; date: dates and times; text: free text';
+
+export function DataSetPage() {
+  const { name = '' } = useParams();
+  usePageTitle(name);
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [page, setPage] = useState(0);
+  const pageSize = 20;
+  const data = useQuery({
+    queryKey: ['data', 'one', name, page],
+    queryFn: () => get<DataSetData>(`/v1/data/${encodeURIComponent(name)}`, { page, pageSize }),
+    placeholderData: keepPreviousData,
+  });
+  const remove = useMutation({
+    mutationFn: () => api('DELETE', `/v1/data/${encodeURIComponent(name)}`),
+    onSuccess: () => { void queryClient.invalidateQueries({ queryKey: ['data'] }); navigate('/data'); },
+  });
+  const d = data.data;
+  const q = `dataSet=${encodeURIComponent(name)}`;
+
+  return (
+    <>
+      <p className="breadcrumb"><Link to="/data">Data sets</Link> ›</p>
+      <h1 tabIndex={-1}>{name}</h1>
+      <ErrorNote error={data.error ?? remove.error} />
+      {d && (
+        <>
+          <p className="facts">
+            {d.totalCount.toLocaleString()} rows · {d.columnCount} columns · {formatBytes(d.dataSetSize)} · {d.isTimeSeries ? 'time series' : 'table'} · changed {formatDate(d.lastModified)}
+          </p>
+          <div className="actions">
+            <Link className="button primary" to={`/sessions/new?type=model&${q}`}>Train a model</Link>
+            {d.isTimeSeries && <Link className="button" to={`/sessions/new?type=forecast&${q}`}>Forecast</Link>}
+            {d.isTimeSeries && <Link className="button" to={`/sessions/new?type=impact&${q}`}>Measure an impact</Link>}
+            <Link className="button subtle" to={`/sessions?dataSourceName=${encodeURIComponent(name)}`}>Its sessions</Link>
+            <ConfirmButton label="Delete data set" confirmLabel={`Delete ${name} and its rows`} onConfirm={() => remove.mutate()} />
+          </div>
+          <ColumnsEditor name={name} columns={d.columns} />
+          <section className="card" aria-labelledby="preview-title">
+            <h2 id="preview-title">Rows</h2>
+            <RecordTable rows={d.data} columns={Object.keys(d.columns)} caption={`Rows ${page * pageSize + 1}–${page * pageSize + d.data.length} of ${d.totalCount.toLocaleString()}`} />
+            <Pager page={page} totalPages={d.totalPages} onPage={setPage} label="Row pages" />
+          </section>
+        </>
+      )}
+    </>
+  );
+}
+
+/** Column metadata: what was inferred, editable; only changed columns are sent (PUT with `columns` and no rows). */
+function ColumnsEditor({ name, columns }: { name: string; columns: Columns }) {
+  const queryClient = useQueryClient();
+  const [draft, setDraft] = useState<Columns>(columns);
+  useEffect(() => setDraft(columns), [columns]);
+  const changed = Object.keys(draft).filter((c) => JSON.stringify(draft[c]) !== JSON.stringify(columns[c]));
+  const save = useMutation({
+    mutationFn: () => api('PUT', `/v1/data/${encodeURIComponent(name)}`, { columns: Object.fromEntries(changed.map((c) => [c, withoutEmpty(draft[c]!)])) }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['data', 'one', name] }),
+  });
+  const set = (col: string, patch: Partial<Column>) => setDraft((d) => ({ ...d, [col]: { ...d[col]!, ...patch } }));
+
+  return (
+    <section className="card" aria-labelledby="columns-title">
+      <h2 id="columns-title">Columns</h2>
+      <p className="hint">Types and roles were inferred from the data. A <em>target</em> is what a model learns to predict; <em>none</em> leaves a column out; a <em>key</em> or <em>timestamp</em> identifies rows. {TYPE_HINT}.</p>
+      <form onSubmit={(e) => { e.preventDefault(); save.mutate(); }}>
+        <div className="table-scroll">
+          <table className="columns-table">
+            <caption className="visually-hidden">Column metadata</caption>
+            <thead><tr><th scope="col">Column</th><th scope="col">Data type</th><th scope="col">Role</th><th scope="col">Imputation</th><th scope="col">Aggregation</th></tr></thead>
+            <tbody>
+              {Object.entries(draft).map(([col, c]) => (
+                <tr key={col} className={changed.includes(col) ? 'changed' : undefined}>
+                  <th scope="row">{col}</th>
+                  <td><select aria-label={`Data type of ${col}`} value={c.dataType} onChange={(e) => set(col, { dataType: e.target.value })}>{DATA_TYPES.map((t) => <option key={t}>{t}</option>)}</select></td>
+                  <td><select aria-label={`Role of ${col}`} value={c.role ?? ''} onChange={(e) => set(col, { role: e.target.value || null })}><option value="">(none inferred)</option>{ROLES.map((t) => <option key={t}>{t}</option>)}</select></td>
+                  <td><select aria-label={`Imputation of ${col}`} value={c.imputation ?? ''} onChange={(e) => set(col, { imputation: e.target.value || null })}>{IMPUTATIONS.map((t) => <option key={t} value={t}>{t || 'default'}</option>)}</select></td>
+                  <td><select aria-label={`Aggregation of ${col}`} value={c.aggregation ?? ''} onChange={(e) => set(col, { aggregation: e.target.value || null })}>{AGGREGATIONS.map((t) => <option key={t} value={t}>{t || 'default'}</option>)}</select></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <ErrorNote error={save.error} />
+        {save.isSuccess && changed.length === 0 && <Note kind="success">Column metadata saved.</Note>}
+        <div className="actions">
+          <button className="button primary" type="submit" disabled={changed.length === 0 || save.isPending}>Save {changed.length > 0 ? `${changed.length} change${changed.length > 1 ? 's' : ''}` : 'changes'}</button>
+          {changed.length > 0 && <button type="button" className="button subtle" onClick={() => setDraft(columns)}>Undo changes</button>}
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function withoutEmpty(c: Column): Record<string, string | null> {
+  const out: Record<string, string | null> = { dataType: c.dataType, role: c.role };
+  if (c.imputation) out.imputation = c.imputation;
+  if (c.aggregation) out.aggregation = c.aggregation;
+  return out;
+}

@@ -1,0 +1,60 @@
+import { useState, type FormEvent } from 'react';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { api, ApiError } from '../api';
+import { useAuth } from '../auth';
+import { ErrorNote, Field, Note, usePageTitle } from '../components/ui';
+import type { AccountInfo } from '../types';
+import { nextPath } from './SignIn';
+
+export function SignUpPage() {
+  usePageTitle('Create an account');
+  const { status, signedIn, site } = useAuth();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+
+  if (status === 'signedIn') return <Navigate to={nextPath(params)} replace />;
+  if (!site.signupOpen) {
+    return (
+      <section className="auth-card card">
+        <h1 tabIndex={-1}>Sign-up is closed</h1>
+        <p>This installation is private: its operator creates the accounts (<code>sibyl accounts create --email …</code>) and hands out a link to choose a password.</p>
+        <p><Link to="/signin">Sign in</Link></p>
+      </section>
+    );
+  }
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      signedIn(await api<{ account: AccountInfo; csrfToken: string }>('POST', '/auth/signup', { email, password }));
+      navigate(nextPath(params), { replace: true });
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const fieldError = (f: string) => (error instanceof ApiError ? error.field(f) : undefined);
+
+  return (
+    <section className="auth-card card">
+      <h1 tabIndex={-1}>Create your Sibyl account</h1>
+      <p>Free, on the community plan. Upload a table, train a model, and look at its results.</p>
+      <form onSubmit={(e) => void submit(e)} noValidate>
+        <Field label="E-mail address" type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} error={fieldError('email')} />
+        <Field label="Password" type="password" name="new-password" autoComplete="new-password" required minLength={10} hint="At least 10 characters. A passphrase of a few words is easy to remember and hard to guess." value={password} onChange={(e) => setPassword(e.target.value)} error={fieldError('password')} />
+        {error instanceof ApiError && !error.field('email') && !error.field('password') && <ErrorNote error={error} />}
+        {error !== undefined && !(error instanceof ApiError) && <ErrorNote error={error} />}
+        <button className="button primary" type="submit" disabled={busy}>{busy ? 'Creating…' : 'Create account'}</button>
+      </form>
+      {site.mailEnabled && <Note>We will send a link to confirm your address.</Note>}
+      <p className="after-form">Have an account already? <Link to="/signin">Sign in</Link>.</p>
+    </section>
+  );
+}
