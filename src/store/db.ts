@@ -17,7 +17,8 @@ export class Db {
   constructor(readonly pool: SqlPool, client?: SqlClient, private readonly priority: ConnectPriority = 'interactive') {
     const source = client
       ? { connect: async () => ({ query: client.query.bind(client), release: () => {} }), end: async () => {} }
-      : { connect: () => pool.connect(priority), end: () => (priority === 'bulk' ? Promise.resolve() : pool.end()) };
+      // The pool is ended by close(), not by Kysely: Kysely only ends a driver it has used.
+      : { connect: () => pool.connect(priority), end: async () => {} };
     this.kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: source as never }) });
     this.client = client;
   }
@@ -77,7 +78,9 @@ export class Db {
   }
 
   async close(): Promise<void> {
-    if (!this.client && this.priority !== 'bulk') await this.kysely.destroy();
+    if (this.client || this.priority === 'bulk') return;
+    await this.kysely.destroy();
+    await this.pool.end();
   }
 }
 

@@ -92,7 +92,14 @@ export class PgLitePool implements SqlPool {
     await this.host.query(`COPY ${table} (${columns.map(quoteIdent).join(', ')}) FROM '/dev/blob'`, [], bytes);
   }
 
-  async end(): Promise<void> {
+  private ended: Promise<void> | undefined;
+
+  /** Waits for the connection to be free, then closes the database; idempotent. */
+  end(): Promise<void> {
+    return (this.ended ??= this.drainAndClose());
+  }
+
+  private async drainAndClose(): Promise<void> {
     while (this.busy || this.waiting.interactive.length > 0 || this.waiting.bulk.length > 0) {
       await new Promise<void>((r) => (this.idle = r));
     }

@@ -43,7 +43,10 @@ export class PostgresPool implements SqlPool {
     await pipeline(Readable.from([typeof text === 'string' ? Buffer.from(text) : text]), stream);
   }
 
+  private ended: Promise<void> | undefined;
+
+  /** Idempotent: pg's Pool throws when ended twice. */
   end(): Promise<void> {
-    return this.pool.end();
+    return (this.ended ??= this.pool.end());
   }
 }
