@@ -40,7 +40,7 @@ export function createDeliverer(services: Services, log: DeliveryLog): Deliver {
       await mailer.send({ to: item.target, subject, text });
       return;
     }
-    const metrics = item.sessionId ? (await sessions.results(item.sessionId))?.metrics : undefined;
+    const metrics = item.sessionId ? await sessions.metrics(item.sessionId) : undefined;
     await mailer.send(sessionEndedEmail(item.target, item.payload, metrics));
   };
 

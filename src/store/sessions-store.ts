@@ -160,6 +160,12 @@ export class SessionsStore {
       [id, JSON.stringify(r.metrics), jsonText(r.data), jsonText(r.extra)]);
   }
 
+  /** Only the metrics: a notification needs them, not the (possibly very large) result rows. */
+  async metrics(id: string): Promise<SessionResults['metrics'] | undefined> {
+    const r = await this.db.kysely.selectFrom('session_results').select('metrics').where('session_id', '=', id).executeTakeFirst();
+    return r?.metrics;
+  }
+
   async results(id: string): Promise<SessionResults | undefined> {
     const r = await this.db.kysely.selectFrom('session_results').selectAll().where('session_id', '=', id).executeTakeFirst();
     return r && { metrics: r.metrics, data: JSON.parse(r.data), extra: JSON.parse(r.extra) };
