@@ -114,12 +114,27 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
   };
 
   /** Keyboard only: focus the drop zone, press Enter, pick the file in the chooser it opens. */
+  /**
+   * Opens the file chooser from the keyboard. Playwright turns on file-chooser interception when a
+   * listener is added, asynchronously; a key pressed in the same moment can open the chooser before
+   * that (seen on a loaded machine), and then the event never comes. So the key is pressed again.
+   */
+  const chooseByKeyboard = async () => {
+    for (let attempt = 1; ; attempt++) {
+      await page.getByTestId('drop-zone').focus();
+      try {
+        const [chooser] = await Promise.all([page.waitForEvent('filechooser', { timeout: 5000 }), page.keyboard.press('Enter')]);
+        return chooser;
+      } catch (e) {
+        if (attempt === 3) throw e;
+      }
+    }
+  };
+
   const uploadByKeyboard = async (path: string, name: string) => {
     await nav('Data sets');
     await page.getByLabel('Data set name').first().fill(name);
-    await page.getByTestId('drop-zone').focus();
-    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
-    await chooser.setFiles(path);
+    await (await chooseByKeyboard()).setFiles(path);
     await page.getByRole('button', { name: 'Upload' }).click();
     await page.waitForURL(`**/data/${name}`);
   };
