@@ -5,12 +5,12 @@
  * scheme sessions use above CONTEST_SAMPLE_ROWS), each champion refitted on every training row
  * and scored on the test fold. Prints test accuracy and log loss of both, their mean paired
  * difference with its standard error over the folds, and how often the champions agree.
- *   npm run bench:contest-sampling [-- --only letter_recognition] [--share 0.25] [--budget-ms 10000]
+ *   npm run bench:contest-sampling [-- --only letter_recognition] [--share 0.25] [--work <training cells per contest>]
  */
 import { benchdata } from './lib/benchdata.js';
 import { benchFold, loadBenchTable } from './lib/tabular-table.js';
 import { classificationMetrics } from '../src/ml/metrics/classification.js';
-import { fitChampion, runContest } from '../src/ml/tabular/contest/index.js';
+import { contestWorkBudget, fitChampion, runContest } from '../src/ml/tabular/contest/index.js';
 import { contestSample } from '../src/ml/tabular/contest/sample.js';
 import { pick, selectRows } from '../src/ml/tabular/contest/frame-rows.js';
 import { ContestWorkerPool } from '../src/jobs/contest-pool.js';
@@ -19,7 +19,7 @@ import { loadavg } from 'node:os';
 const arg = (n: string) => { const i = process.argv.indexOf(n); return i > 0 ? process.argv[i + 1] : undefined; };
 const SETS = arg('--only')?.split(',') ?? ['letter_recognition', 'satellite', 'spambase', 'credit_data'];
 const SHARE = Number(arg('--share') ?? 0.25);
-const BUDGET_MS = Number(arg('--budget-ms') ?? 10_000);
+const WORK = arg('--work') === undefined ? undefined : Number(arg('--work'));
 const SEED = 7;
 
 interface Outcome { accuracy: number; logLoss: number; champion: string }
@@ -27,8 +27,8 @@ interface Outcome { accuracy: number; logLoss: number; champion: string }
 async function contestAndRefit(split: ReturnType<typeof benchFold>, sample: Int32Array | undefined, pool: ContestWorkerPool): Promise<Outcome> {
   const frame = sample ? selectRows(split.train, sample) : split.train;
   const y = sample ? pick(split.yTrain, sample) : split.yTrain;
-  const contest = await runContest(frame, y, split.task, { seed: SEED, timeBudgetMs: BUDGET_MS, balance: true, executor: pool });
-  const model = fitChampion(split.train, split.yTrain, split.task, contest, { seed: SEED, balance: true, timeBudgetMs: BUDGET_MS });
+  const contest = await runContest(frame, y, split.task, { seed: SEED, workBudget: WORK ?? contestWorkBudget(frame.nRows), balance: true, executor: pool });
+  const model = fitChampion(split.train, split.yTrain, split.task, contest, { seed: SEED, balance: true });
   const k = (split.task as { classes: string[] }).classes.length;
   const m = classificationMetrics(Int32Array.from(split.yTest), model.predict(split.test), k);
   return { accuracy: m.accuracy, logLoss: m.logLoss, champion: contest.champion.members.map((s) => s.id).join('+') };
@@ -40,7 +40,7 @@ function meanSe(xs: number[]): [number, number] {
   return [mean, sd / Math.sqrt(xs.length)];
 }
 
-console.log(`contest on a ${SHARE} stratified sample vs on every row; budget ${BUDGET_MS} ms per contest; load average ${loadavg()[0]!.toFixed(1)} on 2 cores`);
+console.log(`contest on a ${SHARE} stratified sample vs on every row; work budget ${WORK ?? 'contestWorkBudget(rows)'} per contest; load average ${loadavg()[0]!.toFixed(1)} on 2 cores`);
 const pool = new ContestWorkerPool(2);
 try {
   for (const name of SETS) {

@@ -2,7 +2,7 @@
  * Tabular benchmark (benchdata/PROTOCOL.md §1): for every classification and regression data set,
  * 5-fold CV with the fixed folds, a whole contest + champion refit on each training fold, scored on
  * the test fold next to the reference results; then the anomaly benchmark and one summary line.
- * Usage: npm run bench:tabular [-- --only a,b] [--balance] [--budget-ms 10000] [--select-by logLoss|macroAverageF1Score]
+ * Usage: npm run bench:tabular [-- --only a,b] [--balance] [--work <training cells per contest; default contestWorkBudget(rows)>] [--select-by logLoss|macroAverageF1Score]
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { benchdata, benchPath, column, readCsv } from './lib/benchdata.js';
 import { benchFold, DROPPED_COLUMNS, loadBenchTable, type TabularKind } from './lib/tabular-table.js';
 import { classificationMetrics } from '../src/ml/metrics/classification.js';
 import { regressionMetrics } from '../src/ml/metrics/regression.js';
-import { fitChampion, runContest, type CandidateExecutor, type ClassificationSelection } from '../src/ml/tabular/contest/index.js';
+import { contestWorkBudget, fitChampion, runContest, type CandidateExecutor, type ClassificationSelection } from '../src/ml/tabular/contest/index.js';
 import { ContestWorkerPool } from '../src/jobs/contest-pool.js';
 
 export function listBenchTables(): { kind: TabularKind; name: string }[] {
@@ -107,7 +107,7 @@ function timeLightgbm(python: string, script: string, kind: TabularKind, name: s
 async function evaluateDataset(
   kind: TabularKind,
   name: string,
-  opts: { budgetMs: number; balance: boolean; selectBy: ClassificationSelection; executor: CandidateExecutor },
+  opts: { work?: number; balance: boolean; selectBy: ClassificationSelection; executor: CandidateExecutor },
 ): Promise<Omit<DatasetResult, 'refs' | 'lightgbmSeconds'>> {
   const table = loadBenchTable(benchdata(), kind, name);
   const sums: Record<string, number> = {};
@@ -120,7 +120,7 @@ async function evaluateDataset(
     const cpuStarted = process.cpuUsage();
     const contest = await runContest(split.train, split.yTrain, split.task, {
       seed: k,
-      timeBudgetMs: opts.budgetMs,
+      workBudget: opts.work ?? contestWorkBudget(split.train.nRows),
       balance: opts.balance,
       selectBy: opts.selectBy,
       executor: opts.executor,
@@ -190,7 +190,7 @@ async function main(): Promise<void> {
     return i >= 0 ? args[i + 1] : undefined;
   };
   const only = argValue('--only')?.split(',');
-  const budgetMs = Number(argValue('--budget-ms') ?? 10_000);
+  const work = argValue('--work') === undefined ? undefined : Number(argValue('--work'));
   const balance = args.includes('--balance');
   const selectBy = (argValue('--select-by') ?? 'logLoss') as ClassificationSelection;
   const references = readCsv('reference', 'tabular.csv');
@@ -210,7 +210,7 @@ async function main(): Promise<void> {
     for (const { kind, name } of listBenchTables()) {
       if (only && !only.includes(name)) continue;
       const lightgbmSeconds = python && script ? timeLightgbm(python, script, kind, name) : undefined;
-      const result = { ...(await evaluateDataset(kind, name, { budgetMs, balance, selectBy, executor: pool })), refs: refsOf(name), lightgbmSeconds };
+      const result = { ...(await evaluateDataset(kind, name, { work, balance, selectBy, executor: pool })), refs: refsOf(name), lightgbmSeconds };
       results.push(result);
       console.log(describe(result));
     }

@@ -32,8 +32,6 @@ export interface FitOptions {
   seed: number;
   /** Per-row training weight (class balancing); undefined = all 1. */
   weights?: Float64Array;
-  /** Soft wall-clock budget for the whole fit, in ms. */
-  timeBudgetMs?: number;
 }
 
 /**

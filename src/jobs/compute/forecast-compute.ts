@@ -17,7 +17,6 @@ export interface ForecastComputeInput extends SeriesInput {
   endMs: number;
   /** Quantile levels of the prediction intervals, e.g. [0.05, …, 0.95]. */
   levels: number[];
-  timeBudgetMs: number;
 }
 
 export type ResultRow = Record<string, string>;
@@ -69,7 +68,7 @@ export function compute(input: ForecastComputeInput): ForecastComputeOutput {
 
   const season = seasonalPeriods(input.interval, n);
   const f = forecast(y, h, {
-    period: season.main, extraPeriods: season.extra, levels: input.levels, timeBudgetMs: input.timeBudgetMs,
+    period: season.main, extraPeriods: season.extra, levels: input.levels,
     xreg: xregOf(features, n, h),
   });
   const rows = (values: Float64Array): ResultRow[] => {
@@ -112,7 +111,7 @@ function holdoutScore(input: ForecastComputeInput, y: Float64Array, actual: Floa
   const nTrain = y.length - holdout;
   const season = seasonalPeriods(input.interval, nTrain);
   const f = forecast(y.slice(0, nTrain), holdout, {
-    period: season.main, extraPeriods: season.extra, levels: [0.5], timeBudgetMs: input.timeBudgetMs / 2,
+    period: season.main, extraPeriods: season.extra, levels: [0.5],
     xreg: xregOf(features.map((c) => c.slice(0, y.length)), nTrain, holdout),
   });
   const observed = actual.subarray(nTrain);

@@ -34,7 +34,8 @@ export interface ModelComputeInput {
   keyColumn: string | null;
   balance: boolean;
   containsAnomalies: boolean;
-  timeBudgetMs: number;
+  /** Contest work budget in training cells (contestWorkBudget). */
+  workBudget: number;
   /** Training rows above which the contest runs on a sample of this many (default CONTEST_SAMPLE_ROWS; benchmarks vary it). */
   contestSampleRows?: number;
 }
@@ -86,7 +87,6 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
   // Only typed frames from here on: the string columns behind them are garbage now.
   const { task, split, encoder, trainFrame, testFrame, yTrain, yTest } = prepared as Required<typeof prepared>;
 
-  const started = performance.now();
   // Very large training sets: the contest ranks candidates on a stratified sample; the champion is refitted on all rows.
   const sample = contestSample(yTrain, task, input.contestSampleRows ?? CONTEST_SAMPLE_ROWS, input.seed);
   const contestFrame = sample ? selectRows(trainFrame, sample) : trainFrame;
@@ -95,16 +95,14 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
   const pool = new ContestWorkerPool(2);
   let contest;
   try {
-    contest = await runContest(contestFrame, contestTarget, task, { seed: input.seed, timeBudgetMs: input.timeBudgetMs, balance: input.balance, executor: pool, candidates });
+    contest = await runContest(contestFrame, contestTarget, task, { seed: input.seed, workBudget: input.workBudget, balance: input.balance, executor: pool, candidates });
   } finally {
     await pool.close();
   }
   if (sample) {
     messages.push({ severity: 'informational', message: `The contest compared algorithms on a stratified sample of ${sample.length} of the ${trainFrame.nRows} training rows; the champion was then trained on all ${trainFrame.nRows} rows.` });
   }
-  // After a sampled contest the refit on every row gets a budget of its own, as large as the contest's.
-  const remainingMs = sample ? input.timeBudgetMs : Math.max(1000, input.timeBudgetMs - (performance.now() - started));
-  const model = fitChampion(trainFrame, yTrain, task, contest, { seed: input.seed, balance: input.balance, timeBudgetMs: remainingMs });
+  const model = fitChampion(trainFrame, yTrain, task, contest, { seed: input.seed, balance: input.balance });
   const predictions = model.predict(testFrame);
 
   const outputColumns = input.specs.map((s) => s.name).filter((c) => c !== target);

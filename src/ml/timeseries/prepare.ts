@@ -6,6 +6,7 @@
  *
  * All calendar arithmetic is UTC. Weeks start on Monday 00:00 UTC (ISO 8601).
  */
+import { lowerMedian } from '../core/statistics.js';
 
 export type Interval = 'hour' | 'day' | 'week' | 'month' | 'year';
 export type Aggregation = 'sum' | 'mean' | 'median' | 'mode' | 'min' | 'max';
@@ -235,10 +236,7 @@ function sum(xs: number[]): number {
 }
 
 /** Lower middle value for an even count, the convention the compat notes record for the service. */
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor((s.length - 1) / 2)];
-}
+const median = lowerMedian;
 
 /** Most frequent value; ties go to the smallest, so the result does not depend on row order. */
 function mode(xs: number[]): number {

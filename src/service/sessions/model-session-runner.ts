@@ -12,16 +12,12 @@ import type { StoredColumn } from '../../store/schema.js';
 import { columnsOf } from '../datasets/datasets-service.js';
 import { ColumnarLoader } from '../datasets/columnar-loader.js';
 import { NotFoundError } from '../errors.js';
-import { seedFromId } from '../models/holdout-split.js';
+import { seedFromId } from '../../ml/core/random.js';
 import type { PredictionDomain } from '../models/model-artifact.js';
 import { modelsOf } from '../models/models-service.js';
 import { MemoryWatch } from './memory-watch.js';
 import { CONTEST_SAMPLE_ROWS } from '../../ml/tabular/contest/sample.js';
-
-/** Contest time: about 5 s for 10,000 rows, growing with the square root of the size. */
-export function contestBudgetMs(rows: number): number {
-  return Math.round(Math.min(60_000, Math.max(1500, 5000 * Math.sqrt(rows / 10_000))));
-}
+import { contestWorkBudget } from '../../ml/tabular/contest/run-contest.js';
 
 const NUMERIC_TYPES = new Set(['numeric', 'numericMeasure']);
 
@@ -59,7 +55,7 @@ export const runModelSession: SessionRunner = async (session, { services, comput
       balance: session.request.balance !== false,
       containsAnomalies: extra.containsAnomalies !== false,
       // The contest of a very large data set runs on a sample (ml/tabular/contest/sample.ts): budgeted for the sample.
-      timeBudgetMs: contestBudgetMs(Math.min(Math.round(rows * 0.8), CONTEST_SAMPLE_ROWS)),
+      workBudget: contestWorkBudget(Math.min(Math.round(rows * 0.8), CONTEST_SAMPLE_ROWS)),
     };
     const loadedMb = Math.round(columnBytes(loaded) / (1 << 20));
     const out = await compute.run<ModelComputeOutput>('model', input, columnBuffers(loaded));

@@ -16,9 +16,6 @@ import { capitalised, findDataSource, invalidDateRange, requireFeatureValues, se
 /** Quantile levels every forecast offers (`availablePredictionIntervals`, `?predictionInterval=`). */
 export const PREDICTION_LEVELS = [0.05, 0.1, 0.2, 0.5, 0.8, 0.9, 0.95];
 
-/** Soft limit for the forecasting engine; candidates not started by then are skipped. */
-const TIME_BUDGET_MS = 60_000;
-
 const DAY_MS = 86_400_000;
 /** Longest forecast, in periods (a year of hours is 8,760): beyond it the request is refused rather than left to run for long. */
 const MAX_HORIZON = 10_000;
@@ -59,7 +56,7 @@ export async function createForecastSession(services: Services, accountId: strin
 
 export const runForecastSession: SessionRunner = async (s, ctx) => {
   const { series, start, end } = await sessionSeries(ctx.services, s);
-  const input: ForecastComputeInput = { ...series, startMs: start, endMs: end, levels: PREDICTION_LEVELS, timeBudgetMs: TIME_BUDGET_MS };
+  const input: ForecastComputeInput = { ...series, startMs: start, endMs: end, levels: PREDICTION_LEVELS };
   const out = await ctx.compute.run<ForecastComputeOutput>('forecast', input, seriesBuffers(series));
   return {
     results: { metrics: out.metrics, data: out.data, extra: { intervals: out.intervals, outliers: out.outliers, smoothed: out.smoothed, holdoutPeriods: out.holdout } },

@@ -15,7 +15,6 @@ const job = (params: Record<string, number>): FoldJob => ({
   testRows: held,
   seed: 0,
   balance: false,
-  timeBudgetMs: 60_000,
 });
 
 test('a job that throws in a worker rejects with its message and the pool keeps working', async () => {

@@ -5,7 +5,7 @@ import { benchFold, fixtureTable } from '../../support/fixtures.js';
 import { ContestWorkerPool } from '../../../src/jobs/contest-pool.js';
 import type { Frame } from '../../../src/ml/frame.js';
 import { classificationMetrics } from '../../../src/ml/metrics/classification.js';
-import { fitChampion, runContest, type CandidateSpec } from '../../../src/ml/tabular/contest/index.js';
+import { fitChampion, inThreadExecutor, runContest, type CandidateExecutor, type CandidateSpec } from '../../../src/ml/tabular/contest/index.js';
 import { selectRows } from '../../../src/ml/tabular/contest/frame-rows.js';
 import { loadModel, serializeModel } from '../../../src/ml/tabular/serialize.js';
 import { bestReferenceFold } from './reference-results.js';
@@ -14,7 +14,7 @@ const pimaTable = fixtureTable('classification', 'pima_diabetes');
 const pima = benchFold(pimaTable, 0);
 
 test('on pima_diabetes the contest picks the linear model or scores near the best reference', async () => {
-  const result = await runContest(pima.train, pima.yTrain, pima.task, { seed: 0, timeBudgetMs: 60_000, balance: false });
+  const result = await runContest(pima.train, pima.yTrain, pima.task, { seed: 0, workBudget: Infinity, balance: false });
   assert.equal(result.foldsEvaluated, 5);
   assert.ok(result.contestants.length >= 5, 'every candidate is cross-validated');
   for (const c of result.contestants) assert.ok('rocAreaUnderCurve' in c.metrics && c.metrics.rocAreaUnderCurve > 0.7, `${c.id} CV AUC`);
@@ -35,7 +35,7 @@ test('a blended champion round-trips through serializeModel/loadModel with ident
     { id: 'gbdt', algorithm: 'gbdt', params: { nEstimators: 30 } },
     { id: 'extra_trees', algorithm: 'extra_trees', params: { nTrees: 30 } },
   ];
-  const result = await runContest(split.train, split.yTrain, split.task, { seed: 1, timeBudgetMs: 60_000, balance: true, candidates });
+  const result = await runContest(split.train, split.yTrain, split.task, { seed: 1, workBudget: Infinity, balance: true, candidates });
   const blend = result.contestants.find((c) => c.algorithm === 'blend')!;
   assert.ok(blend, 'the contest scores blends of its best candidates');
   for (const champion of [result.champion, { id: blend.id, members: candidates.filter((c) => blend.id.includes(c.id)) }]) {
@@ -46,17 +46,22 @@ test('a blended champion round-trips through serializeModel/loadModel with ident
   }
 });
 
-test('the time budget cuts folds and candidates instead of running them all', async () => {
-  // The 1,000-row satellite fixture: an uncut contest on it takes about 25 s on the development machine.
+test('the work budget cuts folds, the same way on every run', async () => {
   const split = benchFold(fixtureTable('classification', 'satellite'), 0);
-  const budgetMs = 1500;
-  const started = performance.now();
-  const result = await runContest(split.train, split.yTrain, split.task, { seed: 0, timeBudgetMs: budgetMs, balance: false });
-  const elapsed = performance.now() - started;
-  assert.ok(result.foldsEvaluated < result.folds || result.skipped.length > 0, 'something must be cut');
-  // Jobs already running finish (learners get the remaining budget as their own limit).
-  assert.ok(elapsed < budgetMs * 4, `contest took ${elapsed} ms for a ${budgetMs} ms budget`);
-  assert.ok(result.contestants.length >= 1);
+  const candidates: CandidateSpec[] = [
+    { id: 'linear', algorithm: 'linear', params: {} },
+    { id: 'gbdt', algorithm: 'gbdt', params: { nEstimators: 20 } },
+  ];
+  const cellsPerRound = 2 * Math.round(split.train.nRows * 0.8) * split.train.columns.length;
+  // Room for the first fold and one more round, not a third.
+  const opts = { seed: 0, workBudget: 2.5 * cellsPerRound, balance: false, candidates };
+  const first = await runContest(split.train, split.yTrain, split.task, opts);
+  assert.equal(first.foldsEvaluated, 2);
+  assert.ok(first.work <= opts.workBudget);
+  // A busy machine changes nothing: the budget counts work, not time.
+  const second = await runContest(split.train, split.yTrain, split.task, { ...opts, executor: slowExecutor() });
+  assert.equal(second.foldsEvaluated, 2);
+  assert.deepEqual(second.contestants.map((c) => [c.id, c.metrics]), first.contestants.map((c) => [c.id, c.metrics]));
 });
 
 test('the worker pool gives the same contest result as in-thread execution', async () => {
@@ -67,7 +72,7 @@ test('the worker pool gives the same contest result as in-thread execution', asy
     { id: 'linear', algorithm: 'linear', params: {} },
     { id: 'random_forest', algorithm: 'random_forest', params: { nTrees: 20 } },
   ];
-  const opts = { seed: 3, timeBudgetMs: 60_000, balance: true, candidates };
+  const opts = { seed: 3, workBudget: Infinity, balance: true, candidates };
   const pool = new ContestWorkerPool(2);
   try {
     const inPool = await runContest(frame, y, pima.task, { ...opts, executor: pool });
@@ -91,7 +96,7 @@ test('small data with a class of one or two rows still runs', async () => {
   });
   const sub = Int32Array.from(rows);
   const y = Float64Array.from(sub, (r) => split.yTrain[r]);
-  const result = await runContest(selectRows(split.train, sub), y, split.task, { seed: 0, timeBudgetMs: 60_000, balance: true });
+  const result = await runContest(selectRows(split.train, sub), y, split.task, { seed: 0, workBudget: Infinity, balance: true });
   assert.ok(Number.isFinite(result.championMetric.value));
   assert.deepEqual(result.failed, []);
   const model = fitChampion(selectRows(split.train, sub), y, split.task, result, { seed: 0, balance: true });
@@ -103,7 +108,7 @@ test('a handful of rows with a single minority row: folds without that class do 
   const pos = Array.from(pima.yTrain.keys()).find((i) => pima.yTrain[i] === 1)!;
   const rows = Int32Array.from([...neg, pos]);
   const y = Float64Array.from(rows, (r) => pima.yTrain[r]);
-  const result = await runContest(selectRows(pima.train, rows), y, pima.task, { seed: 0, timeBudgetMs: 60_000, balance: true });
+  const result = await runContest(selectRows(pima.train, rows), y, pima.task, { seed: 0, workBudget: Infinity, balance: true });
   assert.deepEqual(result.failed, []);
   assert.equal(result.foldsEvaluated, 5);
 });
@@ -111,7 +116,19 @@ test('a handful of rows with a single minority row: folds without that class do 
 test('a single-class target is rejected with a clear error', async () => {
   const y = new Float64Array(pima.train.nRows); // every row class 0
   await assert.rejects(
-    runContest(pima.train, y, pima.task, { seed: 0, timeBudgetMs: 10_000, balance: true }),
+    runContest(pima.train, y, pima.task, { seed: 0, workBudget: Infinity, balance: true }),
     /at least two classes.*found only: neg/,
   );
 });
+
+/** The in-thread executor with every job delayed by a different amount, as on a busy machine. */
+function slowExecutor(): CandidateExecutor {
+  let calls = 0;
+  return {
+    concurrency: 2,
+    run: async (data, job) => {
+      await new Promise((resolve) => setTimeout(resolve, 50 * (++calls % 3)));
+      return inThreadExecutor.run(data, job);
+    },
+  };
+}

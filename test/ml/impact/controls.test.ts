@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { estimateImpact } from '../../../src/ml/timeseries/impact/estimate.js';
 import { prepareControls } from '../../../src/ml/timeseries/impact/controls.js';
-import { seededRandom } from '../../../src/ml/timeseries/impact/random.js';
+import { simulationRandom as seededRandom } from '../../../src/ml/timeseries/impact/simulate.js';
 
 const N = 150;
 const PRE_END = 119;

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { quantileSorted, summarisePaths, twoSidedPValue } from '../../../src/ml/timeseries/impact/summary.js';
+import { quantileSorted } from '../../../src/ml/core/statistics.js';
+import { summarisePaths, twoSidedPValue } from '../../../src/ml/timeseries/impact/summary.js';
 
 test('two-sided p-value counts simulated sums on both sides of the observed one', () => {
   const sums = Float64Array.from({ length: 99 }, (_, i) => i + 1); // 1..99

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Frame } from '../../../src/ml/frame.js';
 import { DesignSpec } from '../../../src/ml/tabular/linear/design.js';
-import { minimizeLbfgs } from '../../../src/ml/tabular/linear/lbfgs.js';
+import { minimizeLbfgs } from '../../../src/ml/core/lbfgs.js';
 
 const train: Frame = {
   nRows: 4,

@@ -21,8 +21,6 @@ export interface FoldJob {
   testRows: Int32Array;
   seed: number;
   balance: boolean;
-  /** Soft limit for this fit (learners that support it stop adding trees). */
-  timeBudgetMs: number;
 }
 
 export interface FoldOutcome {
@@ -48,7 +46,6 @@ export function runFoldJob(data: ContestData, job: FoldJob): FoldOutcome {
   const model = makeLearner(job.candidate, 'cv').fit(trainFrame, yTrain, data.task, {
     seed: job.seed,
     weights,
-    timeBudgetMs: job.timeBudgetMs,
   });
   const fitSeconds = (performance.now() - started) / 1000;
   const predictions = model.predict(selectRows(data.frame, job.testRows));

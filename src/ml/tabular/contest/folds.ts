@@ -3,7 +3,7 @@
  * round-robin, continuing where the previous class stopped, so fold sizes stay even and a class
  * with fewer rows than folds simply appears in fewer folds.
  */
-import { SeededRandom } from '../../random.js';
+import { SeededRandom } from '../../core/random.js';
 
 /** Fold number (0..folds−1) per row. */
 export function stratifiedFolds(yIdx: Int32Array, nClasses: number, folds: number, seed: number): Int32Array {

@@ -1,4 +1,4 @@
-export { runContest, fitChampion, type ContestOptions, type ContestResult, type FitChampionOptions } from './run-contest.js';
+export { runContest, fitChampion, contestWorkBudget, DEFAULT_CONTEST_WORK, type ContestOptions, type ContestResult, type FitChampionOptions } from './run-contest.js';
 export type { Contestant } from './rank-contestants.js';
 export { contestCandidates, makeLearner, type CandidateSpec } from './candidates.js';
 export { inThreadExecutor, type CandidateExecutor } from './executor.js';

@@ -4,7 +4,7 @@
  * on all rows (bench/contest-sampling.ts shows the final holdout score stays within noise of a
  * contest on every row). The sample depends only on the data and the seed.
  */
-import { SeededRandom } from '../../random.js';
+import { SeededRandom } from '../../core/random.js';
 import type { Task } from '../../frame.js';
 
 /** Training rows above which the contest runs on a sample of this many. */

@@ -3,7 +3,7 @@
  * values: internal nodes send `value ≤ threshold` left and NaN to the learned side.
  */
 import type { GrownTree } from './tree-grower.js';
-import { decodeArray, encodeArray } from './typed-array-codec.js';
+import { fromBase64, toBase64 } from '../../core/codecs.js';
 
 export interface FlatForest {
   /** Outputs per row: number of classes, or 1 for regression. */
@@ -126,25 +126,25 @@ export interface SerializedFlatForest {
 export function serializeFlatForest(f: FlatForest): SerializedFlatForest {
   return {
     nOutputs: f.nOutputs,
-    treeRoots: encodeArray(f.treeRoots),
-    feature: encodeArray(f.feature),
-    threshold: encodeArray(f.threshold),
-    missingLeft: encodeArray(f.missingLeft),
-    left: encodeArray(f.left),
-    right: encodeArray(f.right),
-    leafOutputs: encodeArray(f.leafOutputs),
+    treeRoots: toBase64(f.treeRoots),
+    feature: toBase64(f.feature),
+    threshold: toBase64(f.threshold),
+    missingLeft: toBase64(f.missingLeft),
+    left: toBase64(f.left),
+    right: toBase64(f.right),
+    leafOutputs: toBase64(f.leafOutputs),
   };
 }
 
 export function deserializeFlatForest(s: SerializedFlatForest): FlatForest {
   return {
     nOutputs: s.nOutputs,
-    treeRoots: decodeArray(s.treeRoots, Int32Array),
-    feature: decodeArray(s.feature, Int32Array),
-    threshold: decodeArray(s.threshold, Float64Array),
-    missingLeft: decodeArray(s.missingLeft, Uint8Array),
-    left: decodeArray(s.left, Int32Array),
-    right: decodeArray(s.right, Int32Array),
-    leafOutputs: decodeArray(s.leafOutputs, Float64Array),
+    treeRoots: fromBase64(s.treeRoots, Int32Array),
+    feature: fromBase64(s.feature, Int32Array),
+    threshold: fromBase64(s.threshold, Float64Array),
+    missingLeft: fromBase64(s.missingLeft, Uint8Array),
+    left: fromBase64(s.left, Int32Array),
+    right: fromBase64(s.right, Int32Array),
+    leafOutputs: fromBase64(s.leafOutputs, Float64Array),
   };
 }

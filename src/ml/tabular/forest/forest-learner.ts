@@ -8,7 +8,7 @@ import { binFrame, MAX_BINS } from './binning.js';
 import { FlatForestBuilder } from './flat-forest.js';
 import { FOREST_ALGORITHMS, ForestModel, type ForestKind } from './forest-model.js';
 import { describeColumns } from './input-columns.js';
-import { SeededRandom } from '../../random.js';
+import { SeededRandom } from '../../core/random.js';
 import { TreeGrower, type TreeTarget } from './tree-grower.js';
 
 export interface ForestParams {
@@ -21,9 +21,6 @@ export interface ForestParams {
   bootstrap: boolean;
   maxBins: number;
 }
-
-/** Trees a time-budgeted fit keeps even when the budget runs out. */
-const MIN_TREES_UNDER_BUDGET = 10;
 
 const COMMON_DEFAULTS = { nTrees: 300, minSamplesLeaf: 1, maxDepth: 40, maxBins: MAX_BINS };
 export const DEFAULT_RANDOM_FOREST_PARAMS: ForestParams = { ...COMMON_DEFAULTS, bootstrap: true };
@@ -43,7 +40,6 @@ abstract class ForestLearner implements Learner {
   }
 
   fit(frame: Frame, target: Float64Array, task: Task, opts: FitOptions): ForestModel {
-    const started = Date.now();
     const n = frame.nRows;
     if (n === 0) throw new Error('cannot fit a forest on zero rows');
     if (target.length !== n) throw new Error(`target has ${target.length} values for ${n} rows`);
@@ -63,7 +59,6 @@ abstract class ForestLearner implements Learner {
     const importance = new Float64Array(p);
     const treeImportance = new Float64Array(p);
     for (let t = 0; t < this.params.nTrees; t++) {
-      if (opts.timeBudgetMs !== undefined && t >= MIN_TREES_UNDER_BUDGET && Date.now() - started > opts.timeBudgetMs) break;
       this.sampleRows(rowWeight, opts.weights, rng);
       treeImportance.fill(0);
       builder.add(grower.grow(rowWeight, rng, treeImportance));

@@ -5,7 +5,7 @@
  * draws one threshold per feature between the node's smallest and largest bin.
  */
 import type { BinnedFrame } from './binning.js';
-import type { SeededRandom } from '../../random.js';
+import type { SeededRandom } from '../../core/random.js';
 
 export interface TreeParams {
   /** Non-constant features examined per split. */

@@ -1,4 +1,4 @@
-/** GbdtLearner: the boosting loop (objective, bagging, feature sampling, early stopping, time budget). */
+/** GbdtLearner: the boosting loop (objective, bagging, feature sampling, early stopping); its budget is nEstimators rounds. */
 import type { FitOptions, Frame, Learner, Task, TrainedModel } from '../../frame.js';
 import { type FeatureBins, fitBins, isUseful } from './bin-mapper.js';
 import { type BinnedRows, type FeatureLayout, binRows, makeLayout } from './binned-data.js';
@@ -21,7 +21,6 @@ export class GbdtLearner implements Learner {
   }
 
   fit(frame: Frame, target: Float64Array, task: Task, opts: FitOptions): TrainedModel {
-    const started = Date.now();
     const p = this.params;
     checkTarget(target, task, frame.nRows);
     if (opts.weights) checkWeights(opts.weights, frame.nRows);
@@ -85,7 +84,6 @@ export class GbdtLearner implements Learner {
           bestRounds = round + 1;
         } else if (round + 1 - bestRounds >= p.earlyStoppingRounds) break;
       } else bestRounds = round + 1;
-      if (opts.timeBudgetMs !== undefined && Date.now() - started > opts.timeBudgetMs) break;
     }
     trees.length = bestRounds * k;
 

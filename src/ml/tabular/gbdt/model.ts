@@ -3,7 +3,7 @@ import type { AlgorithmInfo, Frame, SerializedModel, Task, TrainedModel } from '
 import { Forest, type ForestArrays, type ForestFeature } from './forest.js';
 import type { ObjectiveName } from './objectives.js';
 import { sigmoid } from './objectives.js';
-import { fromBase64, toBase64 } from './typed-base64.js';
+import { fromBase64, toBase64 } from '../../core/codecs.js';
 
 export const GBDT_ALGORITHM: AlgorithmInfo = {
   key: 'gbdt',

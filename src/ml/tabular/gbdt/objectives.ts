@@ -2,6 +2,8 @@
  * Losses: gradients/hessians of the raw scores, the prior that boosting starts from, and the loss used
  * for early stopping. Scores and gradients are class-major: class k of row r at k*nRows + r.
  */
+import { median } from '../../core/statistics.js';
+
 export type ObjectiveName = 'binary' | 'multiclass' | 'l2' | 'huber';
 
 export interface Objective {
@@ -175,12 +177,6 @@ export class HuberRegression implements Objective {
     }
     return s / weightSum(w, y.length);
   }
-}
-
-function median(v: Float64Array): number {
-  const s = Float64Array.from(v).sort();
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 function stdDev(v: Float64Array): number {

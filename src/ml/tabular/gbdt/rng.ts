@@ -1,4 +1,4 @@
-import { SeededRandom } from '../../random.js';
+import { SeededRandom } from '../../core/random.js';
 
 /** The GBDT's own stream of the shared PRNG: the only randomness in training, so a seed fixes the model. */
 export class Rng extends SeededRandom {

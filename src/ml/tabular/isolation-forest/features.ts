@@ -3,6 +3,7 @@
  * Numeric: missing → training median. Categorical: the level's code used as a number (levels are
  * sorted, so a split separates alphabetical ranges), missing or unseen → -1, a value of its own.
  */
+import { medianOfSorted } from '../../core/statistics.js';
 import type { Frame } from '../../frame.js';
 
 export type FeatureInput =
@@ -14,7 +15,7 @@ export function fitFeatureInputs(frame: Frame): FeatureInput[] {
     if (col.kind === 'categorical') return { kind: 'categorical', name: col.name, levels: col.levels };
     const present = col.values.filter((v) => !Number.isNaN(v)).sort();
     const m = present.length;
-    const median = m === 0 ? 0 : m % 2 ? present[(m - 1) / 2] : (present[m / 2 - 1] + present[m / 2]) / 2;
+    const median = m === 0 ? 0 : medianOfSorted(present);
     return { kind: 'numeric', name: col.name, median };
   });
 }

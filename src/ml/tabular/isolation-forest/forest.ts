@@ -4,7 +4,7 @@
  * score_samples = −2^(−E[h(x)]/c(ψ)) (lower = more anomalous), decision = score − offset.
  */
 import type { Frame } from '../../frame.js';
-import { SeededRandom } from '../../random.js';
+import { SeededRandom } from '../../core/random.js';
 import { featureMatrix, fitFeatureInputs, type FeatureInput } from './features.js';
 import { decisionThreshold } from './offset.js';
 import { averagePathLength, growIsolationTree, pathLength, type IsolationTree } from './tree.js';

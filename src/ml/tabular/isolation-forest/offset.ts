@@ -13,6 +13,8 @@
  * tried and fail when anomalies are common (ODDS breastw, 35 %: they flagged 0.6 %). The cap
  * matches the original service, which reported percentAnomalies ≈ 0.10 on typical data.
  */
+import { quantileSorted } from '../../core/statistics.js';
+
 export const MAX_CONTAMINATION = 0.1;
 const AVERAGE_ISOLATION_SCORE = -0.5;
 
@@ -25,17 +27,9 @@ export interface Threshold {
 export function decisionThreshold(trainingScores: Float64Array, containsAnomalies: boolean): Threshold {
   const sorted = Float64Array.from(trainingScores).sort();
   const offset = containsAnomalies
-    ? Math.min(AVERAGE_ISOLATION_SCORE, quantile(sorted, MAX_CONTAMINATION))
+    ? Math.min(AVERAGE_ISOLATION_SCORE, quantileSorted(sorted, MAX_CONTAMINATION))
     : AVERAGE_ISOLATION_SCORE;
   let below = 0;
   while (below < sorted.length && sorted[below] < offset) below++;
   return { offset, contamination: below / sorted.length };
-}
-
-/** Linear-interpolated quantile of sorted values (numpy's default percentile). */
-function quantile(sorted: Float64Array, q: number): number {
-  const pos = q * (sorted.length - 1);
-  const lo = Math.floor(pos);
-  const hi = Math.min(lo + 1, sorted.length - 1);
-  return sorted[lo] + (pos - lo) * (sorted[hi] - sorted[lo]);
 }

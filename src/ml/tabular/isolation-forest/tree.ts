@@ -3,7 +3,7 @@
  * feature among those not constant in the node, a threshold uniform in its [min, max) range,
  * rows with x ≤ threshold to the left; leaves at one row or at depth ⌈log₂ ψ⌉.
  */
-import type { SeededRandom } from '../../random.js';
+import type { SeededRandom } from '../../core/random.js';
 
 /** Nodes in flat arrays; feature = -1 marks a leaf, whose path-length correction is in `threshold`. */
 export interface IsolationTree {

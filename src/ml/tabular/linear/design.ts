@@ -9,6 +9,7 @@
  * The design matrix stays sparse in its one-hot part: a dense standardised numeric block plus one
  * active column index per categorical input.
  */
+import { medianOfSorted } from '../../core/statistics.js';
 import type { Frame } from '../../frame.js';
 
 export interface NumericInput {
@@ -112,7 +113,7 @@ export class DesignSpec {
 function numericInput(name: string, values: Float64Array): NumericInput {
   const present = values.filter((v) => !Number.isNaN(v)).sort();
   const m = present.length;
-  const median = m === 0 ? 0 : m % 2 ? present[(m - 1) / 2] : (present[m / 2 - 1] + present[m / 2]) / 2;
+  const median = m === 0 ? 0 : medianOfSorted(present);
   let mean = 0;
   for (const v of values) mean += Number.isNaN(v) ? median : v;
   mean /= values.length || 1;

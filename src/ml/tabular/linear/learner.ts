@@ -25,7 +25,6 @@ export class LinearLearner implements Learner {
 
   /** Also reports whether the logistic solver converged (always true for ridge). */
   fitWithDiagnostics(frame: Frame, target: Float64Array, task: Task, opts: FitOptions): { model: LinearModel; converged: boolean } {
-    const start = performance.now();
     const design = DesignSpec.fit(frame);
     const x = design.transform(frame);
     const weights = opts.weights ?? new Float64Array(frame.nRows).fill(1);
@@ -37,7 +36,6 @@ export class LinearLearner implements Learner {
     const fit = fitLogistic(x, target, k, weights, {
       C: this.settings.C,
       maxIterations: this.settings.maxIterations,
-      deadline: opts.timeBudgetMs === undefined ? undefined : start + opts.timeBudgetMs,
     });
     return { model: new LinearModel(task, design, fit.coefficients, fit.outputs), converged: fit.converged };
   }

@@ -6,7 +6,7 @@
  * effective penalty matches the reference.
  */
 import type { Design } from './design.js';
-import { minimizeLbfgs } from './lbfgs.js';
+import { minimizeLbfgs } from '../../core/lbfgs.js';
 
 export interface LogisticFit {
   /** (p + 1) × outputs, feature-major, intercepts in the last row (see Design.scores). */
@@ -27,7 +27,6 @@ const GRADIENT_TOLERANCE = 1e-4;
 export interface LogisticOptions {
   C: number;
   maxIterations: number;
-  deadline?: number;
 }
 
 export function fitLogistic(
@@ -83,7 +82,6 @@ export function fitLogistic(
     maxIterations: opts.maxIterations,
     gradientTolerance: GRADIENT_TOLERANCE,
     relativeTolerance: 1e-12,
-    deadline: opts.deadline,
   });
   return { coefficients: result.x, outputs, converged: result.converged, iterations: result.iterations };
 }

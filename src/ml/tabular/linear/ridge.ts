@@ -6,8 +6,8 @@
  * is minimised iteratively instead.
  */
 import type { Design } from './design.js';
-import { solveSymmetricPositive } from './cholesky.js';
-import { minimizeLbfgs } from './lbfgs.js';
+import { solveSymmetricPositive } from '../../core/linalg.js';
+import { minimizeLbfgs } from '../../core/lbfgs.js';
 
 export const MAX_DENSE_COLUMNS = 2000;
 

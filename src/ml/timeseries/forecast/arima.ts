@@ -4,7 +4,7 @@
  * constant, by AICc. Coefficients are fitted by conditional sum of squares with Nelder–Mead, in a
  * partial-autocorrelation parameterisation that keeps every fit stationary and invertible.
  */
-import { nelderMead } from './nelderMead.js';
+import { nelderMead } from '../../core/nelder-mead.js';
 import { isConstant } from './stats.js';
 import type { PointForecast } from './types.js';
 import { difference, ndiffs, nsdiffs } from './unitRoot.js';
@@ -107,7 +107,7 @@ function fitOrder(w: Float64Array, o: ArimaOrder, wMean: number): ArimaFit | und
   const x0 = new Float64Array(k);
   if (o.constant) x0[k - 1] = wMean;
   let best: { x: Float64Array; value: number } = { x: x0, value: objective(x0) };
-  if (k > 0) best = nelderMead(objective, x0, { maxEvals: 150 * k + 100, tolerance: 1e-7, steps: Array.from({ length: k }, (_, i) => (o.constant && i === k - 1 ? 0.1 : 0.3)) });
+  if (k > 0) best = nelderMead(objective, x0, { maxEvaluations: 150 * k + 100, valueTolerance: 1e-7, steps: Array.from({ length: k }, (_, i) => (o.constant && i === k - 1 ? 0.1 : 0.3)) });
   const { ar, ma, mu } = polynomials(o, best.x);
   const css = cssResiduals(w, ar, ma, mu, start, resid);
   const np = k + 1;
@@ -120,7 +120,7 @@ function key(o: ArimaOrder): string {
 }
 
 /** Stepwise order search on the differenced, standardised series. */
-function search(w: Float64Array, base: ArimaOrder, allowConstant: boolean, seasonal: boolean, deadline: number): ArimaFit | undefined {
+function search(w: Float64Array, base: ArimaOrder, allowConstant: boolean, seasonal: boolean): ArimaFit | undefined {
   let wMean = 0;
   for (let i = 0; i < w.length; i++) wMean += w[i] / w.length;
   const maxP = Math.min(MAX_P, Math.floor(w.length / 4));
@@ -141,7 +141,7 @@ function search(w: Float64Array, base: ArimaOrder, allowConstant: boolean, seaso
     if (f && (!best || f.aicc < best.aicc)) best = f;
   }
   let improved = true;
-  while (best && improved && visited.size < MAX_MODELS && Date.now() <= deadline) {
+  while (best && improved && visited.size < MAX_MODELS) {
     improved = false;
     const o = best.order;
     const moves: Partial<ArimaOrder>[] = [
@@ -180,7 +180,7 @@ function psiWeights(fit: ArimaFit, h: number): Float64Array {
 }
 
 /** auto.arima-like forecast of y with seasonal period m. */
-export function autoArimaForecast(y: Float64Array, m: number, h: number, deadline = Infinity): (PointForecast & { name: string }) | undefined {
+export function autoArimaForecast(y: Float64Array, m: number, h: number): (PointForecast & { name: string }) | undefined {
   const n = y.length;
   if (n < 6 || isConstant(y)) return undefined;
   const seasonalPeriod = m > 1 && n >= 2 * m + 2 ? m : 1;
@@ -195,7 +195,7 @@ export function autoArimaForecast(y: Float64Array, m: number, h: number, deadlin
   scale = scale / w.length || 1;
   const wsc = w.map((v) => v / scale);
   const base: ArimaOrder = { p: 0, d, q: 0, P: 0, D, Q: 0, m: seasonalPeriod, constant: false };
-  const fit = search(wsc, base, d + D <= 1, seasonalPeriod > 1 && wsc.length > 3 * seasonalPeriod, deadline);
+  const fit = search(wsc, base, d + D <= 1, seasonalPeriod > 1 && wsc.length > 3 * seasonalPeriod);
   if (!fit) return undefined;
   // Forecast the differenced series, then integrate back through each differencing.
   const { ar, ma, mu, resid } = fit;

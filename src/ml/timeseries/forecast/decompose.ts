@@ -1,5 +1,6 @@
 /** Classical decomposition and the seasonality test used by Theta (as in R's decompose / thetaf). */
-import { acf, mean, normalQuantile } from './stats.js';
+import { mean, normalQuantile } from '../../core/statistics.js';
+import { acf } from './stats.js';
 
 /** Centred moving average of order m (2×m when m is even); NaN where the window does not fit. */
 export function centredMovingAverage(y: ArrayLike<number>, m: number): Float64Array {

@@ -6,8 +6,9 @@
  * as optimising them, at a sixth of the cost. They still count as parameters in the AICc.
  */
 import { seasonalFigure } from './decompose.js';
-import { nelderMead } from './nelderMead.js';
-import { fitLine, mean } from './stats.js';
+import { nelderMead } from '../../core/nelder-mead.js';
+import { mean } from '../../core/statistics.js';
+import { fitLine } from './stats.js';
 import type { PointForecast } from './types.js';
 
 export type EtsError = 'A' | 'M';
@@ -169,7 +170,7 @@ export function fitEts(y: Float64Array, m: number, spec: EtsSpec): EtsModel | un
   const init = Float64Array.from(x0);
   // A multiplicative-error model whose starting forecasts are not positive cannot be fitted.
   if (!Number.isFinite(objective(init))) return undefined;
-  const opt = nelderMead(objective, init, { maxEvals: 200 * x0.length + 200, tolerance: 1e-8, steps });
+  const opt = nelderMead(objective, init, { maxEvaluations: 200 * x0.length + 200, valueTolerance: 1e-8, steps });
   if (!Number.isFinite(opt.value)) return undefined;
   const p = decode(opt.x);
   const season = Float64Array.from(states);
@@ -232,7 +233,7 @@ export function etsModelSpace(m: number, positive: boolean, trends: EtsTrend[] =
  * Fits every model of the space on y and keeps the lowest AICc. The series is scaled by its mean
  * absolute value first (ETS is scale-equivariant), and the forecast is scaled back.
  */
-export function autoEts(y: Float64Array, m: number, trends?: EtsTrend[], deadline = Infinity): { model: EtsModel; scale: number } | undefined {
+export function autoEts(y: Float64Array, m: number, trends?: EtsTrend[]): { model: EtsModel; scale: number } | undefined {
   let scale = 0;
   for (let i = 0; i < y.length; i++) scale += Math.abs(y[i]);
   scale = scale / y.length || 1;
@@ -241,7 +242,6 @@ export function autoEts(y: Float64Array, m: number, trends?: EtsTrend[], deadlin
   for (let i = 0; i < ys.length; i++) if (!(ys[i] > 0)) positive = false;
   let best: EtsModel | undefined;
   for (const spec of etsModelSpace(m, positive, trends)) {
-    if (best && Date.now() > deadline) break;
     const fit = fitEts(ys, m, spec);
     if (fit && (!best || fit.aicc < best.aicc)) best = fit;
   }
@@ -249,8 +249,8 @@ export function autoEts(y: Float64Array, m: number, trends?: EtsTrend[], deadlin
 }
 
 /** Forecast of the AICc-best ETS model in original units. */
-export function autoEtsForecast(y: Float64Array, m: number, h: number, trends?: EtsTrend[], deadline?: number): (PointForecast & { name: string }) | undefined {
-  const r = autoEts(y, m, trends, deadline);
+export function autoEtsForecast(y: Float64Array, m: number, h: number, trends?: EtsTrend[]): (PointForecast & { name: string }) | undefined {
+  const r = autoEts(y, m, trends);
   if (!r) return undefined;
   const f = etsForecast(r.model, h);
   const s = r.scale;

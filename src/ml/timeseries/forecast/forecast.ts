@@ -123,7 +123,6 @@ export function forecast(y: Float64Array, h: number, opts: ForecastOptions): For
   const ctx: MethodContext = {
     period: Math.round(opts.period),
     extraPeriods: (opts.extraPeriods ?? []).map(Math.round).filter((p) => p > 1),
-    deadline: Date.now() + (opts.timeBudgetMs ?? Infinity),
   };
   const xreg = opts.xreg && opts.xreg.train.length > 0 ? { train: opts.xreg.train, future: opts.xreg.future.map((c) => c.subarray(0, h)) } : undefined;
 
@@ -140,7 +139,6 @@ export function forecast(y: Float64Array, h: number, opts: ForecastOptions): For
     const scores = new Map(names.map((name) => [name, new ScoreAccumulator()]));
     const origins = names.length > 1 ? backtestOrigins(n, h, ctx.period, MAX_ORIGINS) : [];
     for (const trainLen of origins) {
-      if (Date.now() > ctx.deadline) break;
       const train = series.subarray(0, trainLen);
       const actual = series.subarray(trainLen, trainLen + h);
       const runs = runCandidates(train, h, ctx, names, xreg && sliceXreg(xreg, trainLen, h));

@@ -17,7 +17,6 @@ const MAX_ETS_PERIOD = 24;
 export interface MethodContext {
   period: number;
   extraPeriods: number[];
-  deadline: number;
 }
 
 export type Method = (y: Float64Array, h: number, ctx: MethodContext) => PointForecast | undefined;
@@ -33,7 +32,7 @@ function withSeasonality(y: Float64Array, ctx: MethodContext, maxInModel: number
 }
 
 const ets = (trends?: EtsTrend[]): Method => (y, h, ctx) =>
-  withSeasonality(y, ctx, MAX_ETS_PERIOD, (x, m) => autoEtsForecast(x, m, h, trends, ctx.deadline));
+  withSeasonality(y, ctx, MAX_ETS_PERIOD, (x, m) => autoEtsForecast(x, m, h, trends));
 
 export const BASE_METHODS: Record<string, Method> = {
   naive: (y, h) => seasonalNaiveForecast(y, 1, h),
@@ -41,7 +40,7 @@ export const BASE_METHODS: Record<string, Method> = {
   ets: ets(),
   damped: ets(['Ad']),
   theta: (y, h, ctx) => withSeasonality(y, ctx, Infinity, (x, m) => thetaForecast(x, m, h)),
-  arima: (y, h, ctx) => withSeasonality(y, ctx, MAX_ETS_PERIOD, (x, m) => autoArimaForecast(x, m, h, ctx.deadline)),
+  arima: (y, h, ctx) => withSeasonality(y, ctx, MAX_ETS_PERIOD, (x, m) => autoArimaForecast(x, m, h)),
 };
 
 /**

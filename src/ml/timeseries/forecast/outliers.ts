@@ -3,7 +3,7 @@
  * median seasonal profile) leaves residuals whose robust z-score (median / MAD) flags outliers;
  * each is replaced by trend + season at its position.
  */
-import { median } from './stats.js';
+import { median } from '../../core/statistics.js';
 
 export interface OutlierResult {
   /** Positions of the outliers, ascending. */

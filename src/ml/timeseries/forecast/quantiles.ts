@@ -1,5 +1,5 @@
 /** Quantile forecasts and central intervals from a Gaussian forecast. */
-import { normalQuantile } from './stats.js';
+import { normalQuantile } from '../../core/statistics.js';
 import type { PointForecast, PredictionInterval } from './types.js';
 
 export const DEFAULT_LEVELS = [0.05, 0.1, 0.2, 0.5, 0.8, 0.9, 0.95];

@@ -4,7 +4,7 @@
  * seasonal pattern), then the residuals are forecast by a univariate method and added back.
  */
 import { usablePeriods } from './seasonalDecomposition.js';
-import { leastSquares } from './stats.js';
+import { leastSquares } from '../../core/linalg.js';
 import type { ForecastXreg, PointForecast } from './types.js';
 
 const MAX_FOURIER_PAIRS = 3;

@@ -22,8 +22,6 @@ export interface ForecastOptions {
    * regression); default all that apply. With a single method no backtest is run.
    */
   methods?: string[];
-  /** Soft wall-clock budget; candidates not started when it runs out are skipped. */
-  timeBudgetMs?: number;
 }
 
 /** Backtest errors of a candidate (rolling origin over the last windows of length h, averaged). */

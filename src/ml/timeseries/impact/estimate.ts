@@ -9,8 +9,7 @@
 import { varianceNames, type StructuralSpec } from '../statespace/structural.js';
 import { fitCandidates } from './candidates.js';
 import { prepareControls } from './controls.js';
-import { seededRandom } from './random.js';
-import { forecastMoments, simulatePaths } from './simulate.js';
+import { forecastMoments, simulatePaths, simulationRandom } from './simulate.js';
 import { summarisePaths } from './summary.js';
 
 export interface ImpactInput {
@@ -102,7 +101,7 @@ export function estimateImpact(input: ImpactInput): ImpactResult {
     for (let t = 0; t < nPost; t++) offset[t] += fit.coefficients[j] * x[nPre + t];
   });
   const moments = forecastMoments(fit, offset);
-  const paths = simulatePaths(fit, offset, nSimulations, seededRandom(seed));
+  const paths = simulatePaths(fit, offset, nSimulations, simulationRandom(seed));
   let predicted = moments.mean;
   if (chosen.scale === 'log') {
     // The mean of a log-normal counterfactual, not its median exp(mean).

@@ -5,8 +5,8 @@
  */
 import type { StructuralFit } from '../statespace/fit.js';
 import { transitionCovariance, transitionMean } from '../statespace/kalman.js';
-import { choleskySemidefinite } from '../statespace/linalg.js';
-import type { Random } from './random.js';
+import { cholesky } from '../../core/linalg.js';
+import { SeededRandom } from '../../core/random.js';
 
 export interface ForecastMoments {
   mean: Float64Array;
@@ -38,12 +38,20 @@ export function forecastMoments(fit: StructuralFit, offset: Float64Array): Forec
   return { mean, variance };
 }
 
+/**
+ * The simulations' stream of the shared PRNG for a seed: the starting state they had before ml/core
+ * existed, so simulated intervals and p-values stay what they were.
+ */
+export function simulationRandom(seed: number): SeededRandom {
+  return SeededRandom.fromState((Math.trunc(seed) ^ 0x9e3779b9) >>> 0);
+}
+
 /** `paths` simulated observation paths, paths × offset.length row-major. */
-export function simulatePaths(fit: StructuralFit, offset: Float64Array, paths: number, random: Random): Float64Array {
+export function simulatePaths(fit: StructuralFit, offset: Float64Array, paths: number, random: SeededRandom): Float64Array {
   const { system } = fit;
   const m = system.m;
   const horizon = offset.length;
-  const chol = choleskySemidefinite(fit.nextStateCovariance, m);
+  const chol = cholesky(fit.nextStateCovariance, m, true)!;
   const stateSd = system.stateVariance.map(Math.sqrt);
   const obsSd = Math.sqrt(system.obsVariance);
   const out = new Float64Array(paths * horizon);

@@ -1,12 +1,6 @@
 /** Statistics of simulated counterfactual sums. */
 
-/** Quantile with linear interpolation between order statistics (numpy's default), of sorted data. */
-export function quantileSorted(sorted: ArrayLike<number>, q: number): number {
-  const pos = q * (sorted.length - 1);
-  const lo = Math.floor(pos);
-  const hi = Math.min(lo + 1, sorted.length - 1);
-  return sorted[lo] + (pos - lo) * (sorted[hi] - sorted[lo]);
-}
+import { quantileSorted } from '../../core/statistics.js';
 
 /**
  * Two-sided simulation p-value of the observed sum against simulated counterfactual sums:

@@ -5,9 +5,12 @@
  * the variance proportions, parametrised as a softmax so that any component can shrink to zero.
  */
 import { diffuseKalmanFilter, type FilterOutput } from './kalman.js';
-import { nelderMead } from './nelderMead.js';
+import { nelderMead } from '../../core/nelder-mead.js';
 import { profileLikelihood } from './profile.js';
 import { structuralSystem, varianceNames, type StateSpaceSystem, type StructuralSpec } from './structural.js';
+
+/** Likelihood converged: values agree to 1e-9 (relative) and log-variance ratios to 1e-4. */
+const STATESPACE_TOLERANCES = { valueTolerance: 1e-9, valueOffset: 1, pointTolerance: 1e-4 };
 
 /** Softmax logits are clamped here: e^-30 of the total variance is zero for every practical purpose. */
 const LOGIT_LIMIT = 30;
@@ -80,11 +83,11 @@ export function fitStructural(
     .slice(0, SEARCH_STARTS);
   let best: { x: Float64Array; value: number } = starts[0];
   for (const start of starts) {
-    const found = nelderMead(negLogLik, start.x, { step: 2, maxEvaluations: 300 * k });
+    const found = nelderMead(negLogLik, start.x, { steps: 2, maxEvaluations: 300 * k, ...STATESPACE_TOLERANCES });
     if (found.value < best.value) best = found;
   }
   // A restart from the best point shakes off a simplex collapsed on a ridge.
-  const polished = nelderMead(negLogLik, best.x, { step: 0.5, maxEvaluations: 400 * k });
+  const polished = nelderMead(negLogLik, best.x, { steps: 0.5, maxEvaluations: 400 * k, ...STATESPACE_TOLERANCES });
   if (polished.value <= best.value) best = polished;
   if (!Number.isFinite(best.value)) {
     throw new RangeError(`not enough observations to fit ${JSON.stringify(spec)}`);

@@ -5,7 +5,7 @@
  * the filtered regressor innovations, and the scale is the mean squared standardised residual.
  */
 import type { FilterOutput } from './kalman.js';
-import { solveSymmetric } from './linalg.js';
+import { solveSymmetric } from '../../core/linalg.js';
 
 export interface ProfiledLikelihood {
   /** Regression coefficient per regressor column (data columns 1..). */

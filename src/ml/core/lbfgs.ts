@@ -1,6 +1,6 @@
 /**
  * Limited-memory BFGS for smooth convex objectives (the logistic loss), with a backtracking
- * Armijo line search. Curvature pairs with non-positive sᵀy are skipped, which keeps the
+ * Armijo line search; the one gradient-based minimiser of ml/, budgeted in iterations. Curvature pairs with non-positive sᵀy are skipped, which keeps the
  * inverse-Hessian approximation positive definite without a Wolfe search.
  */
 
@@ -14,8 +14,6 @@ export interface LbfgsOptions {
   /** Stop when the relative decrease of f over an iteration is below this. */
   relativeTolerance: number;
   memory?: number;
-  /** Wall-clock deadline (performance.now() ms); the best point so far is returned. */
-  deadline?: number;
 }
 
 export interface LbfgsResult {
@@ -43,9 +41,6 @@ export function minimizeLbfgs(f: Objective, x0: Float64Array, opts: LbfgsOptions
 
   for (let iter = 0; iter < opts.maxIterations; iter++) {
     if (maxAbs(g) <= opts.gradientTolerance) return { x, value, iterations: iter, converged: true };
-    if (opts.deadline !== undefined && performance.now() > opts.deadline) {
-      return { x, value, iterations: iter, converged: false };
-    }
 
     // Two-loop recursion: direction = −H·g.
     for (let j = 0; j < dim; j++) direction[j] = -g[j];
