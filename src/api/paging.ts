@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { Params } from './params.js';
-import type { Page } from '../service/paging.js';
+import type { Page } from '../store/paging.js';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 1000;

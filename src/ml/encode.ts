@@ -3,6 +3,7 @@
  * The encoder is fitted on training data so that prediction-time data gets the same columns and
  * the same categorical codes (unseen level → -1), and it serialises with the model.
  */
+import { parseLogicalCell } from '../domain/cells.js';
 import type { FeatureColumn, Frame, Task } from './frame.js';
 
 export type DataType = 'numeric' | 'numericMeasure' | 'string' | 'logical' | 'date' | 'text';
@@ -54,15 +55,11 @@ function parseNumber(v: RawValue): number {
 }
 
 const LOGICAL_LEVELS = ['FALSE', 'TRUE'];
-const LOGICAL_VALUES: Record<string, number> = {
-  true: 1, t: 1, yes: 1, y: 1, on: 1, '1': 1,
-  false: 0, f: 0, no: 0, n: 0, off: 0, '0': 0,
-};
 
 /** Service spec: an empty logical cell means FALSE; a value that is no truth value is missing. */
 function logicalCode(v: string | null | undefined): number {
-  if (isMissing(v)) return 0;
-  return LOGICAL_VALUES[v.trim().toLowerCase()] ?? -1;
+  const flag = parseLogicalCell(v);
+  return flag === null ? -1 : flag ? 1 : 0;
 }
 
 // ---- dates -------------------------------------------------------------------------------------

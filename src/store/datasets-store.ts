@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from './db.js';
 import type { StoredColumn } from './schema.js';
-import type { Page, PageOf } from '../service/paging.js';
+import type { Page, PageOf } from './paging.js';
 import { RETIRED_GRACE_MS } from './dataset-rows-store.js';
 
 export type IdentityKind = 'none' | 'key' | 'timestamp';

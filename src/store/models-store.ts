@@ -1,6 +1,6 @@
 import type { Db } from './db.js';
 import type { StoredColumn } from './schema.js';
-import type { Page, PageOf } from '../service/paging.js';
+import type { Page, PageOf } from './paging.js';
 
 export interface ModelRecord {
   id: string;

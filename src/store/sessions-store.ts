@@ -1,7 +1,7 @@
 import type { Db } from './db.js';
 import { claimLeased, renewLeased } from './leases.js';
 import type { Message, StatusEntry, StoredColumn } from './schema.js';
-import type { Page, PageOf } from '../service/paging.js';
+import type { Page, PageOf } from './paging.js';
 
 export type SessionType = 'model' | 'forecast' | 'impact';
 export type SessionStatus = 'requested' | 'started' | 'completed' | 'failed' | 'cancelled';

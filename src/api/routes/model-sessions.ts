@@ -10,7 +10,7 @@ import { normalizeColumnMap } from '../../domain/columns.js';
 import { isPlainObject } from '../../domain/lenient.js';
 import { modelSessionDraft, type ModelSessionRequest } from '../../service/sessions/model-session-request.js';
 import { PREDICTION_DOMAINS } from '../../service/models/model-artifact.js';
-import type { Page } from '../../service/paging.js';
+import type { Page } from '../../store/paging.js';
 import { Params } from '../params.js';
 import { baseUrl, pagingFields, readPaging } from '../paging.js';
 import { errors, pagingQuery } from './schema-parts.js';

@@ -9,32 +9,10 @@ import { mase } from '../../ml/timeseries/forecast/metrics.js';
 import { regressionMetrics } from '../../ml/metrics/regression.js';
 import { seasonalPeriods } from '../../ml/timeseries/prepare.js';
 import { finiteOrNaN, indexOf, periodLabel, toGrid, type SeriesGrid } from '../../service/timeseries/series-grid.js';
+import type { ForecastComputeInput, ForecastComputeOutput, ResultRow } from '../../service/timeseries/forecast-compute-contract.js';
 import type { SeriesInput } from '../../service/timeseries/series-rows.js';
 
-export interface ForecastComputeInput extends SeriesInput {
-  /** First and last requested periods (epoch ms). */
-  startMs: number;
-  endMs: number;
-  /** Quantile levels of the prediction intervals, e.g. [0.05, …, 0.95]. */
-  levels: number[];
-}
-
-export type ResultRow = Record<string, string>;
-
-export interface ForecastComputeOutput {
-  metrics: Record<string, number | string>;
-  /** One row per requested period: timestamp and the point forecast. */
-  data: ResultRow[];
-  /** Rows of the quantile series, by level as String(level). */
-  intervals: Record<string, ResultRow[]>;
-  /** Target outliers and their smoothed values: timestamp, <target>:actual, <target>:smooth. */
-  outliers: ResultRow[];
-  /** Whether the fit used the smoothed series (it scored better on the holdout). */
-  smoothed: boolean;
-  method: string;
-  /** Periods held out for the metrics (0 when the series is too short to spare any). */
-  holdout: number;
-}
+export type { ForecastComputeInput, ForecastComputeOutput, ResultRow } from '../../service/timeseries/forecast-compute-contract.js';
 
 /** The holdout may not take more than a third of the series: training keeps at least twice as much (compat-notes §3.4). */
 const MAX_HOLDOUT_SHARE = 1 / 3;

@@ -10,21 +10,9 @@
 import { estimateImpact } from '../../ml/timeseries/impact/estimate.js';
 import { seasonalPeriods } from '../../ml/timeseries/prepare.js';
 import { finiteOrNaN, indexOf, periodLabel, toGrid } from '../../service/timeseries/series-grid.js';
-import type { SeriesInput } from '../../service/timeseries/series-rows.js';
+import type { ImpactComputeInput, ImpactComputeOutput } from '../../service/timeseries/impact-compute-contract.js';
 
-export interface ImpactComputeInput extends SeriesInput {
-  /** First and last periods of the event window (epoch ms). */
-  startMs: number;
-  endMs: number;
-  seed: number;
-}
-
-export interface ImpactComputeOutput {
-  metrics: { pValue: number | string; absoluteEffect: number | string; relativeEffect: number | string };
-  data: Record<string, string>[];
-  /** 95 % intervals of the effects and the model that was chosen. */
-  details: { absoluteEffectInterval: [number, number]; relativeEffectInterval: [number, number]; model: string; controlsUsed: string[] };
-}
+export type { ImpactComputeInput, ImpactComputeOutput } from '../../service/timeseries/impact-compute-contract.js';
 
 export function compute(input: ImpactComputeInput): ImpactComputeOutput {
   const g = toGrid(input);

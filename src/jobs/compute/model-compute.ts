@@ -15,43 +15,17 @@ import { contestSample, CONTEST_SAMPLE_ROWS } from '../../ml/tabular/contest/sam
 import { pick, selectRows } from '../../ml/tabular/contest/frame-rows.js';
 import { IsolationForest, percentAnomalies } from '../../ml/tabular/isolation-forest/index.js';
 import { ContestWorkerPool } from '../contest-pool.js';
-import { ANOMALY_COLUMN, type AlgorithmView, type ModelArtifact, type PredictionDomain } from '../../service/models/model-artifact.js';
+import { ANOMALY_COLUMN, type AlgorithmView } from '../../service/models/model-artifact.js';
 import { holdoutSplit } from '../../service/models/holdout-split.js';
 import { algorithmView, contestView } from '../../service/models/contest-view.js';
 import { dropRareClasses, MIN_ROWS_PER_CLASS } from '../../service/models/rare-classes.js';
 import type { Message } from '../../store/schema.js';
 import type { SerialisedJson } from '../../store/sessions-store.js';
+import type { ModelComputeInput, ModelComputeOutput } from '../../service/models/model-compute-contract.js';
 
-export interface ModelComputeInput {
-  domain: PredictionDomain;
-  seed: number;
-  /** Every column in effect; the target has role `target`, the key role `key`. */
-  specs: ColumnSpec[];
-  /** Every column in effect, loaded (numbers typed, the rest dictionary-encoded), `rows` long. */
-  columns: LoadedColumns;
-  rows: number;
-  targetColumn: string | null;
-  keyColumn: string | null;
-  balance: boolean;
-  containsAnomalies: boolean;
-  /** Contest work budget in training cells (contestWorkBudget). */
-  workBudget: number;
-  /** Training rows above which the contest runs on a sample of this many (default CONTEST_SAMPLE_ROWS; benchmarks vary it). */
-  contestSampleRows?: number;
-}
-
-/** Result rows and extras come serialised: for a big data set they are large, and the main thread only stores them. */
-export interface ModelComputeResults {
-  metrics: Record<string, number>;
-  data: SerialisedJson;
-  extra: SerialisedJson;
-}
+export type { ModelComputeInput, ModelComputeOutput, ModelComputeResults } from '../../service/models/model-compute-contract.js';
 
 const serialised = (v: unknown): SerialisedJson => ({ serialisedJson: JSON.stringify(v) });
-
-export type ModelComputeOutput =
-  | { failure: string }
-  | { artifact: ModelArtifact; algorithm: AlgorithmView; results: ModelComputeResults; messages: Message[] };
 
 const ISOLATION_FOREST: AlgorithmView = { name: 'Isolation Forest', description: 'Isolation Forest Outlier Detection', key: 'isolation_forest' };
 

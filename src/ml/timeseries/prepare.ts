@@ -6,6 +6,7 @@
  *
  * All calendar arithmetic is UTC. Weeks start on Monday 00:00 UTC (ISO 8601).
  */
+import { parseLogicalCell } from '../../domain/cells.js';
 import { lowerMedian } from '../core/statistics.js';
 
 export type Interval = 'hour' | 'day' | 'week' | 'month' | 'year';
@@ -136,11 +137,9 @@ export function inferInterval(timestamps: ArrayLike<number>): Interval {
   return best[0];
 }
 
-/** A logical cell: TRUE/true/1/yes is 1; anything else, including the empty cell, is FALSE (0). */
+/** A logical cell as 1 (TRUE) or 0: FALSE, the empty cell and anything that is no truth value. */
 export function parseLogical(cell: string | boolean | null | undefined): number {
-  if (typeof cell === 'boolean') return cell ? 1 : 0;
-  const s = (cell ?? '').trim().toLowerCase();
-  return s === 'true' || s === '1' || s === 'yes' ? 1 : 0;
+  return parseLogicalCell(cell) === true ? 1 : 0;
 }
 
 export interface SeriesColumnInput {

@@ -2,7 +2,7 @@ import type { Db } from '../../store/db.js';
 import { DatasetsStore, type DatasetRecord, type DatasetSort } from '../../store/datasets-store.js';
 import type { ColumnMap, ColumnPatchMap } from '../../domain/columns.js';
 import { NotFoundError, ValidationError } from '../errors.js';
-import type { Page, PageOf } from '../paging.js';
+import type { Page, PageOf } from '../../store/paging.js';
 import { ingest, type IngestResult } from './ingest.js';
 import type { RecordBatches } from './record-sources.js';
 import type { UsageService } from '../usage.js';

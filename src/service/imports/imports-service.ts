@@ -5,7 +5,7 @@ import { openDownload, guessContentType, OutboundFailed, OutboundRefused, type D
 import { outboundRefusal } from '../../outbound/precheck.js';
 import type { ColumnPatchMap } from '../../domain/columns.js';
 import { NotFoundError, ServiceError, ValidationError } from '../errors.js';
-import type { Page, PageOf } from '../paging.js';
+import type { Page, PageOf } from '../../store/paging.js';
 import type { DatasetsService } from '../datasets/datasets-service.js';
 import { csvRecords, jsonRecords } from '../datasets/record-sources.js';
 import { readJsonUpload } from '../datasets/json-upload.js';

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../store/db.js';
 import { ModelsStore, type ModelFilter, type ModelRecord } from '../../store/models-store.js';
 import { NotFoundError, TooLargeError, ValidationError } from '../errors.js';
-import type { Page, PageOf } from '../paging.js';
+import type { Page, PageOf } from '../../store/paging.js';
 import type { Services } from '../services.js';
 import { isUuid } from '../sessions/sessions-service.js';
 import type { ModelArtifact } from './model-artifact.js';

@@ -7,7 +7,7 @@ import type { ColumnSpec, DataType } from '../../ml/encode.js';
 import { columnBuffers, columnBytes } from '../../ml/loaded-columns.js';
 import type { SessionOutcome, SessionRunner } from './session-runner.js';
 import { SessionDataError } from './session-runner.js';
-import type { ModelComputeInput, ModelComputeOutput } from '../../jobs/compute/model-compute.js';
+import type { ModelComputeInput, ModelComputeOutput } from '../models/model-compute-contract.js';
 import type { StoredColumn } from '../../store/schema.js';
 import { columnsOf } from '../datasets/datasets-service.js';
 import { ColumnarLoader } from '../datasets/columnar-loader.js';

@@ -6,7 +6,7 @@ import { AccountsStore } from '../../store/accounts-store.js';
 import { UsageStore } from '../../store/usage-store.js';
 import type { Message } from '../../store/schema.js';
 import { NotFoundError, ValidationError } from '../errors.js';
-import type { Page, PageOf } from '../paging.js';
+import type { Page, PageOf } from '../../store/paging.js';
 import { sessionView } from './session-view.js';
 import { outboundRefusal } from '../../outbound/index.js';
 

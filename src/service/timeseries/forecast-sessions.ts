@@ -6,7 +6,7 @@ import { formatOffset } from '../../domain/dates.js';
 import { addPeriods, periodStart, periodsBetween, seasonalPeriods } from '../../ml/timeseries/prepare.js';
 import type { SessionRecord } from '../../store/sessions-store.js';
 import type { SessionRunner } from '../sessions/session-runner.js';
-import type { ForecastComputeInput, ForecastComputeOutput } from '../../jobs/compute/forecast-compute.js';
+import type { ForecastComputeInput, ForecastComputeOutput } from './forecast-compute-contract.js';
 import { ValidationError } from '../errors.js';
 import type { Services } from '../services.js';
 import { resolveSeriesColumns } from './series-columns.js';

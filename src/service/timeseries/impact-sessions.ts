@@ -7,7 +7,7 @@ import { formatOffset } from '../../domain/dates.js';
 import { periodsBetween } from '../../ml/timeseries/prepare.js';
 import type { SessionRecord } from '../../store/sessions-store.js';
 import type { SessionRunner } from '../sessions/session-runner.js';
-import type { ImpactComputeInput, ImpactComputeOutput } from '../../jobs/compute/impact-compute.js';
+import type { ImpactComputeInput, ImpactComputeOutput } from './impact-compute-contract.js';
 import { ValidationError } from '../errors.js';
 import type { Services } from '../services.js';
 import { resolveSeriesColumns } from './series-columns.js';

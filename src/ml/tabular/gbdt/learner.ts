@@ -2,7 +2,7 @@
 import type { FitOptions, Frame, Learner, Task, TrainedModel } from '../../frame.js';
 import { type FeatureBins, fitBins, isUseful } from './bin-mapper.js';
 import { type BinnedRows, type FeatureLayout, binRows, makeLayout } from './binned-data.js';
-import { compileForest } from './forest.js';
+import { compileForest } from './compiled-forest.js';
 import { holdoutSplit } from './holdout.js';
 import { GBDT_ALGORITHM, GbdtModel } from './model.js';
 import { BinaryLogloss, HuberRegression, L2Regression, MulticlassSoftmax, type Objective } from './objectives.js';

@@ -1,6 +1,6 @@
 /** The fitted GBDT as a TrainedModel, its JSON form and its loader. */
 import type { AlgorithmInfo, Frame, SerializedModel, Task, TrainedModel } from '../../frame.js';
-import { Forest, type ForestArrays, type ForestFeature } from './forest.js';
+import { Forest, type ForestArrays, type ForestFeature } from './compiled-forest.js';
 import type { ObjectiveName } from './objectives.js';
 import { sigmoid } from './objectives.js';
 import { fromBase64, toBase64 } from '../../core/codecs.js';

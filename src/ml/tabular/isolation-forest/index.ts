@@ -5,5 +5,5 @@ export {
   type IsolationFitOptions,
   type IsolationForestSettings,
   type SerializedIsolationForest,
-} from './forest.js';
+} from './isolation-forest.js';
 export { MAX_CONTAMINATION } from './offset.js';

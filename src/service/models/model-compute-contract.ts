@@ -1,0 +1,38 @@
+/**
+ * What a model session hands to its computation (a worker thread under jobs/) and gets back: the
+ * contract lives here, below jobs/, so the service depends on no module above it.
+ */
+import type { ColumnSpec } from '../../ml/encode.js';
+import type { LoadedColumns } from '../../ml/loaded-columns.js';
+import type { Message } from '../../store/schema.js';
+import type { SerialisedJson } from '../../store/sessions-store.js';
+import type { AlgorithmView, ModelArtifact, PredictionDomain } from './model-artifact.js';
+
+export interface ModelComputeInput {
+  domain: PredictionDomain;
+  seed: number;
+  /** Every column in effect; the target has role `target`, the key role `key`. */
+  specs: ColumnSpec[];
+  /** Every column in effect, loaded (numbers typed, the rest dictionary-encoded), `rows` long. */
+  columns: LoadedColumns;
+  rows: number;
+  targetColumn: string | null;
+  keyColumn: string | null;
+  balance: boolean;
+  containsAnomalies: boolean;
+  /** Contest work budget in training cells (contestWorkBudget). */
+  workBudget: number;
+  /** Training rows above which the contest runs on a sample of this many (default CONTEST_SAMPLE_ROWS; benchmarks vary it). */
+  contestSampleRows?: number;
+}
+
+/** Result rows and extras come serialised: for a big data set they are large, and the main thread only stores them. */
+export interface ModelComputeResults {
+  metrics: Record<string, number>;
+  data: SerialisedJson;
+  extra: SerialisedJson;
+}
+
+export type ModelComputeOutput =
+  | { failure: string }
+  | { artifact: ModelArtifact; algorithm: AlgorithmView; results: ModelComputeResults; messages: Message[] };

@@ -1,0 +1,27 @@
+/** What a forecast session hands to its computation (a worker thread under jobs/) and gets back. */
+import type { SeriesInput } from './series-rows.js';
+
+export interface ForecastComputeInput extends SeriesInput {
+  /** First and last requested periods (epoch ms). */
+  startMs: number;
+  endMs: number;
+  /** Quantile levels of the prediction intervals, e.g. [0.05, …, 0.95]. */
+  levels: number[];
+}
+
+export type ResultRow = Record<string, string>;
+
+export interface ForecastComputeOutput {
+  metrics: Record<string, number | string>;
+  /** One row per requested period: timestamp and the point forecast. */
+  data: ResultRow[];
+  /** Rows of the quantile series, by level as String(level). */
+  intervals: Record<string, ResultRow[]>;
+  /** Target outliers and their smoothed values: timestamp, <target>:actual, <target>:smooth. */
+  outliers: ResultRow[];
+  /** Whether the fit used the smoothed series (it scored better on the holdout). */
+  smoothed: boolean;
+  method: string;
+  /** Periods held out for the metrics (0 when the series is too short to spare any). */
+  holdout: number;
+}
