@@ -30,7 +30,7 @@ async function contestAndRefit(split: ReturnType<typeof benchFold>, sample: Int3
   const contest = await runContest(frame, y, split.task, { seed: SEED, workBudget: WORK ?? contestWorkBudget(frame.nRows), balance: true, executor: pool });
   const model = fitChampion(split.train, split.yTrain, split.task, contest, { seed: SEED, balance: true });
   const k = (split.task as { classes: string[] }).classes.length;
-  const m = classificationMetrics(Int32Array.from(split.yTest), model.predict(split.test), k);
+  const m = classificationMetrics(Int32Array.from(split.yTest), model.predictScores(split.test), k);
   return { accuracy: m.accuracy, logLoss: m.logLoss, champion: contest.champion.members.map((s) => s.id).join('+') };
 }
 

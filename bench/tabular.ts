@@ -130,7 +130,7 @@ async function evaluateDataset(
     const cpu = process.cpuUsage(cpuStarted);
     fitCpuSeconds += (cpu.user + cpu.system) / 1e6 / 5;
     champions.push(contest.champion.id);
-    const predictions = model.predict(split.test);
+    const predictions = model.predictScores(split.test);
     const m =
       split.task.kind === 'classification'
         ? classificationMetrics(Int32Array.from(split.yTest), predictions, split.task.classes.length, { positiveClass: table.positiveClass })

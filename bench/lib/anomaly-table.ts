@@ -7,7 +7,7 @@ import type { DataRoot } from './data-root.js';
 import { fitFrameEncoder } from '../../src/ml/encode.js';
 import type { Frame } from '../../src/ml/frame.js';
 import { averagePrecision, rocAuc } from '../../src/ml/metrics/ranking.js';
-import { IsolationForest, percentAnomalies } from '../../src/ml/tabular/isolation-forest/index.js';
+import { ANOMALY_TASK, IsolationForest, percentAnomalies } from '../../src/ml/tabular/isolation-forest/index.js';
 
 const LABEL = 'is_anomaly';
 
@@ -45,7 +45,7 @@ export interface AnomalyRun {
 
 export function evaluateIsolationForest(table: AnomalyTable, seed: number): AnomalyRun {
   const start = performance.now();
-  const forest = new IsolationForest().fit(table.frame, { seed, containsAnomalies: true });
+  const forest = new IsolationForest({ containsAnomalies: true }).fit(table.frame, null, ANOMALY_TASK, { seed });
   const scores = forest.scoreSamples(table.frame);
   const seconds = (performance.now() - start) / 1000;
   const anomalousness = scores.map((s) => -s);

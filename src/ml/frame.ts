@@ -28,42 +28,5 @@ export type Task =
   | { kind: 'classification'; classes: string[] }
   | { kind: 'regression' };
 
-export interface FitOptions {
-  seed: number;
-  /** Per-row training weight (class balancing); undefined = all 1. */
-  weights?: Float64Array;
-}
-
-/**
- * A fitted model. Prediction is columnar:
- * - regression: one value per row;
- * - classification: row-major probabilities, nRows × classes.length.
- */
-export interface TrainedModel {
-  readonly algorithm: AlgorithmInfo;
-  readonly task: Task;
-  predict(frame: Frame): Float64Array;
-  /** Gain- or weight-based importance per input column name (NaN where undefined). */
-  featureImportance(): Record<string, number>;
-  /** Plain JSON-able description; `loadModel` in ml/tabular/serialize.ts restores it. */
-  toJSON(): SerializedModel;
-}
-
-export interface AlgorithmInfo {
-  key: string; // stable id, e.g. "gbdt", "random_forest", "linear"
-  name: string; // human name, e.g. "Gradient Boosted Trees"
-  description: string;
-}
-
-export interface SerializedModel {
-  format: 'sibyl-model';
-  version: number;
-  kind: string; // which learner wrote it
-  [k: string]: unknown;
-}
-
-/** A learner: settings bound, data not yet seen. */
-export interface Learner {
-  readonly algorithm: AlgorithmInfo;
-  fit(frame: Frame, target: Float64Array, task: Task, opts: FitOptions): TrainedModel;
-}
+// The estimator contract (learners, fitted models, their saved form) lives in estimator.ts.
+export type { AlgorithmInfo, Estimator, FitOptions, Learner, Model, SerializedModel, TrainedModel } from './estimator.js';

@@ -4,7 +4,8 @@
  * on all data, with one quantile series per prediction level. Like the original service, the series
  * is tried as it is and with its outliers smoothed; the holdout decides which one is fitted.
  */
-import { forecast, smoothOutliers, type ForecastXreg } from '../../ml/timeseries/forecast/index.js';
+import { forecast, smoothOutliers, type ForecastOptions, type ForecastXreg } from '../../ml/timeseries/forecast/index.js';
+import { saveForecast } from '../../ml/timeseries/forecast/saved-forecast.js';
 import { mase } from '../../ml/timeseries/forecast/metrics.js';
 import { regressionMetrics } from '../../ml/metrics/regression.js';
 import { seasonalPeriods } from '../../ml/timeseries/prepare.js';
@@ -45,17 +46,18 @@ export function compute(input: ForecastComputeInput): ForecastComputeOutput {
   }
 
   const season = seasonalPeriods(input.interval, n);
-  const f = forecast(y, h, {
+  const options: ForecastOptions = {
     period: season.main, extraPeriods: season.extra, levels: input.levels,
     xreg: xregOf(features, n, h),
-  });
+  };
+  const f = forecast(y, h, options);
   const rows = (values: Float64Array): ResultRow[] => {
     const out: ResultRow[] = [];
     for (let i = firstOutput; i <= endIndex; i++) out.push({ [input.timestampColumn]: periodLabel(g, i), [input.target.name]: String(values[i - trainEnd - 1]) });
     return out;
   };
   const intervals = Object.fromEntries(Object.entries(f.quantiles).map(([level, q]) => [level, rows(q)]));
-  return { metrics, data: rows(f.mean), intervals, outliers: smoothing.outliers, smoothed: y !== actual, method: f.method, holdout };
+  return { metrics, data: rows(f.mean), intervals, outliers: smoothing.outliers, smoothed: y !== actual, method: f.method, holdout, savedModel: saveForecast(f, options) };
 }
 
 function xregOf(features: Float64Array[], n: number, h: number): ForecastXreg | undefined {

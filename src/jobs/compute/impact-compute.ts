@@ -7,7 +7,8 @@
  * `<target>:predicted` (the counterfactual mean), `<target>:lower` and `<target>:upper` (its 95 %
  * interval).
  */
-import { estimateImpact } from '../../ml/timeseries/impact/estimate.js';
+import { estimateImpact, type ImpactInput } from '../../ml/timeseries/impact/estimate.js';
+import { saveImpact } from '../../ml/timeseries/impact/saved-impact.js';
 import { seasonalPeriods } from '../../ml/timeseries/prepare.js';
 import { finiteOrNaN, indexOf, periodLabel, toGrid } from '../../service/timeseries/series-grid.js';
 import type { ImpactComputeInput, ImpactComputeOutput } from '../../service/timeseries/impact-compute-contract.js';
@@ -24,10 +25,11 @@ export function compute(input: ImpactComputeInput): ImpactComputeOutput {
   const main = seasonalPeriods(input.interval).main;
   // A seasonal component needs two full cycles before the event to be estimated.
   const period = preEnd + 1 >= 2 * main ? main : 1;
-  const r = estimateImpact({
+  const impactInput: ImpactInput = {
     y, preEnd, period, seed: input.seed,
     controls: g.features.map((f) => f.slice(g.firstTarget, end + 1)),
-  });
+  };
+  const r = estimateImpact(impactInput);
   const target = input.target.name;
   const data: Record<string, string>[] = [];
   for (let t = 0; t < r.predicted.length; t++) {
@@ -46,5 +48,6 @@ export function compute(input: ImpactComputeInput): ImpactComputeOutput {
       absoluteEffectInterval: r.absoluteEffectInterval, relativeEffectInterval: r.relativeEffectInterval,
       model: r.model, controlsUsed: r.controlsUsed.map((j) => input.features[j]!.name),
     },
+    savedModel: saveImpact(r, impactInput),
   };
 }

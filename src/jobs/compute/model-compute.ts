@@ -13,7 +13,7 @@ import { regressionMetrics } from '../../ml/metrics/regression.js';
 import { contestCandidates, fitChampion, runContest } from '../../ml/tabular/contest/index.js';
 import { contestSample, CONTEST_SAMPLE_ROWS } from '../../ml/tabular/contest/sample.js';
 import { pick, selectRows } from '../../ml/tabular/contest/frame-rows.js';
-import { IsolationForest, percentAnomalies } from '../../ml/tabular/isolation-forest/index.js';
+import { ANOMALY_TASK, IsolationForest, percentAnomalies } from '../../ml/tabular/isolation-forest/index.js';
 import { ContestWorkerPool } from '../contest-pool.js';
 import { ANOMALY_COLUMN, type AlgorithmView } from '../../service/models/model-artifact.js';
 import { holdoutSplit } from '../../service/models/holdout-split.js';
@@ -77,7 +77,9 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
     messages.push({ severity: 'informational', message: `The contest compared algorithms on a stratified sample of ${sample.length} of the ${trainFrame.nRows} training rows; the champion was then trained on all ${trainFrame.nRows} rows.` });
   }
   const model = fitChampion(trainFrame, yTrain, task, contest, { seed: input.seed, balance: input.balance });
-  const predictions = model.predict(testFrame);
+  // A fit that did not go as it should (a solver stopped before converging) is reported, not shipped silently.
+  for (const warning of model.warnings) messages.push({ severity: 'warning', message: warning });
+  const predictions = model.predictScores(testFrame);
 
   const outputColumns = input.specs.map((s) => s.name).filter((c) => c !== target);
   const data: Record<string, string>[] = [];
@@ -119,8 +121,8 @@ function detectAnomalies(input: ModelComputeInput): ModelComputeOutput {
   const encoder = fitFrameEncoder(input.specs, values);
   if (encoder.inputColumns.length === 0) return { failure: noFeatures(input.specs) };
   const frame = encoder.encode(values, n);
-  const forest = new IsolationForest().fit(frame, { seed: input.seed, containsAnomalies: input.containsAnomalies });
-  const decision = forest.decisionFunction(frame);
+  const forest = new IsolationForest({ containsAnomalies: input.containsAnomalies }).fit(frame, null, ANOMALY_TASK, { seed: input.seed });
+  const decision = forest.predictScores(frame);
   const outputColumns = input.specs.filter((s) => s.role !== 'target').map((s) => s.name);
   const scored: Record<string, string>[] = [];
   for (let i = 0; i < n; i++) {

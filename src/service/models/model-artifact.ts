@@ -4,8 +4,7 @@
  * outputs. Shared by the worker-thread computation that writes it and the predictor that reads it.
  */
 import type { SerializedFrameEncoder } from '../../ml/encode.js';
-import type { SerializedModel } from '../../ml/frame.js';
-import type { SerializedIsolationForest } from '../../ml/tabular/isolation-forest/index.js';
+import type { SerializedModel } from '../../ml/estimator.js';
 
 export const PREDICTION_DOMAINS = ['classification', 'regression', 'anomalies'] as const;
 export type PredictionDomain = (typeof PREDICTION_DOMAINS)[number];
@@ -23,7 +22,8 @@ export interface ModelArtifact {
   /** Classification: class labels in the order of the model's probabilities. */
   classes: string[] | null;
   encoder: SerializedFrameEncoder;
-  learner: SerializedModel | SerializedIsolationForest;
+  /** The model's versioned artifact (ml/model-loader.ts reads every version). */
+  learner: SerializedModel;
 }
 
 export interface AlgorithmView {

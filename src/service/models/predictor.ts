@@ -4,16 +4,14 @@
  * ignored; missing features and unseen categories are missing values to the model.
  */
 import { loadFrameEncoder, type FrameEncoder, type RawColumns } from '../../ml/encode.js';
-import type { SerializedModel, TrainedModel } from '../../ml/frame.js';
-import { loadModel } from '../../ml/tabular/serialize.js';
-import { loadIsolationForest, type IsolationForest, type SerializedIsolationForest } from '../../ml/tabular/isolation-forest/index.js';
+import type { Model } from '../../ml/estimator.js';
+import { loadModel } from '../../ml/model-loader.js';
 import { argMaxRows } from '../../ml/metrics/classification.js';
 import type { ModelArtifact } from './model-artifact.js';
 
 export class Predictor {
   private readonly encoder: FrameEncoder;
-  private readonly supervised?: TrainedModel;
-  private readonly anomalies?: IsolationForest;
+  private readonly model: Model;
 
   /** Input columns the encoder reads as numbers: for these, JSON numbers are passed through untouched. */
   private readonly numericInputs: Set<string>;
@@ -23,8 +21,8 @@ export class Predictor {
     this.encoder = loadFrameEncoder(artifact.encoder);
     const specs = (artifact.encoder as { inputs?: { name: string; dataType: string }[] }).inputs ?? [];
     this.numericInputs = new Set(specs.filter((i) => i.dataType === 'numeric' || i.dataType === 'numericMeasure').map((i) => i.name));
-    if (artifact.domain === 'anomalies') this.anomalies = loadIsolationForest(artifact.learner as SerializedIsolationForest);
-    else this.supervised = loadModel(artifact.learner as SerializedModel);
+    // One loader for every kind and artifact version (older ones are migrated, not refused).
+    this.model = loadModel(artifact.learner);
   }
 
   predict(records: Record<string, unknown>[], opts: { includeClassScores?: boolean } = {}): Record<string, string>[] {
@@ -33,12 +31,8 @@ export class Predictor {
     if (n === 0) return rows;
     const frame = this.encoder.encode(inputColumns(records, rows, this.encoder.inputColumns, this.numericInputs), n);
     const target = this.artifact.targetColumn;
-    if (this.anomalies) {
-      const decision = this.anomalies.decisionFunction(frame);
-      for (let i = 0; i < n; i++) rows[i]![target] = String(decision[i]);
-      return rows;
-    }
-    const out = this.supervised!.predict(frame);
+    // Anomalies: the decision function (negative = anomalous); regression: the value.
+    const out = this.model.predictScores(frame);
     const classes = this.artifact.classes;
     if (!classes) {
       for (let i = 0; i < n; i++) rows[i]![target] = String(out[i]);

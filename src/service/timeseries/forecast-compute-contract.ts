@@ -1,4 +1,5 @@
 /** What a forecast session hands to its computation (a worker thread under jobs/) and gets back. */
+import type { SavedForecast } from '../../ml/timeseries/forecast/saved-forecast.js';
 import type { SeriesInput } from './series-rows.js';
 
 export interface ForecastComputeInput extends SeriesInput {
@@ -24,4 +25,6 @@ export interface ForecastComputeOutput {
   method: string;
   /** Periods held out for the metrics (0 when the series is too short to spare any). */
   holdout: number;
+  /** The forecast's saved form (what a refit on new data or a chart needs). */
+  savedModel: SavedForecast;
 }

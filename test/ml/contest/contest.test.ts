@@ -7,7 +7,7 @@ import type { Frame } from '../../../src/ml/frame.js';
 import { classificationMetrics } from '../../../src/ml/metrics/classification.js';
 import { fitChampion, inThreadExecutor, runContest, type CandidateExecutor, type CandidateSpec } from '../../../src/ml/tabular/contest/index.js';
 import { selectRows } from '../../../src/ml/tabular/contest/frame-rows.js';
-import { loadModel, serializeModel } from '../../../src/ml/tabular/serialize.js';
+import { loadModel, serializeModel } from '../../../src/ml/model-loader.js';
 import { bestReferenceFold } from './reference-results.js';
 
 const pimaTable = fixtureTable('classification', 'pima_diabetes');
@@ -20,7 +20,7 @@ test('on pima_diabetes the contest picks the linear model or scores near the bes
   for (const c of result.contestants) assert.ok('rocAreaUnderCurve' in c.metrics && c.metrics.rocAreaUnderCurve > 0.7, `${c.id} CV AUC`);
   const model = fitChampion(pima.train, pima.yTrain, pima.task, result, { seed: 0, balance: false });
   const k = pima.task.kind === 'classification' ? pima.task.classes.length : 0;
-  const test = classificationMetrics(Int32Array.from(pima.yTest), model.predict(pima.test), k, { positiveClass: pimaTable.positiveClass });
+  const test = classificationMetrics(Int32Array.from(pima.yTest), model.predictScores(pima.test), k, { positiveClass: pimaTable.positiveClass });
   const bestAuc = bestReferenceFold('pima_diabetes', 'roc_auc', 0, true);
   const pickedLinear = result.champion.members.some((m) => m.algorithm === 'linear');
   assert.ok(pickedLinear || test.rocAreaUnderCurve >= bestAuc - 0.02, `champion ${result.champion.id}: AUC ${test.rocAreaUnderCurve} vs best reference ${bestAuc}`);
@@ -42,7 +42,7 @@ test('a blended champion round-trips through serializeModel/loadModel with ident
     const model = fitChampion(split.train, split.yTrain, split.task, { ...result, champion }, { seed: 1, balance: true });
     const restored = loadModel(JSON.parse(serializeModel(model)));
     assert.equal(restored.algorithm.key, champion.members.length > 1 ? 'blend' : champion.members[0].algorithm);
-    assert.deepEqual(restored.predict(split.test), model.predict(split.test));
+    assert.deepEqual(restored.predictScores(split.test), model.predictScores(split.test));
   }
 });
 
@@ -100,7 +100,7 @@ test('small data with a class of one or two rows still runs', async () => {
   assert.ok(Number.isFinite(result.championMetric.value));
   assert.deepEqual(result.failed, []);
   const model = fitChampion(selectRows(split.train, sub), y, split.task, result, { seed: 0, balance: true });
-  assert.ok(model.predict(split.test).every(Number.isFinite));
+  assert.ok(model.predictScores(split.test).every(Number.isFinite));
 });
 
 test('a handful of rows with a single minority row: folds without that class do not fail candidates', async () => {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { benchFold, fixtureTable } from '../../support/fixtures.js';
 import type { Frame } from '../../../src/ml/frame.js';
 import { ExtraTreesLearner, RandomForestLearner, loadForest } from '../../../src/ml/tabular/forest/index.js';
-import { loadModel, serializeModel } from '../../../src/ml/tabular/serialize.js';
+import { loadModel, serializeModel } from '../../../src/ml/model-loader.js';
 
 const credit = benchFold(fixtureTable('classification', 'credit_data'), 0); // NaNs + categoricals
 const auto = benchFold(fixtureTable('regression', 'auto_mpg'), 0);
@@ -17,13 +17,13 @@ test('a forest restored from JSON predicts identical numbers (classification and
     const model = learner.fit(split.train, split.yTrain, split.task, { seed: 1 });
     const restored = loadModel(JSON.parse(serializeModel(model)));
     assert.equal(restored.algorithm.key, model.algorithm.key);
-    assert.deepEqual(restored.predict(split.test), model.predict(split.test));
+    assert.deepEqual(restored.predictScores(split.test), model.predictScores(split.test));
     assert.deepEqual(restored.featureImportance(), model.featureImportance());
   }
 });
 
 test('the same seed gives the same forest, another seed a different one', () => {
-  const fit = (seed: number) => new RandomForestLearner({ nTrees: 20 }).fit(auto.train, auto.yTrain, auto.task, { seed }).predict(auto.test);
+  const fit = (seed: number) => new RandomForestLearner({ nTrees: 20 }).fit(auto.train, auto.yTrain, auto.task, { seed }).predictScores(auto.test);
   assert.deepEqual(fit(7), fit(7));
   assert.notDeepEqual(fit(7), fit(8));
 });
@@ -32,7 +32,7 @@ test('sample weights shift class probabilities toward the up-weighted class', ()
   const bad = credit.task.kind === 'classification' ? credit.task.classes.indexOf('bad') : -1;
   assert.ok(bad >= 0);
   const meanBad = (weights?: Float64Array) => {
-    const p = new RandomForestLearner({ nTrees: 40, minSamplesLeaf: 10 }).fit(credit.train, credit.yTrain, credit.task, { seed: 0, weights }).predict(credit.test);
+    const p = new RandomForestLearner({ nTrees: 40, minSamplesLeaf: 10 }).fit(credit.train, credit.yTrain, credit.task, { seed: 0, weights }).predictScores(credit.test);
     let s = 0;
     for (let i = 0; i < credit.test.nRows; i++) s += p[i * 2 + bad];
     return s / credit.test.nRows;
@@ -55,7 +55,7 @@ test('missing and unseen inputs at prediction time give valid probabilities', ()
   };
   const noColumns: Frame = { nRows: 2, columns: [] };
   for (const frame of [blank, noColumns]) {
-    const p = model.predict(frame);
+    const p = model.predictScores(frame);
     assert.equal(p.length, frame.nRows * 2);
     for (let i = 0; i < frame.nRows; i++) assert.ok(Math.abs(p[2 * i] + p[2 * i + 1] - 1) < 1e-9 && p.every(Number.isFinite));
   }
@@ -71,7 +71,7 @@ test('categorical codes are matched by level name when the prediction frame list
       return { ...c, levels, codes: Int32Array.from(c.codes, (code) => (code < 0 ? -1 : levels.length - 1 - code)) };
     }),
   };
-  assert.deepEqual(model.predict(reordered), model.predict(credit.test));
+  assert.deepEqual(model.predictScores(reordered), model.predictScores(credit.test));
 });
 
 test('loadForest rejects other model kinds', () => {

@@ -16,7 +16,7 @@ function classify(name: string, learner: RandomForestLearner | ExtraTreesLearner
   if (split.task.kind !== 'classification') throw new Error('expected classification');
   const k = split.task.classes.length;
   const model = learner.fit(split.train, split.yTrain, split.task, { seed: 0 });
-  const metrics = classificationMetrics(Int32Array.from(split.yTest), model.predict(split.test), k, { positiveClass: table.positiveClass });
+  const metrics = classificationMetrics(Int32Array.from(split.yTest), model.predictScores(split.test), k, { positiveClass: table.positiveClass });
   // Trivial baseline: always the training fold's majority class, with its class priors as probabilities.
   const counts = new Array<number>(k).fill(0);
   for (const y of split.yTrain) counts[y]++;
@@ -52,7 +52,7 @@ test('random forest regression on concrete is within 10 % of scikit-learn and fa
   const ref = referenceFold('concrete', 'random_forest', 0);
   const split = benchFold(fixtureTable('regression', 'concrete'), 0);
   const model = new RandomForestLearner().fit(split.train, split.yTrain, split.task, { seed: 0 });
-  const { rootMeanSquareError } = regressionMetrics(split.yTest, model.predict(split.test));
+  const { rootMeanSquareError } = regressionMetrics(split.yTest, model.predictScores(split.test));
   const trainMean = split.yTrain.reduce((a, b) => a + b, 0) / split.yTrain.length;
   const baseline = regressionMetrics(split.yTest, new Float64Array(split.yTest.length).fill(trainMean)).rootMeanSquareError;
   assert.ok(rootMeanSquareError <= ref.rmse * 1.1, `RMSE ${rootMeanSquareError} vs reference ${ref.rmse}`);

@@ -1,4 +1,5 @@
 /** Behaviour of the GBDT learner that holds by construction: missing values, categories, objectives, options. */
+import { ARTIFACT_VERSION } from '../../../src/ml/estimator.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { benchFold, fixtureTable } from '../../support/fixtures.js';
@@ -22,7 +23,7 @@ test('missing values: the learned default side sends NaN where the training NaNs
   }
   const noise = Float64Array.from({ length: n }, () => rnd());
   const model = new GbdtLearner({ nEstimators: 30 }).fit(frame(numeric('x', x), numeric('noise', noise)), y, BINARY, { seed: 0 });
-  const p = model.predict(frame(numeric('x', [NaN, 0.1, 0.9]), numeric('noise', [0.5, 0.5, 0.5])));
+  const p = model.predictScores(frame(numeric('x', [NaN, 0.1, 0.9]), numeric('noise', [0.5, 0.5, 0.5])));
   assert.ok(p[1] > 0.9, `P(yes | x missing) = ${p[1]}`);
   assert.ok(p[3] < 0.1, `P(yes | x = 0.1) = ${p[3]}`);
   assert.ok(p[5] > 0.9, `P(yes | x = 0.9) = ${p[5]}`);
@@ -36,13 +37,13 @@ test('categorical splits group levels by their effect; unseen and missing levels
   // Levels L0, L3, L6, L9 are "yes": not an ordered range of codes, so only a set split finds them.
   const y = Float64Array.from(codes, (c) => (c % 3 === 0 ? 1 : 0));
   const model = new GbdtLearner({ nEstimators: 50 }).fit(frame(categorical('c', levels, codes)), y, BINARY, { seed: 0 });
-  const all = model.predict(frame(categorical('c', levels, levels.map((_, i) => i))));
+  const all = model.predictScores(frame(categorical('c', levels, levels.map((_, i) => i))));
   for (let c = 0; c < 12; c++) {
     const p = all[2 * c + 1];
     assert.ok(c % 3 === 0 ? p > 0.95 : p < 0.05, `P(yes | L${c}) = ${p}`);
   }
   // The prediction frame has its own level list: matching is by name; "new" was never seen.
-  const p = model.predict(frame(categorical('c', ['L9', 'L4', 'new'], [0, 1, 2, -1])));
+  const p = model.predictScores(frame(categorical('c', ['L9', 'L4', 'new'], [0, 1, 2, -1])));
   assert.deepEqual(Array.from(p.subarray(0, 4)), [all[18], all[19], all[8], all[9]]);
   for (const v of p) assert.ok(Number.isFinite(v));
   assert.ok(Math.abs(p[4] + p[5] - 1) < 1e-12 && Math.abs(p[6] + p[7] - 1) < 1e-12);
@@ -55,7 +56,7 @@ test('unseen categories and missing numbers in real data (credit_data) give fini
   test.columns = test.columns.map((c) =>
     c.kind === 'numeric' ? numeric(c.name, [NaN, NaN, NaN, NaN]) : categorical(c.name, ['never-seen'], [0, -1, 0, -1]),
   );
-  for (const v of model.predict(test)) assert.ok(Number.isFinite(v) && v >= 0 && v <= 1);
+  for (const v of model.predictScores(test)) assert.ok(Number.isFinite(v) && v >= 0 && v <= 1);
 });
 
 test('serialisation round trip through JSON text predicts identical numbers', () => {
@@ -63,10 +64,11 @@ test('serialisation round trip through JSON text predicts identical numbers', ()
   const model = new GbdtLearner({ nEstimators: 30 }).fit(split.train, split.yTrain, split.task, { seed: 0 });
   const json = JSON.parse(JSON.stringify(model.toJSON()));
   assert.equal(json.format, 'sibyl-model');
-  assert.equal(json.version, 1);
+  assert.equal(json.version, ARTIFACT_VERSION);
   assert.equal(json.kind, 'gbdt');
+  assert.equal(json.params.nEstimators, 30);
   const restored = loadGbdt(json);
-  assert.deepEqual(restored.predict(split.test), model.predict(split.test));
+  assert.deepEqual(restored.predictScores(split.test), model.predictScores(split.test));
   assert.deepEqual(restored.featureImportance(), model.featureImportance());
   assert.deepEqual(restored.task, model.task);
 });
@@ -74,7 +76,7 @@ test('serialisation round trip through JSON text predicts identical numbers', ()
 test('a seed fixes the model, bagging and feature sampling included; another seed changes it', () => {
   const split = benchFold(fixtureTable('classification', 'breast_cancer_wdbc'), 0);
   const params = { nEstimators: 20, baggingFraction: 0.7, baggingFreq: 1, featureFraction: 0.5 };
-  const fit = (seed: number) => new GbdtLearner(params).fit(split.train, split.yTrain, split.task, { seed }).predict(split.test);
+  const fit = (seed: number) => new GbdtLearner(params).fit(split.train, split.yTrain, split.task, { seed }).predictScores(split.test);
   assert.deepEqual(fit(7), fit(7));
   assert.notDeepEqual(fit(7), fit(8));
 });
@@ -95,7 +97,7 @@ test('a single-class training target is a clear error', () => {
 test('class weights multiply gradients: up-weighting a class raises its predicted probability', () => {
   const split = benchFold(fixtureTable('classification', 'credit_data'), 0);
   const meanP = (weights?: Float64Array) => {
-    const p = new GbdtLearner({ nEstimators: 30 }).fit(split.train, split.yTrain, split.task, { seed: 0, weights }).predict(split.test);
+    const p = new GbdtLearner({ nEstimators: 30 }).fit(split.train, split.yTrain, split.task, { seed: 0, weights }).predictScores(split.test);
     let s = 0;
     for (let r = 0; r < split.test.nRows; r++) s += p[2 * r + 1];
     return s / split.test.nRows;
@@ -110,7 +112,7 @@ test('huber objective resists gross target outliers that pull the L2 fit away (c
   // Corrupt 5 % of the training targets by +500 (the target's range is ~80).
   const yDirty = Float64Array.from(split.yTrain, (y) => (rnd() < 0.05 ? y + 500 : y));
   const rmse = (objective: 'l2' | 'huber') =>
-    regressionMetrics(split.yTest, new GbdtLearner({ objective }).fit(split.train, yDirty, split.task, { seed: 0 }).predict(split.test))
+    regressionMetrics(split.yTest, new GbdtLearner({ objective }).fit(split.train, yDirty, split.task, { seed: 0 }).predictScores(split.test))
       .rootMeanSquareError;
   const huber = rmse('huber');
   const l2 = rmse('l2');
@@ -148,9 +150,9 @@ test('large batches (scored in chunks) give the same numbers as small ones', () 
   const y = Float64Array.from(x, (v) => (Number.isNaN(v) ? 2 : Math.sin(6 * v)) + 0.1 * rnd());
   const f = frame(numeric('x', x));
   const model = new GbdtLearner({ nEstimators: 10 }).fit(f, y, { kind: 'regression' }, { seed: 0 });
-  const all = model.predict(f);
-  const head = model.predict(rowsOf(f, Array.from({ length: 3 }, (_, i) => i)));
-  const tail = model.predict(rowsOf(f, [n - 1]));
+  const all = model.predictScores(f);
+  const head = model.predictScores(rowsOf(f, Array.from({ length: 3 }, (_, i) => i)));
+  const tail = model.predictScores(rowsOf(f, [n - 1]));
   assert.equal(all.length, n);
   assert.deepEqual(Array.from(all.subarray(0, 3)), Array.from(head));
   assert.equal(all[n - 1], tail[0]);

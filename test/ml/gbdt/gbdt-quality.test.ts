@@ -15,7 +15,7 @@ function classify(name: string) {
   const split = benchFold(table, 0);
   if (split.task.kind !== 'classification') throw new Error('expected classification');
   const model = new GbdtLearner().fit(split.train, split.yTrain, split.task, { seed: 0 });
-  const proba = model.predict(split.test);
+  const proba = model.predictScores(split.test);
   const k = split.task.classes.length;
   assert.equal(proba.length, split.test.nRows * k);
   return classificationMetrics(Int32Array.from(split.yTest), proba, k, { positiveClass: table.positiveClass });
@@ -52,6 +52,6 @@ test('L2 regression (concrete): RMSE within 10 % of LightGBM', () => {
   const ref = referenceFold('concrete', 'lightgbm', 0);
   const split = benchFold(fixtureTable('regression', 'concrete'), 0);
   const model = new GbdtLearner().fit(split.train, split.yTrain, split.task, { seed: 0 });
-  const m = regressionMetrics(split.yTest, model.predict(split.test));
+  const m = regressionMetrics(split.yTest, model.predictScores(split.test));
   assert.ok(m.rootMeanSquareError <= ref.rmse * 1.1, `RMSE ${m.rootMeanSquareError} vs LightGBM ${ref.rmse}`);
 });

@@ -4,6 +4,7 @@ import { evaluateIsolationForest, fixtureAnomalyTable, fixtureIsolationForestRef
 import type { Frame, NumericColumn } from '../../../src/ml/frame.js';
 import { rocAuc } from '../../../src/ml/metrics/ranking.js';
 import {
+  ANOMALY_TASK,
   IsolationForest,
   loadIsolationForest,
   MAX_CONTAMINATION,
@@ -34,9 +35,9 @@ for (const name of ['breastw_odds', 'ionosphere_odds', 'pima_odds', 'glass_odds'
 
 test('scores lie in (−1, 0), are reproducible for a seed and differ between seeds', () => {
   const { frame } = fixtureAnomalyTable('glass_odds');
-  const a = new IsolationForest().fit(frame, { seed: 7 }).scoreSamples(frame);
-  const b = new IsolationForest().fit(frame, { seed: 7 }).scoreSamples(frame);
-  const c = new IsolationForest().fit(frame, { seed: 8 }).scoreSamples(frame);
+  const a = new IsolationForest().fit(frame, null, ANOMALY_TASK, { seed: 7 }).scoreSamples(frame);
+  const b = new IsolationForest().fit(frame, null, ANOMALY_TASK, { seed: 7 }).scoreSamples(frame);
+  const c = new IsolationForest().fit(frame, null, ANOMALY_TASK, { seed: 8 }).scoreSamples(frame);
   assert.ok(a.every((s) => s > -1 && s < 0));
   assert.deepEqual(a, b);
   assert.notDeepEqual(a, c);
@@ -44,7 +45,7 @@ test('scores lie in (−1, 0), are reproducible for a seed and differ between se
 
 test('containsAnomalies (default): about 10 % of breastw flagged, nearly all of them true anomalies', () => {
   const { frame, labels } = fixtureAnomalyTable('breastw_odds');
-  const forest = new IsolationForest().fit(frame, { seed: 0 });
+  const forest = new IsolationForest().fit(frame, null, ANOMALY_TASK, { seed: 0 });
   const decision = forest.decisionFunction(frame);
   const flagged = percentAnomalies(decision);
   assert.ok(flagged > 0.09 && flagged <= MAX_CONTAMINATION + 0.005, `flagged ${flagged}`);
@@ -57,7 +58,7 @@ test('containsAnomalies false: offset −0.5; trained on breastw inliers it flag
   const { frame, labels } = fixtureAnomalyTable('breastw_odds');
   const inliers = rows(frame, (i) => labels[i] === 0);
   const anomalies = rows(frame, (i) => labels[i] === 1);
-  const forest = new IsolationForest().fit(inliers, { seed: 0, containsAnomalies: false });
+  const forest = new IsolationForest({ containsAnomalies: false }).fit(inliers, null, ANOMALY_TASK, { seed: 0 });
   assert.equal(forest.threshold.offset, -0.5);
   const scores = forest.scoreSamples(anomalies);
   assert.deepEqual(forest.decisionFunction(anomalies), scores.map((s) => s + 0.5));
@@ -67,7 +68,7 @@ test('containsAnomalies false: offset −0.5; trained on breastw inliers it flag
 
 test('missing numbers are scored as the training median', () => {
   const { frame } = fixtureAnomalyTable('pima_odds');
-  const forest = new IsolationForest().fit(frame, { seed: 0 });
+  const forest = new IsolationForest().fit(frame, null, ANOMALY_TASK, { seed: 0 });
   const first = rows(frame, (i) => i < 5);
   const col = first.columns[1] as NumericColumn;
   const sorted = Float64Array.from((frame.columns[1] as NumericColumn).values).sort();
@@ -90,7 +91,7 @@ test('categorical codes are features: a rare level is isolated; unseen levels sc
       { kind: 'categorical', name: 'colour', codes, levels: ['blue', 'red', 'zebra'] },
     ],
   };
-  const forest = new IsolationForest().fit(frame, { seed: 0 });
+  const forest = new IsolationForest().fit(frame, null, ANOMALY_TASK, { seed: 0 });
   const scores = forest.scoreSamples(frame);
   assert.equal(scores.indexOf(Math.min(...scores)), 0, 'the single "zebra" row is the most anomalous');
   const relabelled: Frame = { nRows: n, columns: [frame.columns[0], { ...frame.columns[1], levels: ['green', 'red', 'zebra'] } as never] };
@@ -100,7 +101,7 @@ test('categorical codes are features: a rare level is isolated; unseen levels sc
 
 test('toJSON / loadIsolationForest round-trip scores identically', () => {
   const { frame, labels } = fixtureAnomalyTable('ionosphere_odds');
-  const forest = new IsolationForest().fit(frame, { seed: 3 });
+  const forest = new IsolationForest().fit(frame, null, ANOMALY_TASK, { seed: 3 });
   const restored = loadIsolationForest(JSON.parse(JSON.stringify(forest.toJSON())));
   assert.deepEqual(restored.scoreSamples(frame), forest.scoreSamples(frame));
   assert.deepEqual(restored.decisionFunction(frame), forest.decisionFunction(frame));

@@ -14,7 +14,7 @@ function classify(name: string, weighted = false) {
   const k = (d.task as Extract<Task, { kind: 'classification' }>).classes.length;
   const weights = weighted ? balancedClassWeights(d.train.y, k) : undefined;
   const model = new LinearLearner().fit(d.train.frame, d.train.y, d.task, { seed: 0, weights });
-  const proba = model.predict(d.test.frame);
+  const proba = model.predictScores(d.test.frame);
   return { d, k, model, proba, metrics: classificationMetrics(Int32Array.from(d.test.y), proba, k) };
 }
 
@@ -53,7 +53,7 @@ test('multinomial: wine and iris fold 0 accuracy and log loss match the referenc
 test('ridge: diabetes fold 0 matches the Ridge(alpha=1) reference', () => {
   const d = loadBenchmarkFold('regression', 'diabetes', 0);
   const model = new LinearLearner().fit(d.train.frame, d.train.y, d.task, { seed: 0 });
-  const m = regressionMetrics(d.test.y, model.predict(d.test.frame));
+  const m = regressionMetrics(d.test.y, model.predictScores(d.test.frame));
   near('diabetes', 'rmse', m.rootMeanSquareError, 0.01);
   near('diabetes', 'r2', m.rSquared, 0.0005);
   near('diabetes', 'mae', m.meanAbsoluteError, 0.01);
@@ -73,7 +73,7 @@ test('ridge weights: weight 0 drops a row, weight 2 duplicates it', () => {
   const n = d.train.frame.nRows;
   const learner = new LinearLearner();
   const weights = Float64Array.from({ length: n }, (_, i) => (i % 3 === 0 ? 0 : i % 3 === 1 ? 2 : 1));
-  const weighted = learner.fit(d.train.frame, d.train.y, d.task, { seed: 0, weights }).predict(d.test.frame);
+  const weighted = learner.fit(d.train.frame, d.train.y, d.task, { seed: 0, weights }).predictScores(d.test.frame);
   const rows = Array.from({ length: n }, (_, i) => i).flatMap((i) => Array(weights[i]).fill(i) as number[]);
   const expanded: Frame = {
     nRows: rows.length,
@@ -85,8 +85,8 @@ test('ridge weights: weight 0 drops a row, weight 2 duplicates it', () => {
   };
   const duplicated = learner
     .fit(expanded, Float64Array.from(rows, (i) => d.train.y[i]), d.task, { seed: 0 })
-    .predict(d.test.frame);
-  const unweighted = learner.fit(d.train.frame, d.train.y, d.task, { seed: 0 }).predict(d.test.frame);
+    .predictScores(d.test.frame);
+  const unweighted = learner.fit(d.train.frame, d.train.y, d.task, { seed: 0 }).predictScores(d.test.frame);
   // Standardisation is fitted on the unweighted rows, so compare predictions loosely but
   // distinguish clearly from the unweighted fit.
   const maxDiff = (a: Float64Array, b: Float64Array) => Math.max(...a.map((v, i) => Math.abs(v - b[i])));
@@ -97,12 +97,12 @@ test('toJSON / loadLinear round-trip predicts identically', () => {
   for (const name of ['credit_data', 'iris']) {
     const { d, model, proba } = classify(name);
     const restored = loadLinear(JSON.parse(JSON.stringify(model.toJSON())));
-    assert.deepEqual(restored.predict(d.test.frame), proba);
+    assert.deepEqual(restored.predictScores(d.test.frame), proba);
     assert.deepEqual(restored.task, model.task);
   }
   const d = loadBenchmarkFold('regression', 'servo', 0);
   const model = new LinearLearner().fit(d.train.frame, d.train.y, d.task, { seed: 0 });
-  assert.deepEqual(loadLinear(JSON.parse(JSON.stringify(model.toJSON()))).predict(d.test.frame), model.predict(d.test.frame));
+  assert.deepEqual(loadLinear(JSON.parse(JSON.stringify(model.toJSON()))).predictScores(d.test.frame), model.predictScores(d.test.frame));
 });
 
 test('feature importance covers every input column; glucose leads for pima_diabetes', () => {
@@ -121,7 +121,7 @@ test('prediction tolerates absent columns and unseen levels (imputed / all-zero 
       .filter((c) => c.name !== 'Income')
       .map((c) => (c.kind === 'categorical' ? { ...c, levels: c.levels.map((l) => `${l}?`) } : c)),
   };
-  const proba = model.predict(partial);
+  const proba = model.predictScores(partial);
   assert.equal(proba.length, d.test.frame.nRows * k);
   assert.ok(proba.every((p) => p > 0 && p < 1));
 });
@@ -137,4 +137,17 @@ test('ridge with many one-hot columns: the iterative solver agrees with the clos
   const maxDiff = Math.max(...closed.map((v, i) => Math.abs(v - iterative[i])));
   assert.ok(maxDiff < 1e-4, `max difference ${maxDiff}`);
   near('boston_housing', 'rmse', regressionMetrics(d.test.y, iterative).rootMeanSquareError, 0.01);
+});
+
+test('a logistic fit cut off by maxIterations says so in its warnings, a converged one has none; predict is the most probable class', () => {
+  const d = loadBenchmarkFold('classification', 'pima_diabetes', 0);
+  const cut = new LinearLearner({ maxIterations: 2 }).fit(d.train.frame, d.train.y, d.task, { seed: 0 });
+  assert.equal(cut.warnings.length, 1);
+  assert.match(cut.warnings[0]!, /stopped after 2 iterations.*before converging/);
+  assert.deepEqual(loadLinear(JSON.parse(JSON.stringify(cut.toJSON()))).warnings, cut.warnings);
+  const full = new LinearLearner().fit(d.train.frame, d.train.y, d.task, { seed: 0 });
+  assert.deepEqual(full.warnings, []);
+  const proba = full.predictScores(d.test.frame);
+  const predicted = full.predict(d.test.frame);
+  predicted.forEach((c, i) => assert.equal(c, proba[2 * i + 1]! > proba[2 * i]! ? 1 : 0));
 });

@@ -1,8 +1,12 @@
 /** A blend: the average of its members' predictions (probabilities or values); kind "blend". */
 import type { AlgorithmInfo, Frame, SerializedModel, Task, TrainedModel } from '../../frame.js';
+import { ARTIFACT_VERSION, artifactHeader, pointPredictions } from '../../estimator.js';
 
 export class BlendModel implements TrainedModel {
   readonly algorithm: AlgorithmInfo;
+  /** Which algorithms are averaged (each member stores its own parameters). */
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly warnings: readonly string[];
 
   constructor(
     readonly task: Task,
@@ -14,12 +18,19 @@ export class BlendModel implements TrainedModel {
       name: 'Blend',
       description: `Average of the predictions of: ${members.map((m) => m.algorithm.name).join(', ')}.`,
     };
+    this.params = { members: members.map((m) => m.algorithm.key) };
+    this.warnings = members.flatMap((m) => m.warnings);
   }
 
   predict(frame: Frame): Float64Array {
-    const out = this.members[0].predict(frame);
+    return pointPredictions(this.task, this.predictScores(frame));
+  }
+
+  /** The mean of the members' scores (probabilities or values). */
+  predictScores(frame: Frame): Float64Array {
+    const out = this.members[0].predictScores(frame);
     for (let m = 1; m < this.members.length; m++) {
-      const p = this.members[m].predict(frame);
+      const p = this.members[m].predictScores(frame);
       for (let j = 0; j < out.length; j++) out[j] += p[j];
     }
     for (let j = 0; j < out.length; j++) out[j] /= this.members.length;
@@ -41,11 +52,11 @@ export class BlendModel implements TrainedModel {
   }
 
   toJSON(): SerializedModel {
-    return { format: 'sibyl-model', version: 1, kind: 'blend', task: this.task, members: this.members.map((m) => m.toJSON()) };
+    return { ...artifactHeader('blend', this.task, this.params), members: this.members.map((m) => m.toJSON()) };
   }
 }
 
 export function loadBlend(json: SerializedModel, loadMember: (m: SerializedModel) => TrainedModel): BlendModel {
-  if (json.kind !== 'blend' || json.version !== 1) throw new Error(`not a blend model: kind ${json.kind} version ${json.version}`);
+  if (json.kind !== 'blend' || json.version !== ARTIFACT_VERSION) throw new Error(`not a blend model: kind ${json.kind} version ${json.version}`);
   return new BlendModel(json.task as Task, (json.members as SerializedModel[]).map(loadMember));
 }

@@ -48,7 +48,7 @@ export function runFoldJob(data: ContestData, job: FoldJob): FoldOutcome {
     weights,
   });
   const fitSeconds = (performance.now() - started) / 1000;
-  const predictions = model.predict(selectRows(data.frame, job.testRows));
+  const predictions = model.predictScores(selectRows(data.frame, job.testRows));
   return { candidateId: job.candidate.id, fold: job.fold, predictions, fitSeconds };
 }
 

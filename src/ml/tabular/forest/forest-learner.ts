@@ -26,7 +26,7 @@ const COMMON_DEFAULTS = { nTrees: 300, minSamplesLeaf: 1, maxDepth: 40, maxBins:
 export const DEFAULT_RANDOM_FOREST_PARAMS: ForestParams = { ...COMMON_DEFAULTS, bootstrap: true };
 export const DEFAULT_EXTRA_TREES_PARAMS: ForestParams = { ...COMMON_DEFAULTS, bootstrap: false };
 
-abstract class ForestLearner implements Learner {
+abstract class ForestLearner implements Learner<ForestParams> {
   readonly algorithm: AlgorithmInfo;
   readonly params: ForestParams;
 
@@ -67,7 +67,7 @@ abstract class ForestLearner implements Learner {
     }
     const total = importance.reduce((a, b) => a + b, 0);
     const normalised = Array.from(importance, (v) => (total > 0 ? v / total : 0));
-    return new ForestModel(this.kind, task, describeColumns(frame), builder.build(), normalised);
+    return new ForestModel(this.kind, task, { ...this.params }, describeColumns(frame), builder.build(), normalised);
   }
 
   private featuresPerSplit(p: number, task: Task): number {

@@ -1,5 +1,6 @@
 /** A fitted random forest / extra-trees model: flat trees, input columns, importances, JSON form. */
 import type { AlgorithmInfo, Frame, SerializedModel, Task, TrainedModel } from '../../frame.js';
+import { ARTIFACT_VERSION, artifactHeader, pointPredictions } from '../../estimator.js';
 import {
   deserializeFlatForest,
   predictFlatForest,
@@ -26,10 +27,12 @@ export const FOREST_ALGORITHMS: Record<ForestKind, AlgorithmInfo> = {
 
 export class ForestModel implements TrainedModel {
   readonly algorithm: AlgorithmInfo;
+  readonly warnings: readonly string[] = [];
 
   constructor(
     readonly kind: ForestKind,
     readonly task: Task,
+    readonly params: Readonly<Record<string, unknown>>,
     private readonly inputs: InputColumn[],
     private readonly forest: FlatForest,
     private readonly importance: number[],
@@ -42,6 +45,11 @@ export class ForestModel implements TrainedModel {
   }
 
   predict(frame: Frame): Float64Array {
+    return pointPredictions(this.task, this.predictScores(frame));
+  }
+
+  /** Regression: the mean of the trees; classification: the mean of their leaves' class shares. */
+  predictScores(frame: Frame): Float64Array {
     return predictFlatForest(this.forest, alignedValues(this.inputs, frame), frame.nRows);
   }
 
@@ -51,10 +59,7 @@ export class ForestModel implements TrainedModel {
 
   toJSON(): SerializedModel {
     return {
-      format: 'sibyl-model',
-      version: 1,
-      kind: this.kind,
-      task: this.task,
+      ...artifactHeader(this.kind, this.task, this.params),
       inputs: this.inputs,
       importance: this.importance,
       forest: serializeFlatForest(this.forest),
@@ -66,10 +71,11 @@ export function loadForest(json: SerializedModel): ForestModel {
   if (json.format !== 'sibyl-model' || (json.kind !== 'random_forest' && json.kind !== 'extra_trees')) {
     throw new Error(`not a forest model: kind ${json.kind}`);
   }
-  if (json.version !== 1) throw new Error(`unsupported forest model version ${json.version}`);
+  if (json.version !== ARTIFACT_VERSION) throw new Error(`unsupported forest model version ${json.version}`);
   return new ForestModel(
     json.kind,
     json.task as Task,
+    json.params ?? {},
     json.inputs as InputColumn[],
     deserializeFlatForest(json.forest as SerializedFlatForest),
     json.importance as number[],

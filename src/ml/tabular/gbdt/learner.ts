@@ -89,7 +89,7 @@ export class GbdtLearner implements Learner {
 
     const names = Array.from(layout.column, (c) => frame.columns[c].name);
     const forest = compileForest(trees, layout, names, k, init);
-    return new GbdtModel(task, objective.name, forest, gainImportance(frame, layout, trees), bestRounds);
+    return new GbdtModel(task, this.params, objective.name, forest, gainImportance(frame, layout, trees), bestRounds);
   }
 }
 

@@ -1,5 +1,6 @@
 /** The fitted GBDT as a TrainedModel, its JSON form and its loader. */
 import type { AlgorithmInfo, Frame, SerializedModel, Task, TrainedModel } from '../../frame.js';
+import { ARTIFACT_VERSION, artifactHeader, pointPredictions } from '../../estimator.js';
 import { Forest, type ForestArrays, type ForestFeature } from './compiled-forest.js';
 import type { ObjectiveName } from './objectives.js';
 import { sigmoid } from './objectives.js';
@@ -14,9 +15,11 @@ export const GBDT_ALGORITHM: AlgorithmInfo = {
 
 export class GbdtModel implements TrainedModel {
   readonly algorithm = GBDT_ALGORITHM;
+  readonly warnings: readonly string[] = [];
 
   constructor(
     readonly task: Task,
+    readonly params: Readonly<Record<string, unknown>>,
     readonly objective: ObjectiveName,
     readonly forest: Forest,
     private readonly importance: Record<string, number>,
@@ -24,8 +27,12 @@ export class GbdtModel implements TrainedModel {
     readonly rounds: number,
   ) {}
 
-  /** Regression: one value per row; classification: probabilities, nRows × classes, row-major. */
   predict(frame: Frame): Float64Array {
+    return pointPredictions(this.task, this.predictScores(frame));
+  }
+
+  /** Regression: one value per row; classification: probabilities, nRows × classes, row-major. */
+  predictScores(frame: Frame): Float64Array {
     const raw = this.forest.rawScores(frame);
     const n = frame.nRows;
     if (this.objective === 'binary') {
@@ -58,10 +65,7 @@ export class GbdtModel implements TrainedModel {
   toJSON(): SerializedModel {
     const a = this.forest.arrays;
     return {
-      format: 'sibyl-model',
-      version: 1,
-      kind: 'gbdt',
-      task: this.task,
+      ...artifactHeader('gbdt', this.task, this.params),
       objective: this.objective,
       rounds: this.rounds,
       numScores: this.forest.numScores,
@@ -98,7 +102,7 @@ type SerializedTrees = Record<keyof ForestArrays, string>;
 
 export function loadGbdt(json: SerializedModel): TrainedModel {
   if (json.format !== 'sibyl-model' || json.kind !== 'gbdt') throw new Error(`not a GBDT model (kind ${json.kind})`);
-  if (json.version !== 1) throw new Error(`unsupported GBDT model version ${json.version}`);
+  if (json.version !== ARTIFACT_VERSION) throw new Error(`unsupported GBDT model version ${json.version}`);
   const features: ForestFeature[] = (json.features as SerializedFeature[]).map((f) => ({
     name: f.name,
     categorical: f.levels
@@ -119,6 +123,6 @@ export function loadGbdt(json: SerializedModel): TrainedModel {
   };
   const forest = new Forest(features, arrays, json.numScores as number, Float64Array.from(json.initScores as number[]));
   return new GbdtModel(
-    json.task as Task, json.objective as ObjectiveName, forest, json.importance as Record<string, number>, json.rounds as number,
+    json.task as Task, json.params ?? {}, json.objective as ObjectiveName, forest, json.importance as Record<string, number>, json.rounds as number,
   );
 }

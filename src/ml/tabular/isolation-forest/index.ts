@@ -1,8 +1,10 @@
 export {
+  ANOMALY_TASK,
   IsolationForest,
+  IsolationForestModel,
+  ISOLATION_FOREST_ALGORITHM,
   loadIsolationForest,
   percentAnomalies,
-  type IsolationFitOptions,
   type IsolationForestSettings,
   type SerializedIsolationForest,
 } from './isolation-forest.js';

@@ -4,6 +4,7 @@
  * score_samples = −2^(−E[h(x)]/c(ψ)) (lower = more anomalous), decision = score − offset.
  */
 import type { Frame } from '../../frame.js';
+import { ARTIFACT_VERSION, artifactHeader, type AlgorithmInfo, type AnomalyTask, type Estimator, type FitOptions, type Model, type ModelTask, type SerializedModel } from '../../estimator.js';
 import { SeededRandom } from '../../core/random.js';
 import { featureMatrix, fitFeatureInputs, type FeatureInput } from './features.js';
 import { decisionThreshold } from './offset.js';
@@ -12,17 +13,14 @@ import { averagePathLength, growIsolationTree, pathLength, type IsolationTree } 
 export interface IsolationForestSettings {
   nTrees: number;
   maxSamples: number;
-}
-
-export interface IsolationFitOptions {
-  seed: number;
   /** Whether the training data itself holds anomalies (default true); sets the decision offset. */
-  containsAnomalies?: boolean;
+  containsAnomalies: boolean;
 }
 
-export interface SerializedIsolationForest {
-  format: 'sibyl-isolation-forest';
-  version: 1;
+export const ANOMALY_TASK: AnomalyTask = { kind: 'anomalies' };
+
+export interface SerializedIsolationForest extends SerializedModel {
+  kind: 'isolation_forest';
   inputs: FeatureInput[];
   sampleSize: number;
   offset: number;
@@ -30,7 +28,13 @@ export interface SerializedIsolationForest {
   trees: { feature: number[]; threshold: number[]; left: number[]; right: number[] }[];
 }
 
-const DEFAULTS: IsolationForestSettings = { nTrees: 100, maxSamples: 256 };
+export const ISOLATION_FOREST_ALGORITHM: AlgorithmInfo = {
+  key: 'isolation_forest',
+  name: 'Isolation Forest',
+  description: 'Isolation Forest Outlier Detection',
+};
+
+const DEFAULTS: IsolationForestSettings = { nTrees: 100, maxSamples: 256, containsAnomalies: true };
 
 interface Fitted {
   inputs: FeatureInput[];
@@ -40,26 +44,28 @@ interface Fitted {
   contamination: number;
 }
 
-export class IsolationForest {
-  private readonly settings: IsolationForestSettings;
-  private fitted?: Fitted;
+/** The estimator: parameters held, data not yet seen. */
+export class IsolationForest implements Estimator<IsolationForestSettings> {
+  readonly algorithm = ISOLATION_FOREST_ALGORITHM;
+  readonly params: IsolationForestSettings;
 
   constructor(settings: Partial<IsolationForestSettings> = {}) {
-    this.settings = { ...DEFAULTS, ...settings };
+    this.params = { ...DEFAULTS, ...settings };
   }
 
-  fit(frame: Frame, opts: IsolationFitOptions): this {
+  /** Unsupervised: any target is ignored. */
+  fit(frame: Frame, _target: Float64Array | null, _task: ModelTask, opts: FitOptions): IsolationForestModel {
     const n = frame.nRows;
     if (n < 2) throw new Error('isolation forest needs at least two rows');
     const inputs = fitFeatureInputs(frame);
     const x = featureMatrix(inputs, frame);
     const d = inputs.length;
-    const sampleSize = Math.min(this.settings.maxSamples, n);
+    const sampleSize = Math.min(this.params.maxSamples, n);
     const maxDepth = Math.ceil(Math.log2(Math.max(sampleSize, 2)));
     const rng = new SeededRandom(opts.seed);
     const all = Int32Array.from({ length: n }, (_, i) => i);
     const trees: IsolationTree[] = [];
-    for (let t = 0; t < this.settings.nTrees; t++) {
+    for (let t = 0; t < this.params.nTrees; t++) {
       // Partial Fisher–Yates: the first sampleSize entries become a uniform sample without replacement.
       for (let i = 0; i < sampleSize; i++) {
         const j = i + rng.int(n - i);
@@ -69,36 +75,62 @@ export class IsolationForest {
       }
       trees.push(growIsolationTree(x, n, d, all.slice(0, sampleSize), maxDepth, rng));
     }
-    this.fitted = { inputs, trees, sampleSize, offset: 0, contamination: 0 };
-    const threshold = decisionThreshold(this.scoreMatrix(x, n), opts.containsAnomalies ?? true);
-    this.fitted.offset = threshold.offset;
-    this.fitted.contamination = threshold.contamination;
-    return this;
+    const fitted: Fitted = { inputs, trees, sampleSize, offset: 0, contamination: 0 };
+    const threshold = decisionThreshold(scoreMatrix(fitted, x, n), this.params.containsAnomalies);
+    fitted.offset = threshold.offset;
+    fitted.contamination = threshold.contamination;
+    return new IsolationForestModel({ ...this.params }, fitted);
+  }
+}
+
+/** A fitted isolation forest. */
+export class IsolationForestModel implements Model {
+  readonly algorithm = ISOLATION_FOREST_ALGORITHM;
+  readonly task = ANOMALY_TASK;
+  readonly warnings: readonly string[] = [];
+
+  constructor(
+    readonly params: Readonly<Record<string, unknown>>,
+    private readonly fitted: Fitted,
+  ) {}
+
+  /** −1 for an anomalous row (negative decision value), 1 otherwise. */
+  predict(frame: Frame): Float64Array {
+    return this.decisionFunction(frame).map((v) => (v < 0 ? -1 : 1));
+  }
+
+  /** The decision function. */
+  predictScores(frame: Frame): Float64Array {
+    return this.decisionFunction(frame);
   }
 
   /** scikit-learn's score_samples: in (−1, 0), lower = more anomalous (≈ −0.5 for ordinary rows). */
   scoreSamples(frame: Frame): Float64Array {
-    const { inputs } = this.model();
-    return this.scoreMatrix(featureMatrix(inputs, frame), frame.nRows);
+    return scoreMatrix(this.fitted, featureMatrix(this.fitted.inputs, frame), frame.nRows);
   }
 
   /** score_samples − offset: negative = anomalous, more negative = more anomalous. */
   decisionFunction(frame: Frame): Float64Array {
-    const { offset } = this.model();
+    const { offset } = this.fitted;
     return this.scoreSamples(frame).map((s) => s - offset);
   }
 
   /** The decision offset and the share of training rows below it. */
   get threshold(): { offset: number; contamination: number } {
-    const { offset, contamination } = this.model();
+    const { offset, contamination } = this.fitted;
     return { offset, contamination };
   }
 
+  /** Not defined for isolation: NaN for every input. */
+  featureImportance(): Record<string, number> {
+    return Object.fromEntries(this.fitted.inputs.map((i) => [i.name, NaN]));
+  }
+
   toJSON(): SerializedIsolationForest {
-    const { inputs, trees, sampleSize, offset, contamination } = this.model();
+    const { inputs, trees, sampleSize, offset, contamination } = this.fitted;
     return {
-      format: 'sibyl-isolation-forest',
-      version: 1,
+      ...artifactHeader('isolation_forest', ANOMALY_TASK, this.params),
+      kind: 'isolation_forest',
       inputs,
       sampleSize,
       offset,
@@ -111,38 +143,26 @@ export class IsolationForest {
       })),
     };
   }
-
-  /** @internal restores a fitted state; use loadIsolationForest. */
-  static fromFitted(fitted: Fitted): IsolationForest {
-    const forest = new IsolationForest({ nTrees: fitted.trees.length, maxSamples: fitted.sampleSize });
-    forest.fitted = fitted;
-    return forest;
-  }
-
-  private model(): Fitted {
-    if (!this.fitted) throw new Error('isolation forest is not fitted');
-    return this.fitted;
-  }
-
-  private scoreMatrix(x: Float64Array, n: number): Float64Array {
-    const { trees, sampleSize } = this.model();
-    const total = new Float64Array(n);
-    for (const tree of trees) for (let i = 0; i < n; i++) total[i] += pathLength(tree, x, n, i);
-    const scale = trees.length * averagePathLength(sampleSize);
-    return total.map((h) => -Math.pow(2, -h / scale));
-  }
 }
 
-export function loadIsolationForest(json: SerializedIsolationForest): IsolationForest {
-  if (json.format !== 'sibyl-isolation-forest' || json.version !== 1) {
-    throw new Error(`not an isolation forest (format ${String(json.format)}, version ${String(json.version)})`);
+function scoreMatrix({ trees, sampleSize }: Fitted, x: Float64Array, n: number): Float64Array {
+  const total = new Float64Array(n);
+  for (const tree of trees) for (let i = 0; i < n; i++) total[i] += pathLength(tree, x, n, i);
+  const scale = trees.length * averagePathLength(sampleSize);
+  return total.map((h) => -Math.pow(2, -h / scale));
+}
+
+export function loadIsolationForest(json: SerializedModel): IsolationForestModel {
+  if (json.format !== 'sibyl-model' || json.kind !== 'isolation_forest' || json.version !== ARTIFACT_VERSION) {
+    throw new Error(`not an isolation forest (format ${String(json.format)}, kind ${json.kind}, version ${String(json.version)})`);
   }
-  return IsolationForest.fromFitted({
-    inputs: json.inputs,
-    sampleSize: json.sampleSize,
-    offset: json.offset,
-    contamination: json.contamination,
-    trees: json.trees.map((t) => ({
+  const m = json as SerializedIsolationForest;
+  return new IsolationForestModel(m.params ?? {}, {
+    inputs: m.inputs,
+    sampleSize: m.sampleSize,
+    offset: m.offset,
+    contamination: m.contamination,
+    trees: m.trees.map((t) => ({
       feature: Int32Array.from(t.feature),
       threshold: Float64Array.from(t.threshold),
       left: Int32Array.from(t.left),

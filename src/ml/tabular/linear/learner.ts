@@ -15,32 +15,27 @@ export interface LinearSettings {
 
 const DEFAULTS: LinearSettings = { C: 1, alpha: 1, maxIterations: 2000 };
 
-export class LinearLearner implements Learner {
+export class LinearLearner implements Learner<LinearSettings> {
   readonly algorithm = LINEAR_ALGORITHM;
-  private readonly settings: LinearSettings;
+  readonly params: LinearSettings;
 
   constructor(settings: Partial<LinearSettings> = {}) {
-    this.settings = { ...DEFAULTS, ...settings };
+    this.params = { ...DEFAULTS, ...settings };
   }
 
-  /** Also reports whether the logistic solver converged (always true for ridge). */
-  fitWithDiagnostics(frame: Frame, target: Float64Array, task: Task, opts: FitOptions): { model: LinearModel; converged: boolean } {
+  /** A logistic fit that stops at maxIterations before converging says so in the model's warnings. */
+  fit(frame: Frame, target: Float64Array, task: Task, opts: FitOptions): LinearModel {
     const design = DesignSpec.fit(frame);
     const x = design.transform(frame);
     const weights = opts.weights ?? new Float64Array(frame.nRows).fill(1);
-    if (task.kind === 'regression') {
-      return { model: new LinearModel(task, design, fitRidge(x, target, weights, this.settings.alpha), 1), converged: true };
-    }
+    const params = { ...this.params };
+    if (task.kind === 'regression') return new LinearModel(task, params, design, fitRidge(x, target, weights, this.params.alpha), 1);
     const k = task.classes.length;
     if (k < 2) throw new Error('classification needs at least two classes');
-    const fit = fitLogistic(x, target, k, weights, {
-      C: this.settings.C,
-      maxIterations: this.settings.maxIterations,
-    });
-    return { model: new LinearModel(task, design, fit.coefficients, fit.outputs), converged: fit.converged };
-  }
-
-  fit(frame: Frame, target: Float64Array, task: Task, opts: FitOptions): LinearModel {
-    return this.fitWithDiagnostics(frame, target, task, opts).model;
+    const fit = fitLogistic(x, target, k, weights, { C: this.params.C, maxIterations: this.params.maxIterations });
+    const warnings = fit.converged
+      ? []
+      : [`The logistic regression stopped after ${fit.iterations} iterations (maxIterations) before converging; its coefficients may be imprecise.`];
+    return new LinearModel(task, params, design, fit.coefficients, fit.outputs, warnings);
   }
 }

@@ -1,5 +1,6 @@
 /** A fitted linear model: its preprocessing plus logistic or ridge coefficients. */
 import type { AlgorithmInfo, Frame, SerializedModel, Task, TrainedModel } from '../../frame.js';
+import { ARTIFACT_VERSION, artifactHeader, pointPredictions } from '../../estimator.js';
 import { DesignSpec, type SerializedDesignSpec } from './design.js';
 import { predictLogistic } from './logistic.js';
 import { predictRidge } from './ridge.js';
@@ -19,6 +20,7 @@ export interface SerializedLinear extends SerializedModel {
   /** (p + 1) × outputs, feature-major, intercepts in the last row. */
   coefficients: number[];
   outputs: number;
+  warnings?: string[];
 }
 
 export class LinearModel implements TrainedModel {
@@ -26,12 +28,19 @@ export class LinearModel implements TrainedModel {
 
   constructor(
     readonly task: Task,
+    readonly params: Readonly<Record<string, unknown>>,
     private readonly design: DesignSpec,
     private readonly coefficients: Float64Array,
     private readonly outputs: number,
+    readonly warnings: readonly string[] = [],
   ) {}
 
   predict(frame: Frame): Float64Array {
+    return pointPredictions(this.task, this.predictScores(frame));
+  }
+
+  /** Regression: the ridge prediction; classification: logistic probabilities. */
+  predictScores(frame: Frame): Float64Array {
     const x = this.design.transform(frame);
     return this.task.kind === 'regression'
       ? predictRidge(x, this.coefficients)
@@ -51,21 +60,21 @@ export class LinearModel implements TrainedModel {
 
   toJSON(): SerializedLinear {
     return {
-      format: 'sibyl-model',
-      version: 1,
+      ...artifactHeader('linear', this.task, this.params),
       kind: 'linear',
       task: this.task,
       design: this.design.toJSON(),
       coefficients: Array.from(this.coefficients),
       outputs: this.outputs,
+      warnings: [...this.warnings],
     };
   }
 }
 
 export function loadLinear(json: SerializedModel): LinearModel {
-  if (json.format !== 'sibyl-model' || json.kind !== 'linear' || json.version !== 1) {
+  if (json.format !== 'sibyl-model' || json.kind !== 'linear' || json.version !== ARTIFACT_VERSION) {
     throw new Error(`not a linear model (kind ${json.kind}, version ${json.version})`);
   }
   const m = json as SerializedLinear;
-  return new LinearModel(m.task, DesignSpec.load(m.design), Float64Array.from(m.coefficients), m.outputs);
+  return new LinearModel(m.task, m.params ?? {}, DesignSpec.load(m.design), Float64Array.from(m.coefficients), m.outputs, m.warnings ?? []);
 }
