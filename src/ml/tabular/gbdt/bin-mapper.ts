@@ -4,12 +4,11 @@
  * Bin codes fit a Uint8 (≤ 255 value bins + 1 missing bin).
  */
 import type { CategoricalColumn, FeatureColumn, NumericColumn } from '../../frame.js';
+import { quantileBinBounds } from '../../core/binning.js';
 import { Rng } from './rng.js';
 
 /** LightGBM bin_construct_sample_cnt: bin boundaries come from at most this many rows. */
 const BIN_SAMPLE_ROWS = 200_000;
-/** LightGBM min_data_in_bin. */
-const MIN_DATA_IN_BIN = 3;
 
 export interface NumericBins {
   kind: 'numeric';
@@ -59,71 +58,8 @@ function fitNumeric(col: NumericColumn, rows: Int32Array, maxBins: number): Nume
     if (!Number.isNaN(v)) present[k++] = v;
   }
   const hasMissing = k < rows.length;
-  const sorted = present.subarray(0, k).sort();
-  const distinct: number[] = [];
-  const counts: number[] = [];
-  for (let i = 0; i < k; i++) {
-    if (i > 0 && sorted[i] === sorted[i - 1]) counts[counts.length - 1]++;
-    else {
-      distinct.push(sorted[i]);
-      counts.push(1);
-    }
-  }
-  const upperBounds = Float64Array.from(greedyUpperBounds(distinct, counts, maxBins));
+  const upperBounds = Float64Array.from(quantileBinBounds(present.subarray(0, k).sort(), maxBins));
   return { kind: 'numeric', upperBounds, missingBin: upperBounds.length, hasMissing };
-}
-
-/** LightGBM's GreedyFindBin: equal-count bins, with very frequent values given a bin of their own. */
-function greedyUpperBounds(distinct: number[], counts: number[], maxBins: number): number[] {
-  const n = distinct.length;
-  const bounds: number[] = [];
-  const push = (v: number) => {
-    if (bounds.length === 0 || bounds[bounds.length - 1] !== v) bounds.push(v);
-  };
-  if (n <= maxBins) {
-    let inBin = 0;
-    for (let i = 0; i < n - 1; i++) {
-      inBin += counts[i];
-      if (inBin >= MIN_DATA_IN_BIN) {
-        const before = bounds.length;
-        push((distinct[i] + distinct[i + 1]) / 2);
-        if (bounds.length > before) inBin = 0;
-      }
-    }
-    bounds.push(Infinity);
-    return bounds;
-  }
-  const total = counts.reduce((a, b) => a + b, 0);
-  let meanBinSize = total / maxBins;
-  let restBins = maxBins;
-  let restSamples = total;
-  const big = counts.map((c) => c >= meanBinSize);
-  for (let i = 0; i < n; i++)
-    if (big[i]) {
-      restBins--;
-      restSamples -= counts[i];
-    }
-  meanBinSize = restSamples / restBins;
-  const uppers: number[] = [];
-  const lowers: number[] = [distinct[0]];
-  let inBin = 0;
-  for (let i = 0; i < n - 1; i++) {
-    if (!big[i]) restSamples -= counts[i];
-    inBin += counts[i];
-    if (big[i] || inBin >= meanBinSize || (big[i + 1] && inBin >= Math.max(1, meanBinSize * 0.5))) {
-      uppers.push(distinct[i]);
-      lowers.push(distinct[i + 1]);
-      if (uppers.length >= maxBins - 1) break;
-      inBin = 0;
-      if (!big[i]) {
-        restBins--;
-        meanBinSize = restSamples / restBins;
-      }
-    }
-  }
-  for (let i = 0; i < uppers.length; i++) push((uppers[i] + lowers[i + 1]) / 2);
-  bounds.push(Infinity);
-  return bounds;
 }
 
 function fitCategorical(col: CategoricalColumn, rows: Int32Array, maxBins: number): CategoricalBins {

@@ -1,0 +1,78 @@
+/**
+ * The one binner of numeric features (LightGBM's GreedyFindBin), shared by the GBDT and the forests:
+ * equal-count bins, very frequent values in a bin of their own, at least MIN_DATA_IN_BIN rows per bin
+ * when there are few distinct values, bounds midway between neighbouring distinct values.
+ */
+
+/** LightGBM min_data_in_bin. */
+const MIN_DATA_IN_BIN = 3;
+
+/**
+ * Upper bounds of at most maxBins bins over ascending values without NaN: value v falls in the first
+ * bin b with v <= bounds[b]; the last bound is +Infinity.
+ */
+export function quantileBinBounds(sorted: ArrayLike<number>, maxBins: number): number[] {
+  const distinct: number[] = [];
+  const counts: number[] = [];
+  for (let i = 0; i < sorted.length; i++) {
+    if (i > 0 && sorted[i] === sorted[i - 1]) counts[counts.length - 1]++;
+    else {
+      distinct.push(sorted[i]);
+      counts.push(1);
+    }
+  }
+  return greedyUpperBounds(distinct, counts, maxBins);
+}
+
+function greedyUpperBounds(distinct: number[], counts: number[], maxBins: number): number[] {
+  const n = distinct.length;
+  const bounds: number[] = [];
+  const push = (v: number) => {
+    if (bounds.length === 0 || bounds[bounds.length - 1] !== v) bounds.push(v);
+  };
+  if (n <= maxBins) {
+    let inBin = 0;
+    for (let i = 0; i < n - 1; i++) {
+      inBin += counts[i];
+      if (inBin >= MIN_DATA_IN_BIN) {
+        const before = bounds.length;
+        push((distinct[i] + distinct[i + 1]) / 2);
+        if (bounds.length > before) inBin = 0;
+      }
+    }
+    bounds.push(Infinity);
+    return bounds;
+  }
+  const total = counts.reduce((a, b) => a + b, 0);
+  let meanBinSize = total / maxBins;
+  let restBins = maxBins;
+  let restSamples = total;
+  const big = counts.map((c) => c >= meanBinSize);
+  for (let i = 0; i < n; i++)
+    if (big[i]) {
+      restBins--;
+      restSamples -= counts[i];
+    }
+  meanBinSize = restSamples / restBins;
+  const uppers: number[] = [];
+  const lowers: number[] = [distinct[0]];
+  let inBin = 0;
+  for (let i = 0; i < n - 1; i++) {
+    if (!big[i]) restSamples -= counts[i];
+    inBin += counts[i];
+    if (big[i] || inBin >= meanBinSize || (big[i + 1] && inBin >= Math.max(1, meanBinSize * 0.5))) {
+      uppers.push(distinct[i]);
+      lowers.push(distinct[i + 1]);
+      if (uppers.length >= maxBins - 1) break;
+      inBin = 0;
+      if (!big[i]) {
+        restBins--;
+        meanBinSize = restSamples / restBins;
+      }
+    }
+  }
+  for (let i = 0; i < uppers.length; i++) push((uppers[i] + lowers[i + 1]) / 2);
+  bounds.push(Infinity);
+  return bounds;
+}
+
