@@ -1,9 +1,10 @@
 /**
- * Quantile binning of feature columns (LightGBM-style): each column becomes Uint8 bin codes,
- * bin 0 = missing, bins 1..B = value ranges (edges midway between distinct values).
+ * Quantile binning of feature columns with the shared binner (ml/core/binning.ts, LightGBM's): each
+ * column becomes Uint8 bin codes, bin 0 = missing, bins 1..B = value ranges.
  * Categorical codes are binned as ordinal numbers (like scikit-learn's forest on ordinal codes).
  */
 import type { FeatureColumn, Frame } from '../../frame.js';
+import { quantileBinBounds } from '../../core/binning.js';
 
 export const MAX_BINS = 255;
 
@@ -26,33 +27,13 @@ export function numericValues(col: FeatureColumn): Float64Array {
   return out;
 }
 
-/** Edges between distinct values (midpoints), merged into at most maxBins bins of similar row counts. */
+/**
+ * Edges between bins (midway between neighbouring distinct values) from the shared binner: at most
+ * maxBins bins of similar row counts, very frequent values alone, and at least a few rows per bin.
+ */
 export function fitUpperEdges(values: Float64Array, maxBins = MAX_BINS): Float64Array {
-  const present = values.filter((v) => !Number.isNaN(v)).sort();
-  const distinct: number[] = [];
-  const counts: number[] = [];
-  for (let i = 0; i < present.length; i++) {
-    if (i === 0 || present[i] !== present[i - 1]) {
-      distinct.push(present[i]);
-      counts.push(1);
-    } else counts[counts.length - 1]++;
-  }
-  const edges: number[] = [];
-  if (distinct.length <= maxBins) {
-    for (let i = 0; i + 1 < distinct.length; i++) edges.push((distinct[i] + distinct[i + 1]) / 2);
-  } else {
-    const perBin = present.length / maxBins;
-    let cumulative = 0;
-    let nextCut = perBin;
-    for (let i = 0; i + 1 < distinct.length && edges.length < maxBins - 1; i++) {
-      cumulative += counts[i];
-      if (cumulative >= nextCut) {
-        edges.push((distinct[i] + distinct[i + 1]) / 2);
-        while (nextCut <= cumulative) nextCut += perBin;
-      }
-    }
-  }
-  return Float64Array.from(edges);
+  const bounds = quantileBinBounds(values.filter((v) => !Number.isNaN(v)).sort(), maxBins);
+  return Float64Array.from(bounds.slice(0, -1)); // the last bound is +Infinity
 }
 
 /** Bin code of a value: 0 for NaN, else 1 + number of edges below it. */
