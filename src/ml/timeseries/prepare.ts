@@ -123,8 +123,7 @@ export function inferInterval(timestamps: ArrayLike<number>): Interval {
   const gaps: number[] = [];
   for (let i = 1; i < sorted.length; i++) if (sorted[i] > sorted[i - 1]) gaps.push(sorted[i] - sorted[i - 1]);
   if (gaps.length === 0) throw new RangeError('inferInterval: need at least two distinct timestamps');
-  gaps.sort((x, y) => x - y);
-  const median = gaps[Math.floor((gaps.length - 1) / 2)];
+  const median = lowerMedian(gaps);
   const typical: [Interval, number][] = [
     ['hour', HOUR_MS],
     ['day', DAY_MS],
