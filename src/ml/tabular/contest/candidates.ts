@@ -1,6 +1,6 @@
 /**
  * The short list of learner settings a contest tries, as plain data (so worker threads can rebuild
- * the learner), ordered cheapest / most often winning first: the time budget cuts from the end.
+ * the learner), ordered cheapest / most often winning first.
  */
 import type { Learner } from '../../frame.js';
 import { ExtraTreesLearner, RandomForestLearner, type ForestParams } from '../forest/index.js';
@@ -17,7 +17,7 @@ const SMALL_DATA_ROWS = 1000;
 
 /**
  * Trees per forest while cross-validating: 100 trees score almost as well as 300 at a third of the
- * cost, which buys more folds within the time budget; the refit of a champion uses the full default.
+ * cost, which buys more folds within the work budget; the refit of a champion uses the full default.
  */
 export const FOREST_TREES_IN_CV = 100;
 
