@@ -1,17 +1,18 @@
 /**
  * The one binner of numeric features (LightGBM's GreedyFindBin), shared by the GBDT and the forests:
- * equal-count bins, very frequent values in a bin of their own, at least MIN_DATA_IN_BIN rows per bin
- * when there are few distinct values, bounds midway between neighbouring distinct values.
+ * equal-count bins, very frequent values in a bin of their own, bounds midway between neighbouring
+ * distinct values.
  */
 
-/** LightGBM min_data_in_bin. */
-const MIN_DATA_IN_BIN = 3;
+/** LightGBM's min_data_in_bin default. */
+export const MIN_DATA_IN_BIN = 3;
 
 /**
  * Upper bounds of at most maxBins bins over ascending values without NaN: value v falls in the first
- * bin b with v <= bounds[b]; the last bound is +Infinity.
+ * bin b with v <= bounds[b]; the last bound is +Infinity. With at most maxBins distinct values, a bin
+ * closes once it holds minDataInBin rows (1: every distinct value its own bin).
  */
-export function quantileBinBounds(sorted: ArrayLike<number>, maxBins: number): number[] {
+export function quantileBinBounds(sorted: ArrayLike<number>, maxBins: number, minDataInBin = MIN_DATA_IN_BIN): number[] {
   const distinct: number[] = [];
   const counts: number[] = [];
   for (let i = 0; i < sorted.length; i++) {
@@ -21,10 +22,10 @@ export function quantileBinBounds(sorted: ArrayLike<number>, maxBins: number): n
       counts.push(1);
     }
   }
-  return greedyUpperBounds(distinct, counts, maxBins);
+  return greedyUpperBounds(distinct, counts, maxBins, minDataInBin);
 }
 
-function greedyUpperBounds(distinct: number[], counts: number[], maxBins: number): number[] {
+function greedyUpperBounds(distinct: number[], counts: number[], maxBins: number, minDataInBin: number): number[] {
   const n = distinct.length;
   const bounds: number[] = [];
   const push = (v: number) => {
@@ -34,7 +35,7 @@ function greedyUpperBounds(distinct: number[], counts: number[], maxBins: number
     let inBin = 0;
     for (let i = 0; i < n - 1; i++) {
       inBin += counts[i];
-      if (inBin >= MIN_DATA_IN_BIN) {
+      if (inBin >= minDataInBin) {
         const before = bounds.length;
         push((distinct[i] + distinct[i + 1]) / 2);
         if (bounds.length > before) inBin = 0;

@@ -28,11 +28,12 @@ export function numericValues(col: FeatureColumn): Float64Array {
 }
 
 /**
- * Edges between bins (midway between neighbouring distinct values) from the shared binner: at most
- * maxBins bins of similar row counts, very frequent values alone, and at least a few rows per bin.
+ * Edges between bins (midway between neighbouring distinct values) from the shared binner: every
+ * distinct value its own bin when there are at most maxBins of them (exact splits, as scikit-learn's
+ * unbinned trees have), else at most maxBins bins of similar row counts, very frequent values alone.
  */
 export function fitUpperEdges(values: Float64Array, maxBins = MAX_BINS): Float64Array {
-  const bounds = quantileBinBounds(values.filter((v) => !Number.isNaN(v)).sort(), maxBins);
+  const bounds = quantileBinBounds(values.filter((v) => !Number.isNaN(v)).sort(), maxBins, 1);
   return Float64Array.from(bounds.slice(0, -1)); // the last bound is +Infinity
 }
 
