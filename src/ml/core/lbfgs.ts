@@ -1,7 +1,8 @@
 /**
- * Limited-memory BFGS for smooth convex objectives (the logistic loss), with a backtracking
- * Armijo line search; the one gradient-based minimiser of ml/, budgeted in iterations. Curvature pairs with non-positive sᵀy are skipped, which keeps the
- * inverse-Hessian approximation positive definite without a Wolfe search.
+ * Limited-memory BFGS for smooth convex objectives (the logistic loss), with a backtracking Armijo
+ * line search; the one gradient-based minimiser of ml/, budgeted in iterations. Curvature pairs with
+ * non-positive sᵀy are skipped, which keeps the inverse-Hessian approximation positive definite
+ * without a Wolfe search.
  */
 
 /** Returns f(x) and writes ∇f(x) into grad. */
