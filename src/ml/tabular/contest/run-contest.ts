@@ -51,10 +51,11 @@ export const DEFAULT_CONTEST_WORK = 1_000_000;
 /**
  * A contest's work budget for its number of rows: 1 million training cells up to 10,000 rows, then
  * growing with the square root of the size, at most 6 million. All five folds of the five default
- * candidates fit in it up to about 50,000 cells (3,500 rows × 13 columns: credit_data, about 9 s on
- * two cores); larger data get fewer folds, down to the first fold alone. That is about as long as the
- * wall-clock budget it replaced (5 s at 10,000 rows, at most 60 s), but the same data and seed now
- * always evaluate the same folds, however busy the machine.
+ * candidates fit in it up to about 50,000 cells (3,500 rows × 13 columns, credit_data: about 9 s on
+ * two idle cores, where the 3 s wall-clock budget it replaces allowed one or two folds); larger data
+ * get fewer folds, down to the first alone (a 100,000-row sample × 20 columns: one fold, about as long
+ * as the 60 s cap it replaces). The same data and seed always evaluate the same folds, however busy
+ * the machine.
  */
 export function contestWorkBudget(rows: number): number {
   return Math.round(Math.min(6 * DEFAULT_CONTEST_WORK, DEFAULT_CONTEST_WORK * Math.max(1, Math.sqrt(rows / 10_000))));
