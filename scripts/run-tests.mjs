@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // Runs the compiled test files with node's own test runner.
-// Default: every dist/test/**/*.test.js except *.slow.test.js; `--slow` runs only the slow ones.
+// Default: every dist/test/**/*.test.js except *.slow.test.js and *.clients.test.js; `--slow` runs only the
+// slow ones, `--clients` only the original clients driven against a live server.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
 const slow = process.argv.includes('--slow');
+const clients = process.argv.includes('--clients');
 const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const root = 'dist/test';
 
@@ -19,7 +21,7 @@ function walk(dir) {
   return out;
 }
 
-let files = walk(root).filter((f) => f.endsWith('.slow.test.js') === slow);
+let files = walk(root).filter((f) => f.endsWith('.slow.test.js') === slow && f.endsWith('.clients.test.js') === clients);
 if (only.length) files = files.filter((f) => only.some((o) => f.includes(o)));
 files.sort();
 if (files.length === 0) {

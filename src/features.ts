@@ -46,10 +46,11 @@ import { registerSessionRunner as registerModelRunner } from './jobs/session-job
 import { runModelSession } from './service/sessions/model-session-runner.js';
 import { registerModelSessionRoutes } from './api/routes/model-sessions.js';
 import { registerModelRoutes } from './api/routes/models.js';
+import { registerContestRoutes } from './api/routes/contest.js';
 import { flushAllPredictionCounts, modelsOf } from './service/models/models-service.js';
 registerModelRunner('model', runModelSession);
 features.push({
-  routes: (app, services) => { registerModelSessionRoutes(app, services); registerModelRoutes(app, services); },
+  routes: (app, services) => { registerModelSessionRoutes(app, services); registerContestRoutes(app, services); registerModelRoutes(app, services); },
   setup: (services) => {
     const models = modelsOf(services);
     // DELETE /v1/data/<name>?cascade=model removes the data set's models too (compat-notes §3.1).

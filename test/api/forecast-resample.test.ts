@@ -108,7 +108,7 @@ for (const backend of await backends()) {
       // The number of Sundays in a month (4 or 5) is not predictable from the totals alone: 10 % tolerance.
       month.rows.forEach((r, k) => near(Number(r.units), expected(bounds[k]!, bounds[k + 1]!), 0.1, `total of ${r.day}`));
       const year = await forecastRows(s, { dataSourceName: 'shop', targetColumn: 'units', resultInterval: 'YEAR', startDate: '2021-01-01', endDate: '2022-01-01' });
-      assert.equal(year.session.resultInterval, 'Year');
+      assert.equal(year.session.resultInterval, 'year');
       assert.deepEqual(year.rows.map((r) => r.day), ['2021-01-01T00:00:00.0000000Z', '2022-01-01T00:00:00.0000000Z']);
       for (const r of year.rows) near(Number(r.units), expected(Date.UTC(2021, 0, 1), Date.UTC(2022, 0, 1)), 0.03, `total of ${r.day}`);
     });

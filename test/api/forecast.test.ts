@@ -41,7 +41,7 @@ for (const backend of await backends()) {
       assert.equal(r.json.predictionDomain, 'forecast');
       assert.equal(r.json.startDate, '2015-04-29T00:00:00+00:00');
       assert.equal(r.json.endDate, '2015-05-12T00:00:00+00:00');
-      assert.equal(r.json.resultInterval, 'Day');
+      assert.equal(r.json.resultInterval, 'day');
       assert.equal(r.json.dataSourceName, 'hyndsight');
       assert.equal(r.json.targetColumn, 'value');
       assert.deepEqual(r.json.availablePredictionIntervals, ['0.05', '0.1', '0.2', '0.5', '0.8', '0.9', '0.95']);
@@ -54,10 +54,10 @@ for (const backend of await backends()) {
     it('reads parameters from the query string (Ruby sends a JSON "" body), .NET enum integers and PascalCase names', async () => {
       const q = await s.call('POST', '/v1/sessions/forecast?dataSetName=hyndsight&startDate=2015-04-20&endDate=2015-04-26&resultInterval=WEEK&targetColumn=value', { body: '""', headers: { 'content-type': 'application/json' } });
       assert.equal(q.status, 200, q.text);
-      assert.equal(q.json.resultInterval, 'Week');
+      assert.equal(q.json.resultInterval, 'week');
       const net = await s.call('POST', '/v1/sessions/forecast', { json: { DataSourceName: 'hyndsight', StartDate: '2015-04-29T00:00:00.0000000+00:00', EndDate: '2015-05-01T00:00:00.0000000+00:00', ResultInterval: 1, Columns: { value: { Role: 'Target', DataType: 1 } } } });
       assert.equal(net.status, 200, net.text);
-      assert.equal(net.json.resultInterval, 'Day');
+      assert.equal(net.json.resultInterval, 'day');
       assert.equal(net.json.targetColumn, 'value', 'the target can come from the columns metadata');
     });
 
@@ -70,9 +70,10 @@ for (const backend of await backends()) {
 
     it('rejects what the spec rules out', async () => {
       const post = (json: Record<string, unknown>) => s.call('POST', '/v1/sessions/forecast', { json: { dataSourceName: 'hyndsight', targetColumn: 'value', startDate: '2015-04-29', endDate: '2015-05-12', ...json } });
+      // A start after the data is no longer refused (issue 11): it runs across the gap, with a warning.
       let r = await post({ startDate: '2015-05-02' });
-      assert.equal(r.status, 400);
-      assert.equal(r.json.errorType, 'InvalidDateRange', 'the start must be on or before the last date in the data set');
+      assert.equal(r.status, 200, r.text);
+      assert.ok(r.json.messages.some((m: { severity: string; message: string }) => m.severity === 'warning' && /after the period following the last observation/.test(m.message)), JSON.stringify(r.json.messages));
       r = await post({ startDate: '2015-05-12', endDate: '2015-05-01' });
       assert.equal(r.json.errorType, 'InvalidDateRange');
       r = await post({ startDate: 'not a date' });

@@ -25,12 +25,12 @@ for (const backend of await backends()) {
       assert.deepEqual(r.json.extraParameters, { event: 'myevent' });
       assert.equal(r.json.startDate, '1938-01-01T00:00:00+00:00');
       assert.equal(r.json.endDate, '1938-06-01T00:00:00+00:00');
-      assert.equal(r.json.resultInterval, 'Month');
+      assert.equal(r.json.resultInterval, 'month');
       assert.equal(r.json.dataSetName, 'nottem');
       assert.equal(r.json.columns.post.role, 'none');
       const q = await s.call('POST', '/v1/sessions/impact?dataSetName=nottem&startDate=1938-01-01&endDate=1938-06-01&eventName=e&targetColumn=y&resultInterval=3&callbackUrl=https://example.com/cb', { body: '""', headers: { 'content-type': 'application/json' } });
       assert.equal(q.status, 200, q.text);
-      assert.equal(q.json.resultInterval, 'Month');
+      assert.equal(q.json.resultInterval, 'month');
       assert.ok(q.headers.get('service-webhook-token'));
       const outliers = await s.call('GET', `/v1/sessions/${r.json.sessionId}/results/outliers`);
       assert.equal(outliers.status, 404, 'outliers are for forecast sessions only');

@@ -14,6 +14,7 @@ import type { Page } from '../../store/paging.js';
 import { Params } from '../params.js';
 import { baseUrl, pagingFields, readPaging } from '../paging.js';
 import { errors, pagingQuery } from './schema-parts.js';
+import { withMahalanobisDistances } from '../../service/sessions/mahalanobis-rows.js';
 import { notApplicable, sendCreatedSession, sessionBody, sessionIdParam, statusHeaders } from './sessions.js';
 
 const tags = ['sessions'];
@@ -119,12 +120,13 @@ export function registerModelSessionRoutes(app: FastifyInstance, services: Servi
     return { ...sessionBody(req, session), featureImportance: Object.fromEntries(paged(scores, page)), supportsFeatureImportance: true, ...pagingFields(req, page, scores.length) };
   });
 
-  app.get('/v1/sessions/:id/contest', { schema: { tags, summary: 'The candidates a session tried, with their cross-validated metrics, and the champion', response: errors } }, async (req, reply) => {
-    const { session, results } = await resultsFor(req, 'contest', (_s, r) => isPlainObject(r.extra.contest));
-    const contest = results.extra.contest as { championMetric: string; champion: { id: string }; contestants: { id: string }[] };
-    const base = `${baseUrl(req)}/sessions/${session.id}/contest`;
-    const withLinks = <T extends { id: string }>(c: T) => ({ ...c, links: [{ rel: 'self', href: `${base}/contestants/${encodeURIComponent(c.id)}` }] });
+  app.get('/v1/sessions/:id/results/mahalanobisdistances', { schema: { tags, summary: 'Every row of an anomalies session with its anomaly score and Mahalanobis distance from the mean', ...pagedQuery, response: errors } }, async (req, reply) => {
+    const p = Params.query(req);
+    const page = readPaging(p);
+    p.check();
+    const { session, results } = await resultsFor(req, 'mahalanobisDistances', (_s, r) => Array.isArray(r.extra.anomalyScores));
+    const rows = withMahalanobisDistances(results.extra.anomalyScores as Record<string, string>[]);
     reply.headers(statusHeaders(session));
-    return { ...sessionBody(req, session), championMetric: contest.championMetric, champion: withLinks(contest.champion), contestants: contest.contestants.map(withLinks) };
+    return { ...sessionBody(req, session), metrics: results.metrics, data: paged(rows, page), ...pagingFields(req, page, rows.length) };
   });
 }

@@ -25,9 +25,6 @@ export function sessionView(s: SessionRecord, base: string): Record<string, unkn
     predictionDomain: s.predictionDomain ?? s.type,
     supportsFeatureImportance: s.type === 'model' && s.predictionDomain !== 'anomalies',
     availablePredictionIntervals: (req.availablePredictionIntervals as string[] | undefined) ?? [],
-    startDate: req.startDate ?? null,
-    endDate: req.endDate ?? null,
-    resultInterval: req.resultInterval ?? null,
     requestedDate: isoOffset(s.requestedAt),
     statusHistory: s.statusHistory.map((h) => ({ date: isoOffset(h.date), status: h.status })),
     extraParameters: req.extraParameters ?? {},
@@ -37,15 +34,25 @@ export function sessionView(s: SessionRecord, base: string): Record<string, unkn
     dataSetName: s.datasetName,
     targetColumn: s.targetColumn,
     isEstimate: false,
-    callbackUrl: s.callbackUrl ?? '',
     columns: columnsToJson(s.columns as ColumnMap),
     links,
   };
+  // Time-series sessions always carry their window and interval; model sessions never do (the
+  // original omitted them, and the Python client parses any startDate/endDate present as a date).
+  if (s.type !== 'model') {
+    if (req.startDate != null) view.startDate = req.startDate;
+    if (req.endDate != null) view.endDate = req.endDate;
+    // Lowercase as on the original wire (cassettes: "day"); the spec's capitalised echo crashes the
+    // Python client, which looks the value up in its lowercase TimeInterval enum.
+    view.resultInterval = String(req.resultInterval ?? 'day').toLowerCase();
+  }
+  // Echoed only when one was given (§3.11).
+  if (s.callbackUrl) view.callbackUrl = s.callbackUrl;
   if (s.type === 'model') {
     view.balance = req.balance ?? null;
     if (s.predictionDomain !== 'classification') delete view.balance;
   }
-  if (s.type === 'impact') view.eventName = req.eventName ?? null;
+  if (s.type === 'impact' && req.eventName != null) view.eventName = req.eventName;
   if (s.modelId) view.modelId = s.modelId;
   if (s.algorithm) view.algorithm = s.algorithm;
   return view;

@@ -16,7 +16,6 @@ import { capitalised, findDataSource, invalidDateRange, requireFeatureValues, se
 /** Quantile levels every forecast offers (`availablePredictionIntervals`, `?predictionInterval=`). */
 export const PREDICTION_LEVELS = [0.05, 0.1, 0.2, 0.5, 0.8, 0.9, 0.95];
 
-const DAY_MS = 86_400_000;
 /** Longest forecast, in periods (a year of hours is 8,760): beyond it the request is refused rather than left to run for long. */
 const MAX_HORIZON = 10_000;
 
@@ -31,11 +30,14 @@ export async function createForecastSession(services: Services, accountId: strin
   const start = r.startMs ?? addPeriods(periodStart(extent.lastTarget, r.interval), r.interval, 1);
   const end = r.endMs ?? addPeriods(start, r.interval, Math.max(seasonalPeriods(r.interval).main, 2) - 1);
   if (start > end) throw invalidDateRange('Start Date must be before End Date', { startDate: [formatOffset(start)], endDate: [formatOffset(end)] });
-  if (r.startMs !== undefined && Math.floor(start / DAY_MS) > Math.floor(lastDate / DAY_MS)) {
-    throw invalidDateRange('Start Date must be on or before the last date in the data source', {
-      startDate: [`${formatOffset(start)} is after the last date in the data set, ${formatOffset(lastDate)}`],
-    });
-  }
+  // A start after the period that follows the last observation is accepted: the forecast continues
+  // from the data across the gap (as the existing gap test expects), with a message saying so.
+  const next = addPeriods(periodStart(extent.lastTarget, r.interval), r.interval, 1);
+  const gapPeriods = Math.max(0, periodsBetween(next, periodStart(start, r.interval), r.interval));
+  const messages = gapPeriods > 0 ? [{
+    severity: 'warning' as const,
+    message: `The forecast starts ${gapPeriods} ${r.interval}${gapPeriods === 1 ? '' : 's'} after the period following the last observation (${formatOffset(extent.lastTarget)}); the model continues from the last observation across the gap, and the periods before the start date are not reported.`,
+  }] : [];
   if (periodsBetween(extent.firstTarget, start, r.interval) < 1) {
     throw invalidDateRange('Start Date must be after the first date in the data source', { startDate: [`there is no data before ${formatOffset(start)}`] });
   }
@@ -46,7 +48,7 @@ export async function createForecastSession(services: Services, accountId: strin
 
   return services.sessions.create(accountId, {
     type: 'forecast', predictionDomain: 'forecast', datasetName: dataset.name, targetColumn: cols.target,
-    name: r.name ?? `Forecast on ${dataset.name}`, columns: cols.columns, callbackUrl: r.callbackUrl ?? null,
+    name: r.name ?? `Forecast on ${dataset.name}`, columns: cols.columns, callbackUrl: r.callbackUrl ?? null, messages,
     request: {
       startDate: formatOffset(start), endDate: formatOffset(end), resultInterval: capitalised(r.interval),
       availablePredictionIntervals: PREDICTION_LEVELS.map(String), extraParameters: {},
