@@ -4,17 +4,31 @@
  * R's ets/arima/theta/comb (reference/forecast.csv) and, for M3, the THETA and ForecastPro entrants
  * rescored from m3_reference_forecasts.csv. The series are split over child processes (both cores).
  *
- *   npm run bench:forecast [-- --only m3,m1,tourism] [--limit N] [--workers 2] [--methods comb,ets]
+ * Intervals: the 50/80/90/95 % central bands are scored by coverage (share of held-out points inside,
+ * next to the nominal level) and by the mean scaled interval score (MSIS, M4: width plus 2/α times the
+ * miss, over the MASE scale), next to R's ets and comb intervals from bench/r_forecast_intervals.R
+ * (run it once; its CSVs are read from --r-dir, default bench/out/r_intervals, on the series they cover).
+ *
+ *   npm run bench:forecast [-- --only m3,m1,tourism] [--limit N] [--stride K] [--workers 2] [--methods comb,ets] [--r-dir DIR]
  */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { forecast } from '../src/ml/timeseries/forecast/index.js';
 import { mase, maseScale, smape } from '../src/ml/timeseries/forecast/metrics.js';
-import { column, readCsv, type CsvTable } from './lib/benchdata.js';
+import { column, parseCsv, readCsv, type CsvTable } from './lib/benchdata.js';
+import { repositoryRoot } from './lib/data-root.js';
 
 interface Task { id: string; period: string; m: number; h: number; y: number[] }
-interface Outcome { id: string; mean: number[]; method: string; ms: number; error?: string }
+/** Central bands by nominal coverage ("0.5" … "0.95"): lower and upper per horizon step. */
+type Bands = Record<string, { lower: number[]; upper: number[] }>;
+interface Outcome { id: string; mean: number[]; bands: Bands; method: string; ms: number; error?: string }
+
+const BAND_LEVELS = [0.5, 0.8, 0.9, 0.95];
+/** Quantile levels whose pairs make the bands above. */
+const QUANTILE_LEVELS = BAND_LEVELS.flatMap((c) => [(1 - c) / 2, (1 + c) / 2]).sort((a, b) => a - b);
 
 const COLLECTIONS = ['m3', 'm1', 'tourism'];
 const REFERENCE_METHODS = ['ets', 'arima', 'theta', 'comb'];
@@ -24,11 +38,13 @@ function runTasks(tasks: Task[], methods?: string[]): Outcome[] {
   return tasks.map((t) => {
     const start = performance.now();
     try {
-      const r = forecast(Float64Array.from(t.y), t.h, { period: t.m, levels: [], methods });
-      return { id: t.id, mean: Array.from(r.mean), method: r.method, ms: performance.now() - start };
+      const r = forecast(Float64Array.from(t.y), t.h, { period: t.m, levels: QUANTILE_LEVELS, methods });
+      const bands: Bands = {};
+      for (const [level, band] of Object.entries(r.intervals)) bands[level] = { lower: Array.from(band.lower), upper: Array.from(band.upper) };
+      return { id: t.id, mean: Array.from(r.mean), bands, method: r.method, ms: performance.now() - start };
     } catch (e) {
       const last = t.y[t.y.length - 1];
-      return { id: t.id, mean: new Array(t.h).fill(last), method: 'failed', ms: performance.now() - start, error: String(e) };
+      return { id: t.id, mean: new Array(t.h).fill(last), bands: {}, method: 'failed', ms: performance.now() - start, error: String(e) };
     }
   });
 }
@@ -59,7 +75,7 @@ function groupValues(t: CsvTable): Map<string, number[]> {
   return out;
 }
 
-function loadTasks(coll: string, limit: number): { tasks: Task[]; tests: Map<string, number[]> } {
+function loadTasks(coll: string, limit: number, stride: number): { tasks: Task[]; tests: Map<string, number[]> } {
   const meta = readCsv(`forecast/${coll}/${coll}_meta.csv`);
   const period = new Map(meta.rows.map((r) => [r[0], r[meta.header.indexOf('period')].toLowerCase()]));
   const freq = new Map(meta.rows.map((r) => [r[0], Number(r[meta.header.indexOf('frequency')])]));
@@ -69,8 +85,10 @@ function loadTasks(coll: string, limit: number): { tasks: Task[]; tests: Map<str
   for (const p of [...new Set(period.values())]) {
     const train = groupValues(readCsv(`forecast/${coll}/${coll}_${p}_train.csv`));
     const test = groupValues(readCsv(`forecast/${coll}/${coll}_${p}_test.csv`));
-    let k = 0;
+    let k = 0, i = 0;
     for (const [id, y] of train) {
+      // Every stride-th series (as bench/r_forecast_intervals.R picks them), at most limit per period.
+      if (i++ % stride !== 0) continue;
       if (k++ >= limit) break;
       tasks.push({ id, period: p, m: freq.get(id)!, h: horizon.get(id)!, y });
       tests.set(id, test.get(id)!);
@@ -106,6 +124,76 @@ function score(period: string, method: string, tasks: Task[], forecasts: Map<str
     if (maseScale(t.y, t.m) > 0) { sMase += mase(t.y, actual, fc, t.m); nMase++; } else undef++;
   }
   return { period, method, n, smape: sSeries / n, smapePoints: sPoints / nPoints, mase: sMase / nMase, nMaseUndefined: undef };
+}
+
+interface IntervalRow { period: string; method: string; n: number; coverage: number[]; msis: number[] }
+
+/**
+ * Coverage of each band (share of held-out points inside it) and its MSIS: per series the mean over the
+ * horizon of (U − L) + (2/α)(L − y)⁺ + (2/α)(y − U)⁺ with α = 1 − level, over the MASE scale, then
+ * averaged over the series (those with a zero scale are left out of the MSIS, as of the MASE).
+ */
+function scoreIntervals(period: string, method: string, tasks: Task[], bands: Map<string, Bands>, tests: Map<string, number[]>): IntervalRow {
+  const inside = BAND_LEVELS.map(() => 0);
+  const msis = BAND_LEVELS.map(() => 0);
+  let points = 0, n = 0, nScaled = 0;
+  for (const t of tasks) {
+    const b = bands.get(t.id);
+    if (!b || BAND_LEVELS.some((c) => !b[String(c)])) continue;
+    const actual = tests.get(t.id)!;
+    const scale = maseScale(t.y, t.m);
+    n++; points += actual.length;
+    if (scale > 0) nScaled++;
+    BAND_LEVELS.forEach((c, j) => {
+      const { lower, upper } = b[String(c)];
+      const alpha = 1 - c;
+      let s = 0;
+      for (let k = 0; k < actual.length; k++) {
+        const y = actual[k], lo = lower[k], hi = upper[k];
+        if (y >= lo && y <= hi) inside[j]++;
+        s += hi - lo + (2 / alpha) * (Math.max(lo - y, 0) + Math.max(y - hi, 0));
+      }
+      if (scale > 0) msis[j] += s / actual.length / scale;
+    });
+  }
+  return { period, method, n, coverage: inside.map((v) => v / points), msis: msis.map((v) => v / nScaled) };
+}
+
+/** R's interval forecasts (bench/r_forecast_intervals.R output) for a collection: by method, then series. */
+function referenceBands(coll: string, dir: string): { bands: Map<string, Map<string, Bands>>; means: Map<string, Map<string, number[]>> } {
+  const bands = new Map<string, Map<string, Bands>>();
+  const means = new Map<string, Map<string, number[]>>();
+  if (!existsSync(dir)) return { bands, means };
+  for (const file of readdirSync(dir).filter((f) => f.startsWith(`${coll}_s`) && f.endsWith('.csv'))) {
+    const t = parseCsv(readFileSync(resolve(dir, file), 'utf8'));
+    const col = (name: string) => t.header.indexOf(name);
+    const [iId, iMethod, iLevel, iK, iMean, iLower, iUpper] = ['series_id', 'method', 'level', 'k', 'mean', 'lower', 'upper'].map(col);
+    for (const r of t.rows) {
+      const method = `R ${r[iMethod]}`;
+      const id = r[iId];
+      const level = String(Number(r[iLevel]) / 100);
+      const k = Number(r[iK]) - 1;
+      if (!bands.has(method)) { bands.set(method, new Map()); means.set(method, new Map()); }
+      const byId = bands.get(method)!;
+      if (!byId.has(id)) { byId.set(id, {}); means.get(method)!.set(id, []); }
+      const b = byId.get(id)!;
+      b[level] ??= { lower: [], upper: [] };
+      b[level].lower[k] = Number(r[iLower]);
+      b[level].upper[k] = Number(r[iUpper]);
+      means.get(method)!.get(id)![k] = Number(r[iMean]);
+    }
+  }
+  return { bands, means };
+}
+
+function printIntervals(title: string, rows: IntervalRow[]): void {
+  console.log(`\n${title}`);
+  const levels = BAND_LEVELS.map((c) => `${Math.round(c * 100)}%`);
+  console.log(`period     method              n_series  ${levels.map((l) => `cov${l}`.padStart(7)).join(' ')}  ${levels.map((l) => `msis${l}`.padStart(8)).join(' ')}`);
+  console.log(`${'nominal'.padEnd(10)} ${''.padEnd(18)} ${''.padStart(8)}  ${BAND_LEVELS.map((c) => (c * 100).toFixed(1).padStart(7)).join(' ')}`);
+  for (const r of rows) {
+    console.log(`${r.period.padEnd(10)} ${r.method.padEnd(18)} ${String(r.n).padStart(8)}  ${r.coverage.map((v) => (v * 100).toFixed(1).padStart(7)).join(' ')}  ${r.msis.map((v) => v.toFixed(2).padStart(8)).join(' ')}`);
+  }
 }
 
 /** Point forecasts of other methods, rescored on the same series: R's (forecast_points.csv) and, for M3, the entrants'. */
@@ -146,10 +234,12 @@ function printTable(coll: string, rows: Row[]): void {
 async function main(): Promise<void> {
   const only = (arg('only') ?? COLLECTIONS.join(',')).split(',');
   const limit = Number(arg('limit') ?? Infinity);
+  const stride = Number(arg('stride') ?? 1);
   const workers = Number(arg('workers') ?? Math.min(2, availableParallelism()));
   const methods = arg('methods')?.split(',');
+  const rDir = resolve(arg('r-dir') ?? resolve(repositoryRoot(), 'bench/out/r_intervals'));
   for (const coll of only) {
-    const { tasks, tests } = loadTasks(coll, limit);
+    const { tasks, tests } = loadTasks(coll, limit, stride);
     const wall = performance.now();
     const outcomes = await runParallel(tasks, workers, methods);
     const wallSeconds = (performance.now() - wall) / 1000;
@@ -157,7 +247,7 @@ async function main(): Promise<void> {
     const periods = [...new Set(tasks.map((t) => t.period)), 'all'];
     const rows: Row[] = [];
     const refs = referenceForecasts(coll);
-    const refSeconds = Number.isFinite(limit) ? new Map<string, number>() : referenceSeconds(coll);
+    const refSeconds = Number.isFinite(limit) || stride > 1 ? new Map<string, number>() : referenceSeconds(coll);
     for (const p of periods) {
       const sub = p === 'all' ? tasks : tasks.filter((t) => t.period === p);
       const cpu = outcomes.filter((o) => sub.some((t) => t.id === o.id)).reduce((s, o) => s + o.ms, 0) / 1000;
@@ -165,6 +255,29 @@ async function main(): Promise<void> {
       for (const [name, byId] of refs) rows.push({ ...score(p, name, sub, byId, tests), seconds: refSeconds.get(`${p}/${name}`) });
     }
     printTable(coll, rows);
+    const ours = new Map(outcomes.map((o) => [o.id, o.bands]));
+    const ref = referenceBands(coll, rDir);
+    const intervalRows: IntervalRow[] = periods.map((p) => scoreIntervals(p, 'sibyl', p === 'all' ? tasks : tasks.filter((t) => t.period === p), ours, tests));
+    printIntervals(`${coll} intervals, every series run (coverage in % of held-out points; MSIS, lower is better)`, intervalRows);
+    if (ref.bands.size) {
+      const covered = tasks.filter((t) => [...ref.bands.values()].every((byId) => byId.has(t.id)));
+      const same: IntervalRow[] = [];
+      const points: Row[] = [];
+      for (const p of periods) {
+        const sub = p === 'all' ? covered : covered.filter((t) => t.period === p);
+        if (sub.length === 0) continue;
+        same.push(scoreIntervals(p, 'sibyl', sub, ours, tests));
+        points.push(score(p, 'sibyl', sub, forecasts, tests));
+        for (const [name, byId] of ref.bands) {
+          same.push(scoreIntervals(p, name, sub, byId, tests));
+          points.push(score(p, name, sub, ref.means.get(name)!, tests));
+        }
+      }
+      printIntervals(`${coll} intervals on the ${covered.length} series R's intervals cover (${rDir})`, same);
+      printTable(`${coll} points on the same series`, points);
+    } else {
+      console.log(`(no R interval reference for ${coll} in ${rDir}: run Rscript bench/r_forecast_intervals.R, see its header)`);
+    }
     const chosen = new Map<string, number>();
     for (const o of outcomes) chosen.set(o.method, (chosen.get(o.method) ?? 0) + 1);
     console.log(`methods chosen: ${[...chosen].map(([k, v]) => `${k} ${v}`).join(', ')}`);
