@@ -7,6 +7,7 @@
  */
 import { seasonalFigure } from './decompose.js';
 import { nelderMead } from '../../core/nelder-mead.js';
+import { SeededRandom } from '../../core/random.js';
 import { mean } from '../../core/statistics.js';
 import { fitLine } from './stats.js';
 import type { PointForecast } from './types.js';
@@ -185,32 +186,121 @@ export function fitEts(y: Float64Array, m: number, spec: EtsSpec): EtsModel | un
   };
 }
 
-/** Point forecasts and Gaussian standard deviations h steps ahead. */
+/**
+ * Point forecasts and Gaussian standard deviations h steps ahead. The variance is the model's own
+ * (Hyndman et al. 2008, ch. 6): the closed form of the linear class-1 models (additive error and
+ * components), the exact recursion of class 2 (multiplicative error, no multiplicative season) and,
+ * for class 3 (multiplicative season), the spread of simulated sample paths, for which no exact
+ * formula exists. The multiplicative models' spread grows with the level and compounds over the
+ * horizon; the additive formula scaled by the forecast, used before, understated it.
+ */
 export function etsForecast(model: EtsModel, h: number): PointForecast {
-  const { spec, m, alpha, beta, gamma } = model;
+  const { spec, m } = model;
   const phi = spec.trend === 'Ad' ? model.phi : 1;
   const hasTrend = spec.trend !== 'N';
   const mean = new Float64Array(h);
-  const sd = new Float64Array(h);
   let l = model.level;
   let b = hasTrend ? model.slope : 0;
-  let cumVar = 1;
-  let phiSum = 0;
   for (let k = 0; k < h; k++) {
     const q = l + phi * b;
     const s = spec.season === 'N' ? 0 : model.season[(model.n + k) % m];
-    const f = spec.season === 'M' ? q * s : q + s;
-    mean[k] = f;
-    const scale = spec.error === 'M' ? Math.abs(f) : 1;
-    sd[k] = scale * Math.sqrt(model.sigma2 * cumVar);
-    // Variance multiplier of the linear (class 1) models; used as an approximation for the others.
-    phiSum += Math.pow(phi, k + 1);
-    const c = alpha + (hasTrend ? beta * phiSum : 0) + (spec.season !== 'N' && (k + 1) % m === 0 ? gamma : 0);
-    cumVar += c * c;
+    mean[k] = spec.season === 'M' ? q * s : q + s;
     l = q;
     b = phi * b;
   }
+  const sd = spec.season === 'M' || (spec.error === 'M' && spec.season === 'A')
+    ? simulatedSd(model, h)
+    : spec.error === 'M' ? class2Sd(model, mean) : class1Sd(model, h);
   return { mean, sd, fitted: model.fitted };
+}
+
+/** c_j of the linear models: the weight of an error j steps back in the forecast (Hyndman et al. 2008, Table 6.1). */
+function errorWeights(model: EtsModel, h: number): Float64Array {
+  const { spec, m, alpha, beta, gamma } = model;
+  const phi = spec.trend === 'Ad' ? model.phi : 1;
+  const c = new Float64Array(h);
+  let phiSum = 0;
+  for (let j = 1; j < h; j++) {
+    phiSum += Math.pow(phi, j);
+    c[j] = alpha + (spec.trend !== 'N' ? beta * phiSum : 0) + (spec.season !== 'N' && j % m === 0 ? gamma : 0);
+  }
+  return c;
+}
+
+/** Class 1: v_h = σ²(1 + Σ_{j<h} c_j²). */
+function class1Sd(model: EtsModel, h: number): Float64Array {
+  const c = errorWeights(model, h);
+  const sd = new Float64Array(h);
+  let cum = 1;
+  for (let k = 0; k < h; k++) {
+    if (k > 0) cum += c[k] * c[k];
+    sd[k] = Math.sqrt(model.sigma2 * cum);
+  }
+  return sd;
+}
+
+/** Class 2: θ_1 = μ_1², θ_h = μ_h² + σ² Σ_{j<h} c_j² θ_{h−j}, v_h = (1 + σ²) θ_h − μ_h². */
+function class2Sd(model: EtsModel, mu: Float64Array): Float64Array {
+  const h = mu.length;
+  const c = errorWeights(model, h);
+  const s2 = model.sigma2;
+  const theta = new Float64Array(h);
+  const sd = new Float64Array(h);
+  for (let k = 0; k < h; k++) {
+    let acc = 0;
+    for (let j = 1; j <= k; j++) acc += c[j] * c[j] * theta[k - j];
+    theta[k] = mu[k] * mu[k] + s2 * acc;
+    sd[k] = Math.sqrt(Math.max((1 + s2) * theta[k] - mu[k] * mu[k], 0));
+  }
+  return sd;
+}
+
+/** Sample paths for class 3; a fixed seed keeps forecasts deterministic. */
+const SIMULATED_PATHS = 2000;
+const SIMULATION_SEED = 20080101;
+
+/** Standard deviation of simulated paths of the state recursion (the updates of runRecursion, errors drawn). */
+function simulatedSd(model: EtsModel, h: number): Float64Array {
+  const { spec, m, alpha, beta, gamma } = model;
+  const phi = spec.trend === 'Ad' ? model.phi : 1;
+  const hasTrend = spec.trend !== 'N';
+  const multSeason = spec.season === 'M';
+  const sigma = Math.sqrt(model.sigma2);
+  const rng = new SeededRandom(SIMULATION_SEED);
+  const sum = new Float64Array(h);
+  const sumSq = new Float64Array(h);
+  const season = new Float64Array(m);
+  for (let path = 0; path < SIMULATED_PATHS; path++) {
+    let l = model.level;
+    let b = hasTrend ? model.slope : 0;
+    season.set(model.season.subarray(0, m));
+    for (let k = 0; k < h; k++) {
+      const j = (model.n + k) % m;
+      const s = season[j];
+      const q = l + phi * b;
+      const yhat = multSeason ? q * s : q + s;
+      const e = sigma * gaussian(rng);
+      const y = spec.error === 'M' ? yhat * (1 + e) : yhat + e;
+      sum[k] += y;
+      sumSq[k] += y * y;
+      const adjusted = multSeason ? (Math.abs(s) < 1e-10 ? 1e10 : y / s) : y - s;
+      const oldl = l;
+      l = q + alpha * (adjusted - q);
+      if (hasTrend) b = phi * b + (beta / alpha) * (l - oldl - phi * b);
+      const target = multSeason ? (Math.abs(q) < 1e-10 ? 1e10 : y / q) : y - q;
+      season[j] = s + gamma * (target - s);
+    }
+  }
+  return sum.map((v, k) => {
+    const mu = v / SIMULATED_PATHS;
+    return Math.sqrt(Math.max(sumSq[k] / SIMULATED_PATHS - mu * mu, 0));
+  });
+}
+
+/** Standard normal draw (Box–Muller). */
+function gaussian(rng: SeededRandom): number {
+  const u = 1 - rng.next();
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rng.next());
 }
 
 /** The model space searched by auto-selection (R's default: no multiplicative trend, restricted). */

@@ -10,6 +10,7 @@ import { seasonalNaiveForecast } from './naive.js';
 import { decomposeSeasonal, reseasonalise, usablePeriods } from './seasonalDecomposition.js';
 import { thetaForecast } from './theta.js';
 import type { PointForecast } from './types.js';
+import { weightedCombination } from './uncertainty.js';
 
 /** Longest period handled inside a seasonal ETS model (R's ets ignores seasonality beyond 24). */
 const MAX_ETS_PERIOD = 24;
@@ -59,30 +60,8 @@ export function combFamilies(ctx: MethodContext): string[][] {
   return families;
 }
 
-/** Mean of means and of standard deviations (quantile averaging of normals), with the given weights. */
-function weightedMean(members: PointForecast[], weights: number[]): PointForecast {
-  const h = members[0].mean.length;
-  const total = weights.reduce((a, b) => a + b, 0);
-  const mean = new Float64Array(h);
-  const sd = new Float64Array(h);
-  members.forEach((f, i) => {
-    const w = weights[i] / total;
-    for (let k = 0; k < h; k++) {
-      mean[k] += w * f.mean[k];
-      sd[k] += w * f.sd[k];
-    }
-  });
-  let fitted: Float64Array | undefined;
-  if (members.every((f) => f.fitted)) {
-    const n = members[0].fitted!.length;
-    fitted = new Float64Array(n);
-    members.forEach((f, i) => { for (let t = 0; t < n; t++) fitted![t] += (weights[i] / total) * f.fitted![t]; });
-  }
-  return { mean, sd, fitted };
-}
-
-/** Combines the available members: equal weight per family, split equally inside a family. */
-export function combine(families: string[][], forecasts: Map<string, PointForecast>): PointForecast | undefined {
+/** Combines the available members: equal weight per family, split equally inside a family (see weightedCombination for the spread). */
+export function combine(y: Float64Array, families: string[][], forecasts: Map<string, PointForecast>): PointForecast | undefined {
   const members: PointForecast[] = [];
   const weights: number[] = [];
   for (const family of families) {
@@ -92,5 +71,5 @@ export function combine(families: string[][], forecasts: Map<string, PointForeca
       weights.push(1 / present.length);
     }
   }
-  return members.length ? weightedMean(members, weights) : undefined;
+  return members.length ? weightedCombination(y, members, weights) : undefined;
 }
