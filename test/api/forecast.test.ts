@@ -159,6 +159,25 @@ for (const backend of await backends()) {
       assert.ok(Number(spike['value:smooth']) < original / 2, 'the smoothed value is near the usual level');
     });
 
+    it('measures the metrics on a holdout the fit never saw: changing the held-out values changes the score, not the holdout forecast', async () => {
+      const body = { targetColumn: 'value', startDate: '2015-04-29', endDate: '2015-05-12' };
+      const original = await s.call('POST', '/v1/sessions/forecast', { json: { ...body, dataSourceName: 'hyndsight' } });
+      // The same data with the 14 held-out days (2015-04-15..28) turned into spikes an outlier filter would smooth away.
+      const spiked = hyndsight().map((r) => (r.date >= '2015-04-15' && r.date <= '2015-04-28' ? { ...r, value: String(Number(r.value) * 6) } : r));
+      assert.equal((await s.call('PUT', '/v1/data/hyndsight-spiked', { json: { data: spiked, columns: { date: { dataType: 'date', role: 'timestamp' }, value: { dataType: 'numeric', role: 'target' } } } })).status, 201);
+      const changed = await s.call('POST', '/v1/sessions/forecast', { json: { ...body, dataSourceName: 'hyndsight-spiked' } });
+      await completed(s, original.json.sessionId);
+      await completed(s, changed.json.sessionId);
+      const a = (await s.call('GET', `/v1/sessions/${original.json.sessionId}/results`)).json;
+      const b = (await s.call('GET', `/v1/sessions/${changed.json.sessionId}/results`)).json;
+      assert.equal(a.holdout.length, 14);
+      assert.deepEqual(a.holdout.map((r: any) => r.date.slice(0, 10)), Array.from({ length: 14 }, (_, k) => `2015-04-${String(15 + k).padStart(2, '0')}`));
+      for (const row of a.holdout) assert.ok(Number(row['value:predicted']) > 300 && Number(row['value:actual']) > 0, JSON.stringify(row));
+      assert.deepEqual(b.holdout.map((r: any) => r['value:predicted']), a.holdout.map((r: any) => r['value:predicted']), 'the holdout forecast ignores the held-out values');
+      assert.deepEqual(b.holdout.map((r: any) => Number(r['value:actual'])), a.holdout.map((r: any) => Number(r['value:actual']) * 6));
+      assert.ok(b.metrics.meanAbsoluteError > 3 * a.metrics.meanAbsoluteError, `${b.metrics.meanAbsoluteError} vs ${a.metrics.meanAbsoluteError}`);
+    });
+
     it('forecasts from the start date when it lies before the last date (training stops before it)', async () => {
       const created = await s.call('POST', '/v1/sessions/forecast', { json: { dataSourceName: 'hyndsight', targetColumn: 'value', startDate: '2015-04-20', endDate: '2015-04-26' } });
       const id = created.json.sessionId;

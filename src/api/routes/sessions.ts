@@ -124,7 +124,9 @@ export function registerSessionRoutes(app: FastifyInstance, services: Services):
     }
     const slice = rows.slice(page.page * page.size, (page.page + 1) * page.size);
     if (wantsCsv(req)) return sendCsv(reply, Object.keys(slice[0] ?? {}), slice);
-    return { ...sessionBody(req, session), metrics: results?.metrics ?? {}, data: slice, ...pagingFields(req, page, rows.length) };
+    // Forecasts: the held-out periods the metrics were measured on (<target>:actual, <target>:predicted), for charts.
+    const holdout = Array.isArray(results?.extra.holdout) ? { holdout: results.extra.holdout } : {};
+    return { ...sessionBody(req, session), metrics: results?.metrics ?? {}, ...holdout, data: slice, ...pagingFields(req, page, rows.length) };
   });
 }
 

@@ -2,11 +2,13 @@
  * A forecast session's computation (worker thread): the target series on the result interval,
  * metrics from a holdout of the last periods, then the forecast of the requested periods by a refit
  * on all data, with one quantile series per prediction level. Like the original service, the series
- * is tried as it is and with its outliers smoothed; the holdout decides which one is fitted.
+ * is tried as it is and with its outliers smoothed, and a backtest on its last periods decides which
+ * one is fitted. The metrics measure that whole procedure: run on the data before the holdout (outliers
+ * found, raw or smoothed chosen, model fitted), it never sees the held-out periods.
  */
 import { forecast, smoothOutliers, type ForecastOptions, type ForecastXreg } from '../../ml/timeseries/forecast/index.js';
 import { saveForecast } from '../../ml/timeseries/forecast/saved-forecast.js';
-import { mase } from '../../ml/timeseries/forecast/metrics.js';
+import { mae, mase } from '../../ml/timeseries/forecast/metrics.js';
 import { regressionMetrics } from '../../ml/metrics/regression.js';
 import { seasonalPeriods } from '../../ml/timeseries/prepare.js';
 import { finiteOrNaN, indexOf, periodLabel, toGrid, type SeriesGrid } from '../../service/timeseries/series-grid.js';
@@ -32,32 +34,65 @@ export function compute(input: ForecastComputeInput): ForecastComputeOutput {
   const actual = g.target.slice(g.firstTarget, trainEnd + 1);
   const features = g.features.map((f) => f.slice(g.firstTarget, g.firstTarget + n + h));
   if (features.some((f) => f.length < n + h)) throw new Error('feature values are missing for part of the forecast period');
-  const smoothing = smoothTarget(g, actual, features, input, g.firstTarget);
+  const target = input.target.name;
 
   const holdout = Math.min(h, Math.floor(n * MAX_HOLDOUT_SHARE));
-  let y: Float64Array = actual;
   let metrics: Record<string, number | string> = {};
+  const holdoutRows: ResultRow[] = [];
   if (holdout >= 1) {
-    const raw = holdoutScore(input, actual, actual, features, holdout);
-    const smooth = smoothing.outliers.length ? holdoutScore(input, smoothing.y, actual, features, holdout) : undefined;
-    const best = smooth && smooth.mae < raw.mae ? smooth : raw;
-    y = best === smooth ? smoothing.y : actual;
-    metrics = best.metrics;
+    const nTrain = n - holdout;
+    const fit = fitProcedure(g, input, actual.subarray(0, nTrain), features, holdout);
+    const observed = actual.subarray(nTrain);
+    metrics = holdoutMetrics(actual.subarray(0, nTrain), observed, fit.forecast.mean);
+    for (let k = 0; k < holdout; k++) {
+      holdoutRows.push({ [input.timestampColumn]: periodLabel(g, g.firstTarget + nTrain + k), [`${target}:actual`]: String(observed[k]), [`${target}:predicted`]: String(fit.forecast.mean[k]) });
+    }
   }
 
-  const season = seasonalPeriods(input.interval, n);
-  const options: ForecastOptions = {
-    period: season.main, extraPeriods: season.extra, levels: input.levels,
-    xreg: xregOf(features, n, h),
-  };
-  const f = forecast(y, h, options);
+  const final = fitProcedure(g, input, actual, features, h, input.levels);
+  const f = final.forecast;
   const rows = (values: Float64Array): ResultRow[] => {
     const out: ResultRow[] = [];
     for (let i = firstOutput; i <= endIndex; i++) out.push({ [input.timestampColumn]: periodLabel(g, i), [input.target.name]: String(values[i - trainEnd - 1]) });
     return out;
   };
   const intervals = Object.fromEntries(Object.entries(f.quantiles).map(([level, q]) => [level, rows(q)]));
-  return { metrics, data: rows(f.mean), intervals, outliers: smoothing.outliers, smoothed: y !== actual, method: f.method, holdout, savedModel: saveForecast(f, options) };
+  return { metrics, data: rows(f.mean), intervals, outliers: final.outliers, smoothed: final.smoothed, method: f.method, holdout, holdoutRows, savedModel: saveForecast(f, final.options) };
+}
+
+/**
+ * What a session does with the data it has (y, the first periods of the series): find the target's
+ * outliers in y, fit y raw and smoothed when there are any, keeping the one whose forecast of the last
+ * `horizon` periods of y (fitted on the rest) is closer to the observed values, and forecast `horizon`
+ * periods after y with it. The features span y and the horizon after it.
+ */
+function fitProcedure(g: SeriesGrid, input: ForecastComputeInput, y: Float64Array, features: Float64Array[], horizon: number, levels: number[] = [0.5]) {
+  const n = y.length;
+  const cols = features.map((c) => c.subarray(0, n + horizon));
+  const smoothing = smoothTarget(g, y, cols, input, g.firstTarget);
+  let series = y;
+  if (smoothing.outliers.length) {
+    const inner = Math.min(horizon, Math.floor(n * MAX_HOLDOUT_SHARE));
+    if (inner >= 1) {
+      const nInner = n - inner;
+      const observed = y.subarray(nInner);
+      // Both candidates are scored against the recorded values: smoothing is judged by the forecasts it gives.
+      const score = (candidate: Float64Array) => mae(observed, run(input, candidate.subarray(0, nInner), cols, inner, [0.5]).forecast.mean);
+      if (score(smoothing.y) < score(y)) series = smoothing.y;
+    }
+  }
+  const { forecast, options } = run(input, series, cols, horizon, levels);
+  return { forecast, options, outliers: smoothing.outliers, smoothed: series !== y };
+}
+
+/** Forecast of `horizon` periods after y (features spanning y and the horizon), with the options it was made with. */
+function run(input: ForecastComputeInput, y: Float64Array, features: Float64Array[], horizon: number, levels: number[]) {
+  const season = seasonalPeriods(input.interval, y.length);
+  const options: ForecastOptions = {
+    period: season.main, extraPeriods: season.extra, levels,
+    xreg: xregOf(features.map((c) => c.subarray(0, y.length + horizon)), y.length, horizon),
+  };
+  return { forecast: forecast(y, horizon, options), options };
 }
 
 function xregOf(features: Float64Array[], n: number, h: number): ForecastXreg | undefined {
@@ -86,23 +121,14 @@ function isFlag(values: Float64Array): boolean {
   return values.every((v) => v === 0 || v === 1);
 }
 
-/** Fit y but its last `holdout` periods, forecast them, score against the observed values. */
-function holdoutScore(input: ForecastComputeInput, y: Float64Array, actual: Float64Array, features: Float64Array[], holdout: number): { mae: number; metrics: Record<string, number | string> } {
-  const nTrain = y.length - holdout;
-  const season = seasonalPeriods(input.interval, nTrain);
-  const f = forecast(y.slice(0, nTrain), holdout, {
-    period: season.main, extraPeriods: season.extra, levels: [0.5],
-    xreg: xregOf(features.map((c) => c.slice(0, y.length)), nTrain, holdout),
-  });
-  const observed = actual.subarray(nTrain);
-  const m = regressionMetrics(observed, f.mean);
-  const metrics = {
+/** The session metrics of a holdout forecast (MASE scaled by the in-sample one-step naive error, compat-notes §6). */
+function holdoutMetrics(train: Float64Array, observed: Float64Array, predicted: Float64Array): Record<string, number | string> {
+  const m = regressionMetrics(observed, predicted);
+  return {
     meanAbsoluteError: finiteOrNaN(m.meanAbsoluteError),
     meanAbsolutePercentError: finiteOrNaN(m.meanAbsolutePercentError),
-    // Scaled by the in-sample one-step naive error (compat-notes §6).
-    meanAbsoluteScaledError: finiteOrNaN(mase(actual.subarray(0, nTrain), observed, f.mean, 1)),
+    meanAbsoluteScaledError: finiteOrNaN(mase(train, observed, predicted, 1)),
     rootMeanSquareError: finiteOrNaN(m.rootMeanSquareError),
     rSquared: finiteOrNaN(m.rSquared),
   };
-  return { mae: m.meanAbsoluteError, metrics };
 }

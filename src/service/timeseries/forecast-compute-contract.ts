@@ -25,6 +25,8 @@ export interface ForecastComputeOutput {
   method: string;
   /** Periods held out for the metrics (0 when the series is too short to spare any). */
   holdout: number;
+  /** The held-out periods: timestamp, <target>:actual, <target>:predicted (what the metrics score). */
+  holdoutRows: ResultRow[];
   /** The forecast's saved form (what a refit on new data or a chart needs). */
   savedModel: SavedForecast;
 }

@@ -61,7 +61,7 @@ export const runForecastSession: SessionRunner = async (s, ctx) => {
   const input: ForecastComputeInput = { ...series, startMs: start, endMs: end, levels: PREDICTION_LEVELS };
   const out = await ctx.compute.run<ForecastComputeOutput>('forecast', input, seriesBuffers(series));
   return {
-    results: { metrics: out.metrics, data: out.data, extra: { intervals: out.intervals, outliers: out.outliers, smoothed: out.smoothed, holdoutPeriods: out.holdout, savedModel: out.savedModel } },
+    results: { metrics: out.metrics, data: out.data, extra: { intervals: out.intervals, outliers: out.outliers, smoothed: out.smoothed, holdoutPeriods: out.holdout, holdout: out.holdoutRows, savedModel: out.savedModel } },
     algorithm: { name: out.method, description: 'Chosen per series by backtest on its last periods', key: out.method },
   };
 };

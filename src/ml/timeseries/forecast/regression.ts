@@ -4,7 +4,7 @@
  * seasonal pattern), then the residuals are forecast by a univariate method and added back.
  */
 import { usablePeriods } from './seasonalDecomposition.js';
-import { leastSquares } from '../../core/linalg.js';
+import { leastSquares, solveSymmetric } from '../../core/linalg.js';
 import type { ForecastXreg, PointForecast } from './types.js';
 
 const MAX_FOURIER_PAIRS = 3;
@@ -53,5 +53,35 @@ export function regressionForecast(
   const future = combineColumns(futureCols, beta, h);
   const mean = future.map((v, k) => v + inner.mean[k]);
   const fitted = inner.fitted ? explained.map((v, t) => v + inner.fitted![t]) : undefined;
-  return { coefficients: beta, forecast: { mean, sd: inner.sd, fitted } };
+  const leverage = futureLeverage(trainCols, futureCols, h);
+  let ss = 0;
+  for (let t = 0; t < n; t++) ss += residual[t] * residual[t];
+  const s2 = ss / Math.max(n - trainCols.length, 1);
+  // The coefficients are estimates: their error adds s²·x'(X'X)⁻¹x at each future row x to the residual forecast's variance.
+  const sd = inner.sd.map((s, k) => Math.sqrt(s * s + s2 * leverage[k]));
+  return { coefficients: beta, forecast: { mean, sd, fitted } };
+}
+
+/** x'(X'X)⁻¹x for each future design row x. */
+function futureLeverage(trainCols: Float64Array[], futureCols: Float64Array[], h: number): Float64Array {
+  const p = trainCols.length;
+  const gram = new Float64Array(p * p);
+  for (let i = 0; i < p; i++) {
+    for (let j = 0; j <= i; j++) {
+      let s = 0;
+      for (let t = 0; t < trainCols[i].length; t++) s += trainCols[i][t] * trainCols[j][t];
+      gram[i * p + j] = s;
+      gram[j * p + i] = s;
+    }
+  }
+  for (let i = 0; i < p; i++) gram[i * p + i] += 1e-8 * (gram[i * p + i] + 1);
+  const out = new Float64Array(h);
+  for (let k = 0; k < h; k++) {
+    const x = Float64Array.from(futureCols, (c) => c[k]);
+    const a = solveSymmetric(gram, x, p);
+    let v = 0;
+    for (let i = 0; i < p; i++) v += x[i] * a[i];
+    out[k] = Math.max(v, 0);
+  }
+  return out;
 }

@@ -3,12 +3,14 @@
  * detrending), for hourly/daily data and for periods too long for seasonal ETS. Forecasting methods
  * run on the adjusted series and the seasonal components are added back.
  */
-import { seasonalFigure } from './decompose.js';
+import { centredMovingAverage, seasonalFigure } from './decompose.js';
 import type { PointForecast } from './types.js';
 
 export interface SeasonalComponents {
   adjusted: Float64Array;
   figures: { period: number; figure: Float64Array }[];
+  /** Variance of the estimate of one seasonal index, summed over the periods (the irregular variance over the cycles averaged). */
+  indexVariance: number;
 }
 
 /** Periods usable on a series of length n: > 1, at least two full cycles, distinct, ascending. */
@@ -40,10 +42,28 @@ export function decomposeSeasonal(y: Float64Array, periods: number[], iterations
     for (const comp of components) s -= comp[t];
     adjusted[t] = s;
   }
-  return { adjusted, figures };
+  return { adjusted, figures, indexVariance: indexVariance(adjusted, periods) };
 }
 
-/** Adds the seasonal components back to a forecast (and fitted values) of the adjusted series. */
+function indexVariance(adjusted: Float64Array, periods: number[]): number {
+  const n = adjusted.length;
+  const trend = centredMovingAverage(adjusted, periods[periods.length - 1]);
+  let ss = 0, count = 0;
+  for (let t = 0; t < n; t++) {
+    if (Number.isNaN(trend[t])) continue;
+    ss += (adjusted[t] - trend[t]) ** 2;
+    count++;
+  }
+  if (count === 0) return 0;
+  const irregular = ss / count;
+  // Each index averages the detrended values at its position: about n/p − 1 of them.
+  return periods.reduce((v, p) => v + irregular / Math.max(Math.floor(n / p) - 1, 1), 0);
+}
+
+/**
+ * Adds the seasonal components back to a forecast (and fitted values) of the adjusted series; the
+ * estimation error of the indices widens the spread.
+ */
 export function reseasonalise(f: PointForecast, parts: SeasonalComponents, n: number): PointForecast {
   const mean = Float64Array.from(f.mean);
   for (let k = 0; k < mean.length; k++) for (const { period, figure } of parts.figures) mean[k] += figure[(n + k) % period];
@@ -52,5 +72,5 @@ export function reseasonalise(f: PointForecast, parts: SeasonalComponents, n: nu
     fitted = Float64Array.from(f.fitted);
     for (let t = 0; t < n; t++) for (const { period, figure } of parts.figures) fitted[t] += figure[t % period];
   }
-  return { mean, sd: f.sd, fitted };
+  return { mean, sd: f.sd.map((s) => Math.sqrt(s * s + parts.indexVariance)), fitted };
 }

@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { column, readFixture } from '../../support/fixtures.js';
+import { etsForecast, fitEts, type EtsModel, type EtsSpec } from '../../../src/ml/timeseries/forecast/ets.js';
+import { forecast } from '../../../src/ml/timeseries/forecast/index.js';
+import { censorAtZero, weightedCombination } from '../../../src/ml/timeseries/forecast/uncertainty.js';
+import { rng } from './synthetic.js';
+
+function m3(period: 'quarterly' | 'yearly') {
+  const group = (path: string) => {
+    const t = readFixture(path);
+    const ids = column(t, 'series_id');
+    const values = column(t, 'value');
+    const out = new Map<string, number[]>();
+    ids.forEach((id, i) => { if (!out.has(id)) out.set(id, []); out.get(id)!.push(Number(values[i])); });
+    return out;
+  };
+  const train = group(`forecast/m3/m3_${period}_train.csv`);
+  const held = group(`forecast/m3/m3_${period}_test.csv`);
+  return [...train.keys()].map((id) => ({ id, y: Float64Array.from(train.get(id)!), actual: held.get(id)! }));
+}
+
+/** Standard deviation of h-step values over simulated paths of an ETS model with multiplicative error (an independent re-implementation of the state equations). */
+function monteCarloSd(model: EtsModel, h: number, paths: number, seed: number): number[] {
+  const draw = rng(seed);
+  const normal = () => Math.sqrt(-2 * Math.log(1 - draw())) * Math.cos(2 * Math.PI * draw());
+  const sigma = Math.sqrt(model.sigma2);
+  const phi = model.spec.trend === 'Ad' ? model.phi : 1;
+  const sums = new Array(h).fill(0), squares = new Array(h).fill(0);
+  for (let p = 0; p < paths; p++) {
+    let l = model.level, b = model.spec.trend === 'N' ? 0 : model.slope;
+    const s = Array.from(model.season);
+    for (let k = 0; k < h; k++) {
+      const j = (model.n + k) % Math.max(model.m, 1);
+      const e = sigma * normal();
+      const base = l + phi * b;
+      const season = model.spec.season === 'M' ? s[j] : 1;
+      const y = base * season * (1 + e);
+      // Hyndman et al. (2008) Table 2.3, multiplicative error.
+      l = base * (1 + model.alpha * e);
+      b = phi * b + model.beta * base * e;
+      if (model.spec.season === 'M') s[j] = season * (1 + model.gamma * e);
+      sums[k] += y; squares[k] += y * y;
+    }
+  }
+  return sums.map((v, k) => Math.sqrt(squares[k] / paths - (v / paths) ** 2));
+}
+
+function checkAgainstSimulation(y: Float64Array, m: number, spec: EtsSpec): void {
+  const model = fitEts(y.map((v) => v / y[0]), m, spec);
+  assert.ok(model, 'the model fits');
+  const h = 8;
+  const f = etsForecast(model, h);
+  const mc = monteCarloSd(model, h, 40_000, 7);
+  for (let k = 0; k < h; k++) {
+    assert.ok(Math.abs(f.sd[k] / mc[k] - 1) < 0.04, `step ${k + 1}: sd ${f.sd[k]} vs simulated ${mc[k]}`);
+  }
+}
+
+test('ETS with multiplicative error: the forecast variance is the model\'s (class 2 formula), not the additive one scaled', () => {
+  const series = m3('yearly').reduce((a, b) => (b.y.length > a.y.length ? b : a));
+  checkAgainstSimulation(series.y, 1, { error: 'M', trend: 'A', season: 'N' });
+  checkAgainstSimulation(series.y, 1, { error: 'M', trend: 'Ad', season: 'N' });
+});
+
+test('ETS with multiplicative season: the forecast variance matches simulated paths (class 3)', () => {
+  const series = m3('quarterly').reduce((a, b) => (b.y.length > a.y.length ? b : a));
+  checkAgainstSimulation(series.y, 4, { error: 'M', trend: 'N', season: 'M' });
+});
+
+test('a forecast clipped at zero carries the spread of the censored distribution', () => {
+  const f = censorAtZero({ mean: Float64Array.of(-1, 0.5, 10), sd: Float64Array.of(1, 1, 1) });
+  assert.deepEqual(Array.from(f.mean), [0, 0.5, 10]);
+  // sd of max(Y, 0), Y ~ N(−1, 1), by numerical integration.
+  let m1 = 0, m2 = 0;
+  for (let x = 1e-4 / 2; x < 12; x += 1e-4) {
+    const d = Math.exp(-0.5 * (x + 1) ** 2) / Math.sqrt(2 * Math.PI) * 1e-4;
+    m1 += x * d; m2 += x * x * d;
+  }
+  assert.ok(Math.abs(f.sd[0] - Math.sqrt(m2 - m1 * m1)) < 1e-3, `${f.sd[0]} vs ${Math.sqrt(m2 - m1 * m1)}`);
+  assert.equal(f.sd[1], 1);
+  assert.equal(f.sd[2], 1);
+});
+
+test('a combination\'s spread accounts for the correlation of its members\' errors and their disagreement', () => {
+  const draw = rng(3);
+  const n = 200;
+  const y = new Float64Array(n);
+  const fa = new Float64Array(n), fb = new Float64Array(n);
+  for (let t = 0; t < n; t++) { fa[t] = draw() - 0.5; fb[t] = draw() - 0.5; } // independent errors y − f
+  const member = (fitted: Float64Array, mean: number) => ({ mean: Float64Array.of(mean), sd: Float64Array.of(2), fitted });
+  const same = weightedCombination(y, [member(fa, 10), member(fa, 10)], [1, 1]);
+  assert.ok(Math.abs(same.sd[0] - 2) < 1e-9, 'identical members: the member spread');
+  const independent = weightedCombination(y, [member(fa, 10), member(fb, 10)], [1, 1]);
+  assert.ok(independent.sd[0] < 1.7 && independent.sd[0] > 1.2, `nearly independent errors average out: ${independent.sd[0]}`);
+  const apart = weightedCombination(y, [member(fa, 8), member(fa, 12)], [1, 1]);
+  assert.equal(apart.mean[0], 10);
+  assert.ok(Math.abs(apart.sd[0] - Math.sqrt(4 + 4)) < 1e-9, `disagreement adds Σw(μ − μ̄)²: ${apart.sd[0]}`);
+});
+
+test('on real quarterly series the 80 % and 95 % bands cover about their share of the held-out points', () => {
+  const series = m3('quarterly').slice(0, 40);
+  let inside80 = 0, inside95 = 0, total = 0;
+  for (const s of series) {
+    const r = forecast(s.y, s.actual.length, { period: 4, levels: [0.025, 0.1, 0.9, 0.975] });
+    s.actual.forEach((v, k) => {
+      if (v >= r.intervals['0.8'].lower[k] && v <= r.intervals['0.8'].upper[k]) inside80++;
+      if (v >= r.intervals['0.95'].lower[k] && v <= r.intervals['0.95'].upper[k]) inside95++;
+      total++;
+    });
+  }
+  // 320 points in 40 series (errors within a series are correlated): a few points either way is sampling error.
+  assert.ok(inside80 / total > 0.7 && inside80 / total < 0.9, `80 % band covers ${inside80 / total}`);
+  assert.ok(inside95 / total > 0.88, `95 % band covers ${inside95 / total}`);
+});
