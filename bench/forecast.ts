@@ -10,8 +10,9 @@
  * (run it once; its CSVs are read from --r-dir, default bench/out/r_intervals, on the series they cover).
  *
  *   npm run bench:forecast [-- --only m3,m1,tourism] [--limit N] [--stride K] [--workers 2] [--methods comb,ets] [--r-dir DIR]
+ *                     [--save DIR | --from DIR]   (keep our forecasts as DIR/<coll>.json, or rescore kept ones)
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { fork } from 'node:child_process';
@@ -241,7 +242,9 @@ async function main(): Promise<void> {
   for (const coll of only) {
     const { tasks, tests } = loadTasks(coll, limit, stride);
     const wall = performance.now();
-    const outcomes = await runParallel(tasks, workers, methods);
+    const from = arg('from'), save = arg('save');
+    const outcomes: Outcome[] = from ? JSON.parse(readFileSync(resolve(from, `${coll}.json`), 'utf8')) : await runParallel(tasks, workers, methods);
+    if (save) { mkdirSync(save, { recursive: true }); writeFileSync(resolve(save, `${coll}.json`), JSON.stringify(outcomes)); }
     const wallSeconds = (performance.now() - wall) / 1000;
     const forecasts = new Map(outcomes.map((o) => [o.id, o.mean]));
     const periods = [...new Set(tasks.map((t) => t.period)), 'all'];
