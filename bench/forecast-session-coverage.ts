@@ -32,7 +32,11 @@ function load(coll: string, period: string, stride: number): Series[] {
     return out;
   };
   const train = read('train'), test = read('test');
-  return [...train].filter((_, i) => i % stride === 0).map(([id, s]) => ({ id, ...s, testDates: test.get(id)!.dates, test: test.get(id)!.values }));
+  // A few series come without dates (M3 N2801…): a session needs a timestamp column, so they are skipped.
+  const dated = (d: string[]) => d.every((v) => /^\d{4}-\d{2}-\d{2}$/.test(v));
+  return [...train].filter((_, i) => i % stride === 0)
+    .map(([id, s]) => ({ id, ...s, testDates: test.get(id)!.dates, test: test.get(id)!.values }))
+    .filter((s) => dated(s.dates) && dated(s.testDates));
 }
 
 function input(s: Series, interval: 'month' | 'year'): ForecastComputeInput {
