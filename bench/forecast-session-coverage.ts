@@ -47,7 +47,7 @@ function input(s: Series, interval: 'month' | 'year'): ForecastComputeInput {
     target: { name: 'value', values: Float64Array.from(s.values), logical: false, aggregation: 'sum', imputation: 'zeroes' },
     features: [],
     startMs: ms(s.testDates[0]), endMs: ms(s.testDates[s.testDates.length - 1]),
-    levels: PREDICTION_LEVELS, timeBudgetMs: 60_000,
+    levels: PREDICTION_LEVELS,
   };
 }
 

@@ -279,7 +279,7 @@ function simulatedSd(model: EtsModel, h: number): Float64Array {
       const s = season[j];
       const q = l + phi * b;
       const yhat = multSeason ? q * s : q + s;
-      const e = sigma * gaussian(rng);
+      const e = sigma * rng.normal();
       const y = spec.error === 'M' ? yhat * (1 + e) : yhat + e;
       sum[k] += y;
       sumSq[k] += y * y;
@@ -295,12 +295,6 @@ function simulatedSd(model: EtsModel, h: number): Float64Array {
     const mu = v / SIMULATED_PATHS;
     return Math.sqrt(Math.max(sumSq[k] / SIMULATED_PATHS - mu * mu, 0));
   });
-}
-
-/** Standard normal draw (Box–Muller). */
-function gaussian(rng: SeededRandom): number {
-  const u = 1 - rng.next();
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rng.next());
 }
 
 /** The model space searched by auto-selection (R's default: no multiplicative trend, restricted). */
