@@ -1,6 +1,7 @@
 /**
  * GBDT training speed against LightGBM at equal settings, single-threaded.
- * Usage: npx tsx bench/gbdt-speed.ts [--only letter_recognition,synthetic]
+ * Usage: npm run bench:gbdt-speed -- [--only letter_recognition,synthetic] (runs from dist/, where the build puts the
+ * assembled wasm kernels)
  * Fits on letter_recognition, satellite and credit_data (all rows, 100 rounds) and on a synthetic
  * 40k × 30 binary set (200 rounds), all with 31 leaves and learning rate 0.1; then times a 1,000-row
  * prediction batch of the 200-tree model. LightGBM runs from the Python in /work/main/.venv (or

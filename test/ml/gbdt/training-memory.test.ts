@@ -1,4 +1,4 @@
-/** The hand-assembled wasm kernels against plain loops over the same random data. */
+/** The wasm kernels through TrainingMemory (its slot layout and carving) against plain loops over the same random data. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fitBins } from '../../../src/ml/tabular/gbdt/bin-mapper.js';

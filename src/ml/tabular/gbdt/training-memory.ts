@@ -76,7 +76,7 @@ export class TrainingMemory {
   buildHistogram(hist: Float64Array, begin: number, count: number, grad: Float64Array, hess: Float64Array): void {
     hist.fill(0);
     this.buildKernel(
-      hist.byteOffset, this.slots.byteOffset, this.indices.byteOffset, begin, begin + count, grad.byteOffset, hess.byteOffset, this.nFeatures,
+      hist.byteOffset, this.slots.byteOffset, this.indices.byteOffset, begin, begin + count, grad.byteOffset, hess.byteOffset, this.nFeatures, 0, this.nFeatures,
     );
   }
 

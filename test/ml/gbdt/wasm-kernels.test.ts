@@ -1,0 +1,188 @@
+/**
+ * Every wasm kernel (kernels.wat) against its plain-TypeScript statement (kernel-reference.ts) on
+ * seeded random inputs, called directly on a kernel memory.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Kernels, SCORE_LANES } from '../../../src/ml/tabular/gbdt/wasm-kernels.js';
+import { type ForestInput, buildReference, partitionReference, scoreReference } from './kernel-reference.js';
+import { lcg } from './synthetic.js';
+
+type Typed = Float64Array | Int32Array | Uint32Array | Uint16Array | Uint8Array;
+type TypedCtor<T extends Typed> = { new (buffer: ArrayBuffer, offset: number, length: number): T; BYTES_PER_ELEMENT: number };
+
+/** Hands out views on a kernel memory, 16-byte aligned, one after the other. */
+function arena(bytes: number) {
+  const kernels = new Kernels(bytes);
+  let at = 64; // address 0 stays unused, so a forgotten offset shows
+  const alloc = <T extends Typed>(Ctor: TypedCtor<T>, length: number): T => {
+    const view = new Ctor(kernels.buffer, at, length);
+    at += Math.ceil((length * Ctor.BYTES_PER_ELEMENT) / 16) * 16;
+    if (at > bytes) throw new Error('test arena too small');
+    return view;
+  };
+  return { kernels, alloc };
+}
+
+function assertClose(actual: Float64Array, expected: Float64Array, what: string): void {
+  assert.equal(actual.length, expected.length);
+  for (let i = 0; i < actual.length; i++) {
+    const tol = 1e-12 * Math.max(1, Math.abs(expected[i]));
+    assert.ok(Math.abs(actual[i] - expected[i]) <= tol, `${what}[${i}]: ${actual[i]} vs ${expected[i]}`);
+  }
+}
+
+for (const wide of [false, true]) {
+  test(`build${wide ? 32 : 16}: histogram sums of a row segment over a feature range equal the reference`, () => {
+    const rnd = lcg(wide ? 17 : 16);
+    const int = (n: number) => Math.floor(rnd() * n);
+    for (let trial = 0; trial < 25; trial++) {
+      const nRows = 1 + int(600);
+      const nf = 1 + int(40);
+      const binsPer = 2 + int(wide ? 3000 : 255);
+      const totalBins = nf * binsPer;
+      const { kernels, alloc } = arena(1 << 24);
+      const hist = alloc(Float64Array, 2 * totalBins);
+      const slots = wide ? alloc(Uint32Array, nRows * nf) : alloc(Uint16Array, nRows * nf);
+      const idx = alloc(Int32Array, nRows);
+      const grad = alloc(Float64Array, nRows);
+      const hess = alloc(Float64Array, nRows);
+      for (let r = 0; r < nRows; r++) for (let f = 0; f < nf; f++) slots[r * nf + f] = f * binsPer + int(binsPer);
+      // A leaf segment: rows in a shuffled order, some repeated rows never matter (each row once).
+      const order = Array.from({ length: nRows }, (_, i) => i).sort(() => rnd() - 0.5);
+      idx.set(order);
+      for (let r = 0; r < nRows; r++) {
+        grad[r] = rnd() * 4 - 2;
+        hess[r] = rnd();
+      }
+      const begin = int(nRows);
+      const end = begin + int(nRows - begin + 1);
+      const f0 = int(nf);
+      const f1 = f0 + int(nf - f0 + 1);
+      const initial = Float64Array.from(hist, () => rnd());
+      hist.set(initial);
+      const expected = initial.slice();
+      buildReference(expected, slots, idx, begin, end, grad, hess, nf, f0, f1);
+      (wide ? kernels.build32 : kernels.build16)(
+        hist.byteOffset, slots.byteOffset, idx.byteOffset, begin, end, grad.byteOffset, hess.byteOffset, nf, f0, f1,
+      );
+      assertClose(hist, expected, `trial ${trial} hist`);
+    }
+  });
+}
+
+test('partition: a stable split of one segment by a bin → side table equals the reference; the rest untouched', () => {
+  const rnd = lcg(18);
+  const int = (n: number) => Math.floor(rnd() * n);
+  for (let trial = 0; trial < 50; trial++) {
+    const nRows = 1 + int(3000);
+    const { kernels, alloc } = arena(1 << 20);
+    const idx = alloc(Int32Array, nRows);
+    const tmp = alloc(Int32Array, nRows);
+    const codes = alloc(Uint8Array, nRows);
+    const table = alloc(Uint8Array, 256);
+    idx.set(Array.from({ length: nRows }, (_, i) => i).sort(() => rnd() - 0.5));
+    for (let r = 0; r < nRows; r++) codes[r] = int(256);
+    const share = rnd();
+    for (let b = 0; b < 256; b++) table[b] = rnd() < share ? 1 : 0;
+    const begin = int(nRows);
+    const end = begin + int(nRows - begin + 1);
+    const expected = idx.slice();
+    const expectedMid = partitionReference(expected, begin, end, codes, table);
+    const mid = kernels.partition(idx.byteOffset, begin, end, codes.byteOffset, table.byteOffset, tmp.byteOffset);
+    assert.equal(mid, expectedMid, `trial ${trial}`);
+    assert.deepEqual(Array.from(idx), Array.from(expected), `trial ${trial}`);
+  }
+});
+
+/** A random forest of nTrees trees over nf features (the ones in `categorical` by bin bitsets). */
+function randomForest(rnd: () => number, nTrees: number, nf: number, categorical: Set<number>, nBins: number): ForestInput {
+  const int = (n: number) => Math.floor(rnd() * n);
+  const feature: number[] = [];
+  const threshold: number[] = [];
+  const children: number[] = [];
+  const defaultLeft: number[] = [];
+  const catOffset: number[] = [];
+  const catBits: number[] = [];
+  const leafValue: number[] = [];
+  const nodeOffset = [0];
+  const leafOffset = [0];
+  for (let t = 0; t < nTrees; t++) {
+    // Grown like the learner grows trees: split a random leaf into (leaf, new leaf) again and again.
+    const nNodes = t % 5 === 0 ? 0 : int(31);
+    const left: number[] = [];
+    const right: number[] = [];
+    const parentOf: [number, boolean][] = [[-1, false]];
+    for (let j = 0; j < nNodes; j++) {
+      const leaf = int(j + 1);
+      const [parent, isLeft] = parentOf[leaf];
+      if (parent >= 0) (isLeft ? left : right)[parent] = j;
+      left[j] = ~leaf;
+      right[j] = ~(j + 1);
+      parentOf[leaf] = [j, true];
+      parentOf[j + 1] = [j, false];
+    }
+    for (let j = 0; j < nNodes; j++) {
+      const f = int(nf);
+      children.push(left[j], right[j]);
+      defaultLeft.push(int(2));
+      if (categorical.has(f)) {
+        feature.push(~f);
+        threshold.push(0);
+        catOffset.push(catBits.length);
+        for (let w = 0; w < Math.ceil(nBins / 32); w++) catBits.push(int(2 ** 32));
+      } else {
+        feature.push(f);
+        threshold.push(rnd() * 2 - 1);
+        catOffset.push(-1);
+      }
+    }
+    const nLeaves = nNodes + 1;
+    for (let l = 0; l < nLeaves; l++) leafValue.push(rnd() - 0.5);
+    nodeOffset.push(nodeOffset[t] + nNodes);
+    leafOffset.push(leafOffset[t] + nLeaves);
+  }
+  return {
+    nodeOffset: Int32Array.from(nodeOffset), leafOffset: Int32Array.from(leafOffset), feature: Int32Array.from(feature),
+    threshold: Float64Array.from(threshold), children: Int32Array.from(children), defaultLeft: Uint8Array.from(defaultLeft),
+    catOffset: Int32Array.from(catOffset), catBits: Uint32Array.from(catBits), leafValue: Float64Array.from(leafValue),
+  };
+}
+
+test('score: tree walks (numeric thresholds, NaN to the default side, categorical bitsets, empty trees, k scores) equal the reference', () => {
+  const rnd = lcg(19);
+  const int = (n: number) => Math.floor(rnd() * n);
+  for (let trial = 0; trial < 20; trial++) {
+    const nf = 1 + int(12);
+    const k = 1 + int(4);
+    const nBins = 2 + int(70);
+    const categorical = new Set(Array.from({ length: nf }, (_, f) => f).filter(() => rnd() < 0.3));
+    const forest = randomForest(rnd, 1 + int(40), nf, categorical, nBins);
+    const nRows = SCORE_LANES * (1 + int(60));
+    const { kernels, alloc } = arena(1 << 22);
+    const x = alloc(Float64Array, nRows * nf);
+    for (let r = 0; r < nRows; r++)
+      for (let f = 0; f < nf; f++) {
+        // Numeric values sometimes exactly on a threshold, sometimes missing.
+        const u = rnd();
+        x[r * nf + f] = categorical.has(f) ? int(nBins) : u < 0.1 ? NaN : u < 0.15 ? forest.threshold[int(forest.threshold.length)] ?? 0 : rnd() * 2 - 1;
+      }
+    const at = {} as Record<keyof ForestInput, number>;
+    for (const [key, a] of Object.entries(forest) as [keyof ForestInput, ForestInput[keyof ForestInput]][]) {
+      const ctor = a.constructor as TypedCtor<typeof a>;
+      const view = alloc(ctor, Math.max(1, a.length));
+      view.set(a as never);
+      at[key] = view.byteOffset;
+    }
+    const out = alloc(Float64Array, nRows * k);
+    const initial = Float64Array.from(out, () => rnd());
+    out.set(initial);
+    const expected = initial.slice();
+    scoreReference(x, nf, nRows, forest, expected, k);
+    kernels.score(
+      x.byteOffset, nf, nRows, at.nodeOffset, at.leafOffset, forest.nodeOffset.length - 1, at.feature, at.threshold, at.children,
+      at.defaultLeft, at.catOffset, at.catBits, at.leafValue, out.byteOffset, k,
+    );
+    assertClose(out, expected, `trial ${trial} out`);
+  }
+});
