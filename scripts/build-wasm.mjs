@@ -25,7 +25,7 @@ for (const source of walk('src')) {
   const module = wabt.parseWat(source, readFileSync(source, 'utf8'), FEATURES);
   try {
     module.resolveNames();
-    module.validate();
+    module.validate(FEATURES);
     const { buffer } = module.toBinary({ log: false, write_debug_names: true });
     mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, buffer);

@@ -9,7 +9,7 @@ import { type ForestInput, buildReference, partitionReference, scoreReference } 
 import { lcg } from './synthetic.js';
 
 type Typed = Float64Array | Int32Array | Uint32Array | Uint16Array | Uint8Array;
-type TypedCtor<T extends Typed> = { new (buffer: ArrayBuffer, offset: number, length: number): T; BYTES_PER_ELEMENT: number };
+type TypedCtor<T extends Typed> = { new (buffer: ArrayBufferLike, offset: number, length: number): T; BYTES_PER_ELEMENT: number };
 
 /** Hands out views on a kernel memory, 16-byte aligned, one after the other. */
 function arena(bytes: number) {

@@ -4,7 +4,8 @@
 ;; conventions. Every pointer argument is a byte address into the one imported memory; begin/end,
 ;; nf, nRows, nTrees and k are counts. Plain-TypeScript references: test/ml/gbdt/kernel-reference.ts.
 (module
-  (import "env" "memory" (memory 1))
+  ;; Shared, so that helper threads can run the kernels on the same arrays (feature-team.ts).
+  (import "env" "memory" (memory 1 65536 shared))
 
   ;; hist[slot] += (grad[r], hess[r]) for every row r = idx[i], i in [begin, end), and every feature
   ;; f in [f0, f1) of r: slot = slots[r·nf + f] (u16), and a slot's (grad, hess) pair is 16 bytes.
@@ -12,14 +13,16 @@
   (func $build16 (export "build16")
     (param $hist i32) (param $slots i32) (param $idx i32) (param $begin i32) (param $end i32)
     (param $grad i32) (param $hess i32) (param $nf i32) (param $f0 i32) (param $f1 i32)
-    (local $i i32) (local $r i32) (local $g f64) (local $h f64) (local $j i32) (local $je i32) (local $s i32)
+    (local $i i32) (local $r i32) (local $gh v128) (local $j i32) (local $je i32) (local $s i32)
     (local.set $i (local.get $begin))
     (block $done
       (loop $rows
         (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
         (local.set $r (i32.load (i32.add (local.get $idx) (i32.shl (local.get $i) (i32.const 2)))))
-        (local.set $g (f64.load (i32.add (local.get $grad) (i32.shl (local.get $r) (i32.const 3)))))
-        (local.set $h (f64.load (i32.add (local.get $hess) (i32.shl (local.get $r) (i32.const 3)))))
+        ;; (grad, hess) as one f64x2, added to a bin's pair by a single vector add.
+        (local.set $gh (f64x2.replace_lane 1
+          (f64x2.splat (f64.load (i32.add (local.get $grad) (i32.shl (local.get $r) (i32.const 3)))))
+          (f64.load (i32.add (local.get $hess) (i32.shl (local.get $r) (i32.const 3))))))
         ;; j runs over this row's slots of features f0 .. f1-1, 2 bytes apart.
         (local.set $j (i32.add (local.get $slots)
           (i32.shl (i32.add (i32.mul (local.get $r) (local.get $nf)) (local.get $f0)) (i32.const 1))))
@@ -28,8 +31,7 @@
           (loop $features
             (br_if $rowDone (i32.ge_u (local.get $j) (local.get $je)))
             (local.set $s (i32.add (local.get $hist) (i32.shl (i32.load16_u (local.get $j)) (i32.const 4))))
-            (f64.store offset=0 (local.get $s) (f64.add (f64.load offset=0 (local.get $s)) (local.get $g)))
-            (f64.store offset=8 (local.get $s) (f64.add (f64.load offset=8 (local.get $s)) (local.get $h)))
+            (v128.store (local.get $s) (f64x2.add (v128.load (local.get $s)) (local.get $gh)))
             (local.set $j (i32.add (local.get $j) (i32.const 2)))
             (br $features)))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
@@ -39,14 +41,16 @@
   (func $build32 (export "build32")
     (param $hist i32) (param $slots i32) (param $idx i32) (param $begin i32) (param $end i32)
     (param $grad i32) (param $hess i32) (param $nf i32) (param $f0 i32) (param $f1 i32)
-    (local $i i32) (local $r i32) (local $g f64) (local $h f64) (local $j i32) (local $je i32) (local $s i32)
+    (local $i i32) (local $r i32) (local $gh v128) (local $j i32) (local $je i32) (local $s i32)
     (local.set $i (local.get $begin))
     (block $done
       (loop $rows
         (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
         (local.set $r (i32.load (i32.add (local.get $idx) (i32.shl (local.get $i) (i32.const 2)))))
-        (local.set $g (f64.load (i32.add (local.get $grad) (i32.shl (local.get $r) (i32.const 3)))))
-        (local.set $h (f64.load (i32.add (local.get $hess) (i32.shl (local.get $r) (i32.const 3)))))
+        ;; (grad, hess) as one f64x2, added to a bin's pair by a single vector add.
+        (local.set $gh (f64x2.replace_lane 1
+          (f64x2.splat (f64.load (i32.add (local.get $grad) (i32.shl (local.get $r) (i32.const 3)))))
+          (f64.load (i32.add (local.get $hess) (i32.shl (local.get $r) (i32.const 3))))))
         (local.set $j (i32.add (local.get $slots)
           (i32.shl (i32.add (i32.mul (local.get $r) (local.get $nf)) (local.get $f0)) (i32.const 2))))
         (local.set $je (i32.add (local.get $j) (i32.shl (i32.sub (local.get $f1) (local.get $f0)) (i32.const 2))))
@@ -54,8 +58,7 @@
           (loop $features
             (br_if $rowDone (i32.ge_u (local.get $j) (local.get $je)))
             (local.set $s (i32.add (local.get $hist) (i32.shl (i32.load (local.get $j)) (i32.const 4))))
-            (f64.store offset=0 (local.get $s) (f64.add (f64.load offset=0 (local.get $s)) (local.get $g)))
-            (f64.store offset=8 (local.get $s) (f64.add (f64.load offset=8 (local.get $s)) (local.get $h)))
+            (v128.store (local.get $s) (f64x2.add (v128.load (local.get $s)) (local.get $gh)))
             (local.set $j (i32.add (local.get $j) (i32.const 4)))
             (br $features)))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))

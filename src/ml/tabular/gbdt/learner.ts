@@ -11,13 +11,27 @@ import { Rng } from './rng.js';
 import type { Tree } from './tree.js';
 import { TreeLearner } from './tree-learner.js';
 import { TrainingMemory } from './training-memory.js';
+import { FeatureTeam, MAX_THREADS, teamBytes } from './feature-team.js';
+
+/** Rows × features below which a fit stays on one thread. */
+const MIN_CELLS_PER_THREAD = 50_000;
 
 export class GbdtLearner implements Learner {
   readonly algorithm = GBDT_ALGORITHM;
   readonly params: ResolvedGbdtParams;
 
-  constructor(params?: Partial<GbdtParams>) {
+  /**
+   * threads: threads for one fit (feature-parallel histograms and split search, feature-team.ts); the
+   * model does not depend on it. Default 1: sessions already run one fit per core.
+   */
+  readonly threads: number;
+
+  constructor(params?: Partial<GbdtParams>, opts: { threads?: number } = {}) {
     this.params = resolveParams(params);
+    this.threads = opts.threads ?? 1;
+    if (!(Number.isInteger(this.threads) && this.threads >= 1 && this.threads <= MAX_THREADS)) {
+      throw new Error(`GBDT: threads must be an integer in 1..${MAX_THREADS}`);
+    }
   }
 
   fit(frame: Frame, target: Float64Array, task: Task, opts: FitOptions): TrainedModel {
@@ -36,16 +50,31 @@ export class GbdtLearner implements Learner {
     const yValid = pick(target, valid);
     const wTrain = opts.weights ? pick(opts.weights, train) : null;
     const wValid = opts.weights ? pick(opts.weights, valid) : null;
-    const useValid = valid.length > 0;
+    // Small fits gain nothing from helper threads: a job would last less than waking one.
+    const threads = trainData.nRows * layout.bins.length >= MIN_CELLS_PER_THREAD * this.threads ? this.threads : 1;
+    const memory = new TrainingMemory(layout, trainData, objective.numScores, p.numLeaves, { teamBytes: teamBytes(layout.bins.length, threads) });
+    const team = new FeatureTeam(memory.histograms, memory.kernels.wasmMemory, memory.teamAt, layout, p, threads);
+    try {
+      return this.boost(frame, task, p, objective, layout, trainData, validData, yTrain, yValid, wTrain, wValid, memory, team, opts, started);
+    } finally {
+      team.close();
+    }
+  }
 
+  /** The boosting rounds on prepared data. */
+  private boost(
+    frame: Frame, task: Task, p: ResolvedGbdtParams, objective: Objective, layout: FeatureLayout, trainData: BinnedRows, validData: BinnedRows,
+    yTrain: Float64Array, yValid: Float64Array, wTrain: Float64Array | null, wValid: Float64Array | null,
+    memory: TrainingMemory, team: FeatureTeam, opts: FitOptions, started: number,
+  ): TrainedModel {
+    const { grad, hess } = memory;
     const k = objective.numScores;
     const init = objective.initScores(yTrain, wTrain);
-    const nt = train.length;
+    const nt = trainData.nRows;
     const scores = filledScores(init, nt);
-    const validScores = filledScores(init, valid.length);
-    const memory = new TrainingMemory(layout, trainData, k, p.numLeaves);
-    const { grad, hess } = memory;
-    const learner = new TreeLearner(layout, trainData, p, memory);
+    const validScores = filledScores(init, validData.nRows);
+    const useValid = validData.nRows > 0;
+    const learner = new TreeLearner(layout, trainData, p, memory, team);
     const bagRng = new Rng(opts.seed + 1);
     const featureRng = new Rng(opts.seed + 2);
     const bagging = p.baggingFreq > 0 && p.baggingFraction < 1;
@@ -74,7 +103,7 @@ export class GbdtLearner implements Learner {
       if (roundTrees.every((t) => t.numLeaves === 1)) break;
       roundTrees.forEach((tree, c) => {
         if (tree.numLeaves === 1) addTreeScores(tree, null, classScores(scores, c, nt), null, trainData, layout);
-        if (useValid) addTreeScores(tree, null, classScores(validScores, c, valid.length), null, validData, layout);
+        if (useValid) addTreeScores(tree, null, classScores(validScores, c, validData.nRows), null, validData, layout);
       });
       trees.push(...roundTrees);
       if (useValid) {

@@ -79,9 +79,11 @@ export class MulticlassSoftmax implements Objective {
     const k = this.numScores;
     const factor = k / (k - 1);
     const sum = this.softmaxInto(scores, n, grad);
+    // One division per row, then products (the class loop runs over every row k times).
+    for (let i = 0; i < n; i++) sum[i] = 1 / sum[i];
     for (let c = 0; c < k; c++) {
       for (let i = 0, o = c * n; i < n; i++, o++) {
-        const p = grad[o] / sum[i];
+        const p = grad[o] * sum[i];
         const wi = w ? w[i] : 1;
         grad[o] = (p - (y[i] === c ? 1 : 0)) * wi;
         hess[o] = Math.max(factor * p * (1 - p), EPS) * wi;

@@ -2,46 +2,95 @@
  * The arrays the wasm kernels (wasm-kernels.ts) work on, carved out of one fixed wasm memory once
  * per fit: the histogram pool (one per leaf), the gradients and hessians of every class, the leaf
  * partition's row indices and scratch, the training rows' bin codes both column-major (for
- * partitioning) and as row-major histogram slots (for histogram building), and a bin → side table.
+ * partitioning) and as row-major histogram slots (for histogram building), a bin → side table and the
+ * feature team's control block. Helper threads attach to this (shared) memory (HistogramBuilder.attach)
+ * and build their features' share of the same histograms in place.
  */
 import type { BinnedRows, FeatureLayout } from './binned-data.js';
 import { HIST_STRIDE } from './histogram.js';
-import { type BuildFn, Kernels, type PartitionFn } from './wasm-kernels.js';
+import { type BuildFn, type KernelMemory, Kernels, type PartitionFn } from './wasm-kernels.js';
+
+/** Where the histogram builder's arrays sit in the memory: what a helper thread needs to attach. */
+export interface HistogramPlan {
+  nRows: number;
+  nFeatures: number;
+  binOffset: Int32Array;
+  wideSlots: boolean;
+  poolAt: number;
+  poolSize: number;
+  slotsAt: number;
+  indicesAt: number;
+}
+
+/** The histogram pool and the kernel that fills it, on one (possibly shared) memory. */
+export class HistogramBuilder {
+  readonly pool: Float64Array[];
+  private readonly kernel: BuildFn;
+  private readonly slots: Uint16Array | Uint32Array;
+  private readonly indicesAt: number;
+
+  constructor(kernels: Kernels, readonly plan: HistogramPlan) {
+    const histLength = plan.binOffset[plan.nFeatures] * HIST_STRIDE;
+    this.pool = Array.from({ length: plan.poolSize }, (_, i) => new Float64Array(kernels.buffer, plan.poolAt + i * histLength * 8, histLength));
+    const n = plan.nRows * plan.nFeatures;
+    this.slots = plan.wideSlots ? new Uint32Array(kernels.buffer, plan.slotsAt, n) : new Uint16Array(kernels.buffer, plan.slotsAt, n);
+    this.kernel = plan.wideSlots ? kernels.build32 : kernels.build16;
+    this.indicesAt = plan.indicesAt;
+  }
+
+  /** A helper thread's builder on a shared memory made by the fit's TrainingMemory. */
+  static attach(memory: KernelMemory, plan: HistogramPlan): HistogramBuilder {
+    return new HistogramBuilder(new Kernels(memory), plan);
+  }
+
+  /**
+   * Features f0 .. f1-1 of pool[slot] = their histogram over the rows indices[begin .. end) for the
+   * gradient pair at byte addresses gradAt, hessAt (one class's slices of the memory's gradients).
+   * Other features' bins are left alone, so threads may fill disjoint feature ranges of one histogram.
+   */
+  build(slot: number, begin: number, end: number, gradAt: number, hessAt: number, f0: number, f1: number): void {
+    const { binOffset, nFeatures } = this.plan;
+    const hist = this.pool[slot];
+    hist.fill(0, binOffset[f0] * HIST_STRIDE, binOffset[f1] * HIST_STRIDE);
+    this.kernel(hist.byteOffset, this.slots.byteOffset, this.indicesAt, begin, end, gradAt, hessAt, nFeatures, f0, f1);
+  }
+}
 
 export class TrainingMemory {
-  readonly pool: Float64Array[];
+  readonly histograms: HistogramBuilder;
   /** Class-major: class c of row r at c*nRows + r. */
   readonly grad: Float64Array;
   readonly hess: Float64Array;
   readonly indices: Int32Array;
+  /** Byte address and size of the feature team's control block (feature-team.ts). */
+  readonly teamAt: number;
+  readonly kernels: Kernels;
   private readonly scratch: Int32Array;
   private readonly codes: Uint8Array;
-  /** Row r's histogram slot (binOffset[f] + code) for feature f at r*nFeatures + f; Uint32 past 65,536 bins. */
-  private readonly slots: Uint16Array | Uint32Array;
   private readonly sideOfBin: Uint8Array;
-  private readonly buildKernel: BuildFn;
   private readonly partitionKernel: PartitionFn;
-  private readonly nFeatures: number;
   private readonly nRows: number;
 
-  constructor(layout: FeatureLayout, data: BinnedRows, numScores: number, poolSize: number) {
+  /** teamBytes: room for the feature team's control block. */
+  constructor(layout: FeatureLayout, data: BinnedRows, numScores: number, poolSize: number, opts: { teamBytes?: number } = {}) {
     const n = data.nRows;
     const nf = layout.bins.length;
     const totalBins = layout.binOffset[nf];
     const wideSlots = totalBins > 65536;
-    const align = (b: number) => Math.ceil(b / 8) * 8;
+    const align = (b: number) => Math.ceil(b / 16) * 16;
     const histBytes = totalBins * HIST_STRIDE * 8;
     const sizes = {
       pool: histBytes * poolSize,
-      grad: numScores * n * 8,
-      hess: numScores * n * 8,
+      grad: align(numScores * n * 8),
+      hess: align(numScores * n * 8),
       indices: align(n * 4),
       scratch: align(n * 4),
       codes: align(n * nf),
       slots: align(n * nf * (wideSlots ? 4 : 2)),
       sideOfBin: 256,
+      team: align(opts.teamBytes ?? 0),
     };
-    const kernels = new Kernels(Object.values(sizes).reduce((a, b) => a + b, 0));
+    const kernels = new Kernels(Object.values(sizes).reduce((a, b) => a + b, 0), true);
     const buffer = kernels.buffer;
     let at = 0;
     const carve = (bytes: number) => {
@@ -49,24 +98,32 @@ export class TrainingMemory {
       at += bytes;
       return offset;
     };
-    this.pool = Array.from({ length: poolSize }, () => new Float64Array(buffer, carve(histBytes), totalBins * HIST_STRIDE));
+    const poolAt = carve(sizes.pool);
     this.grad = new Float64Array(buffer, carve(sizes.grad), numScores * n);
     this.hess = new Float64Array(buffer, carve(sizes.hess), numScores * n);
     this.indices = new Int32Array(buffer, carve(sizes.indices), n);
     this.scratch = new Int32Array(buffer, carve(sizes.scratch), n);
     this.codes = new Uint8Array(buffer, carve(sizes.codes), n * nf);
-    this.slots = wideSlots ? new Uint32Array(buffer, carve(sizes.slots), n * nf) : new Uint16Array(buffer, carve(sizes.slots), n * nf);
+    const slotsAt = carve(sizes.slots);
+    const slots = wideSlots ? new Uint32Array(buffer, slotsAt, n * nf) : new Uint16Array(buffer, slotsAt, n * nf);
     this.sideOfBin = new Uint8Array(buffer, carve(sizes.sideOfBin), 256);
+    this.teamAt = carve(sizes.team);
     this.codes.set(data.codes);
     for (let f = 0; f < nf; f++) {
       const off = layout.binOffset[f];
       const base = f * n;
-      for (let r = 0; r < n; r++) this.slots[r * nf + f] = off + data.codes[base + r];
+      for (let r = 0; r < n; r++) slots[r * nf + f] = off + data.codes[base + r];
     }
-    this.buildKernel = wideSlots ? kernels.build32 : kernels.build16;
+    this.kernels = kernels;
+    this.histograms = new HistogramBuilder(kernels, {
+      nRows: n, nFeatures: nf, binOffset: layout.binOffset, wideSlots, poolAt, poolSize, slotsAt, indicesAt: this.indices.byteOffset,
+    });
     this.partitionKernel = kernels.partition;
-    this.nFeatures = nf;
     this.nRows = n;
+  }
+
+  get pool(): Float64Array[] {
+    return this.histograms.pool;
   }
 
   /**
@@ -74,10 +131,9 @@ export class TrainingMemory {
    * for the gradient pair (grad, hess): one class's slices of this memory's gradients.
    */
   buildHistogram(hist: Float64Array, begin: number, count: number, grad: Float64Array, hess: Float64Array): void {
-    hist.fill(0);
-    this.buildKernel(
-      hist.byteOffset, this.slots.byteOffset, this.indices.byteOffset, begin, begin + count, grad.byteOffset, hess.byteOffset, this.nFeatures, 0, this.nFeatures,
-    );
+    const slot = this.pool.indexOf(hist);
+    if (slot < 0) throw new Error('GBDT: not a histogram of this memory');
+    this.histograms.build(slot, begin, begin + count, grad.byteOffset, hess.byteOffset, 0, this.histograms.plan.nFeatures);
   }
 
   /**

@@ -1,22 +1,27 @@
 /**
  * Leaf-wise (best-first) tree growth, LightGBM's SerialTreeLearner: always split the leaf with the
  * largest gain, build the histogram of the smaller child only and get the larger one by subtraction.
- * Buffers (histogram pool, partition) are allocated once per fit and reused.
+ * Buffers (histogram pool, partition) are allocated once per fit and reused. Histogram work and split
+ * search run as leaf jobs of the fit's feature team (one or more threads, the same result).
  */
 import type { ResolvedGbdtParams } from './params.js';
 import type { BinnedRows, FeatureLayout } from './binned-data.js';
 import { DataPartition } from './data-partition.js';
-import { subtractHistogram } from './histogram.js';
-import { type LeafSums, type SplitInfo, findBestSplit, noSplit } from './split-finder.js';
+import type { FeatureTeam, LeafJob } from './feature-team.js';
+import { HIST_STRIDE } from './histogram.js';
+import { type LeafSums, type SplitInfo, noSplit } from './split-finder.js';
 import { Tree } from './tree.js';
 import type { TrainingMemory } from './training-memory.js';
 
 /** Shared "cannot split" marker; never mutated (findBestSplit fills fresh SplitInfo objects). */
 const NO_SPLIT = noSplit();
+const ZERO: LeafSums = { grad: 0, hess: 0, count: 0 };
 
 export class TreeLearner {
   readonly partition: DataPartition;
-  private readonly hists: Float64Array[];
+  private readonly pool: Float64Array[];
+  /** Histogram pool slot of each leaf; slots of leaves not yet grown are free. */
+  private readonly slotOf: Int32Array;
   private readonly best: SplitInfo[];
   private readonly depth: Int32Array;
 
@@ -24,26 +29,35 @@ export class TreeLearner {
     private readonly layout: FeatureLayout,
     private readonly data: BinnedRows,
     private readonly p: ResolvedGbdtParams,
-    private readonly memory: TrainingMemory,
+    memory: TrainingMemory,
+    private readonly team: FeatureTeam,
   ) {
     this.partition = new DataPartition(memory, p.numLeaves);
-    this.hists = memory.pool.slice();
+    this.pool = memory.pool;
+    this.slotOf = new Int32Array(p.numLeaves);
     this.best = new Array<SplitInfo>(p.numLeaves).fill(NO_SPLIT);
     this.depth = new Int32Array(p.numLeaves);
   }
 
   /**
-   * Grows one tree on rows `bag` (null = all) using the given features; leaf values are shrunk by the
-   * learning rate. grad/hess: one class's slice of the training memory's gradient arrays.
+   * Grows one tree on rows `bag` (null = all) using the given features (ascending); leaf values are
+   * shrunk by the learning rate. grad/hess: one class's slice of the training memory's gradient arrays.
    */
   grow(grad: Float64Array, hess: Float64Array, bag: Int32Array | null, features: Int32Array): Tree {
-    const { p, layout, data, partition: part, hists, best, depth } = this;
+    const { p, layout, data, partition: part, best, depth, slotOf, team } = this;
     const tree = new Tree(p.numLeaves);
     part.reset(bag, data.nRows);
-    const rootSums = sumOf(grad, hess, part.indices, part.count[0]);
-    this.build(0, grad, hess);
+    for (let l = 0; l < p.numLeaves; l++) slotOf[l] = l;
+    team.setFeatures(features);
+    const job: LeafJob = {
+      build: slotOf[0], begin: 0, end: part.count[0], parent: -1, findA: -1, findB: -1,
+      sumsA: ZERO, sumsB: ZERO, gradAt: grad.byteOffset, hessAt: hess.byteOffset,
+    };
+    team.run(job);
+    // Every row falls in one bin of any feature: the root's sums from its histogram.
+    const rootSums = sumOfFeature(this.pool[slotOf[0]], layout, features[0], part.count[0]);
     depth[0] = 0;
-    best[0] = this.bestFor(0, rootSums, features);
+    best[0] = this.splittable(0, rootSums) ? team.run({ ...job, build: -1, findA: slotOf[0], sumsA: rootSums })[0] ?? NO_SPLIT : NO_SPLIT;
     const leafSums: LeafSums[] = [rootSums];
     const nodeOfLeaf = new Int32Array(p.numLeaves).fill(-1);
     const leafIsLeft = new Uint8Array(p.numLeaves);
@@ -86,15 +100,20 @@ export class TreeLearner {
       // Smaller child from its rows (into the free slot), larger = parent − smaller (in the parent's slot).
       const smallIsLeft = part.count[leaf] <= part.count[newLeaf];
       const small = smallIsLeft ? leaf : newLeaf;
-      this.build(newLeaf, grad, hess, small);
-      subtractHistogram(hists[leaf], hists[newLeaf], layout, features);
+      const smallSlot = slotOf[newLeaf];
+      const parentSlot = slotOf[leaf];
       if (smallIsLeft) {
-        const t = hists[leaf];
-        hists[leaf] = hists[newLeaf];
-        hists[newLeaf] = t;
+        slotOf[leaf] = smallSlot;
+        slotOf[newLeaf] = parentSlot;
       }
-      best[leaf] = this.bestFor(leaf, leafSums[leaf], features);
-      best[newLeaf] = this.bestFor(newLeaf, leafSums[newLeaf], features);
+      const [a, b] = team.run({
+        build: smallSlot, begin: part.begin[small], end: part.begin[small] + part.count[small], parent: parentSlot,
+        findA: this.splittable(leaf, leafSums[leaf]) ? slotOf[leaf] : -1, sumsA: leafSums[leaf],
+        findB: this.splittable(newLeaf, leafSums[newLeaf]) ? slotOf[newLeaf] : -1, sumsB: leafSums[newLeaf],
+        gradAt: grad.byteOffset, hessAt: hess.byteOffset,
+      });
+      best[leaf] = a ?? NO_SPLIT;
+      best[newLeaf] = b ?? NO_SPLIT;
     }
     for (let l = 0; l < tree.numLeaves; l++) {
       const s = leafSums[l];
@@ -103,30 +122,23 @@ export class TreeLearner {
     return tree;
   }
 
-  /** Histogram of leaf `rowsOf`'s rows into slot `slot`. */
-  private build(slot: number, grad: Float64Array, hess: Float64Array, rowsOf = slot): void {
-    this.memory.buildHistogram(this.hists[slot], this.partition.begin[rowsOf], this.partition.count[rowsOf], grad, hess);
-  }
-
   private splittable(leaf: number, sums: LeafSums): boolean {
     const p = this.p;
     const tooDeep = p.maxDepth > 0 && this.depth[leaf] >= p.maxDepth;
     return !tooDeep && sums.count >= 2 * p.minDataInLeaf && sums.hess >= 2 * p.minSumHessianInLeaf;
   }
 
-  private bestFor(leaf: number, sums: LeafSums, features: Int32Array): SplitInfo {
-    return this.splittable(leaf, sums) ? findBestSplit(this.hists[leaf], this.layout, features, sums, this.p) : NO_SPLIT;
-  }
 }
 
-function sumOf(grad: Float64Array, hess: Float64Array, idx: Int32Array, n: number): LeafSums {
+/** The leaf's (grad, hess) sums from its histogram: every row falls in exactly one bin of feature f. */
+function sumOfFeature(hist: Float64Array, layout: FeatureLayout, f: number, count: number): LeafSums {
   let g = 0;
   let h = 0;
-  for (let i = 0; i < n; i++) {
-    g += grad[idx[i]];
-    h += hess[idx[i]];
+  for (let s = layout.binOffset[f] * HIST_STRIDE, end = layout.binOffset[f + 1] * HIST_STRIDE; s < end; s += HIST_STRIDE) {
+    g += hist[s];
+    h += hist[s + 1];
   }
-  return { grad: g, hess: h, count: n };
+  return { grad: g, hess: h, count };
 }
 
 /** Bin → 1 if rows with that bin go left. */

@@ -14,8 +14,8 @@ export const SCORE_LANES = 4;
 // The project's lib (ES2023, no DOM) has no WebAssembly typings; Node provides the global. Only what is used here:
 declare namespace WebAssembly {
   class Memory {
-    constructor(descriptor: { initial: number });
-    readonly buffer: ArrayBuffer;
+    constructor(descriptor: { initial: number; maximum?: number; shared?: boolean });
+    readonly buffer: ArrayBufferLike;
     grow(pages: number): number;
   }
   class Module {
@@ -28,6 +28,8 @@ declare namespace WebAssembly {
 }
 
 const PAGE_BYTES = 65536;
+/** 4 GB: the most a 32-bit wasm memory can address (and what kernels.wat declares). */
+const MAX_PAGES = 65536;
 let compiled: WebAssembly.Module | null = null;
 
 function kernelModule(): WebAssembly.Module {
@@ -54,6 +56,9 @@ export type ScoreFn = (
   children: number, defaultLeft: number, catOffset: number, catBits: number, leafValue: number, out: number, k: number,
 ) => void;
 
+/** A wasm memory (the global WebAssembly typings are not in this project's lib). */
+export type KernelMemory = WebAssembly.Memory;
+
 /** The kernels over one wasm memory; every array they touch must be a view on `buffer`. */
 export class Kernels {
   /** Histogram building with Uint16 / Uint32 slot arrays. */
@@ -63,8 +68,19 @@ export class Kernels {
   readonly score: ScoreFn;
   private readonly memory: WebAssembly.Memory;
 
-  constructor(bytes: number) {
-    this.memory = new WebAssembly.Memory({ initial: pages(bytes) });
+  /**
+   * A fresh memory of at least `bytes`, growable; or with `fixed`, of exactly that many pages (a fit's
+   * training memory, which helper threads attach to). Memories are shared (SharedArrayBuffer-backed)
+   * either way, as the module's import declares one memory type for all uses.
+   */
+  constructor(bytes: number, fixed?: boolean);
+  constructor(memory: WebAssembly.Memory);
+  constructor(bytesOrMemory: number | WebAssembly.Memory, fixed = false) {
+    if (typeof bytesOrMemory !== 'number') this.memory = bytesOrMemory;
+    else {
+      const n = pages(bytesOrMemory);
+      this.memory = new WebAssembly.Memory({ initial: n, maximum: fixed ? n : MAX_PAGES, shared: true });
+    }
     const { exports } = new WebAssembly.Instance(kernelModule(), { env: { memory: this.memory } });
     this.build16 = exports.build16 as BuildFn;
     this.build32 = exports.build32 as BuildFn;
@@ -72,8 +88,13 @@ export class Kernels {
     this.score = exports.score as ScoreFn;
   }
 
+  /** The memory itself (for a shared one: what helper threads attach to). */
+  get wasmMemory(): WebAssembly.Memory {
+    return this.memory;
+  }
+
   /** The current memory; growing replaces it (contents kept), so views must be re-made after ensureBytes. */
-  get buffer(): ArrayBuffer {
+  get buffer(): ArrayBufferLike {
     return this.memory.buffer;
   }
 
@@ -86,6 +107,6 @@ export class Kernels {
 
 function pages(bytes: number): number {
   const n = Math.max(1, Math.ceil(bytes / PAGE_BYTES));
-  if (n > 65536) throw new Error('GBDT: data too large for the 4 GB kernel memory');
+  if (n > MAX_PAGES) throw new Error('GBDT: data too large for the 4 GB kernel memory');
   return n;
 }

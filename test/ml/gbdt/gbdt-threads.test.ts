@@ -1,0 +1,46 @@
+/** One fit on several threads (feature-team.ts) gives the byte-identical model of the one-thread fit. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Task } from '../../../src/ml/frame.js';
+import { GbdtLearner } from '../../../src/ml/tabular/gbdt/index.js';
+import { categorical, frame, lcg, numeric } from './synthetic.js';
+
+/** 12,000 rows × 30 columns (large enough for the learner to use helper threads): numeric with NaN, categorical. */
+function data(classes: number) {
+  const rnd = lcg(31);
+  const n = 12_000;
+  const levels = Array.from({ length: 40 }, (_, i) => `L${i}`);
+  const xs = Array.from({ length: 24 }, () => Float64Array.from({ length: n }, () => (rnd() < 0.05 ? NaN : rnd() * 2 - 1)));
+  const cols = [
+    ...xs.map((x, j) => numeric(`x${j}`, x)),
+    ...Array.from({ length: 6 }, (_, j) => categorical(`c${j}`, levels, Array.from({ length: n }, () => (rnd() < 0.03 ? -1 : Math.floor(rnd() * (j + 3) * 6))))),
+  ];
+  const y = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let z = rnd() - 0.5;
+    for (let j = 0; j < 8; j++) z += (xs[j][i] || 0) * (j % 2 ? 1 : -0.7);
+    const c = cols[26];
+    if (c.kind === 'categorical' && c.codes[i] % 4 === 0) z += 1;
+    y[i] = classes === 2 ? (z > 0 ? 1 : 0) : Math.min(classes - 1, Math.max(0, Math.floor(z + classes / 2)));
+  }
+  return { f: frame(...cols), y };
+}
+
+for (const classes of [2, 3]) {
+  test(`${classes} classes: threads 1, 2 and 3 train byte-identical models (bagging, feature sampling, categorical and missing values)`, () => {
+    const { f, y } = data(classes);
+    const task: Task = { kind: 'classification', classes: Array.from({ length: classes }, (_, c) => `k${c}`) };
+    const params = { nEstimators: 15, featureFraction: 0.8, baggingFraction: 0.7, baggingFreq: 2, minDataPerCategoryGroup: 20 };
+    const [one, two, three] = [1, 2, 3].map((threads) => JSON.stringify(new GbdtLearner(params, { threads }).fit(f, y, task, { seed: 4 }).toJSON()));
+    // The models split on categories (bitsets) as well as on numbers.
+    const trees = (JSON.parse(one) as { trees: { catBits: string } }).trees;
+    assert.ok(Buffer.from(trees.catBits, 'base64').length > 0, 'no categorical split to compare');
+    assert.equal(two, one);
+    assert.equal(three, one);
+  });
+}
+
+test('threads outside 1..8 are refused with a message naming the option', () => {
+  assert.throws(() => new GbdtLearner({}, { threads: 0 }), /threads must be an integer in 1\.\.8/);
+  assert.throws(() => new GbdtLearner({}, { threads: 1.5 }), /threads/);
+});
