@@ -69,6 +69,11 @@ export const MAX_THREADS = 8;
 /** Per thread and leaf: gain, feature, thresholdBin, defaultLeft, lg, lh, lc, rg, rh, rc, leftBins length. */
 const RESULT_F64 = 11;
 const LEFT_BINS_BYTES = 256;
+/**
+ * Polls of the control block before sleeping on it: a job or its answer usually follows within
+ * microseconds, far sooner than a sleeping thread wakes.
+ */
+const SPINS = 200;
 
 /** Bytes of the control block for nf features and `threads` threads. */
 export function teamBytes(nf: number, threads: number): number {
@@ -79,86 +84,109 @@ function align8(b: number): number {
   return Math.ceil(b / 8) * 8;
 }
 
-/** Views on the control block, the same on every thread. */
+/** Bit-casts between a float64 and the int64 that Atomics can move. */
+const castF64 = new Float64Array(1);
+const castI64 = new BigInt64Array(castF64.buffer);
+
+/**
+ * Views on the control block, the same on every thread. Every access goes through Atomics: the
+ * block is written by one thread and read by another, and Atomics alone keeps the compilers from
+ * caching or reordering those reads around the hand-over.
+ */
 class ControlBlock {
   readonly ints: Int32Array;
-  readonly features: Int32Array;
-  readonly sums: Float64Array;
-  readonly results: Float64Array;
-  readonly leftBins: Uint8Array;
+  /** Float64 values as their int64 bit patterns: job sums, then per thread and leaf a result. */
+  private readonly sums: BigInt64Array;
+  private readonly results: BigInt64Array;
+  private readonly leftBins: Uint8Array;
+  private readonly featuresAt: number;
 
   constructor(buffer: ArrayBufferLike, at: number, nf: number, threads: number) {
-    this.ints = new Int32Array(buffer, at, CTRL_INTS);
-    at += CTRL_INTS * 4;
-    this.features = new Int32Array(buffer, at, nf);
-    at += align8(nf * 4);
-    this.sums = new Float64Array(buffer, at, 6);
+    this.ints = new Int32Array(buffer, at, CTRL_INTS + nf);
+    this.featuresAt = CTRL_INTS;
+    at += CTRL_INTS * 4 + align8(nf * 4);
+    this.sums = new BigInt64Array(buffer, at, 6);
     at += 6 * 8;
-    this.results = new Float64Array(buffer, at, threads * 2 * RESULT_F64);
+    this.results = new BigInt64Array(buffer, at, threads * 2 * RESULT_F64);
     at += threads * 2 * RESULT_F64 * 8;
     this.leftBins = new Uint8Array(buffer, at, threads * 2 * LEFT_BINS_BYTES);
   }
 
-  writeJob(job: LeafJob, nFeatures: number): void {
-    const w = this.ints;
-    w[KIND] = 0;
-    w[BUILD] = job.build;
-    w[BEGIN] = job.begin;
-    w[END] = job.end;
-    w[PARENT] = job.parent;
-    w[FIND_A] = job.findA;
-    w[FIND_B] = job.findB;
-    w[GRAD_AT] = job.gradAt;
-    w[HESS_AT] = job.hessAt;
-    w[N_FEATURES] = nFeatures;
-    const s = this.sums;
-    s[0] = job.sumsA.grad;
-    s[1] = job.sumsA.hess;
-    s[2] = job.sumsA.count;
-    s[3] = job.sumsB.grad;
-    s[4] = job.sumsB.hess;
-    s[5] = job.sumsB.count;
+  get(i: number): number {
+    return Atomics.load(this.ints, i);
+  }
+
+  set(i: number, v: number): void {
+    Atomics.store(this.ints, i, v);
+  }
+
+  writeFeatures(features: Int32Array): void {
+    for (let i = 0; i < features.length; i++) Atomics.store(this.ints, this.featuresAt + i, features[i]);
+    this.set(N_FEATURES, features.length);
+  }
+
+  readFeatures(): Int32Array {
+    const n = this.get(N_FEATURES);
+    return Int32Array.from({ length: n }, (_, i) => Atomics.load(this.ints, this.featuresAt + i));
+  }
+
+  writeJob(job: LeafJob): void {
+    this.set(KIND, 0);
+    this.set(BUILD, job.build);
+    this.set(BEGIN, job.begin);
+    this.set(END, job.end);
+    this.set(PARENT, job.parent);
+    this.set(FIND_A, job.findA);
+    this.set(FIND_B, job.findB);
+    this.set(GRAD_AT, job.gradAt);
+    this.set(HESS_AT, job.hessAt);
+    const v = [job.sumsA.grad, job.sumsA.hess, job.sumsA.count, job.sumsB.grad, job.sumsB.hess, job.sumsB.count];
+    v.forEach((x, i) => putF64(this.sums, i, x));
   }
 
   readJob(): LeafJob {
-    const w = this.ints;
-    const s = this.sums;
+    const f = (i: number) => getF64(this.sums, i);
     return {
-      build: w[BUILD], begin: w[BEGIN], end: w[END], parent: w[PARENT], findA: w[FIND_A], findB: w[FIND_B],
-      sumsA: { grad: s[0], hess: s[1], count: s[2] }, sumsB: { grad: s[3], hess: s[4], count: s[5] },
-      gradAt: w[GRAD_AT], hessAt: w[HESS_AT],
+      build: this.get(BUILD), begin: this.get(BEGIN), end: this.get(END), parent: this.get(PARENT),
+      findA: this.get(FIND_A), findB: this.get(FIND_B),
+      sumsA: { grad: f(0), hess: f(1), count: f(2) }, sumsB: { grad: f(3), hess: f(4), count: f(5) },
+      gradAt: this.get(GRAD_AT), hessAt: this.get(HESS_AT),
     };
   }
 
   writeResult(thread: number, leaf: 0 | 1, split: SplitInfo): void {
-    const r = this.results;
     const o = (thread * 2 + leaf) * RESULT_F64;
-    r[o] = split.gain;
-    r[o + 1] = split.feature;
-    r[o + 2] = split.thresholdBin;
-    r[o + 3] = split.defaultLeft ? 1 : 0;
-    r[o + 4] = split.left.grad;
-    r[o + 5] = split.left.hess;
-    r[o + 6] = split.left.count;
-    r[o + 7] = split.right.grad;
-    r[o + 8] = split.right.hess;
-    r[o + 9] = split.right.count;
-    r[o + 10] = split.leftBins ? split.leftBins.length : -1;
-    if (split.leftBins) this.leftBins.set(split.leftBins, (thread * 2 + leaf) * LEFT_BINS_BYTES);
+    const v = [
+      split.gain, split.feature, split.thresholdBin, split.defaultLeft ? 1 : 0, split.left.grad, split.left.hess, split.left.count,
+      split.right.grad, split.right.hess, split.right.count, split.leftBins ? split.leftBins.length : -1,
+    ];
+    const b = (thread * 2 + leaf) * LEFT_BINS_BYTES;
+    if (split.leftBins) for (let i = 0; i < split.leftBins.length; i++) Atomics.store(this.leftBins, b + i, split.leftBins[i]);
+    v.forEach((x, i) => putF64(this.results, o + i, x));
   }
 
   readResult(thread: number, leaf: 0 | 1): SplitInfo {
-    const r = this.results;
     const o = (thread * 2 + leaf) * RESULT_F64;
-    const nLeft = r[o + 10];
+    const r = (i: number) => getF64(this.results, o + i);
+    const nLeft = r(10);
     const b = (thread * 2 + leaf) * LEFT_BINS_BYTES;
     return {
-      gain: r[o], feature: r[o + 1], thresholdBin: r[o + 2], defaultLeft: r[o + 3] === 1,
-      leftBins: nLeft >= 0 ? this.leftBins.slice(b, b + nLeft) : null,
-      left: { grad: r[o + 4], hess: r[o + 5], count: r[o + 6] },
-      right: { grad: r[o + 7], hess: r[o + 8], count: r[o + 9] },
+      gain: r(0), feature: r(1), thresholdBin: r(2), defaultLeft: r(3) === 1,
+      leftBins: nLeft >= 0 ? Uint8Array.from({ length: nLeft }, (_, i) => Atomics.load(this.leftBins, b + i)) : null,
+      left: { grad: r(4), hess: r(5), count: r(6) },
+      right: { grad: r(7), hess: r(8), count: r(9) },
     };
   }
+}
+
+function putF64(a: BigInt64Array, i: number, v: number): void {
+  castF64[0] = v;
+  Atomics.store(a, i, castI64[0]);
+}
+
+function getF64(a: BigInt64Array, i: number): number {
+  castI64[0] = Atomics.load(a, i);
+  return castF64[0];
 }
 
 /** First feature of each thread's range (and nf last): ranges of equal feature counts. */
@@ -217,7 +245,6 @@ export class FeatureTeam {
   private readonly control: ControlBlock;
   private readonly workers: Worker[] = [];
   private seq = 0;
-  private nFeatures = 0;
 
   constructor(
     histograms: HistogramBuilder,
@@ -231,7 +258,7 @@ export class FeatureTeam {
     const nf = layout.bins.length;
     this.own = new ThreadShare(histograms, layout, params, 0, threads);
     this.control = new ControlBlock(histograms.pool[0].buffer, teamAt, nf, threads);
-    this.control.ints.fill(0);
+    for (let i = 0; i < CTRL_INTS; i++) this.control.set(i, 0);
     for (let t = 1; t < threads; t++) {
       const worker = acquireWorker();
       const init: TeamInit = { memory, plan: histograms.plan, layout, params, teamAt, thread: t, threads, seq: 0 };
@@ -242,14 +269,13 @@ export class FeatureTeam {
 
   setFeatures(features: Int32Array): void {
     this.own.setFeatures(features);
-    this.control.features.set(features);
-    this.nFeatures = features.length;
+    this.control.writeFeatures(features);
   }
 
   /** Runs the job on every thread; the best split of leaf A and of leaf B (gain 0: none), or null if not asked. */
   run(job: LeafJob): [SplitInfo | null, SplitInfo | null] {
     if (this.workers.length === 0) return this.own.run(job);
-    this.control.writeJob(job, this.nFeatures);
+    this.control.writeJob(job);
     this.start();
     const mine = this.own.run(job);
     this.finish();
@@ -268,7 +294,7 @@ export class FeatureTeam {
   /** Ends the helpers' job loops; they return to the idle list. */
   close(): void {
     if (this.workers.length === 0) return;
-    this.control.ints[KIND] = STOP;
+    this.control.set(KIND, STOP);
     this.start();
     this.finish();
     idle.push(...this.workers.splice(0));
@@ -284,12 +310,12 @@ export class FeatureTeam {
   private finish(): void {
     const ints = this.control.ints;
     for (let t = 1; t < this.threads; t++) {
-      for (;;) {
+      for (let spins = 0; ; spins++) {
         const done = Atomics.load(ints, DONE + t);
         if (done === this.seq) break;
-        Atomics.wait(ints, DONE + t, done, 1000);
+        if (spins >= SPINS) Atomics.wait(ints, DONE + t, done, 1000);
       }
-      if (ints[FAILED + t] !== 0) {
+      if (Atomics.load(ints, FAILED + t) !== 0) {
         this.workers.splice(0).forEach((w) => void w.terminate());
         throw new Error(`GBDT: helper thread ${t} failed (see its error output)`);
       }
@@ -304,19 +330,24 @@ export function serveFit(init: TeamInit, histograms: HistogramBuilder): void {
   const ints = control.ints;
   const t = init.thread;
   let seq = init.seq;
-  let featuresOf = -1;
-  let features = new Int32Array(0);
+  let features: Int32Array | null = null;
   for (;;) {
-    Atomics.wait(ints, SEQ, seq);
-    seq = Atomics.load(ints, SEQ);
-    const stop = ints[KIND] === STOP;
+    // The next job: SEQ moves on (a wake-up alone proves nothing), by exactly one.
+    let next = Atomics.load(ints, SEQ);
+    for (let spins = 0; next === seq; spins++) {
+      if (spins >= SPINS) Atomics.wait(ints, SEQ, seq);
+      next = Atomics.load(ints, SEQ);
+    }
+    const skipped = next !== seq + 1;
+    seq = next;
+    const stop = control.get(KIND) === STOP;
     try {
+      if (skipped) throw new Error(`GBDT: helper thread ${t} missed a job (${seq})`);
       if (!stop) {
         // The feature list changes once per tree: re-filter only when it did.
-        const n = ints[N_FEATURES];
-        if (n !== featuresOf || !sameFeatures(features, control.features, n)) {
-          features = control.features.slice(0, n);
-          featuresOf = n;
+        const now = control.readFeatures();
+        if (!sameFeatures(features, now)) {
+          features = now;
           share.setFeatures(features);
         }
         const [a, b] = share.run(control.readJob());
@@ -324,7 +355,7 @@ export function serveFit(init: TeamInit, histograms: HistogramBuilder): void {
         if (b) control.writeResult(t, 1, b);
       }
     } catch (e) {
-      ints[FAILED + t] = 1;
+      Atomics.store(ints, FAILED + t, 1);
       console.error(e);
     }
     Atomics.store(ints, DONE + t, seq);
@@ -333,9 +364,8 @@ export function serveFit(init: TeamInit, histograms: HistogramBuilder): void {
   }
 }
 
-function sameFeatures(a: Int32Array, b: Int32Array, n: number): boolean {
-  if (a.length !== n) return false;
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
+function sameFeatures(a: Int32Array | null, b: Int32Array): boolean {
+  if (!a || a.length !== b.length) return false;
+  for (let i = 0; i < b.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
-

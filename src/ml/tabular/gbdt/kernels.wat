@@ -13,7 +13,7 @@
   (func $build16 (export "build16")
     (param $hist i32) (param $slots i32) (param $idx i32) (param $begin i32) (param $end i32)
     (param $grad i32) (param $hess i32) (param $nf i32) (param $f0 i32) (param $f1 i32)
-    (local $i i32) (local $r i32) (local $gh v128) (local $j i32) (local $je i32) (local $s i32)
+    (local $i i32) (local $r i32) (local $gh v128) (local $j i32) (local $je i32) (local $s i32) (local $two i32)
     (local.set $i (local.get $begin))
     (block $done
       (loop $rows
@@ -27,13 +27,21 @@
         (local.set $j (i32.add (local.get $slots)
           (i32.shl (i32.add (i32.mul (local.get $r) (local.get $nf)) (local.get $f0)) (i32.const 1))))
         (local.set $je (i32.add (local.get $j) (i32.shl (i32.sub (local.get $f1) (local.get $f0)) (i32.const 1))))
-        (block $rowDone
-          (loop $features
-            (br_if $rowDone (i32.ge_u (local.get $j) (local.get $je)))
-            (local.set $s (i32.add (local.get $hist) (i32.shl (i32.load16_u (local.get $j)) (i32.const 4))))
+        ;; Two slots per step (one 32-bit load), then the odd one out.
+        (block $pairsDone
+          (loop $pairs
+            (br_if $pairsDone (i32.gt_u (i32.add (local.get $j) (i32.const 4)) (local.get $je)))
+            (local.set $two (i32.load (local.get $j)))
+            (local.set $s (i32.add (local.get $hist) (i32.shl (i32.and (local.get $two) (i32.const 0xffff)) (i32.const 4))))
             (v128.store (local.get $s) (f64x2.add (v128.load (local.get $s)) (local.get $gh)))
-            (local.set $j (i32.add (local.get $j) (i32.const 2)))
-            (br $features)))
+            (local.set $s (i32.add (local.get $hist) (i32.shl (i32.shr_u (local.get $two) (i32.const 16)) (i32.const 4))))
+            (v128.store (local.get $s) (f64x2.add (v128.load (local.get $s)) (local.get $gh)))
+            (local.set $j (i32.add (local.get $j) (i32.const 4)))
+            (br $pairs)))
+        (if (i32.lt_u (local.get $j) (local.get $je))
+          (then
+            (local.set $s (i32.add (local.get $hist) (i32.shl (i32.load16_u (local.get $j)) (i32.const 4))))
+            (v128.store (local.get $s) (f64x2.add (v128.load (local.get $s)) (local.get $gh)))))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $rows))))
 
