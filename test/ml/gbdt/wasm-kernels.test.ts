@@ -1,5 +1,5 @@
 /**
- * Every wasm kernel (kernels.wat) against its plain-TypeScript statement (kernel-reference.ts) on
+ * Every wasm kernel (kernels.wat) against its plain-TypeScript statement (kernel-reference.ts, or inline for clear) on
  * seeded random inputs, called directly on a kernel memory.
  */
 import { test } from 'node:test';
@@ -184,5 +184,20 @@ test('score: tree walks (numeric thresholds, NaN to the default side, categorica
       at.defaultLeft, at.catOffset, at.catBits, at.leafValue, out.byteOffset, k,
     );
     assertClose(out, expected, `trial ${trial} out`);
+  }
+});
+
+test('clear: zeroes exactly the given byte range', () => {
+  const rnd = lcg(20);
+  for (let trial = 0; trial < 20; trial++) {
+    const { kernels, alloc } = arena(1 << 16);
+    const bytes = alloc(Uint8Array, 4096);
+    const initial = Uint8Array.from(bytes, () => 1 + Math.floor(rnd() * 255));
+    bytes.set(initial);
+    const from = Math.floor(rnd() * 4096);
+    const n = Math.floor(rnd() * (4096 - from + 1));
+    kernels.clear(bytes.byteOffset + from, n);
+    const expected = initial.map((v, i) => (i >= from && i < from + n ? 0 : v));
+    assert.deepEqual(Array.from(bytes), Array.from(expected), `trial ${trial}`);
   }
 });

@@ -45,6 +45,11 @@
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $rows))))
 
+  ;; Zeroes bytes [at, at + n): a histogram's feature range before building it (memory.fill is a memset;
+  ;; TypedArray.fill on a shared buffer is not).
+  (func $clear (export "clear") (param $at i32) (param $n i32)
+    (memory.fill (local.get $at) (i32.const 0) (local.get $n)))
+
   ;; build16 over u32 slots, for more than 65,536 bins in all.
   (func $build32 (export "build32")
     (param $hist i32) (param $slots i32) (param $idx i32) (param $begin i32) (param $end i32)

@@ -26,6 +26,7 @@ export interface HistogramPlan {
 export class HistogramBuilder {
   readonly pool: Float64Array[];
   private readonly kernel: BuildFn;
+  private readonly clear: (at: number, n: number) => void;
   private readonly slots: Uint16Array | Uint32Array;
   private readonly indicesAt: number;
 
@@ -35,6 +36,7 @@ export class HistogramBuilder {
     const n = plan.nRows * plan.nFeatures;
     this.slots = plan.wideSlots ? new Uint32Array(kernels.buffer, plan.slotsAt, n) : new Uint16Array(kernels.buffer, plan.slotsAt, n);
     this.kernel = plan.wideSlots ? kernels.build32 : kernels.build16;
+    this.clear = kernels.clear;
     this.indicesAt = plan.indicesAt;
   }
 
@@ -51,7 +53,7 @@ export class HistogramBuilder {
   build(slot: number, begin: number, end: number, gradAt: number, hessAt: number, f0: number, f1: number): void {
     const { binOffset, nFeatures } = this.plan;
     const hist = this.pool[slot];
-    hist.fill(0, binOffset[f0] * HIST_STRIDE, binOffset[f1] * HIST_STRIDE);
+    this.clear(hist.byteOffset + binOffset[f0] * HIST_STRIDE * 8, (binOffset[f1] - binOffset[f0]) * HIST_STRIDE * 8);
     this.kernel(hist.byteOffset, this.slots.byteOffset, this.indicesAt, begin, end, gradAt, hessAt, nFeatures, f0, f1);
   }
 }

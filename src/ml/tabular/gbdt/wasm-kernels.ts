@@ -66,6 +66,8 @@ export class Kernels {
   readonly build32: BuildFn;
   readonly partition: PartitionFn;
   readonly score: ScoreFn;
+  /** Zeroes n bytes from address at. */
+  readonly clear: (at: number, n: number) => void;
   private readonly memory: WebAssembly.Memory;
 
   /**
@@ -86,6 +88,7 @@ export class Kernels {
     this.build32 = exports.build32 as BuildFn;
     this.partition = exports.partition as PartitionFn;
     this.score = exports.score as ScoreFn;
+    this.clear = exports.clear as (at: number, n: number) => void;
   }
 
   /** The memory itself (for a shared one: what helper threads attach to). */
