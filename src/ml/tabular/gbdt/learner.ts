@@ -55,7 +55,7 @@ export class GbdtLearner implements Learner {
     const memory = new TrainingMemory(layout, trainData, objective.numScores, p.numLeaves, { teamBytes: teamBytes(layout.bins.length, threads) });
     const team = new FeatureTeam(memory.histograms, memory.kernels.wasmMemory, memory.teamAt, layout, p, threads);
     try {
-      return this.boost(frame, task, p, objective, layout, trainData, validData, yTrain, yValid, wTrain, wValid, memory, team, opts, started);
+      return this.boost(frame, task, p, objective, layout, trainData, validData, yTrain, yValid, wTrain, wValid, memory, team, opts);
     } finally {
       team.close();
     }
@@ -65,7 +65,7 @@ export class GbdtLearner implements Learner {
   private boost(
     frame: Frame, task: Task, p: ResolvedGbdtParams, objective: Objective, layout: FeatureLayout, trainData: BinnedRows, validData: BinnedRows,
     yTrain: Float64Array, yValid: Float64Array, wTrain: Float64Array | null, wValid: Float64Array | null,
-    memory: TrainingMemory, team: FeatureTeam, opts: FitOptions, started: number,
+    memory: TrainingMemory, team: FeatureTeam, opts: FitOptions,
   ): TrainedModel {
     const { grad, hess } = memory;
     const k = objective.numScores;
