@@ -1,0 +1,256 @@
+/**
+ * Placebo and power benchmark of impact analysis on real series with no event (PROTOCOL.md §3 data):
+ * M3, M1 and tourism monthly and quarterly series, the fpp2/expsmooth monthly, quarterly and daily
+ * series of forecast/INDEX.csv. Each series gets event windows of two lengths at three positions
+ * (ending at the series end, one year — daily: eight weeks — earlier, and about 70 % through); the
+ * series is cut at the window's end.
+ *
+ * - placebo: the window as it is (true effect 0): false-positive rate at p < 0.05 and p < 0.10, and
+ *   coverage of the 95 % intervals of the absolute and relative effect;
+ * - power (windows at the series end): the window multiplied by 1.05, 1.10, 1.20, and by a ramp from 1 to 1.20: share of p < 0.05
+ *   and coverage of the true cumulative effect.
+ *
+ * Next to ours: statsmodels UnobservedComponents (local level + stochastic seasonal, MLE parameters
+ * held fixed) on the same windows, through bench/impact_placebo_statsmodels.py.
+ *
+ *   npm run bench:impact-placebo [-- --quick] [-- --no-reference] [-- --no-power]
+ *
+ * --quick keeps every fourth series (a few minutes); the full run is the figure to report.
+ * The Python is $SIBYL_PYTHON, else /work/venv/bin/python, else python3.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { column, readCsv } from './lib/benchdata.js';
+import { repositoryRoot } from './lib/data-root.js';
+import { estimateImpact } from '../src/ml/timeseries/impact/estimate.js';
+
+type Frequency = 'monthly' | 'quarterly' | 'daily';
+
+interface Series { name: string; frequency: Frequency; values: Float64Array }
+
+interface Window {
+  id: string;
+  series: string;
+  frequency: Frequency;
+  position: 'end' | 'earlier' | 'middle';
+  length: number;
+  /** Series cut at the window's end, the window scaled by the injection. */
+  y: Float64Array;
+  preEnd: number;
+  period: number;
+  injection: Injection;
+  /** Σ(y − counterfactual) over the window. */
+  truth: number;
+}
+
+type Injection = 'none' | '+5%' | '+10%' | '+20%' | 'ramp to +20%';
+
+interface Outcome { p: number; absLo: number; absHi: number; relLo: number; relHi: number; error?: string }
+
+const PERIOD: Record<Frequency, number> = { monthly: 12, quarterly: 4, daily: 7 };
+const LENGTHS: Record<Frequency, number[]> = { monthly: [6, 12], quarterly: [4, 8], daily: [14, 28] };
+const EARLIER: Record<Frequency, number> = { monthly: 12, quarterly: 4, daily: 56 };
+/** Collection series per (collection, frequency) in the full run: an evenly spaced, fixed sample. */
+const PER_COLLECTION = 10;
+const INJECTIONS: Injection[] = ['+5%', '+10%', '+20%', 'ramp to +20%'];
+
+function multiplier(injection: Injection, t: number, length: number): number {
+  switch (injection) {
+    case 'none': return 1;
+    case '+5%': return 1.05;
+    case '+10%': return 1.1;
+    case '+20%': return 1.2;
+    case 'ramp to +20%': return 1 + (0.2 * (t + 1)) / length;
+  }
+}
+
+function everyKth<T>(items: T[], count: number): T[] {
+  if (items.length <= count) return items;
+  const step = items.length / count;
+  return Array.from({ length: count }, (_, i) => items[Math.floor(i * step)]);
+}
+
+/** A competition collection's train + test series, joined. */
+function collection(name: 'm3' | 'm1' | 'tourism', frequency: 'monthly' | 'quarterly', count: number): Series[] {
+  const byId = new Map<string, number[]>();
+  for (const part of ['train', 'test']) {
+    const table = readCsv('forecast', name, `${name}_${frequency}_${part}.csv`);
+    const ids = column(table, 'series_id');
+    const values = column(table, 'value');
+    ids.forEach((id, r) => {
+      if (!byId.has(id)) byId.set(id, []);
+      byId.get(id)!.push(Number(values[r]));
+    });
+  }
+  const ids = [...byId.keys()].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  return everyKth(ids, count).map((id) => ({ name: `${name} ${id}`, frequency, values: Float64Array.from(byId.get(id)!) }));
+}
+
+/** fpp2 and expsmooth single series of the three frequencies (panels left out). */
+function singles(): Series[] {
+  const index = readCsv('forecast', 'INDEX.csv');
+  const col = (k: string) => column(index, k);
+  const [paths, freqs, missing] = [col('path'), col('frequency'), col('n_missing')];
+  const out: Series[] = [];
+  paths.forEach((path, r) => {
+    const frequency = freqs[r] as Frequency;
+    if (!(frequency in PERIOD) || missing[r] !== '0' || path.includes('_panel')) return;
+    if (!/\/(fpp2|expsmooth)\//.test(path)) return;
+    const table = readCsv(path.replace(/^shared\/benchdata\//, ''));
+    const valueColumn = table.header.find((h) => h !== 'date') ?? 'value';
+    out.push({ name: path.replace(/^.*forecast\//, '').replace(/\.csv$/, ''), frequency, values: Float64Array.from(column(table, valueColumn), Number) });
+  });
+  return out;
+}
+
+function windowsOf(s: Series, injections: Injection[]): Window[] {
+  const n = s.values.length;
+  const period = PERIOD[s.frequency];
+  const out: Window[] = [];
+  for (const length of LENGTHS[s.frequency]) {
+    const ends: [Window['position'], number][] = [['end', n - 1], ['earlier', n - 1 - EARLIER[s.frequency]], ['middle', Math.round(0.7 * n) - 1]];
+    for (const [position, end] of ends) {
+      const preEnd = end - length;
+      // The pre-period must cover three cycles and three window lengths.
+      if (preEnd + 1 < Math.max(3 * period, 3 * length)) continue;
+      // Power is measured on the windows at the series end (both lengths), to keep the run short.
+      for (const injection of ['none' as Injection, ...(position === 'end' ? injections : [])]) {
+        const y = s.values.slice(0, end + 1);
+        let truth = 0;
+        for (let t = 0; t < length; t++) {
+          const before = y[preEnd + 1 + t];
+          y[preEnd + 1 + t] = before * multiplier(injection, t, length);
+          truth += y[preEnd + 1 + t] - before;
+        }
+        out.push({ id: `${s.name}|${position}|${length}|${injection}`, series: s.name, frequency: s.frequency, position, length, y, preEnd, period, injection, truth });
+      }
+    }
+  }
+  return out;
+}
+
+function python(): string {
+  if (process.env.SIBYL_PYTHON) return process.env.SIBYL_PYTHON;
+  return existsSync('/work/venv/bin/python') ? '/work/venv/bin/python' : 'python3';
+}
+
+/** statsmodels on the same windows, in a child process that runs beside ours. */
+function reference(windows: Window[]): Promise<Map<string, Outcome>> {
+  const script = resolve(repositoryRoot(), 'bench/impact_placebo_statsmodels.py');
+  const child = spawn(python(), [script], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let text = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => { text += d; });
+  child.stdin.end(JSON.stringify(windows.map((w) => ({ id: w.id, y: Array.from(w.y), preEnd: w.preEnd, period: w.period, seed: 0 }))));
+  return new Promise((ok, fail) => {
+    child.on('error', fail);
+    child.on('close', (code) => {
+      if (code !== 0) return fail(new Error(`statsmodels reference exited with ${code}`));
+      ok(new Map((JSON.parse(text) as (Outcome & { id: string })[]).map((r) => [r.id, r])));
+    });
+  });
+}
+
+function ours(w: Window): Outcome {
+  const r = estimateImpact({ y: w.y, preEnd: w.preEnd, period: w.period, seed: 0 });
+  return { p: r.pValue, absLo: r.absoluteEffectInterval[0], absHi: r.absoluteEffectInterval[1], relLo: r.relativeEffectInterval[0], relHi: r.relativeEffectInterval[1] };
+}
+
+const pct = (k: number, n: number) => (n === 0 ? '    —' : `${((100 * k) / n).toFixed(1).padStart(5)}`);
+/** Half-width of a 95 % binomial interval at 5 % for n windows, to read a false-positive rate against. */
+const se5 = (n: number) => (n === 0 ? '' : `±${(196 * Math.sqrt(0.05 * 0.95 / n)).toFixed(1)}`);
+
+interface Row { w: Window; o: Outcome; ref?: Outcome }
+
+function covers(w: Window, o: Outcome): boolean {
+  return w.truth >= o.absLo && w.truth <= o.absHi;
+}
+
+function placeboTable(rows: Row[], withRef: boolean): void {
+  const groups = new Map<string, Row[]>();
+  const key = (r: Row) => `${r.w.frequency} ${r.w.position}`;
+  for (const r of rows) {
+    for (const k of [key(r), `${r.w.frequency} all`, 'all']) {
+      if (!groups.has(k)) groups.set(k, []);
+      groups.get(k)!.push(r);
+    }
+  }
+  const head = `  ${'windows'.padEnd(18)} ${'n'.padStart(4)}  FPR@.05 FPR@.10 cover95 | ${withRef ? 'statsmodels FPR@.05 FPR@.10 cover95' : ''}`;
+  console.log(head);
+  const order = [...groups.keys()].sort((a, b) => (a === 'all' ? 1 : b === 'all' ? -1 : a.localeCompare(b)));
+  for (const k of order) {
+    const g = groups.get(k)!;
+    const line = [`  ${k.padEnd(18)} ${String(g.length).padStart(4)}`,
+      `${pct(g.filter((r) => r.o.p < 0.05).length, g.length)}${se5(g.length).padStart(5)}`,
+      `${pct(g.filter((r) => r.o.p < 0.1).length, g.length)}`,
+      `${pct(g.filter((r) => covers(r.w, r.o)).length, g.length)}`];
+    if (withRef) {
+      const h = g.filter((r) => r.ref && r.ref.error === undefined);
+      line.push(`|             ${pct(h.filter((r) => r.ref!.p < 0.05).length, h.length)}   ${pct(h.filter((r) => r.ref!.p < 0.1).length, h.length)}   ${pct(h.filter((r) => covers(r.w, r.ref!)).length, h.length)}  (n ${h.length})`);
+    }
+    console.log(line.join('  '));
+  }
+}
+
+function powerTable(rows: Row[], withRef: boolean): void {
+  console.log(`  ${'injection'.padEnd(24)} ${'n'.padStart(4)}  power@.05 cover95 | ${withRef ? 'statsmodels power@.05 cover95' : ''}`);
+  for (const frequency of ['monthly', 'quarterly', 'daily', 'all'] as const) {
+    for (const injection of INJECTIONS) {
+      const g = rows.filter((r) => r.w.injection === injection && (frequency === 'all' || r.w.frequency === frequency));
+      if (g.length === 0) continue;
+      const h = g.filter((r) => r.ref && r.ref.error === undefined);
+      console.log(`  ${`${frequency} ${injection}`.padEnd(24)} ${String(g.length).padStart(4)}  ${pct(g.filter((r) => r.o.p < 0.05).length, g.length)}     ${pct(g.filter((r) => covers(r.w, r.o)).length, g.length)}  ${withRef ? `|             ${pct(h.filter((r) => r.ref!.p < 0.05).length, h.length)}   ${pct(h.filter((r) => covers(r.w, r.ref!)).length, h.length)}` : ''}`);
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const quick = args.includes('--quick');
+  const withRef = !args.includes('--no-reference');
+  const injections = args.includes('--no-power') ? [] : INJECTIONS;
+  const per = quick ? Math.ceil(PER_COLLECTION / 4) : PER_COLLECTION;
+  let series: Series[] = [];
+  for (const name of ['m3', 'm1', 'tourism'] as const) {
+    for (const frequency of ['monthly', 'quarterly'] as const) series.push(...collection(name, frequency, per));
+  }
+  const single = singles();
+  series.push(...(quick ? everyKth(single, Math.ceil(single.length / 4)) : single));
+  // Relative effects and multiplicative injections need a positive series.
+  series = series.filter((s) => s.values.every((v) => v > 0));
+  const windows = series.flatMap((s) => windowsOf(s, injections));
+  const counts = (['monthly', 'quarterly', 'daily'] as const).map((f) => `${series.filter((s) => s.frequency === f).length} ${f}`).join(', ');
+  console.log(`impact placebo benchmark${quick ? ' (--quick)' : ''}: ${series.length} series (${counts}), ${windows.length} windows (${windows.filter((w) => w.injection === 'none').length} placebo)`);
+
+  const refPromise = withRef ? reference(windows) : Promise.resolve(new Map<string, Outcome>());
+  const t0 = performance.now();
+  const rows: Row[] = windows.map((w) => {
+    try {
+      return { w, o: ours(w) };
+    } catch (e) {
+      console.log(`  ${w.id}: ${(e as Error).message}`);
+      return { w, o: { p: NaN, absLo: NaN, absHi: NaN, relLo: NaN, relHi: NaN, error: String(e) } };
+    }
+  });
+  const oursSeconds = (performance.now() - t0) / 1000;
+  const ref = await refPromise;
+  for (const r of rows) r.ref = ref.get(r.w.id);
+  const refFailed = withRef ? rows.filter((r) => !r.ref || r.ref.error !== undefined).length : 0;
+  console.log(`ours: ${oursSeconds.toFixed(0)} s for ${rows.length} windows${withRef ? `; statsmodels failed on ${refFailed}` : ''}`);
+
+  console.log('\nplacebo windows (no event; nominal: FPR 5.0 / 10.0, coverage 95.0; ± is the 95 % sampling error of a 5 % rate)');
+  placeboTable(rows.filter((r) => r.w.injection === 'none'), withRef);
+  const byLength = (['monthly', 'quarterly', 'daily'] as const).flatMap((f) => LENGTHS[f].map((length) => {
+    const g = rows.filter((r) => r.w.injection === 'none' && r.w.frequency === f && r.w.length === length);
+    return `${f} ${length}: ${pct(g.filter((r) => r.o.p < 0.05).length, g.length).trim()}% of ${g.length}`;
+  }));
+  console.log(`  FPR@.05 by window length: ${byLength.join('; ')}`);
+  const relCover = rows.filter((r) => r.w.injection === 'none');
+  console.log(`  relative-effect 95 % interval covers 0: ${pct(relCover.filter((r) => r.o.relLo <= 0 && r.o.relHi >= 0).length, relCover.length).trim()}%`);
+  if (injections.length) {
+    console.log('\ninjected effects (share with p < 0.05; coverage of the true cumulative effect)');
+    powerTable(rows.filter((r) => r.w.injection !== 'none'), withRef);
+  }
+}
+
+await main();
