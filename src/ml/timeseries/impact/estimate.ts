@@ -3,10 +3,13 @@
  * on the pre-period only — local level, optionally a drift and a stochastic seasonal, plus a
  * regression on standardised control series, chosen by AICc (candidates.ts) — predicts the
  * counterfactual post-period; simulated counterfactual paths give the intervals and the p-value of
- * the cumulative effect (PROTOCOL §4). Pure computation; the series comes from prepare.ts, the period
+ * the cumulative effect (PROTOCOL §4). The spread of those paths is calibrated on placebo backtests
+ * inside the pre-period (calibration.ts), so that p-values and intervals hold on real series and not
+ * only under the fitted model. Pure computation; the series comes from prepare.ts, the period
  * from seasonalPeriods(interval).main.
  */
 import { varianceNames, type StructuralSpec } from '../statespace/structural.js';
+import { calibrate, minTrainingPoints, spreadPaths, type Calibration } from './calibration.js';
 import { fitCandidates } from './candidates.js';
 import { prepareControls } from './controls.js';
 import { forecastMoments, simulatePaths, simulationRandom } from './simulate.js';
@@ -26,6 +29,11 @@ export interface ImpactInput {
   seed?: number;
   /** Use this model (on the original scale) instead of choosing one by AICc. */
   model?: StructuralSpec;
+  /**
+   * Calibrate the spread of the counterfactual on backtests inside the pre-period (default true);
+   * false gives the model's own intervals with its parameters held at their estimates.
+   */
+  calibrate?: boolean;
 }
 
 export interface CandidateModel {
@@ -57,7 +65,16 @@ export interface ImpactResult {
   variances: Record<string, number>;
   /** Models compared, with their AICc on common pre-period observations. */
   candidates: CandidateModel[];
+  /** Backtest calibration of the counterfactual's spread (scale 1 and no backtests when turned off). */
+  calibration: Calibration;
+  /** Why the figures deserve caution: a short pre-period, a model that fits the pre-period badly. */
+  warnings: string[];
 }
+
+/** Fewer backtests than this: the pre-period is too short to check the model; intervals are wide. */
+export const FEW_BACKTESTS = 3;
+/** A calibration scale above this: the model's own uncertainty was far too small before the event. */
+export const POOR_FIT_SCALE = 2;
 
 const DEFAULT_SIMULATIONS = 10_000;
 
@@ -108,6 +125,20 @@ export function estimateImpact(input: ImpactInput): ImpactResult {
     predicted = moments.mean.map((mu, t) => Math.exp(mu + moments.variance[t] / 2));
     for (let i = 0; i < paths.length; i++) paths[i] = Math.exp(paths[i]);
   }
+  const calibration: Calibration = input.calibrate === false
+    ? { backtests: 0, scale: 1, dof: Infinity, z: [] }
+    : calibrate({
+      yPre, xPre, spec: fit.spec, scale: chosen.scale, horizon: nPost,
+      minTrain: minTrainingPoints(fit.spec), maxFitPoints: MAX_FIT_POINTS, seed,
+    });
+  if (input.calibrate !== false) spreadPaths(paths, predicted, calibration, seededRandom(seed + 1));
+  const warnings: string[] = [];
+  if (input.calibrate !== false && calibration.backtests < FEW_BACKTESTS) {
+    warnings.push(`The pre-period is short for a window of ${nPost} periods: only ${calibration.backtests} backtest(s) of that length fit before the event, so the model could not be checked and the intervals are wide. A longer history before the event gives sharper results.`);
+  }
+  if (calibration.scale > POOR_FIT_SCALE) {
+    warnings.push(`The model fits the periods before the event badly: on backtests before the event its errors were ${calibration.scale.toFixed(1)} times larger than it expected, and the intervals have been widened accordingly.`);
+  }
 
   const observed = y.subarray(nPre);
   let absoluteEffect = 0;
@@ -126,5 +157,7 @@ export function estimateImpact(input: ImpactInput): ImpactResult {
     coefficients: Array.from(fit.coefficients, (b, j) => b / controls.sds[j]),
     variances: Object.fromEntries(varianceNames(fit.spec).map((name, i) => [name, fit.variances[i]])),
     candidates: candidates.map((c) => ({ model: c.label, aicc: c.aicc })),
+    calibration,
+    warnings,
   };
 }
