@@ -126,7 +126,9 @@ export function registerSessionRoutes(app: FastifyInstance, services: Services):
     if (wantsCsv(req)) return sendCsv(reply, Object.keys(slice[0] ?? {}), slice);
     // Forecasts: the held-out periods the metrics were measured on (<target>:actual, <target>:predicted), for charts.
     const holdout = Array.isArray(results?.extra.holdout) ? { holdout: results.extra.holdout } : {};
-    return { ...sessionBody(req, session), metrics: results?.metrics ?? {}, ...holdout, data: slice, ...pagingFields(req, page, rows.length) };
+    // Result-level figures beside the metrics (impact: the effects' intervals and their level).
+    const fields = (results?.extra.resultFields ?? {}) as Record<string, unknown>;
+    return { ...sessionBody(req, session), metrics: results?.metrics ?? {}, ...holdout, ...fields, data: slice, ...pagingFields(req, page, rows.length) };
   });
 }
 

@@ -5,7 +5,10 @@
  *
  * Result rows, one per period of the window: the timestamp column, `<target>` (observed),
  * `<target>:predicted` (the counterfactual mean), `<target>:lower` and `<target>:upper` (its 95 %
- * interval).
+ * interval), `<target>:cumulativeEffect` (Σ observed − predicted so far) with its 95 % interval
+ * `<target>:cumulativeEffect:lower` / `:upper`. The whole-window effects' intervals are
+ * `absoluteEffectLower`/`Upper` and `relativeEffectLower`/`Upper` at `effectIntervalLevel` (0.95),
+ * beside the metrics; warnings (short pre-period, poor fit) become session messages.
  */
 import { estimateImpact, type ImpactInput } from '../../ml/timeseries/impact/estimate.js';
 import { saveImpact } from '../../ml/timeseries/impact/saved-impact.js';
@@ -14,6 +17,9 @@ import { finiteOrNaN, indexOf, periodLabel, toGrid } from '../../service/timeser
 import type { ImpactComputeInput, ImpactComputeOutput } from '../../service/timeseries/impact-compute-contract.js';
 
 export type { ImpactComputeInput, ImpactComputeOutput } from '../../service/timeseries/impact-compute-contract.js';
+
+/** Level of the effect intervals and of the counterfactual band. */
+const EFFECT_INTERVAL_LEVEL = 0.95;
 
 export function compute(input: ImpactComputeInput): ImpactComputeOutput {
   const g = toGrid(input);
@@ -32,21 +38,33 @@ export function compute(input: ImpactComputeInput): ImpactComputeOutput {
   const r = estimateImpact(impactInput);
   const target = input.target.name;
   const data: Record<string, string>[] = [];
+  let cumulative = 0;
   for (let t = 0; t < r.predicted.length; t++) {
+    cumulative += y[preEnd + 1 + t] - r.predicted[t];
     data.push({
       [input.timestampColumn]: periodLabel(g, start + t),
       [target]: String(y[preEnd + 1 + t]),
       [`${target}:predicted`]: String(r.predicted[t]),
       [`${target}:lower`]: String(r.lower[t]),
       [`${target}:upper`]: String(r.upper[t]),
+      [`${target}:cumulativeEffect`]: String(cumulative),
+      [`${target}:cumulativeEffect:lower`]: String(r.cumulativeLower[t]),
+      [`${target}:cumulativeEffect:upper`]: String(r.cumulativeUpper[t]),
     });
   }
   return {
     metrics: { pValue: finiteOrNaN(r.pValue), absoluteEffect: finiteOrNaN(r.absoluteEffect), relativeEffect: finiteOrNaN(r.relativeEffect) },
     data,
+    effectIntervals: {
+      absoluteEffectLower: finiteOrNaN(r.absoluteEffectInterval[0]), absoluteEffectUpper: finiteOrNaN(r.absoluteEffectInterval[1]),
+      relativeEffectLower: finiteOrNaN(r.relativeEffectInterval[0]), relativeEffectUpper: finiteOrNaN(r.relativeEffectInterval[1]),
+      effectIntervalLevel: EFFECT_INTERVAL_LEVEL,
+    },
+    warnings: r.warnings,
     details: {
       absoluteEffectInterval: r.absoluteEffectInterval, relativeEffectInterval: r.relativeEffectInterval,
       model: r.model, controlsUsed: r.controlsUsed.map((j) => input.features[j]!.name),
+      calibration: { backtests: r.calibration.backtests, scale: r.calibration.scale, dof: r.calibration.dof },
     },
     savedModel: saveImpact(r, impactInput),
   };

@@ -9,11 +9,26 @@ export interface ImpactComputeInput extends SeriesInput {
   seed: number;
 }
 
+/** Intervals of the whole-window effects, served next to the metrics. */
+export interface EffectIntervals {
+  absoluteEffectLower: number | string;
+  absoluteEffectUpper: number | string;
+  relativeEffectLower: number | string;
+  relativeEffectUpper: number | string;
+  effectIntervalLevel: number;
+}
+
 export interface ImpactComputeOutput {
   metrics: { pValue: number | string; absoluteEffect: number | string; relativeEffect: number | string };
   data: Record<string, string>[];
-  /** 95 % intervals of the effects and the model that was chosen. */
-  details: { absoluteEffectInterval: [number, number]; relativeEffectInterval: [number, number]; model: string; controlsUsed: string[] };
+  effectIntervals: EffectIntervals;
+  /** Cautions for the reader: a short pre-period, a model that fits it badly. */
+  warnings: string[];
+  /** 95 % intervals of the effects, the model that was chosen and its backtest calibration. */
+  details: {
+    absoluteEffectInterval: [number, number]; relativeEffectInterval: [number, number]; model: string; controlsUsed: string[];
+    calibration: { backtests: number; scale: number; dof: number };
+  };
   /** The estimate's saved form (what a refit on new data or a chart needs). */
   savedModel: SavedImpact;
 }

@@ -7,8 +7,8 @@
  *
  * So, before the event, the same model (same components and scale, parameters refitted) is run on
  * pseudo-events: windows of the event window's length that end at the pre-period's end and step back
- * one window length at a time, each fitted only on the data before it. Each gives the standardised
- * error of its cumulative sum, z = (observed − mean)/sd of the simulated sums. If the model's spread
+ * half a window length at a time, each fitted only on the data before it. Each gives the standardised
+ * error of its cumulative sum, z = (observed − forecast mean)/(forecast sd of the sum). If the model's spread
  * were right, z would be standard normal; in general z ~ N(0, c²) with an unknown c. With a prior
  * worth PRIOR_BACKTESTS backtests at c = 1 (the model's own belief), the scale is
  * s² = (PRIOR_BACKTESTS + Σ z²) / (PRIOR_BACKTESTS + K) and the event window's z/s follows Student's
@@ -17,18 +17,17 @@
  * honest intervals — rather than overconfident ones, and a model that fits the pre-period badly
  * shows up as a large s.
  */
-import { fitStructural } from '../statespace/fit.js';
+import { fitStructural, type StructuralFit } from '../statespace/fit.js';
+import { transitionCovariance, transitionMean } from '../statespace/kalman.js';
 import type { StructuralSpec } from '../statespace/structural.js';
 import type { Scale } from './candidates.js';
-import { seededRandom, type Random } from './random.js';
-import { forecastMoments, simulatePaths } from './simulate.js';
+import type { SeededRandom } from '../../core/random.js';
+import { forecastMoments } from './simulate.js';
 
 /** Weight of the model's own variance (c = 1), in backtests. */
 export const PRIOR_BACKTESTS = 3;
 /** Backtests run at most (each refits the model). */
 export const MAX_BACKTESTS = 12;
-/** Simulated paths per backtest: enough for the sd of the sum within a few per cent. */
-const BACKTEST_PATHS = 500;
 
 export interface Calibration {
   /** Backtests that could be run (pseudo-windows with enough data before them). */
@@ -53,7 +52,6 @@ export interface BacktestInput {
   minTrain: number;
   /** Parameters are fitted on at most this many points before each pseudo-window. */
   maxFitPoints: number;
-  seed: number;
 }
 
 /** The fewest pre-period points a backtest of `spec` is fitted on (the seasonal needs two cycles). */
@@ -62,27 +60,37 @@ export function minTrainingPoints(spec: StructuralSpec): number {
 }
 
 export function calibrate(input: BacktestInput): Calibration {
-  const { yPre, xPre, spec, scale, horizon, minTrain, maxFitPoints, seed } = input;
+  const { yPre, xPre, spec, scale, horizon, minTrain, maxFitPoints } = input;
+  // Backtests fitted on much less data than the real fit would overstate its error: each is fitted
+  // on at least half the pre-period. Windows step back half a window length, so they overlap; the
+  // degrees of freedom count them as the non-overlapping windows they span.
+  const step = Math.max(1, Math.ceil(horizon / 2));
+  const fewest = Math.max(minTrain, Math.floor(yPre.length / 2));
   const z: number[] = [];
   for (let k = 0; k < MAX_BACKTESTS; k++) {
-    const end = yPre.length - k * horizon; // pseudo-window [end − horizon, end)
+    const end = yPre.length - k * step; // pseudo-window [end − horizon, end)
     const trainEnd = end - horizon;
     const trainStart = Math.max(0, trainEnd - maxFitPoints);
+    if (trainEnd <= 0) break;
     const train = yPre.subarray(trainStart, trainEnd);
-    if (train.filter(Number.isFinite).length < minTrain) break;
+    if (train.filter(Number.isFinite).length < fewest) break;
     const window = yPre.subarray(trainEnd, end);
     if (window.some((v) => !Number.isFinite(v))) continue;
-    const value = backtestZ(train, xPre.map((x) => x.subarray(trainStart, trainEnd)), xPre.map((x) => x.subarray(trainEnd, end)), window, spec, scale, seededRandom(seed + 7919 * (k + 1)));
+    const value = backtestZ(train, xPre.map((x) => x.subarray(trainStart, trainEnd)), xPre.map((x) => x.subarray(trainEnd, end)), window, spec, scale);
     if (Number.isFinite(value)) z.push(value);
   }
-  const dof = PRIOR_BACKTESTS + z.length;
-  const scaleSquared = (PRIOR_BACKTESTS + z.reduce((s, v) => s + v * v, 0)) / dof;
+  const independent = z.length === 0 ? 0 : Math.max(1, Math.round(1 + ((z.length - 1) * step) / horizon));
+  const dof = PRIOR_BACKTESTS + independent;
+  // Σz² over overlapping windows, reweighted to the independent windows they amount to.
+  const sumSquares = z.length === 0 ? 0 : (z.reduce((s, v) => s + v * v, 0) * independent) / z.length;
+  const scaleSquared = (PRIOR_BACKTESTS + sumSquares) / dof;
   return { backtests: z.length, scale: Math.sqrt(scaleSquared), dof, z };
 }
 
+/** Standardised error of a pseudo-window's sum under the model fitted on the data before it. */
 function backtestZ(
   train: Float64Array, xTrain: Float64Array[], xWindow: Float64Array[], window: Float64Array,
-  spec: StructuralSpec, scale: Scale, random: Random,
+  spec: StructuralSpec, scale: Scale,
 ): number {
   let fit;
   try {
@@ -95,28 +103,58 @@ function backtestZ(
   xWindow.forEach((x, j) => {
     for (let t = 0; t < h; t++) offset[t] += fit.coefficients[j] * x[t];
   });
-  const paths = simulatePaths(fit, offset, BACKTEST_PATHS, random);
-  const sums = new Float64Array(BACKTEST_PATHS);
-  for (let p = 0; p < BACKTEST_PATHS; p++) {
-    for (let t = 0; t < h; t++) sums[p] += scale === 'log' ? Math.exp(paths[p * h + t]) : paths[p * h + t];
-  }
-  // The forecast mean of the sum on the original scale: for log models the mean of exp(path), as for the event window.
   const m = forecastMoments(fit, offset);
+  // On the log scale the sum of exp(path) is linearised around its mean: weight e^{μ+v/2} per step.
+  const weights = scale === 'log' ? m.mean.map((mu, t) => Math.exp(mu + m.variance[t] / 2)) : new Float64Array(h).fill(1);
   let mean = 0;
-  for (let t = 0; t < h; t++) mean += scale === 'log' ? Math.exp(m.mean[t] + m.variance[t] / 2) : m.mean[t];
-  let ss = 0;
-  for (let p = 0; p < BACKTEST_PATHS; p++) ss += (sums[p] - mean) ** 2;
-  const sd = Math.sqrt(ss / BACKTEST_PATHS);
   let observed = 0;
-  for (let t = 0; t < h; t++) observed += window[t];
+  for (let t = 0; t < h; t++) {
+    mean += scale === 'log' ? weights[t] : m.mean[t];
+    observed += window[t];
+  }
+  const sd = Math.sqrt(sumVariance(fit, weights));
   return sd > 0 ? (observed - mean) / sd : NaN;
+}
+
+/**
+ * Exact variance of Σ w_t y_t over the forecast horizon (y_t = Z α_t + ε_t), from the recursion of
+ * the state covariance P, the cross-covariance g = Cov(α_t, running sum) and the sum's variance.
+ */
+export function sumVariance(fit: StructuralFit, weights: Float64Array): number {
+  const { system } = fit;
+  const mDim = system.m;
+  const p = Float64Array.from(fit.nextStateCovariance);
+  const scratch = new Float64Array(mDim * mDim);
+  const g = new Float64Array(mDim);
+  const pz = new Float64Array(mDim);
+  let variance = 0;
+  for (let t = 0; t < weights.length; t++) {
+    const w = weights[t];
+    for (let i = 0; i < mDim; i++) {
+      let s = 0;
+      for (let k = 0; k < mDim; k++) s += p[i * mDim + k] * system.z[k];
+      pz[i] = s;
+    }
+    let zg = 0;
+    let zpz = 0;
+    for (let i = 0; i < mDim; i++) {
+      zg += system.z[i] * g[i];
+      zpz += system.z[i] * pz[i];
+    }
+    variance += 2 * w * zg + w * w * (zpz + system.obsVariance);
+    for (let i = 0; i < mDim; i++) g[i] += w * pz[i];
+    transitionMean(system, g, 1);
+    transitionCovariance(system, p, scratch);
+    for (let i = 0; i < mDim; i++) p[i * mDim + i] += system.stateVariance[i];
+  }
+  return variance;
 }
 
 /**
  * Spreads simulated paths (paths × horizon, row-major) around the mean path by the calibration
  * scale times a per-path t mixing factor √(ν/χ²_ν), in place.
  */
-export function spreadPaths(paths: Float64Array, mean: Float64Array, calibration: Calibration, random: Random): void {
+export function spreadPaths(paths: Float64Array, mean: Float64Array, calibration: Calibration, random: SeededRandom): void {
   const h = mean.length;
   const count = paths.length / h;
   const nu = calibration.dof;

@@ -53,6 +53,9 @@ export interface ImpactResult {
   relativeEffect: number;
   absoluteEffectInterval: [number, number];
   relativeEffectInterval: [number, number];
+  /** 95 % interval of the cumulative effect at each post-period point (the last is absoluteEffectInterval). */
+  cumulativeLower: Float64Array;
+  cumulativeUpper: Float64Array;
   /** Two-sided p-value of the cumulative effect. */
   pValue: number;
   /** Label of the model used, e.g. "local_level_seasonal_12", "local_level_drift_seasonal_12_log". */
@@ -129,9 +132,9 @@ export function estimateImpact(input: ImpactInput): ImpactResult {
     ? { backtests: 0, scale: 1, dof: Infinity, z: [] }
     : calibrate({
       yPre, xPre, spec: fit.spec, scale: chosen.scale, horizon: nPost,
-      minTrain: minTrainingPoints(fit.spec), maxFitPoints: MAX_FIT_POINTS, seed,
+      minTrain: minTrainingPoints(fit.spec), maxFitPoints: MAX_FIT_POINTS,
     });
-  if (input.calibrate !== false) spreadPaths(paths, predicted, calibration, seededRandom(seed + 1));
+  if (input.calibrate !== false) spreadPaths(paths, predicted, calibration, simulationRandom(seed + 1));
   const warnings: string[] = [];
   if (input.calibrate !== false && calibration.backtests < FEW_BACKTESTS) {
     warnings.push(`The pre-period is short for a window of ${nPost} periods: only ${calibration.backtests} backtest(s) of that length fit before the event, so the model could not be checked and the intervals are wide. A longer history before the event gives sharper results.`);

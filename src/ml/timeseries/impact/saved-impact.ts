@@ -23,6 +23,8 @@ export interface SavedImpact extends SerializedModel {
   absoluteEffectInterval: [number, number];
   relativeEffectInterval: [number, number];
   pValue: number;
+  /** Backtest calibration of the counterfactual's spread (absent in artifacts saved before it). */
+  calibration?: { backtests: number; scale: number; dof: number };
 }
 
 export function saveImpact(result: ImpactResult, input: ImpactInput): SavedImpact {
@@ -50,6 +52,7 @@ export function saveImpact(result: ImpactResult, input: ImpactInput): SavedImpac
     absoluteEffectInterval: result.absoluteEffectInterval,
     relativeEffectInterval: result.relativeEffectInterval,
     pValue: result.pValue,
+    calibration: { backtests: result.calibration.backtests, scale: result.calibration.scale, dof: result.calibration.dof },
   };
 }
 

@@ -24,6 +24,9 @@ export interface PathSummary {
   /** 95 % intervals of O − S and (O − S)/S, S = a path's sum, O = the observed sum. */
   absoluteEffectInterval: [number, number];
   relativeEffectInterval: [number, number];
+  /** 95 % interval of the cumulative effect Σ_{s≤t}(O_s − S_s) at each post-period step. */
+  cumulativeLower: Float64Array;
+  cumulativeUpper: Float64Array;
   pValue: number;
 }
 
@@ -41,18 +44,31 @@ export function summarisePaths(paths: Float64Array, observed: ArrayLike<number>)
   const relative = sums.map((s) => (observedSum - s) / s).sort();
   const lower = new Float64Array(horizon);
   const upper = new Float64Array(horizon);
+  const cumulativeLower = new Float64Array(horizon);
+  const cumulativeUpper = new Float64Array(horizon);
   const step = new Float64Array(count);
+  const cumulativePath = new Float64Array(count);
+  let cumulativeObserved = 0;
   for (let t = 0; t < horizon; t++) {
-    for (let p = 0; p < count; p++) step[p] = paths[p * horizon + t];
+    cumulativeObserved += observed[t];
+    for (let p = 0; p < count; p++) {
+      step[p] = paths[p * horizon + t];
+      cumulativePath[p] += step[p];
+    }
     step.sort();
     lower[t] = quantileSorted(step, 0.025);
     upper[t] = quantileSorted(step, 0.975);
+    const effect = cumulativePath.map((c) => cumulativeObserved - c).sort();
+    cumulativeLower[t] = quantileSorted(effect, 0.025);
+    cumulativeUpper[t] = quantileSorted(effect, 0.975);
   }
   return {
     lower,
     upper,
     absoluteEffectInterval: [quantileSorted(absolute, 0.025), quantileSorted(absolute, 0.975)],
     relativeEffectInterval: [quantileSorted(relative, 0.025), quantileSorted(relative, 0.975)],
+    cumulativeLower,
+    cumulativeUpper,
     pValue: twoSidedPValue(sums, observedSum),
   };
 }

@@ -51,8 +51,8 @@ export function ImpactResults({ session }: { session: Session }) {
   const cumulative: Point[] = effect.map(([t, e]): Point => [t, (sum += e)]);
   const cum = cumulativeFields(d.rows[0], target);
   const cumulativeBand: Band | undefined = cum ? { name: '95 % interval', color: PALETTE.bandOrange, lower: pointsOf(d.rows, ts, cum.lower), upper: pointsOf(d.rows, ts, cum.upper) } : undefined;
-  const absInterval = effectInterval(metrics, 'absoluteEffect');
-  const relInterval = effectInterval(metrics, 'relativeEffect');
+  const absInterval = effectInterval(d.head as unknown as Record<string, unknown>, 'absoluteEffect');
+  const relInterval = effectInterval(d.head as unknown as Record<string, unknown>, 'relativeEffect');
 
   return (
     <>
@@ -60,7 +60,7 @@ export function ImpactResults({ session }: { session: Session }) {
         <h2 id="impact-summary">What the event changed</h2>
         <div className="card verdict" data-testid="impact-verdict">
           <p>{effectInWords(target, absolute, relative)}</p>
-          {absInterval && <p>With 95 % confidence the total effect lies between {formatNumber(absInterval[0])} and {formatNumber(absInterval[1])}{relInterval ? ` (${formatPercent(relInterval[0])} to ${formatPercent(relInterval[1])})` : ''}.</p>}
+          {absInterval && <p>With {formatPercent(absInterval.level)} confidence the total effect lies between {formatNumber(absInterval.lower)} and {formatNumber(absInterval.upper)}{relInterval ? ` (${formatPercent(relInterval.lower)} to ${formatPercent(relInterval.upper)})` : ''}.</p>}
           <p><strong>{pValueInWords(pValue)}</strong></p>
         </div>
         <MetricCards metrics={metrics} order={['pValue', 'absoluteEffect', 'relativeEffect']} />

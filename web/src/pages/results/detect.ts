@@ -58,16 +58,18 @@ export function explanationOf(answer: Record<string, unknown>, index: number): C
   return fields.length ? fields : undefined;
 }
 
-/** Impact: an interval of the whole-window effect, when the metrics carry one. */
-export function effectInterval(metrics: Record<string, unknown>, name: 'absoluteEffect' | 'relativeEffect'): [number, number] | undefined {
-  const arr = metrics[`${name}Interval`];
-  if (Array.isArray(arr) && arr.length === 2 && arr.every((x) => Number.isFinite(Number(x)))) return [Number(arr[0]), Number(arr[1])];
-  const lo = Number(metrics[`${name}Lower`]);
-  const hi = Number(metrics[`${name}Upper`]);
-  return Number.isFinite(lo) && Number.isFinite(hi) ? [lo, hi] : undefined;
+/**
+ * Impact: the interval of a whole-window effect, `absoluteEffectLower`/`absoluteEffectUpper` (and
+ * `relativeEffect…`) beside the metrics in the results, at `effectIntervalLevel`.
+ */
+export function effectInterval(results: Record<string, unknown>, name: 'absoluteEffect' | 'relativeEffect'): { lower: number; upper: number; level: number } | undefined {
+  const lo = Number(results[`${name}Lower`]);
+  const hi = Number(results[`${name}Upper`]);
+  const level = Number(results.effectIntervalLevel ?? 0.95);
+  return Number.isFinite(lo) && Number.isFinite(hi) ? { lower: lo, upper: hi, level } : undefined;
 }
 
-/** Impact: the cumulative effect's band, when each row carries one. */
+/** Impact: the cumulative effect's band, `<target>:cumulativeEffect:lower`/`:upper` on each row. */
 export function cumulativeFields(row: Record<string, string> | undefined, target: string): { value?: string; lower: string; upper: string } | undefined {
   if (!row) return undefined;
   const lower = `${target}:cumulativeEffect:lower`;
