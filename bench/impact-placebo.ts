@@ -7,15 +7,16 @@
  *
  * - placebo: the window as it is (true effect 0): false-positive rate at p < 0.05 and p < 0.10, and
  *   coverage of the 95 % intervals of the absolute and relative effect;
- * - power (windows at the series end): the window multiplied by 1.05, 1.10, 1.20, and by a ramp from 1 to 1.20: share of p < 0.05
+ * - power (the longer window at the series end): the window multiplied by 1.05, 1.10, 1.20, and by a ramp from 1 to 1.20: share of p < 0.05
  *   and coverage of the true cumulative effect.
  *
  * Next to ours: statsmodels UnobservedComponents (local level + stochastic seasonal, MLE parameters
  * held fixed) on the same windows, through bench/impact_placebo_statsmodels.py.
  *
- *   npm run bench:impact-placebo [-- --quick] [-- --no-reference] [-- --no-power]
+ *   npm run bench:impact-placebo [-- --quick] [-- --no-reference] [-- --no-power] [-- --uncalibrated]
  *
- * --quick keeps every fourth series (a few minutes); the full run is the figure to report.
+ * --quick keeps a quarter of the series (a few minutes); the full run is the figure to report.
+ * --uncalibrated adds the engine without its backtest calibration (calibrate: false) beside ours.
  * The Python is $SIBYL_PYTHON, else /work/venv/bin/python, else python3.
  */
 import { spawn } from 'node:child_process';
@@ -52,7 +53,7 @@ const PERIOD: Record<Frequency, number> = { monthly: 12, quarterly: 4, daily: 7 
 const LENGTHS: Record<Frequency, number[]> = { monthly: [6, 12], quarterly: [4, 8], daily: [14, 28] };
 const EARLIER: Record<Frequency, number> = { monthly: 12, quarterly: 4, daily: 56 };
 /** Collection series per (collection, frequency) in the full run: an evenly spaced, fixed sample. */
-const PER_COLLECTION = 10;
+const PER_COLLECTION = 5;
 const INJECTIONS: Injection[] = ['+5%', '+10%', '+20%', 'ramp to +20%'];
 
 function multiplier(injection: Injection, t: number, length: number): number {
@@ -114,8 +115,9 @@ function windowsOf(s: Series, injections: Injection[]): Window[] {
       const preEnd = end - length;
       // The pre-period must cover three cycles and three window lengths.
       if (preEnd + 1 < Math.max(3 * period, 3 * length)) continue;
-      // Power is measured on the windows at the series end (both lengths), to keep the run short.
-      for (const injection of ['none' as Injection, ...(position === 'end' ? injections : [])]) {
+      // Power is measured on the longer window at the series end, to keep the run short.
+      const powered = position === 'end' && length === LENGTHS[s.frequency][1];
+      for (const injection of ['none' as Injection, ...(powered ? injections : [])]) {
         const y = s.values.slice(0, end + 1);
         let truth = 0;
         for (let t = 0; t < length; t++) {
@@ -151,8 +153,8 @@ function reference(windows: Window[]): Promise<Map<string, Outcome>> {
   });
 }
 
-function ours(w: Window): Outcome {
-  const r = estimateImpact({ y: w.y, preEnd: w.preEnd, period: w.period, seed: 0 });
+function ours(w: Window, calibrate = true): Outcome {
+  const r = estimateImpact({ y: w.y, preEnd: w.preEnd, period: w.period, seed: 0, calibrate });
   return { p: r.pValue, absLo: r.absoluteEffectInterval[0], absHi: r.absoluteEffectInterval[1], relLo: r.relativeEffectInterval[0], relHi: r.relativeEffectInterval[1] };
 }
 
@@ -160,7 +162,7 @@ const pct = (k: number, n: number) => (n === 0 ? '    —' : `${((100 * k) / n).
 /** Half-width of a 95 % binomial interval at 5 % for n windows, to read a false-positive rate against. */
 const se5 = (n: number) => (n === 0 ? '' : `±${(196 * Math.sqrt(0.05 * 0.95 / n)).toFixed(1)}`);
 
-interface Row { w: Window; o: Outcome; ref?: Outcome }
+interface Row { w: Window; o: Outcome; ref?: Outcome; raw?: Outcome }
 
 function covers(w: Window, o: Outcome): boolean {
   return w.truth >= o.absLo && w.truth <= o.absHi;
@@ -184,6 +186,7 @@ function placeboTable(rows: Row[], withRef: boolean): void {
       `${pct(g.filter((r) => r.o.p < 0.05).length, g.length)}${se5(g.length).padStart(5)}`,
       `${pct(g.filter((r) => r.o.p < 0.1).length, g.length)}`,
       `${pct(g.filter((r) => covers(r.w, r.o)).length, g.length)}`];
+    if (g[0].raw) line.push(`| uncalibrated ${pct(g.filter((r) => r.raw!.p < 0.05).length, g.length)} ${pct(g.filter((r) => r.raw!.p < 0.1).length, g.length)} ${pct(g.filter((r) => covers(r.w, r.raw!)).length, g.length)}`);
     if (withRef) {
       const h = g.filter((r) => r.ref && r.ref.error === undefined);
       line.push(`|             ${pct(h.filter((r) => r.ref!.p < 0.05).length, h.length)}   ${pct(h.filter((r) => r.ref!.p < 0.1).length, h.length)}   ${pct(h.filter((r) => covers(r.w, r.ref!)).length, h.length)}  (n ${h.length})`);
@@ -199,7 +202,8 @@ function powerTable(rows: Row[], withRef: boolean): void {
       const g = rows.filter((r) => r.w.injection === injection && (frequency === 'all' || r.w.frequency === frequency));
       if (g.length === 0) continue;
       const h = g.filter((r) => r.ref && r.ref.error === undefined);
-      console.log(`  ${`${frequency} ${injection}`.padEnd(24)} ${String(g.length).padStart(4)}  ${pct(g.filter((r) => r.o.p < 0.05).length, g.length)}     ${pct(g.filter((r) => covers(r.w, r.o)).length, g.length)}  ${withRef ? `|             ${pct(h.filter((r) => r.ref!.p < 0.05).length, h.length)}   ${pct(h.filter((r) => covers(r.w, r.ref!)).length, h.length)}` : ''}`);
+      const raw = g[0].raw ? `| uncalibrated ${pct(g.filter((r) => r.raw!.p < 0.05).length, g.length)} ${pct(g.filter((r) => covers(r.w, r.raw!)).length, g.length)} ` : '';
+      console.log(`  ${`${frequency} ${injection}`.padEnd(24)} ${String(g.length).padStart(4)}  ${pct(g.filter((r) => r.o.p < 0.05).length, g.length)}     ${pct(g.filter((r) => covers(r.w, r.o)).length, g.length)}  ${raw}${withRef ? `|             ${pct(h.filter((r) => r.ref!.p < 0.05).length, h.length)}   ${pct(h.filter((r) => covers(r.w, r.ref!)).length, h.length)}` : ''}`);
     }
   }
 }
@@ -208,6 +212,8 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const quick = args.includes('--quick');
   const withRef = !args.includes('--no-reference');
+  // Also the engine without backtest calibration (parameters fixed at their estimates): the figures before it.
+  const withRaw = args.includes('--uncalibrated');
   const injections = args.includes('--no-power') ? [] : INJECTIONS;
   const per = quick ? Math.ceil(PER_COLLECTION / 4) : PER_COLLECTION;
   let series: Series[] = [];
@@ -215,7 +221,7 @@ async function main(): Promise<void> {
     for (const frequency of ['monthly', 'quarterly'] as const) series.push(...collection(name, frequency, per));
   }
   const single = singles();
-  series.push(...(quick ? everyKth(single, Math.ceil(single.length / 4)) : single));
+  series.push(...everyKth(single, Math.ceil(single.length / (quick ? 4 : 2))));
   // Relative effects and multiplicative injections need a positive series.
   series = series.filter((s) => s.values.every((v) => v > 0));
   const windows = series.flatMap((s) => windowsOf(s, injections));
@@ -226,7 +232,7 @@ async function main(): Promise<void> {
   const t0 = performance.now();
   const rows: Row[] = windows.map((w) => {
     try {
-      return { w, o: ours(w) };
+      return { w, o: ours(w), raw: withRaw ? ours(w, false) : undefined };
     } catch (e) {
       console.log(`  ${w.id}: ${(e as Error).message}`);
       return { w, o: { p: NaN, absLo: NaN, absHi: NaN, relLo: NaN, relHi: NaN, error: String(e) } };
