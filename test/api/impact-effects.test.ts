@@ -45,6 +45,26 @@ for (const backend of await backends()) {
       assert.ok(Math.abs(sum - r.metrics.absoluteEffect) < 1e-6, 'absoluteEffect is the sum of observed − predicted');
     });
 
+    it('carries the effect intervals beside the metrics and the cumulative effect with its band in each row', async () => {
+      const r = await results(s, { dataSourceName: 'nottem_plus15', columns: IGNORE_TRUTH });
+      assert.equal(r.effectIntervalLevel, 0.95);
+      assert.ok(r.absoluteEffectLower < r.metrics.absoluteEffect && r.metrics.absoluteEffect < r.absoluteEffectUpper);
+      assert.ok(r.relativeEffectLower < r.metrics.relativeEffect && r.metrics.relativeEffect < r.relativeEffectUpper);
+      // A +15 % effect found at p < 0.05: its interval excludes zero and covers the truth.
+      const truth = readFixture('impact', 'semisynthetic', 'nottem_placebo.csv').rows.filter((row) => row[4] === '1').reduce((a, row) => a + 0.15 * Number(row[1]), 0);
+      assert.ok(r.absoluteEffectLower > 0 && r.absoluteEffectLower <= truth && truth <= r.absoluteEffectUpper, `[${r.absoluteEffectLower}, ${r.absoluteEffectUpper}] vs ${truth}`);
+      let cumulative = 0;
+      for (const row of r.data) {
+        cumulative += Number(row.y) - Number(row['y:predicted']);
+        assert.ok(Math.abs(Number(row['y:cumulativeEffect']) - cumulative) < 1e-6);
+        assert.ok(Number(row['y:cumulativeEffect:lower']) <= cumulative && cumulative <= Number(row['y:cumulativeEffect:upper']));
+      }
+      const last = r.data[r.data.length - 1];
+      assert.equal(Number(last['y:cumulativeEffect:lower']), r.absoluteEffectLower);
+      assert.equal(Number(last['y:cumulativeEffect:upper']), r.absoluteEffectUpper);
+      assert.deepEqual(r.messages, [], 'a long pre-period and a good fit: no warning');
+    });
+
     it('does not find an effect in the placebo (p ≥ 0.05)', async () => {
       const r = await results(s, { dataSourceName: 'nottem', columns: IGNORE_TRUTH });
       assert.ok(r.metrics.pValue >= 0.05, `p ${r.metrics.pValue}`);
