@@ -20,8 +20,9 @@
  * The Python is $SIBYL_PYTHON, else /work/venv/bin/python, else python3.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { column, readCsv } from './lib/benchdata.js';
 import { repositoryRoot } from './lib/data-root.js';
 import { estimateImpact } from '../src/ml/timeseries/impact/estimate.js';
@@ -140,10 +141,12 @@ function python(): string {
 /** statsmodels on the same windows, in a child process that runs beside ours. */
 function reference(windows: Window[]): Promise<Map<string, Outcome>> {
   const script = resolve(repositoryRoot(), 'bench/impact_placebo_statsmodels.py');
-  const child = spawn(python(), [script], { stdio: ['pipe', 'pipe', 'inherit'] });
+  // The windows go through a file: our own loop below is synchronous and would not feed a pipe.
+  const input = join(mkdtempSync(join(tmpdir(), 'impact-placebo-')), 'windows.json');
+  writeFileSync(input, JSON.stringify(windows.map((w) => ({ id: w.id, y: Array.from(w.y), preEnd: w.preEnd, period: w.period, seed: 0 }))));
+  const child = spawn(python(), [script, input], { stdio: ['ignore', 'pipe', 'inherit'] });
   let text = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => { text += d; });
-  child.stdin.end(JSON.stringify(windows.map((w) => ({ id: w.id, y: Array.from(w.y), preEnd: w.preEnd, period: w.period, seed: 0 }))));
   return new Promise((ok, fail) => {
     child.on('error', fail);
     child.on('close', (code) => {
@@ -230,7 +233,8 @@ async function main(): Promise<void> {
 
   const refPromise = withRef ? reference(windows) : Promise.resolve(new Map<string, Outcome>());
   const t0 = performance.now();
-  const rows: Row[] = windows.map((w) => {
+  const rows: Row[] = windows.map((w, i) => {
+    if (i % 50 === 0) console.log(`  ${i}/${windows.length} windows…`);
     try {
       return { w, o: ours(w), raw: withRaw ? ours(w, false) : undefined };
     } catch (e) {

@@ -46,7 +46,11 @@ def analyse(job):
 
 
 def main():
-    jobs = json.load(sys.stdin)
+    if len(sys.argv) > 1:
+        with open(sys.argv[1]) as f:
+            jobs = json.load(f)
+    else:
+        jobs = json.load(sys.stdin)
     out = []
     for job in jobs:
         try:
