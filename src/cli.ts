@@ -1,6 +1,8 @@
 /**
- * `sibyl serve` (default): API + jobs in one process.
- * `sibyl worker`: jobs only (with DATABASE_URL, any number of them on any machines).
+ * `sibyl serve [--workers N]` (default): API + N jobs at once in this process (`--workers 0`: API only).
+ * `sibyl worker [--concurrency N]`: jobs only (with DATABASE_URL, any number of them on any machines).
+ * SIGTERM/SIGINT: stop taking requests and claiming work, let running work finish for
+ * SIBYL_SHUTDOWN_GRACE_MS, then give its leases back; a second signal gives them back at once.
  * `sibyl accounts create --email E | list | password-link --account ID|EMAIL | plan community|unlimited --account …`, `sibyl keys create [--account ID|EMAIL] [--label L] | list [--account …] | revoke ID|PREFIX`.
  */
 import { parseArgs } from 'node:util';
@@ -18,22 +20,27 @@ async function main(argv: string[]): Promise<number> {
   const [command = 'serve', sub, ...rest] = argv;
   const config = loadConfig();
   if (command === 'serve') {
-    const server = await startServer(config);
+    const workers = countOption([sub, ...rest].filter((a): a is string => a !== undefined), 'workers', 0);
+    if (typeof workers === 'string') { console.error(workers); return 2; }
+    const server = await startServer(config, { workers });
     if (server.bootstrapKey) {
       console.log(`\nCreated the first account. Its API key (shown once, stored only as a hash):\n\n  ${server.bootstrapKey}\n`);
     }
     if (server.adminPasswordLink) {
       console.log(`\nThe first account (${config.adminEmail}) has no password yet. Choose one here (the link works once, for 7 days):\n\n  ${server.adminPasswordLink}\n`);
     }
-    console.log(`Sibyl listening on ${server.url} (store: ${config.databaseUrl ? 'PostgreSQL' : config.dataDir}); dashboard at ${server.url}/`);
-    onSignal(() => server.close());
+    const jobsNote = server.jobs ? `${workers ?? config.workerConcurrency} job(s) at once in this process` : 'API only (--workers 0)';
+    console.log(`Sibyl listening on ${server.url} (store: ${config.databaseUrl ? 'PostgreSQL' : config.dataDir}; ${jobsNote}); dashboard at ${server.url}/`);
+    onSignal(server, config.shutdownGraceMs);
     return -1;
   }
   if (command === 'worker') {
     if (!config.databaseUrl) console.warn('sibyl worker without DATABASE_URL uses the embedded store, which the server cannot share; set DATABASE_URL to scale out.');
-    const worker = await startWorker(config);
-    console.log('Sibyl worker running');
-    onSignal(() => worker.close());
+    const concurrency = countOption([sub, ...rest].filter((a): a is string => a !== undefined), 'concurrency', 1);
+    if (typeof concurrency === 'string') { console.error(concurrency); return 2; }
+    const worker = await startWorker(config, { concurrency });
+    console.log(`Sibyl worker running (${concurrency ?? config.workerConcurrency} job(s) at once, owner ${worker.jobs.owner})`);
+    onSignal(worker, config.shutdownGraceMs);
     return -1;
   }
   if (command === 'accounts' || command === 'keys') return admin(command, sub, rest, config);
@@ -114,17 +121,42 @@ function passwordLinks(db: Db, config: ReturnType<typeof loadConfig>): AuthServi
   return new AuthService(db, { signupOpen: config.signupOpen, mailEnabled: Boolean(config.smtpUrl), linkBase: () => base });
 }
 
-function onSignal(close: () => Promise<void>): void {
+/** `--name N` (or `--name=N`): a whole number ≥ min, undefined when absent, or a usage message. */
+function countOption(args: string[], name: string, min: number): number | undefined | string {
+  const { values, positionals } = (() => {
+    try {
+      return parseArgs({ args, allowPositionals: true, strict: true, options: { [name]: { type: 'string' } } });
+    } catch (e) {
+      return { values: {}, positionals: [(e as Error).message] };
+    }
+  })();
+  if (positionals.length) return `usage: sibyl ${name === 'workers' ? 'serve [--workers N]' : 'worker [--concurrency N]'} (${positionals.join(' ')})`;
+  const v = (values as Record<string, string | undefined>)[name];
+  if (v === undefined) return undefined;
+  if (!/^\d+$/.test(v) || Number(v) < min || !Number.isSafeInteger(Number(v))) return `--${name} ${JSON.stringify(v)} is not a whole number of at least ${min}`;
+  return Number(v);
+}
+
+/**
+ * First SIGTERM/SIGINT: stop taking requests and claiming, give running work `graceMs` to finish,
+ * then release its leases and exit. A second signal releases the leases at once.
+ */
+function onSignal(target: { close(graceMs?: number): Promise<void>; releaseNow(): void }, graceMs: number): void {
   let closing = false;
-  const stop = () => {
-    if (closing) return;
+  const stop = (signal: string) => {
+    if (closing) {
+      console.log(`${signal} again: giving back the leases of running work now`);
+      target.releaseNow();
+      return;
+    }
     closing = true;
+    console.log(`${signal}: no new work; running work has ${graceMs} ms to finish before its leases are given back`);
     // A shutdown that hangs (a stuck receiver, a long upload) must not keep the process forever.
-    setTimeout(() => process.exit(1), 15000).unref();
-    close().then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });
+    setTimeout(() => process.exit(1), graceMs + 15000).unref();
+    target.close(graceMs).then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
 main(process.argv.slice(2)).then(

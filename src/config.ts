@@ -31,6 +31,8 @@ export interface Config {
   leaseMs: number;
   /** An upload's lock on its data set outlives its last renewal by this (a killed upload blocks the next one at most this long). */
   writerLeaseMs: number;
+  /** On SIGTERM, how long running sessions/imports may take to finish before their leases are given back. */
+  shutdownGraceMs: number;
   logLevel: LogLevel;
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -110,6 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerConcurrency: whole('SIBYL_WORKERS', Math.max(1, availableParallelism() - 1), 1, 'how many sessions/imports run at once, at least 1'),
     leaseMs: whole('SIBYL_LEASE_MS', 30000, 1000, 'milliseconds, at least 1000 (a lease is renewed every third of it)'),
     writerLeaseMs: whole('SIBYL_WRITER_LEASE_MS', 30000, 1000, 'milliseconds, at least 1000 (an upload renews its lock every quarter of it)'),
+    shutdownGraceMs: whole('SIBYL_SHUTDOWN_GRACE_MS', 30000, 0, 'milliseconds that running work may take to finish after SIGTERM before it is handed to another worker'),
     logLevel: check<LogLevel>('SIBYL_LOG_LEVEL', 'info', (v) =>
       (LOG_LEVELS as readonly string[]).includes(v) ? (v as LogLevel) : new Problem(`is not a log level: use one of ${LOG_LEVELS.join(', ')}`)),
     smtpUrl: str('SIBYL_SMTP_URL'),

@@ -25,14 +25,28 @@ export interface RunningServer {
   bootstrapKey?: string;
   /** Set while the first account has SIBYL_ADMIN_EMAIL but no password yet: a link to choose one (print it). */
   adminPasswordLink?: string;
-  close(): Promise<void>;
+  /** Jobs run in this process (absent with `--workers 0`). */
+  jobs?: JobLoop;
+  /**
+   * Stops taking requests and claiming work; running jobs get `graceMs` to finish (default: all the
+   * time they need), then their leases are released for another worker. `releaseNow()` ends the grace.
+   */
+  close(graceMs?: number): Promise<void>;
+  releaseNow(): void;
+}
+
+export interface RunningWorker {
+  jobs: JobLoop;
+  close(graceMs?: number): Promise<void>;
+  releaseNow(): void;
 }
 
 /** Features beyond the data-set core register here, so the server and `sibyl worker` share one list. */
 export const features: Feature[] = [];
 
 /** Opens the store, wires the services, serves the API and (unless disabled) runs jobs in this process. */
-export async function startServer(config: Config, opts: { runJobs?: boolean; logLevel?: string } = {}): Promise<RunningServer> {
+/** `runJobs: false` (or `workers: 0`) serves the API only; `workers` overrides SIBYL_WORKERS. */
+export async function startServer(config: Config, opts: { runJobs?: boolean; workers?: number; logLevel?: string } = {}): Promise<RunningServer> {
   const store = await openStore(config);
   try {
     const services = createServices(store.db, config);
@@ -44,9 +58,9 @@ export async function startServer(config: Config, opts: { runJobs?: boolean; log
       extraRoutes: features.flatMap((f) => (f.routes ? [f.routes] : [])),
     });
     let jobs: JobLoop | undefined;
-    if (opts.runJobs !== false) {
+    if (opts.runJobs !== false && opts.workers !== 0) {
       jobs = new JobLoop([importJobs(services) as JobKind<unknown>, ...features.flatMap((f) => (f.jobs ? [f.jobs(services)] : []))],
-        { concurrency: config.workerConcurrency, leaseMs: config.leaseMs, log: app.log });
+        { concurrency: opts.workers ?? config.workerConcurrency, leaseMs: config.leaseMs, log: app.log });
       services.jobs = jobs;
     }
     await app.listen({ port: config.port, host: config.host });
@@ -58,10 +72,12 @@ export async function startServer(config: Config, opts: { runJobs?: boolean; log
     const admin = config.adminEmail && boot.accountId ? await services.accounts.findAccount(boot.accountId) : undefined;
     const adminPasswordLink = admin?.email && !admin.hasPassword ? await services.auth.operatorPasswordLink(admin.id) : undefined;
     return {
-      app, services, url: `http://${host}:${port}`, bootstrapKey: boot.key, adminPasswordLink,
-      async close() {
-        await jobs?.stop();
+      app, services, url: `http://${host}:${port}`, bootstrapKey: boot.key, adminPasswordLink, jobs,
+      releaseNow: () => jobs?.releaseNow(),
+      async close(graceMs?: number) {
+        const stopping = jobs?.stop(graceMs);
         await app.close();
+        await stopping;
         for (const f of features) await f.close?.();
         await store.close();
       },
@@ -72,15 +88,19 @@ export async function startServer(config: Config, opts: { runJobs?: boolean; log
   }
 }
 
-/** `sibyl worker`: claims and runs jobs only (scale-out with DATABASE_URL). */
-export async function startWorker(config: Config): Promise<{ close(): Promise<void> }> {
+/** `sibyl worker`: claims and runs jobs only (scale-out with DATABASE_URL); `concurrency` overrides SIBYL_WORKERS. */
+export async function startWorker(config: Config, opts: { concurrency?: number } = {}): Promise<RunningWorker> {
   const store = await openStore(config);
   const services = createServices(store.db, config);
   for (const f of features) await f.setup?.(services);
   const log = { info: (o: unknown, m?: string) => console.log(m ?? '', o), error: (o: unknown, m?: string) => console.error(m ?? '', o) };
   const jobs = new JobLoop([importJobs(services) as JobKind<unknown>, ...features.flatMap((f) => (f.jobs ? [f.jobs(services)] : []))],
-    { concurrency: config.workerConcurrency, leaseMs: config.leaseMs, log });
+    { concurrency: opts.concurrency ?? config.workerConcurrency, leaseMs: config.leaseMs, log });
   services.jobs = jobs;
   jobs.start();
-  return { async close() { await jobs.stop(); for (const f of features) await f.close?.(); await store.close(); } };
+  return {
+    jobs,
+    releaseNow: () => jobs.releaseNow(),
+    async close(graceMs?: number) { await jobs.stop(graceMs); for (const f of features) await f.close?.(); await store.close(); },
+  };
 }

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Services } from '../service/services.js';
@@ -10,6 +10,8 @@ import { registerExtraRoutes, type RouteRegistrar } from './route-registrar.js';
 import cookie from '@fastify/cookie';
 import { registerAccountRoutes } from './routes/account.js';
 import { registerWebUi } from './web-ui.js';
+import { registerOperationRoutes } from './routes/operations.js';
+import { randomUUID } from 'node:crypto';
 
 export interface AppOptions {
   services: Services;
@@ -33,7 +35,14 @@ declare module 'fastify' {
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: opts.logLevel ?? 'info' },
+    // JSON lines (pino) carrying the request id; secrets are censored wherever they would appear.
+    logger: {
+      level: opts.logLevel ?? 'info',
+      redact: { paths: REDACTED, censor: '[redacted]' },
+    },
+    // Probes and scrapes come every few seconds: they would drown the log.
+    logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: (req) => /^\/(health|ready|metrics)\/?$/.test(req.url) }),
+    genReqId: requestId,
     bodyLimit: opts.maxJsonBytes,
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
     ajv: { customOptions: { coerceTypes: true, allErrors: true, removeAdditional: false } },
@@ -47,6 +56,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   installErrorHandling(app, routes);
   installBodyParsers(app);
+  installRequestMetrics(app, opts.services);
 
   await app.register(swagger, {
     openapi: {
@@ -66,6 +76,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   registerImportRoutes(app, opts.services);
   registerExtraRoutes(app, opts.services, opts.extraRoutes ?? []);
   registerAccountRoutes(app, opts.services);
+  registerOperationRoutes(app, opts.services);
   await registerWebUi(app);
   return app;
 }
@@ -83,4 +94,29 @@ function installBodyParsers(app: FastifyInstance): void {
     json(req, text, done);
   });
   app.addContentTypeParser(['text/csv', 'application/csv', 'text/plain'], (_req, payload, done) => done(null, payload));
+}
+
+/** Log paths that could hold a secret (keys, passwords, cookies), censored by the logger. */
+const REDACTED = [
+  'req.headers["api-key"]', 'req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]',
+  'apiKey', 'key', 'password', '*.apiKey', '*.key', '*.password', 'headers["api-key"]', 'headers.authorization',
+];
+
+/** A caller's X-Request-Id when it is short and plain (so it can be traced across systems), else a fresh one. */
+function requestId(req: { headers: Record<string, string | string[] | undefined> }): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : randomUUID();
+}
+
+/** Every answer: its request id in X-Request-Id, its latency in the per-route histogram. */
+function installRequestMetrics(app: FastifyInstance, services: Services): void {
+  app.addHook('onSend', async (req, reply, payload) => {
+    reply.header('x-request-id', req.id);
+    return payload;
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    // The route template, never the raw path: unknown paths share one label so they cannot blow up the series.
+    const route = req.routeOptions.url ?? 'unmatched';
+    services.metrics.httpDuration.observe({ method: req.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
+  });
 }

@@ -8,6 +8,7 @@ export function importJobs(services: Services): JobKind<ImportRecord> {
     name: 'import',
     claim: (owner, leaseMs) => store.claim(owner, leaseMs),
     renew: (job, owner, leaseMs) => store.renewLease(job.id, owner, leaseMs),
+    release: (owner) => store.release(owner),
     run: (job, owner) => services.imports.run(job, owner),
   };
 }

@@ -10,6 +10,8 @@ export interface JobKind<T> {
   claim(owner: string, leaseMs: number): Promise<T | undefined>;
   renew(job: T, owner: string, leaseMs: number): Promise<boolean>;
   run(job: T, owner: string): Promise<void>;
+  /** Gives back every unfinished job this owner holds, so another worker takes them at once. */
+  release?(owner: string): Promise<number>;
 }
 
 export interface JobLoopOptions {
@@ -42,11 +44,44 @@ export class JobLoop {
     if (!this.stopped) this.schedule(0);
   }
 
-  async stop(): Promise<void> {
+  /** Jobs running now. */
+  get active(): number {
+    return this.running;
+  }
+
+  /**
+   * Stops claiming, lets the running jobs finish for up to `graceMs`, then gives back the leases of
+   * those still running (they are taken over at once elsewhere; this process's late writes are refused).
+   * `releaseNow()` cuts the grace short (a second SIGTERM). Without `graceMs` it waits for every job.
+   */
+  async stop(graceMs = Infinity): Promise<{ finished: boolean; released: number }> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    await Promise.allSettled([...this.inFlight]);
+    let timer: NodeJS.Timeout | undefined;
+    const cut = new Promise<'cut'>((resolve) => {
+      this.cutGrace = () => resolve('cut');
+      if (Number.isFinite(graceMs)) timer = setTimeout(() => resolve('cut'), graceMs);
+    });
+    const outcome = await Promise.race([Promise.allSettled([...this.inFlight]).then(() => 'done' as const), cut]);
+    if (timer) clearTimeout(timer);
+    if (outcome === 'done') return { finished: true, released: 0 };
+    let released = 0;
+    for (const kind of this.kinds) {
+      try {
+        released += (await kind.release?.(this.owner)) ?? 0;
+      } catch (e) {
+        this.opts.log?.error({ err: e }, `releasing ${kind.name} leases failed (they expire by themselves)`);
+      }
+    }
+    return { finished: false, released };
   }
+
+  /** Ends the grace period of a stop() under way: the leases are released now. */
+  releaseNow(): void {
+    this.cutGrace?.();
+  }
+
+  private cutGrace: (() => void) | undefined;
 
   private schedule(ms: number): void {
     if (this.timer) clearTimeout(this.timer);

@@ -20,16 +20,22 @@ export function sessionJobs(services: Services, compute: ComputePool): JobKind<S
     name: 'session',
     claim: (owner, leaseMs) => store.claim(owner, leaseMs),
     renew: (s, owner, leaseMs) => store.renewLease(s.id, owner, leaseMs),
+    release: (owner) => store.release(owner),
     async run(claimed, owner) {
       // A session re-claimed after its worker died is already 'started': it runs again from the start.
       const s = claimed.status === 'requested' ? await services.sessions.transition(claimed.id, owner, 'started') : claimed;
       if (!s) return;
       const runner = runners.get(s.type);
+      const timer = services.metrics.trainingSeconds.startTimer({ kind: s.type });
+      let timed = false;
+      const time = (outcome: string) => { if (!timed) { timed = true; timer({ outcome }); } };
       try {
         if (!runner) throw new SessionDataError(`${s.type} sessions are not available in this build`);
         const out = await runner(s, { services, compute, owner });
+        time('completed');
         await services.sessions.transition(s.id, owner, 'completed', { results: out.results, modelId: out.modelId, algorithm: out.algorithm, messages: out.messages });
       } catch (e) {
+        time('failed');
         const known = e instanceof SessionDataError || e instanceof ComputeError || e instanceof ServiceError;
         const message = known ? (e as Error).message : 'The session failed because of an internal error.';
         if (!known) console.error(`session ${s.id} failed`, e);

@@ -10,6 +10,8 @@ import { parseAllowedHosts } from '../outbound/index.js';
 import { AuthService } from './auth/auth-service.js';
 
 /** The use cases, wired once per process; api/ and jobs/ receive this. */
+import { Metrics } from './metrics.js';
+
 export interface Services {
   db: Db;
   config: Config;
@@ -19,6 +21,7 @@ export interface Services {
   imports: ImportsService;
   sessions: SessionsService;
   auth: AuthService;
+  metrics: Metrics;
   /** Set by the process that runs jobs, so new work starts without waiting for the next poll. */
   jobs?: { poke(): void };
 }
@@ -41,5 +44,7 @@ export function createServices(db: Db, config: Config): Services {
     if (cascade.some((c) => c.startsWith('session') || c === 'forecast')) await sessions.deleteMatching(accountId, { dataSourceName: name });
   });
   const auth = new AuthService(db, { signupOpen: config.signupOpen, mailEnabled: Boolean(config.smtpUrl), linkBase: siteBase });
-  return { db, config, accounts, usage, datasets, imports, sessions, auth };
+  const metrics = new Metrics(db);
+  datasets.onIngested = (rows) => metrics.ingestRows.inc(rows);
+  return { db, config, accounts, usage, datasets, imports, sessions, auth, metrics };
 }

@@ -1,5 +1,5 @@
 import type { Db } from './db.js';
-import { claimLeased, renewLeased } from './leases.js';
+import { claimLeased, releaseLeased, renewLeased } from './leases.js';
 import type { Message, StatusEntry } from './schema.js';
 import type { Page, PageOf } from './paging.js';
 
@@ -58,6 +58,11 @@ export class ImportsStore {
 
   renewLease(id: string, owner: string, leaseMs: number): Promise<boolean> {
     return renewLeased(this.db, 'imports', id, owner, leaseMs);
+  }
+
+  /** Gives back every unfinished import this owner holds (a worker shutting down). */
+  release(owner: string): Promise<number> {
+    return releaseLeased(this.db, 'imports', owner);
   }
 
   /** Moves to a status, appending to the history, only while this owner holds the lease. */

@@ -4,25 +4,55 @@ import type { Db } from './db.js';
 export type LeasedTable = 'imports' | 'sessions';
 
 /**
- * Claims the oldest row that is requested, or started with an expired lease (its worker died).
- * FOR UPDATE SKIP LOCKED lets any number of processes claim at once without taking the same row.
+ * Claims the oldest row that nobody holds: requested or started, with no lease owner or an
+ * expired lease (its worker died). A row claimed but not yet started is held like a started one,
+ * so two workers never both pick it up. FOR UPDATE SKIP LOCKED lets any number of processes claim
+ * at once without taking the same row. Every claim is logged in lease_claims (who held what, when),
+ * which is how a fault test proves no row was ever held by two workers at once.
  */
 export async function claimLeased(db: Db, table: LeasedTable, owner: string, leaseMs: number): Promise<Record<string, unknown> | undefined> {
   const rows = await db.query<Record<string, unknown>>(
-    `UPDATE ${table} SET lease_owner = $1, lease_expires_at = now() + ($2::int * interval '1 millisecond'), attempts = attempts + 1
-     WHERE id = (
-       SELECT id FROM ${table}
-       WHERE status = 'requested' OR (status = 'started' AND lease_expires_at < now())
-       ORDER BY requested_at FOR UPDATE SKIP LOCKED LIMIT 1)
-     RETURNING *`, [owner, leaseMs]);
+    `WITH claimed AS (
+       UPDATE ${table} SET lease_owner = $1, lease_expires_at = now() + ($2::int * interval '1 millisecond'), attempts = attempts + 1
+       WHERE id = (
+         SELECT id FROM ${table}
+         WHERE status IN ('requested', 'started') AND (lease_owner IS NULL OR lease_expires_at IS NULL OR lease_expires_at < now())
+         ORDER BY requested_at FOR UPDATE SKIP LOCKED LIMIT 1)
+       RETURNING *),
+     logged AS (
+       INSERT INTO lease_claims (job_table, job_id, owner, claimed_at, expires_at)
+       SELECT '${table}', id::text, $1, now(), lease_expires_at FROM claimed)
+     SELECT * FROM claimed`, [owner, leaseMs]);
   return rows[0];
 }
 
 /** Extends a lease this owner still holds (optionally only while the row is started); false if it was lost. */
 export async function renewLeased(db: Db, table: LeasedTable, id: string, owner: string, leaseMs: number, onlyWhileStarted = false): Promise<boolean> {
   const rows = await db.query(
-    `UPDATE ${table} SET lease_expires_at = now() + ($3::int * interval '1 millisecond')
-     WHERE id = $1 AND lease_owner = $2${onlyWhileStarted ? " AND status = 'started'" : ''} RETURNING id`,
+    `WITH renewed AS (
+       UPDATE ${table} SET lease_expires_at = now() + ($3::int * interval '1 millisecond')
+       WHERE id = $1 AND lease_owner = $2${onlyWhileStarted ? " AND status = 'started'" : ''} RETURNING id, lease_expires_at),
+     logged AS (
+       UPDATE lease_claims SET expires_at = renewed.lease_expires_at FROM renewed
+       WHERE job_table = '${table}' AND job_id = renewed.id::text AND owner = $2 AND released_at IS NULL)
+     SELECT id FROM renewed`,
     [id, owner, leaseMs]);
   return rows.length > 0;
+}
+
+/**
+ * Gives back every unfinished row this owner holds (a worker shutting down): another worker may
+ * claim them at once instead of waiting for the leases to expire. The owner's own late writes
+ * are refused from now on, since they are checked against lease_owner.
+ */
+export async function releaseLeased(db: Db, table: LeasedTable, owner: string): Promise<number> {
+  const rows = await db.query(
+    `WITH released AS (
+       UPDATE ${table} SET lease_owner = NULL, lease_expires_at = NULL
+       WHERE lease_owner = $1 AND status IN ('requested', 'started') RETURNING id),
+     logged AS (
+       UPDATE lease_claims SET released_at = now() FROM released
+       WHERE job_table = '${table}' AND job_id = released.id::text AND owner = $1 AND released_at IS NULL)
+     SELECT id FROM released`, [owner]);
+  return rows.length;
 }

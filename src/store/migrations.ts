@@ -261,4 +261,22 @@ CREATE TABLE upload_staging (
 CREATE INDEX upload_staging_ident ON upload_staging(segment_id, ident, seq);
 `,
   },
+  {
+    version: 6,
+    name: 'lease claims: who held which session or import, and until when',
+    // One row per claim; renewals move expires_at, a shutting-down worker's release sets released_at.
+    // A holder's time is [claimed_at, min(expires_at, released_at)]; two holders of one job never overlap.
+    sql: `
+CREATE TABLE lease_claims (
+  id bigserial PRIMARY KEY,
+  job_table text NOT NULL,
+  job_id text NOT NULL,
+  owner text NOT NULL,
+  claimed_at timestamptz NOT NULL,
+  expires_at timestamptz,
+  released_at timestamptz
+);
+CREATE INDEX lease_claims_job ON lease_claims(job_table, job_id, owner);
+`,
+  },
 ];

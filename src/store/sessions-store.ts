@@ -1,5 +1,5 @@
 import type { Db } from './db.js';
-import { claimLeased, renewLeased } from './leases.js';
+import { claimLeased, releaseLeased, renewLeased } from './leases.js';
 import type { Message, StatusEntry, StoredColumn } from './schema.js';
 import type { Page, PageOf } from './paging.js';
 
@@ -128,6 +128,11 @@ export class SessionsStore {
 
   renewLease(id: string, owner: string, leaseMs: number): Promise<boolean> {
     return renewLeased(this.db, 'sessions', id, owner, leaseMs, true);
+  }
+
+  /** Gives back every unfinished session this owner holds (a worker shutting down). */
+  release(owner: string): Promise<number> {
+    return releaseLeased(this.db, 'sessions', owner);
   }
 
   /**

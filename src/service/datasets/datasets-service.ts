@@ -25,6 +25,8 @@ export type DatasetCascade = (accountId: string, datasetName: string, cascade: s
 
 export class DatasetsService {
   private readonly cascades: DatasetCascade[] = [];
+  /** Told the number of rows each finished upload wrote (the ingest metric). */
+  onIngested: ((rows: number) => void) | undefined;
 
   constructor(private readonly db: Db, private readonly usage: UsageService, private readonly writerLeaseMs = DEFAULT_WRITER_LEASE_MS) {}
 
@@ -36,7 +38,9 @@ export class DatasetsService {
     validateName(name);
     if (!(await new DatasetsStore(this.db).find(accountId, name))) await this.usage.assertCanCreateDataset(accountId);
     try {
-      return await ingest(this.db, { accountId, name, records: body.records, requestedColumns: body.columns }, this.writerLeaseMs);
+      const result = await ingest(this.db, { accountId, name, records: body.records, requestedColumns: body.columns }, this.writerLeaseMs);
+      this.onIngested?.(result.rowsReceived);
+      return result;
     } finally {
       this.usage.invalidate(accountId);
     }
