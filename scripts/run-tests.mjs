@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 // Runs the compiled test files with node's own test runner.
-// Default: every dist/test/**/*.test.js except *.slow.test.js and *.clients.test.js; `--slow` runs only the
-// slow ones, `--clients` only the original clients driven against a live server.
+// Default: every dist/test/**/*.test.js except the suites with their own scripts (*.slow.test.js,
+// *.clients.test.js, *.cluster.test.js, *.fuzz.test.js); `--slow` runs only the slow ones, `--clients` only
+// the original clients driven against a live server, `--suite=NAME` only *.NAME.test.js.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
-const slow = process.argv.includes('--slow');
-const clients = process.argv.includes('--clients');
+const SUITES = ['slow', 'clients', 'cluster', 'fuzz'];
+const suite = process.argv.includes('--slow') ? 'slow' : process.argv.includes('--clients') ? 'clients'
+  : process.argv.find((a) => a.startsWith('--suite='))?.slice('--suite='.length);
+const suiteOf = (f) => SUITES.find((s) => f.endsWith(`.${s}.test.js`));
 const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const root = 'dist/test';
 
@@ -21,7 +24,7 @@ function walk(dir) {
   return out;
 }
 
-let files = walk(root).filter((f) => f.endsWith('.slow.test.js') === slow && f.endsWith('.clients.test.js') === clients);
+let files = walk(root).filter((f) => suiteOf(f) === suite);
 if (only.length) files = files.filter((f) => only.some((o) => f.includes(o)));
 files.sort();
 if (files.length === 0) {

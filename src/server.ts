@@ -6,6 +6,7 @@ import { buildApp } from './api/app.js';
 import { JobLoop, type JobKind } from './jobs/job-loop.js';
 import { importJobs } from './jobs/import-jobs.js';
 import type { RouteRegistrar } from './api/route-registrar.js';
+import { processLogger } from './log.js';
 
 export interface Feature {
   /** Extra routes (e.g. sessions, models). */
@@ -93,7 +94,7 @@ export async function startWorker(config: Config, opts: { concurrency?: number }
   const store = await openStore(config);
   const services = createServices(store.db, config);
   for (const f of features) await f.setup?.(services);
-  const log = { info: (o: unknown, m?: string) => console.log(m ?? '', o), error: (o: unknown, m?: string) => console.error(m ?? '', o) };
+  const log = processLogger(config.logLevel, { role: 'worker' });
   const jobs = new JobLoop([importJobs(services) as JobKind<unknown>, ...features.flatMap((f) => (f.jobs ? [f.jobs(services)] : []))],
     { concurrency: opts.concurrency ?? config.workerConcurrency, leaseMs: config.leaseMs, log });
   services.jobs = jobs;

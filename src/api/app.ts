@@ -12,6 +12,7 @@ import { registerAccountRoutes } from './routes/account.js';
 import { registerWebUi } from './web-ui.js';
 import { registerOperationRoutes } from './routes/operations.js';
 import { randomUUID } from 'node:crypto';
+import { clientErrorHandler, frameworkErrors, installNulGuard } from './request-guards.js';
 
 export interface AppOptions {
   services: Services;
@@ -30,6 +31,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** SIBYL_PUBLIC_URL: the base of links, when the request's own host is not what clients should see. */
     publicUrl: string | undefined;
+    /** Every route as registered (pattern and methods): the fuzz and security suites are generated from it. */
+    routeList: { url: string; methods: string[] }[];
   }
 }
 
@@ -47,15 +50,21 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
     ajv: { customOptions: { coerceTypes: true, allErrors: true, removeAdditional: false } },
     trustProxy: false,
+    clientErrorHandler,
+    frameworkErrors,
   });
   app.decorate('publicUrl', opts.publicUrl);
   const routes = new RouteTable();
+  const routeList: { url: string; methods: string[] }[] = [];
+  app.decorate('routeList', routeList);
   app.addHook('onRoute', (r) => {
     const methods = Array.isArray(r.method) ? r.method : [r.method];
     routes.add(r.url, methods.filter((m) => m !== 'HEAD' || methods.length === 1));
+    routeList.push({ url: r.url, methods: [...methods] });
   });
   installErrorHandling(app, routes);
   installBodyParsers(app);
+  installNulGuard(app);
   installRequestMetrics(app, opts.services);
 
   await app.register(swagger, {

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../service/errors.js';
+import { isNulError } from './request-guards.js';
 
 export interface ErrorBody {
   statusCode: number;
@@ -33,6 +34,9 @@ export function installErrorHandling(app: FastifyInstance, routeTable: RouteTabl
       const retry = err.details.retryAfterSeconds;
       return sendError(reply, { statusCode: STATUS[err.kind], message: err.message, errorType: err.errorType, errorDetails: err.details },
         typeof retry === 'number' ? { 'retry-after': String(retry) } : {});
+    }
+    if (isNulError(err)) {
+      return sendError(reply, { statusCode: 400, message: err.message, errorType: 'RequestValidation', errorDetails: { [err.where]: [err.message] } });
     }
     const fe = err as FastifyError;
     const code = fe.statusCode ?? 500;

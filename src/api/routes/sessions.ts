@@ -58,11 +58,14 @@ export function registerSessionRoutes(app: FastifyInstance, services: Services):
   };
 
   function readFilter(p: Params) {
+    const modelId = p.str('modelId');
+    // A model id that is not a GUID names no model: say so (400, as for /v1/models/<id>) rather than let it reach SQL.
+    if (modelId !== undefined && !isUuid(modelId)) throw new ValidationError({ modelId: [`The value '${modelId}' is not valid for Guid.`] });
     return {
       dataSourceName: p.str('dataSourceName', 'dataSetName'),
       type: p.enumOf('type', TYPES, undefined, 'sessionType'),
       eventName: p.str('eventName'),
-      modelId: p.str('modelId'),
+      modelId,
       requestedAfter: p.date('requestedAfterDate', 'requestedAfter', 'startDate'),
       requestedBefore: p.date('requestedBeforeDate', 'requestedBefore', 'endDate'),
     };

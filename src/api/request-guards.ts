@@ -1,0 +1,81 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sendError, type ErrorBody } from './error-handler.js';
+
+/**
+ * Requests broken below the routes still get an answer in the spec's error shape:
+ * what node's HTTP parser refuses (an oversized head is 431, a malformed one 400), URLs the router
+ * cannot decode, and NUL characters, which no stored text can hold (PostgreSQL refuses them), so
+ * they are turned away here before any of them reaches a query.
+ */
+export function clientErrorHandler(err: Error & { code?: string }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const body: ErrorBody = err.code === 'HPE_HEADER_OVERFLOW'
+    ? { statusCode: 431, errorType: 'RequestHeaderTooLarge', message: 'The request line and headers are larger than the server accepts (the URL may be too long)', errorDetails: {} }
+    : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? { statusCode: 408, errorType: 'RequestTimeout', message: 'The request was not received in time', errorDetails: {} }
+      : { statusCode: 400, errorType: 'RequestValidation', message: 'The request is not valid HTTP', errorDetails: { request: [describeParserError(err.code)] } };
+  const text = JSON.stringify(body);
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${body.statusCode} ${STATUS_CODES[body.statusCode]}\r\nContent-Length: ${Buffer.byteLength(text)}\r\nContent-Type: application/json\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n${text}`);
+  }
+  socket.destroy();
+}
+
+function describeParserError(code: string | undefined): string {
+  switch (code) {
+    case 'HPE_INVALID_HEADER_TOKEN': return 'a header name or value holds a character HTTP does not allow (a control character, NUL)';
+    case 'HPE_INVALID_URL': return 'the request target holds characters HTTP does not allow';
+    case 'HPE_INVALID_METHOD': return 'unknown method';
+    case 'HPE_INVALID_CONTENT_LENGTH': case 'HPE_UNEXPECTED_CONTENT_LENGTH': return 'Content-Length is invalid';
+    case 'HPE_INVALID_CHUNK_SIZE': return 'a chunk size is invalid';
+    default: return `malformed request (${code ?? 'unknown'})`;
+  }
+}
+
+/** The router's own failures (an undecodable URL, a path segment beyond the length limit). */
+export function frameworkErrors(err: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    void sendError(reply, { statusCode: 414, errorType: 'UriTooLong', message: 'A path segment is longer than the server accepts', errorDetails: {} });
+    return;
+  }
+  void sendError(reply, { statusCode: 400, errorType: 'RequestValidation', message: 'The URL is not valid (a bad percent-encoding?)', errorDetails: { url: [err.message] } });
+}
+
+/** Rejects NUL characters in the path, the query (raw or %00) and JSON bodies before any handler runs. */
+export function installNulGuard(app: FastifyInstance): void {
+  app.addHook('onRequest', async (req) => {
+    if (req.url.includes('\0') || /%00/i.test(req.url)) throw nulError('url');
+  });
+  app.addHook('preValidation', async (req) => {
+    if (req.body !== null && typeof req.body === 'object' && !isStream(req.body) && holdsNul(req.body, 0)) throw nulError('body');
+  });
+}
+
+class NulError extends Error {
+  readonly statusCode = 400;
+  constructor(readonly where: string) {
+    super(`The ${where} contains a NUL character (\\u0000), which Sibyl cannot store`);
+  }
+}
+
+function nulError(where: string): Error {
+  return new NulError(where);
+}
+
+export function isNulError(e: unknown): e is NulError {
+  return e instanceof NulError;
+}
+
+function isStream(v: object): boolean {
+  return typeof (v as { pipe?: unknown }).pipe === 'function';
+}
+
+function holdsNul(v: unknown, depth: number): boolean {
+  if (typeof v === 'string') return v.includes('\0');
+  if (v === null || typeof v !== 'object' || depth > 200) return false;
+  if (Array.isArray(v)) return v.some((x) => holdsNul(x, depth + 1));
+  for (const [k, x] of Object.entries(v)) if (k.includes('\0') || holdsNul(x, depth + 1)) return true;
+  return false;
+}
