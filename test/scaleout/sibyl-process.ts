@@ -15,9 +15,9 @@ export interface SibylProcess {
 }
 
 /** Starts `node dist/src/cli.js <command>` and resolves once it says it is ready. */
-export async function startSibyl(command: 'serve' | 'worker', env: Record<string, string>, readyWithinMs = 60000): Promise<SibylProcess> {
+export async function startSibyl(command: 'serve' | 'worker', env: Record<string, string>, readyWithinMs = 60000, args: string[] = []): Promise<SibylProcess> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first (npx tsc -p tsconfig.json)`);
-  const child: ChildProcess = spawn(process.execPath, [CLI, command], {
+  const child: ChildProcess = spawn(process.execPath, [CLI, command, ...args], {
     env: { PATH: process.env.PATH ?? '', SIBYL_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

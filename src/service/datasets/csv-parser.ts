@@ -47,6 +47,11 @@ export class CsvParser {
 
   /** Parses a chunk of text; appends completed records to `out`. */
   push(text: string, out: string[][]): void {
+    // No stored text can hold a NUL (PostgreSQL refuses it): the upload is refused, naming the line.
+    if (text.includes('\0')) {
+      const before = this.rest + text.slice(0, text.indexOf('\0'));
+      throw new CsvSyntaxError('a NUL character (\\0) is not allowed in CSV', this.line + (before.match(/\n/g)?.length ?? 0));
+    }
     if (!this.started && text.length > 0) {
       this.started = true;
       if (text.charCodeAt(0) === BOM) text = text.slice(1);

@@ -1,0 +1,266 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { ADMIN_URL, freshDatabase, postgresReachable } from '../support/backends.js';
+import { startSibyl, type SibylProcess } from '../scaleout/sibyl-process.js';
+import { apiClient, waitFor } from '../scaleout/api-client.js';
+import { startCallbackReceiver, type CallbackReceiver } from '../notify/callback-receiver.js';
+import { fixturePath } from '../support/fixtures.js';
+import { IGNORE_TRUTH, nottemCsv, WINDOW } from '../support/nottem.js';
+
+/**
+ * The cluster fault suite (npm run test:cluster): 2 API processes (`serve --workers 0`) and 3
+ * `sibyl worker` processes on one PostgreSQL database, SESSIONS sessions of every kind, and while
+ * they run: kill -9 of a worker holding a session, kill -9 of an API process mid-upload, the
+ * callback receiver down for RECEIVER_DOWN_MS, and a PostgreSQL restart. Every session completes
+ * exactly once with the results of a single-process run, every status change reaches the receiver
+ * in order, and the lease log shows no session held by two workers at once.
+ */
+const KEY = 'sk_cluster_fault_suite_key_0123456789';
+const SESSIONS = Number(process.env.SIBYL_CLUSTER_SESSIONS ?? 30);
+// "Down for a minute" in the issue; 20 s by default so the suite stays a few minutes long
+// (the outbox retries at 1, 2, 4, 8, 16 … s, so a longer outage only lengthens the wait).
+const RECEIVER_DOWN_MS = Number(process.env.SIBYL_CLUSTER_RECEIVER_DOWN_MS ?? 20000);
+const LEASE_MS = 4000;
+const RESTART_PG = process.env.SIBYL_CLUSTER_RESTART_POSTGRES !== '0';
+
+const KINDS = {
+  model: { path: '/v1/sessions/model', body: { dataSourceName: 'iris', targetColumn: 'Species', predictionDomain: 'classification' } },
+  forecast: { path: '/v1/sessions/forecast', body: { dataSourceName: 'nottem', targetColumn: 'y', startDate: '1938-06-01', endDate: '1938-12-01', resultInterval: 'month', columns: IGNORE_TRUTH } },
+  impact: { path: '/v1/sessions/impact', body: { dataSourceName: 'nottem', targetColumn: 'y', eventName: 'e', resultInterval: 'month', ...WINDOW, columns: IGNORE_TRUTH } },
+} as const;
+type Kind = keyof typeof KINDS;
+
+const reachable = await postgresReachable();
+const skip = !reachable ? `PostgreSQL not reachable at ${ADMIN_URL}` : false;
+
+describe(`cluster: 2 API + 3 worker processes, ${SESSIONS} sessions of each kind, under faults`, { skip }, () => {
+  let db: { url: string; drop: () => Promise<void> };
+  const dataDirs: string[] = [];
+  const procs: SibylProcess[] = [];
+  let receiver: CallbackReceiver;
+  let receiverPort = 0;
+  const received: CallbackReceiver['received'] = [];
+  const reference = new Map<Kind, unknown>();
+
+  const env = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sibyl-cluster-'));
+    dataDirs.push(dir);
+    return {
+      DATABASE_URL: db.url, PORT: '0', HOST: '127.0.0.1', SIBYL_API_KEY: KEY, SIBYL_LEASE_MS: String(LEASE_MS), SIBYL_WRITER_LEASE_MS: '3000',
+      SIBYL_ALLOW_PRIVATE_HOSTS: '127.0.0.1', SIBYL_DATA_DIR: dir, SIBYL_SHUTDOWN_GRACE_MS: '5000',
+    };
+  };
+  const start = async (command: 'serve' | 'worker', args: string[]) => {
+    const p = await startSibyl(command, env(), 120_000, args);
+    procs.push(p);
+    return p;
+  };
+
+  before(async () => {
+    // The reference: one process on the embedded store, one session of each kind.
+    const dir = mkdtempSync(join(tmpdir(), 'sibyl-cluster-ref-'));
+    dataDirs.push(dir);
+    const single = await startSibyl('serve', { PORT: '0', HOST: '127.0.0.1', SIBYL_API_KEY: KEY, SIBYL_DATA_DIR: dir }, 120_000);
+    try {
+      await upload(single.url);
+      const call = apiClient(single.url, KEY);
+      for (const kind of Object.keys(KINDS) as Kind[]) {
+        const r = await call('POST', KINDS[kind].path, KINDS[kind].body);
+        assert.equal(r.status, 200, JSON.stringify(r.json));
+        const [done] = await waitFor(`the reference ${kind} session`, () => allEnded(call, [r.json.sessionId]), 180_000, 250);
+        assert.equal(done.status, 'completed', JSON.stringify(done.messages));
+        reference.set(kind, await resultsOf(call, r.json.sessionId));
+      }
+    } finally {
+      await single.kill('SIGTERM');
+    }
+
+    db = await freshDatabase();
+    receiver = await startCallbackReceiver();
+    receiverPort = receiver.port;
+  });
+
+  after(async () => {
+    await Promise.all(procs.map((p) => p.kill('SIGKILL')));
+    await receiver?.close();
+    await db?.drop().catch(() => {});
+    for (const d of dataDirs) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('completes every session once, identically, through worker and API kills, a receiver outage and a PostgreSQL restart', async () => {
+    const api1 = await start('serve', ['--workers', '0']); // migrates first
+    const [api2, ...workers] = await Promise.all([start('serve', ['--workers', '0']), start('worker', ['--concurrency', '1']), start('worker', ['--concurrency', '1']), start('worker', ['--concurrency', '1'])]);
+    let apis = [api1, api2!];
+    await upload(api1.url);
+    const callbackUrl = `http://127.0.0.1:${receiverPort}/hook`;
+
+    // Every kind, SESSIONS times, spread over both API processes.
+    const ids: { id: string; kind: Kind }[] = [];
+    for (let i = 0; i < SESSIONS; i++) {
+      for (const kind of Object.keys(KINDS) as Kind[]) {
+        const r = await apiClient(apis[i % 2]!.url, KEY)('POST', KINDS[kind].path, { ...KINDS[kind].body, callbackUrl });
+        assert.equal(r.status, 200, JSON.stringify(r.json));
+        ids.push({ id: r.json.sessionId, kind });
+      }
+    }
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      // 1. kill -9 a worker in the middle of a session; a new one takes its place.
+      const victim = await waitFor('a worker holding a session', () => workerHolding(client, workers), 120_000, 50);
+      await victim.kill('SIGKILL');
+      workers.splice(workers.indexOf(victim), 1, await start('worker', ['--concurrency', '1']));
+
+      // 2. kill -9 an API process in the middle of an upload that replaces a data set.
+      const call1 = apiClient(api1.url, KEY);
+      const keptBefore = (await call1('GET', '/v1/data/kept?pageSize=1000')).json.data;
+      let stop!: () => void;
+      const stopped = new Promise<void>((r) => (stop = r));
+      await endlessUpload(api2!.url, 'kept', stopped);
+      await api2!.kill('SIGKILL');
+      stop();
+      const keptAfter = (await call1('GET', '/v1/data/kept?pageSize=1000')).json.data;
+      assert.deepEqual(keptAfter, keptBefore, 'the data set is unchanged after its uploader was killed');
+      const api2b = await start('serve', ['--workers', '0']);
+      apis = [api1, api2b];
+
+      // 3. The callback receiver goes down, then comes back on the same address.
+      received.push(...receiver.received);
+      await receiver.close();
+      await new Promise((r) => setTimeout(r, RECEIVER_DOWN_MS));
+      receiver = await startCallbackReceiver({ port: receiverPort });
+
+      // 4. PostgreSQL restarts under load: every process reconnects and carries on.
+      if (RESTART_PG) restartPostgres();
+    } finally {
+      await client.end().catch(() => {});
+    }
+
+    const call = apiClient(apis[0]!.url, KEY);
+    const ended = await waitFor('every session to end', async () => {
+      try { return await allEnded(call, ids.map((s) => s.id)); } catch { return undefined; } // while PostgreSQL restarts
+    }, 900_000, 1000);
+    for (const s of ended) {
+      assert.equal(s.status, 'completed', `${s.sessionId}: ${JSON.stringify(s.messages)}`);
+      assert.deepEqual(s.statusHistory.map((h: { status: string }) => h.status), ['requested', 'started', 'completed'], s.sessionId);
+    }
+    for (const { id, kind } of ids) assert.deepEqual(await resultsOf(call, id), reference.get(kind), `${kind} session ${id}: results differ from the single-process run`);
+
+    // Every status change delivered, in order per session (at least once: a repeat is allowed, a reordering is not).
+    await waitFor('every callback', async () => (ids.every(({ id }) => statusesOf([...received, ...receiver.received], id).at(-1) === 'completed') ? true : undefined), 300_000, 500);
+    for (const { id } of ids) {
+      const seen = statusesOf([...received, ...receiver.received], id).filter((st, i, all) => i === 0 || all[i - 1] !== st);
+      assert.deepEqual(seen, ['requested', 'started', 'completed'], `callbacks of ${id}`);
+    }
+
+    // Both API processes and every worker are still there and ready.
+    for (const a of apis) assert.equal((await fetch(`${a.url}/ready`)).status, 200);
+    for (const w of workers) assert.equal(await Promise.race([w.exited.then(() => 'exited'), new Promise((r) => setTimeout(() => r('running'), 100))]), 'running', w.output());
+
+    // The lease history: no session was ever held by two workers at once.
+    const check = new pg.Client({ connectionString: db.url });
+    await check.connect();
+    try {
+      const { rows } = await check.query<{ job_id: string; owner: string; claimed_at: Date; until: Date }>(
+        `SELECT job_id, owner, claimed_at, LEAST(expires_at, COALESCE(released_at, expires_at)) AS until
+         FROM lease_claims WHERE job_table = 'sessions' ORDER BY job_id, claimed_at, id`);
+      assert.ok(rows.length >= ids.length, 'every session was claimed');
+      for (let i = 1; i < rows.length; i++) {
+        const [a, b] = [rows[i - 1]!, rows[i]!];
+        if (a.job_id !== b.job_id) continue;
+        assert.ok(b.claimed_at.getTime() >= a.until.getTime(), `session ${b.job_id}: ${b.owner} claimed it at ${b.claimed_at.toISOString()} while ${a.owner} held it until ${a.until.toISOString()}`);
+      }
+      const retaken = new Set(rows.filter((r, i) => i > 0 && rows[i - 1]!.job_id === r.job_id).map((r) => r.job_id));
+      assert.ok(retaken.size >= 1, 'the killed worker\'s session was taken over');
+      console.log(`# ${rows.length} claims of ${ids.length} sessions; ${retaken.size} taken over after a worker died`);
+    } finally {
+      await check.end();
+    }
+  });
+});
+
+/** Data sets of the suite: iris (classification), nottem (forecast, impact), kept (the upload victim). */
+async function upload(url: string): Promise<void> {
+  const put = async (name: string, body: string) => {
+    const r = await fetch(`${url}/v1/data/${name}`, { method: 'PUT', headers: { 'api-key': KEY, 'content-type': 'text/csv' }, body });
+    assert.ok(r.status === 200 || r.status === 201, `${name}: ${r.status} ${await r.text()}`);
+  };
+  await put('iris', readFileSync(fixturePath('classification', 'iris.csv'), 'utf8'));
+  await put('nottem?timestampColumn=date', nottemCsv(1));
+  await put('kept', 'id,x,kind\n' + csvRows(0, 1000));
+}
+
+function csvRows(from: number, to: number): string {
+  let s = '';
+  for (let i = from; i < to; i++) s += `${i},${(i * 0.37) % 50},${i % 3 === 0 ? 'a' : 'b'}\n`;
+  return s;
+}
+
+/** A CSV upload that keeps sending until `stop`; resolves once a good part of it has gone out. */
+function endlessUpload(url: string, name: string, stop: Promise<void>): Promise<void> {
+  return new Promise((started) => {
+    const req = request(`${url}/v1/data/${name}`, { method: 'PUT', headers: { 'api-key': KEY, 'content-type': 'text/csv' } });
+    req.on('error', () => { /* the server is killed mid-upload */ });
+    req.write('id,x,kind\n');
+    let next = 1000;
+    let stopped = false;
+    void stop.then(() => { stopped = true; req.destroy(); });
+    const pump = () => {
+      while (!stopped) {
+        const ok = req.write(csvRows(next, next + 2000));
+        next += 2000;
+        if (next >= 41_000) started();
+        if (!ok) { req.once('drain', pump); return; }
+      }
+    };
+    pump();
+  });
+}
+
+function restartPostgres(): void {
+  const version = readdirSync('/etc/postgresql')[0];
+  execFileSync('pg_ctlcluster', ['--skip-systemctl-redirect', version!, 'main', 'restart'], { stdio: 'inherit' });
+}
+
+async function workerHolding(client: pg.Client, candidates: SibylProcess[]): Promise<SibylProcess | undefined> {
+  const { rows } = await client.query<{ lease_owner: string }>(`SELECT lease_owner FROM sessions WHERE status = 'started' AND lease_expires_at > now()`);
+  for (const row of rows) {
+    const w = candidates.find((c) => row.lease_owner?.split(':')[1] === String(c.pid));
+    if (w) return w;
+  }
+  return undefined;
+}
+
+async function allEnded(call: ReturnType<typeof apiClient>, ids: string[]): Promise<any[] | undefined> {
+  const all: any[] = [];
+  for (const id of ids) {
+    const r = await call('GET', `/v1/sessions/${id}`);
+    if (r.json.status !== 'completed' && r.json.status !== 'failed') return undefined;
+    all.push(r.json);
+  }
+  return all;
+}
+
+/** A session's results without what differs between runs by design (ids, dates, links). */
+async function resultsOf(call: ReturnType<typeof apiClient>, id: string): Promise<unknown> {
+  const r = await call('GET', `/v1/sessions/${id}/results?pageSize=1000`);
+  assert.equal(r.status, 200, JSON.stringify(r.json));
+  return strip(r.json);
+}
+
+const VARYING = new Set(['sessionId', 'modelId', 'links', 'requestedDate', 'statusHistory', 'callbackUrl', 'createdDate', 'lastUsedDate', 'href']);
+function strip(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(strip);
+  if (v === null || typeof v !== 'object') return v;
+  return Object.fromEntries(Object.entries(v).filter(([k]) => !VARYING.has(k)).map(([k, x]) => [k, strip(x)]));
+}
+
+function statusesOf(received: CallbackReceiver['received'], sessionId: string): string[] {
+  return received.filter((r) => r.body.sessionId === sessionId && r.answered < 300).map((r) => r.body.status as string);
+}
