@@ -42,6 +42,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     logger: {
       level: opts.logLevel ?? 'info',
       redact: { paths: REDACTED, censor: '[redacted]' },
+      serializers: { req: (req: { method: string; url: string; host?: string; ip?: string }) => ({ method: req.method, url: censorUrl(req.url), host: req.host, remoteAddress: req.ip }) },
     },
     // Probes and scrapes come every few seconds: they would drown the log.
     logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: (req) => /^\/(health|ready|metrics)\/?$/.test(req.url) }),
@@ -128,4 +129,9 @@ function installRequestMetrics(app: FastifyInstance, services: Services): void {
     const route = req.routeOptions.url ?? 'unmatched';
     services.metrics.httpDuration.observe({ method: req.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
   });
+}
+
+/** A key someone put in the query string (`?api-key=…`, `?key=…`) is not written to the log. */
+function censorUrl(url: string): string {
+  return url.replace(/([?&](?:api[-_]?key|apikey|key|token|password)=)[^&#]*/gi, '$1[redacted]');
 }

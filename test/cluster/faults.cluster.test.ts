@@ -41,67 +41,40 @@ const skip = !reachable ? `PostgreSQL not reachable at ${ADMIN_URL}` : false;
 
 describe(`cluster: 2 API + 3 worker processes, ${SESSIONS} sessions of each kind, under faults`, { skip }, () => {
   let db: { url: string; drop: () => Promise<void> };
+  let refDb: string | undefined;
   const dataDirs: string[] = [];
   const procs: SibylProcess[] = [];
   let receiver: CallbackReceiver;
   let receiverPort = 0;
   const received: CallbackReceiver['received'] = [];
-  const reference = new Map<Kind, unknown>();
+  const ids: { id: string; kind: Kind }[] = [];
+  /** Results of each session when the same database is run by one process alone. */
+  const reference = new Map<string, unknown>();
 
-  const env = () => {
+  const env = (url: string) => {
     const dir = mkdtempSync(join(tmpdir(), 'sibyl-cluster-'));
     dataDirs.push(dir);
     return {
-      DATABASE_URL: db.url, PORT: '0', HOST: '127.0.0.1', SIBYL_API_KEY: KEY, SIBYL_LEASE_MS: String(LEASE_MS), SIBYL_WRITER_LEASE_MS: '3000',
+      DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', SIBYL_API_KEY: KEY, SIBYL_LEASE_MS: String(LEASE_MS), SIBYL_WRITER_LEASE_MS: '3000',
       SIBYL_ALLOW_PRIVATE_HOSTS: '127.0.0.1', SIBYL_DATA_DIR: dir, SIBYL_SHUTDOWN_GRACE_MS: '5000',
     };
   };
-  const start = async (command: 'serve' | 'worker', args: string[]) => {
-    const p = await startSibyl(command, env(), 120_000, args);
+  const start = async (command: 'serve' | 'worker', args: string[], url = db.url) => {
+    const p = await startSibyl(command, env(url), 120_000, args);
     procs.push(p);
     return p;
   };
 
   before(async () => {
-    // The reference: one process on the embedded store, one session of each kind.
-    const dir = mkdtempSync(join(tmpdir(), 'sibyl-cluster-ref-'));
-    dataDirs.push(dir);
-    const single = await startSibyl('serve', { PORT: '0', HOST: '127.0.0.1', SIBYL_API_KEY: KEY, SIBYL_DATA_DIR: dir }, 120_000);
-    try {
-      await upload(single.url);
-      const call = apiClient(single.url, KEY);
-      for (const kind of Object.keys(KINDS) as Kind[]) {
-        const r = await call('POST', KINDS[kind].path, KINDS[kind].body);
-        assert.equal(r.status, 200, JSON.stringify(r.json));
-        const [done] = await waitFor(`the reference ${kind} session`, () => allEnded(call, [r.json.sessionId]), 180_000, 250);
-        assert.equal(done.status, 'completed', JSON.stringify(done.messages));
-        reference.set(kind, await resultsOf(call, r.json.sessionId));
-      }
-    } finally {
-      await single.kill('SIGTERM');
-    }
-
     db = await freshDatabase();
     receiver = await startCallbackReceiver();
     receiverPort = receiver.port;
-  });
-
-  after(async () => {
-    await Promise.all(procs.map((p) => p.kill('SIGKILL')));
-    await receiver?.close();
-    await db?.drop().catch(() => {});
-    for (const d of dataDirs) rmSync(d, { recursive: true, force: true });
-  });
-
-  it('completes every session once, identically, through worker and API kills, a receiver outage and a PostgreSQL restart', async () => {
-    const api1 = await start('serve', ['--workers', '0']); // migrates first
-    const [api2, ...workers] = await Promise.all([start('serve', ['--workers', '0']), start('worker', ['--concurrency', '1']), start('worker', ['--concurrency', '1']), start('worker', ['--concurrency', '1'])]);
-    let apis = [api1, api2!];
-    await upload(api1.url);
+    // Requests first, through both API processes (no workers yet): every session is then run twice,
+    // by the cluster and, on a copy of the database, by one process alone. Session ids (which seed
+    // the holdout) are the same in both, so the results must be identical.
+    const apis = await Promise.all([start('serve', ['--workers', '0'])]).then(async ([a]) => [a!, await start('serve', ['--workers', '0'])]);
+    await upload(apis[0]!.url);
     const callbackUrl = `http://127.0.0.1:${receiverPort}/hook`;
-
-    // Every kind, SESSIONS times, spread over both API processes.
-    const ids: { id: string; kind: Kind }[] = [];
     for (let i = 0; i < SESSIONS; i++) {
       for (const kind of Object.keys(KINDS) as Kind[]) {
         const r = await apiClient(apis[i % 2]!.url, KEY)('POST', KINDS[kind].path, { ...KINDS[kind].body, callbackUrl });
@@ -109,6 +82,41 @@ describe(`cluster: 2 API + 3 worker processes, ${SESSIONS} sessions of each kind
         ids.push({ id: r.json.sessionId, kind });
       }
     }
+    await Promise.all(apis.map((a) => a.kill('SIGTERM')));
+
+    refDb = `${new URL(db.url).pathname.slice(1)}_ref`;
+    await admin(`CREATE DATABASE ${refDb} TEMPLATE ${new URL(db.url).pathname.slice(1)}`);
+    const refUrl = Object.assign(new URL(db.url), { pathname: `/${refDb}` }).toString();
+    const c = new pg.Client({ connectionString: refUrl });
+    await c.connect();
+    await c.query('UPDATE sessions SET callback_url = NULL');
+    await c.query('DELETE FROM outbox');
+    await c.end();
+    const single = await start('serve', [], refUrl);
+    const call = apiClient(single.url, KEY);
+    const done = await waitFor('the single-process run', () => allEnded(call, ids.map((s) => s.id)), 900_000, 1000);
+    for (const s of done) assert.equal(s.status, 'completed', `reference ${s.sessionId}: ${JSON.stringify(s.messages)}`);
+    for (const { id } of ids) reference.set(id, await resultsOf(call, id));
+    await single.kill('SIGTERM');
+  });
+
+  after(async () => {
+    await Promise.all(procs.map((p) => p.kill('SIGKILL')));
+    await receiver?.close();
+    await db?.drop().catch(() => {});
+    if (refDb) await admin(`DROP DATABASE IF EXISTS ${refDb} WITH (FORCE)`).catch(() => {});
+    for (const d of dataDirs) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('completes every session once, identically, through worker and API kills, a receiver outage and a PostgreSQL restart', async () => {
+    // The receiver is down from the start, for RECEIVER_DOWN_MS, while the other faults happen.
+    received.push(...receiver.received);
+    await receiver.close();
+    const receiverBack = new Promise((r) => setTimeout(r, RECEIVER_DOWN_MS)).then(async () => { receiver = await startCallbackReceiver({ port: receiverPort }); });
+
+    const api1 = await start('serve', ['--workers', '0']);
+    const [api2, ...workers] = await Promise.all([start('serve', ['--workers', '0']), start('worker', ['--concurrency', '1']), start('worker', ['--concurrency', '1']), start('worker', ['--concurrency', '1'])]);
+    let apis = [api1, api2!];
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
     try {
@@ -116,46 +124,47 @@ describe(`cluster: 2 API + 3 worker processes, ${SESSIONS} sessions of each kind
       const victim = await waitFor('a worker holding a session', () => workerHolding(client, workers), 120_000, 50);
       await victim.kill('SIGKILL');
       workers.splice(workers.indexOf(victim), 1, await start('worker', ['--concurrency', '1']));
-
-      // 2. kill -9 an API process in the middle of an upload that replaces a data set.
-      const call1 = apiClient(api1.url, KEY);
-      const keptBefore = (await call1('GET', '/v1/data/kept?pageSize=1000')).json.data;
-      let stop!: () => void;
-      const stopped = new Promise<void>((r) => (stop = r));
-      await endlessUpload(api2!.url, 'kept', stopped);
-      await api2!.kill('SIGKILL');
-      stop();
-      const keptAfter = (await call1('GET', '/v1/data/kept?pageSize=1000')).json.data;
-      assert.deepEqual(keptAfter, keptBefore, 'the data set is unchanged after its uploader was killed');
-      const api2b = await start('serve', ['--workers', '0']);
-      apis = [api1, api2b];
-
-      // 3. The callback receiver goes down, then comes back on the same address.
-      received.push(...receiver.received);
-      await receiver.close();
-      await new Promise((r) => setTimeout(r, RECEIVER_DOWN_MS));
-      receiver = await startCallbackReceiver({ port: receiverPort });
-
-      // 4. PostgreSQL restarts under load: every process reconnects and carries on.
-      if (RESTART_PG) restartPostgres();
     } finally {
       await client.end().catch(() => {});
     }
 
-    const call = apiClient(apis[0]!.url, KEY);
+    // 2. PostgreSQL restarts under load: every process reconnects and carries on.
+    if (RESTART_PG) {
+      const pending = (await allStatuses(apiClient(api1.url, KEY), ids.map((s) => s.id))).filter((st) => st !== 'completed').length;
+      console.log(`# restarting PostgreSQL with ${pending} of ${ids.length} sessions not yet completed`);
+      restartPostgres();
+      await waitFor('the API to be ready again', async () => ((await fetch(`${api1.url}/ready`).catch(() => undefined))?.status === 200 ? true : undefined), 60_000, 250);
+    }
+
+    // 3. kill -9 an API process in the middle of an upload that replaces a data set.
+    const call1 = apiClient(api1.url, KEY);
+    const keptBefore = (await call1('GET', '/v1/data/kept?pageSize=1000')).json.data;
+    let stop!: () => void;
+    const stopped = new Promise<void>((r) => (stop = r));
+    await endlessUpload(api2!.url, 'kept', stopped);
+    await api2!.kill('SIGKILL');
+    stop();
+    const keptAfter = (await call1('GET', '/v1/data/kept?pageSize=1000')).json.data;
+    assert.equal(keptAfter.length, 1000);
+    assert.deepEqual(keptAfter, keptBefore, 'the data set is unchanged after its uploader was killed');
+    apis = [api1, await start('serve', ['--workers', '0'])];
+    await receiverBack;
+
+    const call = apiClient(apis[1]!.url, KEY);
     const ended = await waitFor('every session to end', async () => {
-      try { return await allEnded(call, ids.map((s) => s.id)); } catch { return undefined; } // while PostgreSQL restarts
+      try { return await allEnded(call, ids.map((s) => s.id)); } catch { return undefined; }
     }, 900_000, 1000);
     for (const s of ended) {
       assert.equal(s.status, 'completed', `${s.sessionId}: ${JSON.stringify(s.messages)}`);
       assert.deepEqual(s.statusHistory.map((h: { status: string }) => h.status), ['requested', 'started', 'completed'], s.sessionId);
     }
-    for (const { id, kind } of ids) assert.deepEqual(await resultsOf(call, id), reference.get(kind), `${kind} session ${id}: results differ from the single-process run`);
+    for (const { id, kind } of ids) assert.deepEqual(await resultsOf(call, id), reference.get(id), `${kind} session ${id}: results differ from the single-process run`);
 
     // Every status change delivered, in order per session (at least once: a repeat is allowed, a reordering is not).
-    await waitFor('every callback', async () => (ids.every(({ id }) => statusesOf([...received, ...receiver.received], id).at(-1) === 'completed') ? true : undefined), 300_000, 500);
+    const all = () => [...received, ...receiver.received];
+    await waitFor('every callback', async () => (ids.every(({ id }) => statusesOf(all(), id).at(-1) === 'completed') ? true : undefined), 300_000, 500);
     for (const { id } of ids) {
-      const seen = statusesOf([...received, ...receiver.received], id).filter((st, i, all) => i === 0 || all[i - 1] !== st);
+      const seen = statusesOf(all(), id).filter((st, i, xs) => i === 0 || xs[i - 1] !== st);
       assert.deepEqual(seen, ['requested', 'started', 'completed'], `callbacks of ${id}`);
     }
 
@@ -170,7 +179,7 @@ describe(`cluster: 2 API + 3 worker processes, ${SESSIONS} sessions of each kind
       const { rows } = await check.query<{ job_id: string; owner: string; claimed_at: Date; until: Date }>(
         `SELECT job_id, owner, claimed_at, LEAST(expires_at, COALESCE(released_at, expires_at)) AS until
          FROM lease_claims WHERE job_table = 'sessions' ORDER BY job_id, claimed_at, id`);
-      assert.ok(rows.length >= ids.length, 'every session was claimed');
+      assert.equal(new Set(rows.map((r) => r.job_id)).size, ids.length, 'every session was claimed');
       for (let i = 1; i < rows.length; i++) {
         const [a, b] = [rows[i - 1]!, rows[i]!];
         if (a.job_id !== b.job_id) continue;
@@ -178,12 +187,22 @@ describe(`cluster: 2 API + 3 worker processes, ${SESSIONS} sessions of each kind
       }
       const retaken = new Set(rows.filter((r, i) => i > 0 && rows[i - 1]!.job_id === r.job_id).map((r) => r.job_id));
       assert.ok(retaken.size >= 1, 'the killed worker\'s session was taken over');
-      console.log(`# ${rows.length} claims of ${ids.length} sessions; ${retaken.size} taken over after a worker died`);
+      console.log(`# ${rows.length} claims of ${ids.length} sessions; ${retaken.size} taken over from a dead worker; ${all().length} callbacks received`);
     } finally {
       await check.end();
     }
   });
 });
+
+async function admin(sql: string): Promise<void> {
+  const c = new pg.Client({ connectionString: ADMIN_URL });
+  await c.connect();
+  try { await c.query(sql); } finally { await c.end(); }
+}
+
+async function allStatuses(call: ReturnType<typeof apiClient>, ids: string[]): Promise<string[]> {
+  return Promise.all(ids.map(async (id) => (await call('GET', `/v1/sessions/${id}`)).json.status as string));
+}
 
 /** Data sets of the suite: iris (classification), nottem (forecast, impact), kept (the upload victim). */
 async function upload(url: string): Promise<void> {
