@@ -275,7 +275,8 @@ async function resultsOf(call: ReturnType<typeof apiClient>, id: string): Promis
 
 const VARYING = new Set(['sessionId', 'modelId', 'links', 'requestedDate', 'statusHistory', 'callbackUrl', 'createdDate', 'lastUsedDate', 'href']);
 function strip(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(strip);
+  // Debug messages report timings and memory of the run.
+  if (Array.isArray(v)) return v.filter((x) => !(x && typeof x === 'object' && (x as { severity?: string }).severity === 'debug')).map(strip);
   if (v === null || typeof v !== 'object') return v;
   return Object.fromEntries(Object.entries(v).filter(([k]) => !VARYING.has(k)).map(([k, x]) => [k, strip(x)]));
 }
