@@ -1,7 +1,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,7 +27,10 @@ const SESSIONS = Number(process.env.SIBYL_CLUSTER_SESSIONS ?? 30);
 // (the outbox retries at 1, 2, 4, 8, 16 … s, so a longer outage only lengthens the wait).
 const RECEIVER_DOWN_MS = Number(process.env.SIBYL_CLUSTER_RECEIVER_DOWN_MS ?? 20000);
 const LEASE_MS = 4000;
-const RESTART_PG = process.env.SIBYL_CLUSTER_RESTART_POSTGRES !== '0';
+// The restart needs the local cluster's pg_ctlcluster (Debian) and the right to run it.
+const RESTART_PG = process.env.SIBYL_CLUSTER_RESTART_POSTGRES !== '0' && existsSync('/etc/postgresql') && existsSync('/usr/bin/pg_ctlcluster')
+  && ['127.0.0.1', 'localhost'].includes(new URL(ADMIN_URL).hostname);
+if (!RESTART_PG) console.log('# the PostgreSQL restart is skipped: no local Debian cluster to restart (or SIBYL_CLUSTER_RESTART_POSTGRES=0)');
 
 const KINDS = {
   model: { path: '/v1/sessions/model', body: { dataSourceName: 'iris', targetColumn: 'Species', predictionDomain: 'classification' } },
