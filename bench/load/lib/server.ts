@@ -9,6 +9,8 @@ export const BENCH_KEY = 'sk_bench_load_key_0000000000';
 
 export interface BenchServer {
   url: string;
+  /** The database it runs on (PostgreSQL), for more processes on the same data. */
+  databaseUrl?: string;
   pid: number;
   /** Peak resident memory of the server process so far (VmHWM), MB. */
   peakRssMb(): number;
@@ -31,6 +33,7 @@ export async function startBenchServer(store: StoreKind, env: Record<string, str
   const server = await launch(fullEnv);
   return {
     ...server,
+    databaseUrl: db?.url,
     async stop() {
       await server.stop();
       await db?.drop();
@@ -39,8 +42,9 @@ export async function startBenchServer(store: StoreKind, env: Record<string, str
   };
 }
 
-async function launch(env: NodeJS.ProcessEnv): Promise<BenchServer> {
-  const proc: ChildProcess = spawn(process.execPath, ['dist/src/cli.js', 'serve'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+/** Another `sibyl serve` with the given environment (e.g. a second API process on the same database). */
+export async function launch(env: NodeJS.ProcessEnv, args: string[] = []): Promise<BenchServer> {
+  const proc: ChildProcess = spawn(process.execPath, ['dist/src/cli.js', 'serve', ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     proc.stdout!.on('data', (d) => { out += d; const m = /listening on (\S+)/.exec(out); if (m) resolve(m[1]!); });
