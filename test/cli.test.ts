@@ -17,6 +17,14 @@ function sibyl(...args: string[]) {
 describe('sibyl CLI (embedded store)', () => {
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
+  it('refuses a wrong --workers or --concurrency before opening anything, naming the option', () => {
+    for (const [args, says] of [[['serve', '--workers', 'two'], /--workers "two" is not a whole number of at least 0/], [['worker', '--concurrency', '0'], /--concurrency "0" is not a whole number of at least 1/], [['serve', '--threads', '3'], /usage: sibyl serve \[--workers N\]/]] as const) {
+      const r = sibyl(...args);
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.out} ${r.err}`);
+      assert.match(r.err, says);
+    }
+  });
+
   it('creates accounts and keys, lists them without the secret, and revokes them', () => {
     const created = sibyl('accounts', 'create', '--email', 'ana@example.com');
     assert.equal(created.code, 0, created.err);
