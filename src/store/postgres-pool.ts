@@ -9,7 +9,17 @@ pg.types.setTypeParser(20, (v: string) => Number(v)); // bigint ids and epoch-ms
 
 /** A pooled connection; the pg client stays reachable for COPY. */
 class PostgresClient implements SqlClient {
-  constructor(readonly raw: pg.PoolClient) {}
+  /**
+   * A connection lost while checked out (PostgreSQL restarted, a network cut) emits 'error' on the
+   * client, which the pool only listens for on idle clients: unheard, it would crash the process.
+   * Here it is noted (the query in flight fails by itself) and the client is destroyed on release.
+   */
+  private lost: Error | undefined;
+  private readonly onError = (e: Error) => { this.lost = e; };
+
+  constructor(readonly raw: pg.PoolClient) {
+    raw.on('error', this.onError);
+  }
 
   async query<R>(sql: string, params?: readonly unknown[]): Promise<SqlResult<R>> {
     const r = await this.raw.query(sql, params as unknown[] | undefined);
@@ -17,7 +27,8 @@ class PostgresClient implements SqlClient {
   }
 
   release(): void {
-    this.raw.release();
+    this.raw.off('error', this.onError);
+    this.raw.release(this.lost);
   }
 }
 
