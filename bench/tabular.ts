@@ -2,6 +2,9 @@
  * Tabular benchmark (benchdata/PROTOCOL.md §1): for every classification and regression data set,
  * 5-fold CV with the fixed folds, a whole contest + champion refit on each training fold, scored on
  * the test fold next to the reference results; then the anomaly benchmark and one summary line.
+ * Uncertainty (issue 9): class scores before/after calibration (log loss, Brier, ECE, reliability
+ * table) next to LightGBM's, and conformal interval coverage/width next to a LightGBM quantile pair
+ * (bench/lightgbm_uncertainty.py; python from SIBYL_PYTHON, .venv, /work/venv or python3).
  * Usage: npm run bench:tabular [-- --only a,b] [--balance] [--work <training cells per contest; default contestWorkBudget(rows)>] [--select-by logLoss|macroAverageF1Score]
  */
 import { execFileSync } from 'node:child_process';
@@ -15,6 +18,8 @@ import { classificationMetrics } from '../src/ml/metrics/classification.js';
 import { regressionMetrics } from '../src/ml/metrics/regression.js';
 import { contestWorkBudget, fitChampion, runContest, type CandidateExecutor, type ClassificationSelection } from '../src/ml/tabular/contest/index.js';
 import { ContestWorkerPool } from '../src/jobs/contest-pool.js';
+import { championUncertainty } from '../src/ml/calibration/champion-uncertainty.js';
+import { BENCH_INTERVAL_LEVELS, meanOf, methodCounts, newTally, reliabilityLines, tallyFold, type UncertaintyTally } from './lib/uncertainty.js';
 
 export function listBenchTables(): { kind: TabularKind; name: string }[] {
   const catalog = readCsv('tabular_catalog.csv');
@@ -72,10 +77,13 @@ interface DatasetResult {
   lightgbmSeconds?: number;
   refs: Map<string, Ref>;
   champions: string[];
+  uncertainty: UncertaintyTally;
+  lightgbmUncertainty?: Record<string, number>;
 }
 
 function pythonWithLightgbm(): string | undefined {
-  for (const python of [join(process.cwd(), '.venv/bin/python'), 'python3']) {
+  const candidates = [process.env.SIBYL_PYTHON, join(process.cwd(), '.venv/bin/python'), '/work/venv/bin/python', 'python3'].filter((p): p is string => !!p);
+  for (const python of candidates) {
     if (python.includes('/') && !existsSync(python)) continue;
     try {
       execFileSync(python, ['-c', 'import lightgbm, pandas'], { stdio: 'ignore' });
@@ -104,16 +112,52 @@ function timeLightgbm(python: string, script: string, kind: TabularKind, name: s
   }
 }
 
+function lightgbmUncertainty(python: string, kind: TabularKind, name: string): Record<string, number> | undefined {
+  const catalog = readCsv('tabular_catalog.csv');
+  const entry = catalog.rows.find((r) => r[catalog.header.indexOf('path')].endsWith(`${kind}/${name}.csv`))!;
+  const target = entry[catalog.header.indexOf('target')];
+  const script = join(process.cwd(), 'bench', 'lightgbm_uncertainty.py');
+  try {
+    const out = execFileSync(
+      python,
+      [script, benchPath(kind, `${name}.csv`), target, JSON.stringify(DROPPED_COLUMNS[name] ?? []), benchPath('folds', kind, `${name}.csv`), kind, JSON.stringify(BENCH_INTERVAL_LEVELS)],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, OMP_NUM_THREADS: '1' } },
+    );
+    return JSON.parse(out.trim().split('\n').pop()!) as Record<string, number>;
+  } catch (e) {
+    console.error(`lightgbm uncertainty reference failed on ${name}: ${(e as Error).message.split('\n')[0]}`);
+    return undefined;
+  }
+}
+
+function describeUncertainty(r: DatasetResult): string[] {
+  const u = r.uncertainty;
+  const lgb = r.lightgbmUncertainty;
+  if (r.kind === 'classification') {
+    const row = (label: string, key: string, refKey: string, ref?: string) =>
+      `${label} ${fmt(meanOf(u, `raw${key}`))} → ${fmt(meanOf(u, `cal${key}`))} (lgb ${fmt(lgb?.[refKey])}${ref !== undefined ? `, ref ${fmt(ref)}` : ''})`;
+    return [
+      `  calibration [${methodCounts(u)}]: ${row('log loss', 'LogLoss', 'logLoss', r.refs.get('lightgbm')?.log_loss)}  ${row('Brier', 'Brier', 'brierScore')}  ${row('ECE', 'Ece', 'ece')}`,
+      '  reliability of the calibrated scores (test folds pooled, top label):',
+      ...reliabilityLines(u),
+    ];
+  }
+  const parts = BENCH_INTERVAL_LEVELS.map((l) =>
+    `${Math.round(l * 100)}%: coverage ${fmt(meanOf(u, `coverage${l}`), 3)} width ${fmt(meanOf(u, `width${l}`), 3)} (lgb quantile pair ${fmt(lgb?.[`coverage${l}`], 3)} / ${fmt(lgb?.[`width${l}`], 3)})`);
+  return [`  conformal intervals [${methodCounts(u)}]: ${parts.join('  ')}`];
+}
+
 async function evaluateDataset(
   kind: TabularKind,
   name: string,
   opts: { work?: number; balance: boolean; selectBy: ClassificationSelection; executor: CandidateExecutor },
-): Promise<Omit<DatasetResult, 'refs' | 'lightgbmSeconds'>> {
+): Promise<Omit<DatasetResult, 'refs' | 'lightgbmSeconds' | 'lightgbmUncertainty'>> {
   const table = loadBenchTable(benchdata(), kind, name);
   const sums: Record<string, number> = {};
   let fitSeconds = 0;
   let fitCpuSeconds = 0;
   const champions: string[] = [];
+  const uncertainty = newTally();
   for (let k = 0; k < 5; k++) {
     const split = benchFold(table, k);
     const started = performance.now();
@@ -130,14 +174,16 @@ async function evaluateDataset(
     const cpu = process.cpuUsage(cpuStarted);
     fitCpuSeconds += (cpu.user + cpu.system) / 1e6 / 5;
     champions.push(contest.champion.id);
-    const predictions = model.predictScores(split.test);
+    const u = championUncertainty(model, split.train, split.yTrain, contest, { seed: k, balance: opts.balance });
+    tallyFold(uncertainty, split.task, model, u, split.test, split.yTest);
+    const predictions = u.model.predictScores(split.test);
     const m =
       split.task.kind === 'classification'
         ? classificationMetrics(Int32Array.from(split.yTest), predictions, split.task.classes.length, { positiveClass: table.positiveClass })
         : regressionMetrics(split.yTest, predictions);
     for (const [key, v] of Object.entries(m)) sums[key] = (sums[key] ?? 0) + v / 5;
   }
-  return { kind, name, metrics: sums, fitSeconds, fitCpuSeconds, champions };
+  return { kind, name, metrics: sums, fitSeconds, fitCpuSeconds, champions, uncertainty };
 }
 
 const fmt = (v: number | string | undefined, digits = 4) =>
@@ -210,9 +256,11 @@ async function main(): Promise<void> {
     for (const { kind, name } of listBenchTables()) {
       if (only && !only.includes(name)) continue;
       const lightgbmSeconds = python && script ? timeLightgbm(python, script, kind, name) : undefined;
-      const result = { ...(await evaluateDataset(kind, name, { work, balance, selectBy, executor: pool })), refs: refsOf(name), lightgbmSeconds };
+      const lightgbmUncertaintyFigures = python ? lightgbmUncertainty(python, kind, name) : undefined;
+      const result = { ...(await evaluateDataset(kind, name, { work, balance, selectBy, executor: pool })), refs: refsOf(name), lightgbmSeconds, lightgbmUncertainty: lightgbmUncertaintyFigures };
       results.push(result);
       console.log(describe(result));
+      for (const line of describeUncertainty(result)) console.log(line);
     }
   } finally {
     await pool.close();
@@ -228,6 +276,24 @@ async function main(): Promise<void> {
   const rmseVsBest = geometricMean(regression.map((r) => r.metrics.rootMeanSquareError / bestReference(r.refs, 'rmse', false)!));
   const timed = results.filter((r) => r.lightgbmSeconds !== undefined);
   const timeRatio = timed.length ? geometricMean(timed.map((r) => r.fitSeconds / r.lightgbmSeconds!)).toFixed(2) : 'n/a';
+  const calibrated = results.filter((r) => r.kind === 'classification');
+  const regressed = results.filter((r) => r.kind === 'regression');
+  if (calibrated.length) {
+    const avg = (key: string) => num(mean(calibrated.map((r) => meanOf(r.uncertainty, key))));
+    const lgbAvg = (key: string) => num(mean(calibrated.filter((r) => r.lightgbmUncertainty).map((r) => r.lightgbmUncertainty![key])));
+    console.log(`calibration: ${calibrated.length} datasets; mean log loss ${avg('rawLogLoss')} → ${avg('calLogLoss')} (lgb ${lgbAvg('logLoss')}), Brier ${avg('rawBrier')} → ${avg('calBrier')} (lgb ${lgbAvg('brierScore')}), ECE ${avg('rawEce')} → ${avg('calEce')} (lgb ${lgbAvg('ece')})`);
+  }
+  if (regressed.length) {
+    const parts = BENCH_INTERVAL_LEVELS.map((l) => {
+      const ours = mean(regressed.map((r) => meanOf(r.uncertainty, `coverage${l}`)));
+      const withRef = regressed.filter((r) => r.lightgbmUncertainty);
+      const ref = mean(withRef.map((r) => r.lightgbmUncertainty![`coverage${l}`]));
+      const widthRatio = geometricMean(withRef.map((r) => meanOf(r.uncertainty, `width${l}`) / r.lightgbmUncertainty![`width${l}`]));
+      const worst = Math.max(...regressed.map((r) => Math.abs(meanOf(r.uncertainty, `coverage${l}`) - l)));
+      return `${Math.round(l * 100)}% coverage ${num(ours)} (lgb quantile pair ${num(ref)}; worst data set ${(worst * 100).toFixed(1)} points off), width ratio vs lgb ${num(widthRatio)}`;
+    });
+    console.log(`intervals: ${regressed.length} datasets; ${parts.join('; ')}`);
+  }
   const anomaly = await anomalySummary();
   // Its own summary line is left out: the figures are part of the tabular summary below.
   for (const line of anomaly?.lines ?? []) if (!line.startsWith('anomaly:')) console.log(line);

@@ -10,6 +10,7 @@
  */
 import { ARTIFACT_VERSION, type Model, type SerializedModel, type TrainedModel } from './estimator.js';
 import { loadBlend } from './tabular/contest/blend-model.js';
+import { loadCalibrated } from './calibration/calibrated-model.js';
 import { loadForest } from './tabular/forest/index.js';
 import { loadGbdt } from './tabular/gbdt/index.js';
 import { loadLinear } from './tabular/linear/index.js';
@@ -56,6 +57,8 @@ export function loadModel(json: unknown): Model {
       return loadForest(a);
     case 'blend':
       return loadBlend(a, loadTrainedModel);
+    case 'calibrated':
+      return loadCalibrated(a, loadTrainedModel);
     case 'isolation_forest':
       return loadIsolationForest(a);
     case 'forecast':

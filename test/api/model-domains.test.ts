@@ -59,6 +59,33 @@ for (const backend of await backends()) {
       const predicted = await s.call('POST', `/v1/models/${done.modelId}/predict`, { json: { data: [{ cement: 540, blast_furnace_slag: 0, fly_ash: 0, water: 162, superplasticizer: 2.5, coarse_aggregate: 1040, fine_aggregate: 676, age: 28 }] } });
       const strength = Number(predicted.json.data[0].compressive_strength);
       assert.ok(strength > 40 && strength < 100, `the first row of the data set is 80 MPa; predicted ${strength}`);
+
+      // Conformal intervals: on the held-back rows (206) they cover near their level (3 standard errors).
+      for (const [level, key] of [[0.8, 'predictionIntervalCoverage80'], [0.95, 'predictionIntervalCoverage95']] as const) {
+        const covered = results.json.data.filter((r: Record<string, string>) =>
+          Number(r[`compressive_strength:lower:${level}`]) <= Number(r['compressive_strength:actual']) && Number(r['compressive_strength:actual']) <= Number(r[`compressive_strength:upper:${level}`])).length;
+        assert.equal(covered / results.json.data.length, m[key]);
+        assert.ok(Math.abs(m[key] - level) < 3 * Math.sqrt((level * (1 - level)) / results.json.data.length), `${key} ${m[key]}`);
+      }
+      const testRows = (results.json.data as Record<string, string>[]).slice(0, 40).map((r) => {
+        const { compressive_strength: _p, 'compressive_strength:actual': _a, ...features } = r;
+        return Object.fromEntries(Object.entries(features).filter(([k]) => !k.includes(':')));
+      });
+      const withIntervals = await s.call('POST', `/v1/models/${done.modelId}/predict`, { json: { data: testRows, extraParameters: { predictionIntervals: [0.8, 0.95] } } });
+      assert.equal(withIntervals.status, 200, withIntervals.text);
+      withIntervals.json.data.forEach((r: Record<string, string>, i: number) => {
+        const [lo80, hi80, lo95, hi95, mid] = ['lower:0.8', 'upper:0.8', 'lower:0.95', 'upper:0.95', ''].map((f) => Number(r[f ? `compressive_strength:${f}` : 'compressive_strength']));
+        assert.ok(lo95 <= lo80 && lo80 < mid && mid < hi80 && hi80 <= hi95, `row ${i}: ${JSON.stringify(r)}`);
+        assert.equal(r['compressive_strength:lower:0.95'], results.json.data[i]['compressive_strength:lower:0.95'], 'the same interval as in the results');
+      });
+      const csv = await s.call('POST', `/v1/models/${done.modelId}/predict?predictionIntervals=0.9`, { body: 'cement,age\n300,28\n', headers: { 'content-type': 'text/csv' } });
+      assert.ok(Number(csv.json.data[0]['compressive_strength:upper:0.9']) > Number(csv.json.data[0]['compressive_strength:lower:0.9']));
+      for (const bad of [[1.5], 'often', [0]]) {
+        const r = await s.call('POST', `/v1/models/${done.modelId}/predict`, { json: { data: testRows.slice(0, 1), extraParameters: { predictionIntervals: bad } } });
+        assert.equal(r.status, 400, JSON.stringify(bad));
+        assert.equal(r.json.errorType, 'RequestValidation');
+        assert.ok('predictionIntervals' in r.json.errorDetails);
+      }
     });
 
     it('anomalies on an ODDS table with a key column: the target is ignored with a warning, scores rank the anomalies', async () => {
@@ -84,7 +111,12 @@ for (const backend of await backends()) {
 
       const results = await s.call('GET', `/v1/sessions/${done.sessionId}/results?pageSize=1000`);
       const share = results.json.metrics.percentAnomalies;
-      assert.ok(share > 0 && share < 0.5, `percentAnomalies ${share}`);
+      // Estimated from the data: 35 % of breastw are anomalies (the former fixed cap said 10 %).
+      assert.ok(share > 0.25 && share < 0.45, `percentAnomalies ${share}`);
+      const tail = data.map((r) => Number(r['anomaly:tailProbability']));
+      assert.ok(tail.every((p) => p > 0 && p <= 1));
+      const flaggedByTail = tail.filter((p) => p <= 0.05).length / tail.length;
+      assert.ok(Math.abs(flaggedByTail - 0.05) < 0.01, `a tail probability ≤ 0.05 on ${flaggedByTail} of the training rows`);
       assert.equal(results.json.totalCount, Math.round(share * rows.length), 'results list only the anomalous rows');
       assert.ok(results.json.data.every((r: Record<string, string>) => Number(r.anomaly) < 0));
       assert.equal((await s.call('GET', `/v1/sessions/${done.sessionId}/results/featureimportance`)).status, 404);
@@ -94,6 +126,11 @@ for (const backend of await backends()) {
       const predicted = await s.call('POST', `/v1/models/${done.modelId}/predict`, { json: { data: [anomalous] } });
       assert.equal(predicted.json.data[0].sample, anomalous.sample, 'the key column is echoed');
       assert.ok(Number.isFinite(Number(predicted.json.data[0].anomaly)));
+      assert.ok(Number(predicted.json.data[0]['anomaly:tailProbability']) < 0.5, 'a malignant sample sits in the anomalous tail');
+
+      const bad = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'breastw', predictionDomain: 'anomalies', extraParameters: { contamination: 0.9 } } });
+      assert.equal(bad.status, 400);
+      assert.ok('extraParameters.contamination' in bad.json.errorDetails, bad.text);
     });
   });
 }

@@ -94,6 +94,9 @@ for (const backend of await backends()) {
         assert.equal(row.species, best);
       }
       assert.equal(scores.json.metrics.accuracy, 1, 'the classes are separable');
+      // Calibrated probabilities are scored as such: log loss, Brier score and calibration error.
+      for (const key of ['logLoss', 'brierScore', 'expectedCalibrationError']) assert.ok(Number.isFinite(scores.json.metrics[key]) && scores.json.metrics[key] >= 0, key);
+      for (const row of scores.json.data) assert.ok(Math.abs(['setosa', 'versicolor', 'virginica'].reduce((a, c) => a + Number(row[`species:${c}`]), 0) - 1) < 1e-9);
       assert.equal((await s.call('GET', `/v1/sessions/${done.sessionId}/results/anomalyscores`)).status, 404);
       const contest = await s.call('GET', `/v1/sessions/${done.sessionId}/contest`);
       assert.equal(contest.json.championMetric, 'logLoss');

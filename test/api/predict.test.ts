@@ -77,6 +77,15 @@ for (const backend of await backends()) {
       assert.deepEqual(Object.keys(plain.json.data[0]).sort(), ['colour', 'kind', 'origin', 'weight']);
     });
 
+    it('class scores are probabilities; prediction intervals are refused for a classifier', async () => {
+      const r = await s.call('POST', `/v1/models/${modelId}/predict`, { json: { data: [{ weight: 150, colour: 'red' }], extraParameters: { includeClassScores: true } } });
+      const sum = Number(r.json.data[0]['kind:apple']) + Number(r.json.data[0]['kind:melon']);
+      assert.ok(Math.abs(sum - 1) < 1e-9, `scores sum to ${sum}`);
+      const refused = await s.call('POST', `/v1/models/${modelId}/predict`, { json: { data: [{ weight: 150 }], extraParameters: { predictionIntervals: [0.9] } } });
+      assert.equal(refused.status, 400);
+      assert.match(refused.json.errorDetails.predictionIntervals[0], /regression/);
+    });
+
     it('predicts a CSV body', async () => {
       const r = await s.call('POST', `/v1/models/${modelId}/predict?includeClassScores=true`, { body: 'weight,colour\n160,red\n280,yellow\n', headers: { 'content-type': 'text/csv' } });
       assert.equal(r.status, 200, r.text);

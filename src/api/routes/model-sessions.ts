@@ -4,6 +4,7 @@
  * Listing, reading and deleting sessions and their plain results live in sessions.ts.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { MAX_CONTAMINATION } from '../../service/models/model-artifact.js';
 import type { Services } from '../../service/services.js';
 import type { SessionRecord, SessionResults } from '../../store/sessions-store.js';
 import { normalizeColumnMap } from '../../domain/columns.js';
@@ -32,6 +33,10 @@ function readModelSessionRequest(req: FastifyRequest): ModelSessionRequest {
   const extra = new Params(extraParameters);
   const balance = p.bool('balance') ?? extra.bool('balance');
   const containsAnomalies = p.bool('containsAnomalies') ?? extra.bool('containsAnomalies');
+  const contamination = extra.raw('contamination');
+  if (contamination !== undefined && contamination !== null && !(typeof contamination === 'number' && contamination > 0 && contamination <= MAX_CONTAMINATION)) {
+    p.fail('extraParameters.contamination', `contamination is the share of rows that are anomalies: a number in (0, ${MAX_CONTAMINATION}]; got ${JSON.stringify(contamination)}`);
+  }
   const columns = normalizeColumnMap(p.raw('columns'));
   for (const [name, problems] of Object.entries(columns.errors)) for (const m of problems) p.fail(`columns.${name}`, m);
   const callbackUrl = p.str('callbackUrl');

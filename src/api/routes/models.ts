@@ -79,21 +79,41 @@ export function registerModelRoutes(app: FastifyInstance, services: Services): v
 
   const predictSchema = {
     tags,
-    summary: 'Predict records: JSON {data:[…], extraParameters:{includeClassScores}} or a CSV body (includeClassScores in the query)',
-    querystring: { type: 'object', properties: { includeClassScores: str('Classification: add a <target>:<class> score per class') } },
+    summary: 'Predict records: JSON {data:[…], extraParameters:{includeClassScores, predictionIntervals}} or a CSV body (both in the query)',
+    querystring: {
+      type: 'object',
+      properties: {
+        includeClassScores: str('Classification: add a <target>:<class> score (a calibrated probability) per class'),
+        predictionIntervals: str('Regression: interval levels, e.g. 0.8,0.95; adds <target>:lower:<level> and <target>:upper:<level> (conformal intervals)'),
+      },
+    },
     response: errors,
   };
   const predict = async (req: FastifyRequest) => {
     const { id } = req.params as { id: string };
     const p = Params.of(req);
     const extra = p.raw('extraParameters');
-    const includeClassScores = p.bool('includeClassScores') ?? (isPlainObject(extra) ? new Params(extra).bool('includeClassScores') : undefined);
+    const extraParams = isPlainObject(extra) ? new Params(extra) : undefined;
+    const includeClassScores = p.bool('includeClassScores') ?? extraParams?.bool('includeClassScores');
+    const predictionIntervals = readLevels(p, p.raw('predictionIntervals') ?? extraParams?.raw('predictionIntervals'));
     p.check();
     const records = await readRecords(req, models, services.config.maxCsvBytes);
     await services.usage.assertCanPredict(req.accountId, records.length);
-    const { model, data } = await models.predict(req.accountId, id, records, { includeClassScores: includeClassScores ?? false });
+    const { model, data } = await models.predict(req.accountId, id, records, { includeClassScores: includeClassScores ?? false, predictionIntervals });
     return { ...modelView(model, baseUrl(req)), data, messages: [] };
   };
   app.post('/v1/models/:id/predict', { schema: predictSchema }, predict);
   app.post('/v1/model/:id/predict', { schema: { ...predictSchema, hide: true } }, predict);
+}
+
+/** Interval levels: a list (or comma-separated text) of numbers strictly between 0 and 1; at most 10. */
+function readLevels(p: Params, raw: unknown): number[] | undefined {
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  const items = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : [raw];
+  const levels = items.map((v) => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN));
+  if (levels.length === 0 || levels.length > 10 || levels.some((l) => !(l > 0 && l < 1))) {
+    p.fail('predictionIntervals', `predictionIntervals must be a list of up to 10 levels strictly between 0 and 1 (e.g. [0.8, 0.95]); got ${JSON.stringify(raw)}`);
+    return undefined;
+  }
+  return [...new Set(levels)];
 }

@@ -10,12 +10,15 @@ import { cellText, columnValues, type LoadedColumns } from '../../ml/loaded-colu
 import type { Task } from '../../ml/frame.js';
 import { argMaxRows, classificationMetrics, confusionMatrix } from '../../ml/metrics/classification.js';
 import { regressionMetrics } from '../../ml/metrics/regression.js';
+import { brierScore, expectedCalibrationError, reliabilityTable } from '../../ml/metrics/calibration.js';
+import { championUncertainty } from '../../ml/calibration/champion-uncertainty.js';
+import { intervalCoverage, intervalField, SESSION_INTERVAL_LEVELS } from '../../ml/conformal/interval-fields.js';
 import { contestCandidates, fitChampion, runContest } from '../../ml/tabular/contest/index.js';
 import { contestSample, CONTEST_SAMPLE_ROWS } from '../../ml/tabular/contest/sample.js';
 import { pick, selectRows } from '../../ml/tabular/contest/frame-rows.js';
 import { ANOMALY_TASK, IsolationForest, percentAnomalies } from '../../ml/tabular/isolation-forest/index.js';
 import { ContestWorkerPool } from '../contest-pool.js';
-import { ANOMALY_COLUMN, type AlgorithmView } from '../../service/models/model-artifact.js';
+import { ANOMALY_COLUMN, ANOMALY_TAIL_COLUMN, type AlgorithmView } from '../../service/models/model-artifact.js';
 import { holdoutSplit } from '../../service/models/holdout-split.js';
 import { algorithmView, contestView } from '../../service/models/contest-view.js';
 import { dropRareClasses, MIN_ROWS_PER_CLASS } from '../../service/models/rare-classes.js';
@@ -76,9 +79,12 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
   if (sample) {
     messages.push({ severity: 'informational', message: `The contest compared algorithms on a stratified sample of ${sample.length} of the ${trainFrame.nRows} training rows; the champion was then trained on all ${trainFrame.nRows} rows.` });
   }
-  const model = fitChampion(trainFrame, yTrain, task, contest, { seed: input.seed, balance: input.balance });
+  const champion = fitChampion(trainFrame, yTrain, task, contest, { seed: input.seed, balance: input.balance });
   // A fit that did not go as it should (a solver stopped before converging) is reported, not shipped silently.
-  for (const warning of model.warnings) messages.push({ severity: 'warning', message: warning });
+  for (const warning of champion.warnings) messages.push({ severity: 'warning', message: warning });
+  // Class scores calibrated and regression intervals fitted on the contest's out-of-fold predictions.
+  const uncertainty = championUncertainty(champion, contestFrame, contestTarget, contest, { seed: input.seed, balance: input.balance });
+  const model = uncertainty.model;
   const predictions = model.predictScores(testFrame);
 
   const outputColumns = input.specs.map((s) => s.name).filter((c) => c !== target);
@@ -91,10 +97,17 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
   if (task.kind === 'classification') {
     const k = task.classes.length;
     const yIdx = Int32Array.from(yTest);
-    // Log loss ranks contestants; the session reports the service's classification metrics.
-    const { logLoss: _logLoss, ...m } = classificationMetrics(yIdx, predictions, k);
-    metrics = { ...m };
-    const predicted = argMaxRows(predictions, k);
+    const m = classificationMetrics(yIdx, predictions, k);
+    metrics = { ...m, brierScore: brierScore(yIdx, predictions, k), expectedCalibrationError: expectedCalibrationError(yIdx, predictions, k) };
+    const raw = model === champion ? predictions : champion.predictScores(testFrame);
+    extra.calibration = {
+      method: uncertainty.calibration!.calibrator.method,
+      crossValidatedLogLoss: uncertainty.calibration!.cvLogLoss,
+      uncalibrated: { logLoss: classificationMetrics(yIdx, raw, k).logLoss, brierScore: brierScore(yIdx, raw, k), expectedCalibrationError: expectedCalibrationError(yIdx, raw, k) },
+      reliability: reliabilityTable(yIdx, predictions, k),
+    };
+    // The decision may weigh classes (balance): not always the most probable class.
+    const predicted = Int32Array.from(model.predict(testFrame));
     const scores: number[][] = [];
     for (let i = 0; i < split.test.length; i++) {
       data.push(resultRow(input.columns, outputColumns, rows[split.test[i]!]!, target, task.classes[predicted[i]!]!));
@@ -103,11 +116,21 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
     Object.assign(extra, { classes: task.classes, confusionMatrix: confusionMatrix(yIdx, predicted, k), classScores: scores });
   } else {
     metrics = { ...regressionMetrics(yTest, predictions) };
-    for (let i = 0; i < split.test.length; i++) data.push(resultRow(input.columns, outputColumns, rows[split.test[i]!]!, target, String(predictions[i])));
+    const intervals = SESSION_INTERVAL_LEVELS.map((level) => ({ level, ...uncertainty.intervals!.intervals(testFrame, predictions, level) }));
+    for (const { level, lower, upper } of intervals) metrics[`predictionIntervalCoverage${Math.round(level * 100)}`] = intervalCoverage(yTest, lower, upper);
+    extra.predictionIntervals = { method: uncertainty.intervals!.method, levels: SESSION_INTERVAL_LEVELS };
+    for (let i = 0; i < split.test.length; i++) {
+      const row = resultRow(input.columns, outputColumns, rows[split.test[i]!]!, target, String(predictions[i]));
+      for (const { level, lower, upper } of intervals) {
+        row[intervalField(target, 'lower', level)] = String(lower[i]);
+        row[intervalField(target, 'upper', level)] = String(upper[i]);
+      }
+      data.push(row);
+    }
   }
   messages.push({ severity: 'informational', message: `${split.train.length} rows trained the model and ${split.test.length} rows tested it.` });
   return {
-    artifact: { format: 'sibyl-model-artifact', version: 1, domain: input.domain, targetColumn: target, keyColumn: input.keyColumn, classes, encoder: encoder.toJSON(), learner: model.toJSON() },
+    artifact: { format: 'sibyl-model-artifact', version: 1, domain: input.domain, targetColumn: target, keyColumn: input.keyColumn, classes, encoder: encoder.toJSON(), learner: model.toJSON(), intervals: uncertainty.intervals?.toJSON() },
     algorithm: algorithmView(model.algorithm),
     results: { metrics, data: serialised(data), extra: serialised(extra) },
     messages,
@@ -121,14 +144,16 @@ function detectAnomalies(input: ModelComputeInput): ModelComputeOutput {
   const encoder = fitFrameEncoder(input.specs, values);
   if (encoder.inputColumns.length === 0) return { failure: noFeatures(input.specs) };
   const frame = encoder.encode(values, n);
-  const forest = new IsolationForest({ containsAnomalies: input.containsAnomalies }).fit(frame, null, ANOMALY_TASK, { seed: input.seed });
+  const forest = new IsolationForest({ containsAnomalies: input.containsAnomalies, contamination: input.contamination }).fit(frame, null, ANOMALY_TASK, { seed: input.seed });
   const decision = forest.predictScores(frame);
+  const tail = forest.tailProbability(frame);
   const outputColumns = input.specs.filter((s) => s.role !== 'target').map((s) => s.name);
   const scored: Record<string, string>[] = [];
   for (let i = 0; i < n; i++) {
     const row: Record<string, string> = {};
     for (const c of outputColumns) row[c] = input.columns[c] ? cellText(input.columns[c]!, i) : '';
     row[ANOMALY_COLUMN] = String(decision[i]);
+    row[ANOMALY_TAIL_COLUMN] = String(tail[i]);
     scored.push(row);
   }
   return {
@@ -136,8 +161,9 @@ function detectAnomalies(input: ModelComputeInput): ModelComputeOutput {
     algorithm: ISOLATION_FOREST,
     results: {
       metrics: { percentAnomalies: percentAnomalies(decision) },
+      // How the threshold was set: the client's share, or estimated from the data (offset.ts).
       data: serialised(scored.filter((_, i) => decision[i]! < 0)),
-      extra: serialised({ anomalyScores: scored }),
+      extra: serialised({ anomalyScores: scored, contamination: { share: forest.threshold.contamination, source: input.contamination !== undefined ? 'requested' : input.containsAnomalies ? 'estimated' : 'clean training data' } }),
     },
     messages: [{ severity: 'informational', message: `${n} observations were found in the dataset.` }],
   };

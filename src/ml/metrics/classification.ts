@@ -118,7 +118,7 @@ function rocAucOf(yTrue: Int32Array, proba: Float64Array, k: number, actual: num
   return count > 0 ? sum / count : NaN;
 }
 
-function logLoss(yTrue: Int32Array, proba: Float64Array, k: number): number {
+export function logLoss(yTrue: Int32Array, proba: Float64Array, k: number): number {
   let sum = 0;
   for (let i = 0; i < yTrue.length; i++) {
     const p = Math.min(1, Math.max(LOG_LOSS_EPS, proba[i * k + yTrue[i]]));

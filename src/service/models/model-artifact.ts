@@ -5,12 +5,18 @@
  */
 import type { SerializedFrameEncoder } from '../../ml/encode.js';
 import type { SerializedModel } from '../../ml/estimator.js';
+import type { SerializedConformal } from '../../ml/conformal/regression-intervals.js';
+
+/** The largest share of rows an anomaly session may be asked to flag (extraParameters.contamination). */
+export { MAX_CONTAMINATION } from '../../ml/tabular/isolation-forest/index.js';
 
 export const PREDICTION_DOMAINS = ['classification', 'regression', 'anomalies'] as const;
 export type PredictionDomain = (typeof PREDICTION_DOMAINS)[number];
 
 /** The column anomaly sessions fill in (negative = anomalous). */
 export const ANOMALY_COLUMN = 'anomaly';
+/** Its tail probability: the share of training rows that scored as anomalous or more (ml/tabular/isolation-forest/tail.ts). */
+export const ANOMALY_TAIL_COLUMN = 'anomaly:tailProbability';
 
 export interface ModelArtifact {
   format: 'sibyl-model-artifact';
@@ -24,6 +30,8 @@ export interface ModelArtifact {
   encoder: SerializedFrameEncoder;
   /** The model's versioned artifact (ml/model-loader.ts reads every version). */
   learner: SerializedModel;
+  /** Regression: the conformal interval model (artifacts written before it have none). */
+  intervals?: SerializedConformal;
 }
 
 export interface AlgorithmView {

@@ -20,6 +20,8 @@ export interface ModelComputeInput {
   keyColumn: string | null;
   balance: boolean;
   containsAnomalies: boolean;
+  /** Anomalies: the share of rows to flag, when the client knows it (otherwise estimated). */
+  contamination?: number;
   /** Contest work budget in training cells (contestWorkBudget). */
   workBudget: number;
   /** Training rows above which the contest runs on a sample of this many (default CONTEST_SAMPLE_ROWS; benchmarks vary it). */

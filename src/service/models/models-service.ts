@@ -12,7 +12,7 @@ import { isUuid } from '../sessions/sessions-service.js';
 import type { ModelArtifact } from './model-artifact.js';
 import { LruCache } from './model-cache.js';
 import { PredictionCounter } from './prediction-counter.js';
-import { Predictor } from './predictor.js';
+import { Predictor, type PredictOptions } from './predictor.js';
 
 const CACHED_MODELS = 64;
 
@@ -69,9 +69,13 @@ export class ModelsService {
     }
   }
 
-  async predict(accountId: string, id: string, records: Record<string, unknown>[], opts: { includeClassScores?: boolean }): Promise<{ model: ModelRecord; data: Record<string, string>[] }> {
+  async predict(accountId: string, id: string, records: Record<string, unknown>[], opts: PredictOptions): Promise<{ model: ModelRecord; data: Record<string, string>[] }> {
     this.checkBatchSize(records.length);
     const loaded = await this.load(accountId, id);
+    if (opts.predictionIntervals?.length) {
+      const problem = loaded.predictor.intervalsUnavailable();
+      if (problem) throw ValidationError.of('predictionIntervals', problem);
+    }
     const data = loaded.predictor.predict(records, opts);
     this.predictions.add(accountId, records.length);
     return { model: loaded.model, data };

@@ -5,13 +5,23 @@
  */
 import { loadFrameEncoder, type FrameEncoder, type RawColumns } from '../../ml/encode.js';
 import type { Model } from '../../ml/estimator.js';
-import { loadModel } from '../../ml/model-loader.js';
-import { argMaxRows } from '../../ml/metrics/classification.js';
-import type { ModelArtifact } from './model-artifact.js';
+import { loadModel, loadTrainedModel } from '../../ml/model-loader.js';
+import { IsolationForestModel } from '../../ml/tabular/isolation-forest/index.js';
+import { ConformalRegressor } from '../../ml/conformal/regression-intervals.js';
+import { intervalField } from '../../ml/conformal/interval-fields.js';
+import { ANOMALY_TAIL_COLUMN, type ModelArtifact } from './model-artifact.js';
+
+export interface PredictOptions {
+  /** Classification: a `<target>:<class>` probability per class. */
+  includeClassScores?: boolean;
+  /** Regression: `<target>:lower:<level>` and `<target>:upper:<level>` for each level. */
+  predictionIntervals?: number[];
+}
 
 export class Predictor {
   private readonly encoder: FrameEncoder;
   private readonly model: Model;
+  private readonly intervals?: ConformalRegressor;
 
   /** Input columns the encoder reads as numbers: for these, JSON numbers are passed through untouched. */
   private readonly numericInputs: Set<string>;
@@ -23,9 +33,17 @@ export class Predictor {
     this.numericInputs = new Set(specs.filter((i) => i.dataType === 'numeric' || i.dataType === 'numericMeasure').map((i) => i.name));
     // One loader for every kind and artifact version (older ones are migrated, not refused).
     this.model = loadModel(artifact.learner);
+    if (artifact.intervals) this.intervals = ConformalRegressor.load(artifact.intervals, loadTrainedModel);
   }
 
-  predict(records: Record<string, unknown>[], opts: { includeClassScores?: boolean } = {}): Record<string, string>[] {
+  /** Why this model cannot give prediction intervals, or undefined when it can. */
+  intervalsUnavailable(): string | undefined {
+    if (this.artifact.domain !== 'regression') return `Prediction intervals are given by regression models; this is a ${this.artifact.domain} model.`;
+    if (!this.intervals) return 'This model was trained before Sibyl gave prediction intervals; train it again to get them.';
+    return undefined;
+  }
+
+  predict(records: Record<string, unknown>[], opts: PredictOptions = {}): Record<string, string>[] {
     const n = records.length;
     const rows = records.map(echo);
     if (n === 0) return rows;
@@ -33,13 +51,32 @@ export class Predictor {
     const target = this.artifact.targetColumn;
     // Anomalies: the decision function (negative = anomalous); regression: the value.
     const out = this.model.predictScores(frame);
+    if (this.model instanceof IsolationForestModel) {
+      for (let i = 0; i < n; i++) rows[i]![target] = String(out[i]);
+      if (this.model.hasTailProbabilities) {
+        const tail = this.model.tailProbability(frame);
+        for (let i = 0; i < n; i++) rows[i]![ANOMALY_TAIL_COLUMN] = String(tail[i]);
+      }
+      return rows;
+    }
     const classes = this.artifact.classes;
     if (!classes) {
       for (let i = 0; i < n; i++) rows[i]![target] = String(out[i]);
+      for (const level of opts.predictionIntervals ?? []) {
+        if (!this.intervals) break;
+        const { lower, upper } = this.intervals.intervals(frame, out, level);
+        const lo = intervalField(target, 'lower', level);
+        const hi = intervalField(target, 'upper', level);
+        for (let i = 0; i < n; i++) {
+          rows[i]![lo] = String(lower[i]);
+          rows[i]![hi] = String(upper[i]);
+        }
+      }
       return rows;
     }
     const k = classes.length;
-    const predicted = argMaxRows(out, k);
+    // The model's decision (it may weigh classes: balance), not always the most probable class.
+    const predicted = this.model.predict(frame);
     for (let i = 0; i < n; i++) {
       const row = rows[i]!;
       row[target] = classes[predicted[i]!]!;

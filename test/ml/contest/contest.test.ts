@@ -38,7 +38,7 @@ test('a blended champion round-trips through serializeModel/loadModel with ident
   const result = await runContest(split.train, split.yTrain, split.task, { seed: 1, workBudget: Infinity, balance: true, candidates });
   const blend = result.contestants.find((c) => c.algorithm === 'blend')!;
   assert.ok(blend, 'the contest scores blends of its best candidates');
-  for (const champion of [result.champion, { id: blend.id, members: candidates.filter((c) => blend.id.includes(c.id)) }]) {
+  for (const champion of [result.champion, { id: blend.id, members: candidates.filter((c) => blend.id.includes(c.id)), outOfFold: new Float64Array(0) }]) {
     const model = fitChampion(split.train, split.yTrain, split.task, { ...result, champion }, { seed: 1, balance: true });
     const restored = loadModel(JSON.parse(serializeModel(model)));
     assert.equal(restored.algorithm.key, champion.members.length > 1 ? 'blend' : champion.members[0].algorithm);

@@ -43,15 +43,48 @@ test('scores lie in (−1, 0), are reproducible for a seed and differ between se
   assert.notDeepEqual(a, c);
 });
 
-test('containsAnomalies (default): about 10 % of breastw flagged, nearly all of them true anomalies', () => {
+test('containsAnomalies (default): the contamination is estimated from the data, near the true share on breastw and glass', () => {
+  // breastw: 35 % anomalies; glass: 4.2 %. The former fixed 10 % cap said 0.10 for both.
+  for (const [name, low, high] of [['breastw_odds', 0.3, 0.42], ['glass_odds', 0.02, 0.15]] as const) {
+    const { frame, labels } = fixtureAnomalyTable(name);
+    const forest = new IsolationForest().fit(frame, null, ANOMALY_TASK, { seed: 0 });
+    const decision = forest.decisionFunction(frame);
+    const flagged = percentAnomalies(decision);
+    assert.ok(flagged > low && flagged < high, `${name}: flagged ${flagged}`);
+    assert.equal(forest.threshold.contamination, flagged);
+    if (name === 'breastw_odds') {
+      const truePositives = labels.filter((l, i) => l === 1 && decision[i] < 0).length;
+      assert.ok(truePositives / (flagged * frame.nRows) > 0.85, `precision ${truePositives / (flagged * frame.nRows)}`);
+    }
+  }
+});
+
+test('a requested contamination sets the share flagged; outside (0, 0.5] it is refused', () => {
+  const { frame } = fixtureAnomalyTable('breastw_odds');
+  const forest = new IsolationForest({ contamination: 0.2 }).fit(frame, null, ANOMALY_TASK, { seed: 0 });
+  assert.ok(Math.abs(percentAnomalies(forest.decisionFunction(frame)) - 0.2) < 0.01);
+  assert.throws(() => new IsolationForest({ contamination: 0.7 }).fit(frame, null, ANOMALY_TASK, { seed: 0 }), /contamination/);
+  assert.ok(MAX_CONTAMINATION === 0.5);
+});
+
+test('tail probabilities are conformal p-values: held-out inliers of breastw get p ≤ α about α of the time, anomalies mostly tiny p', () => {
   const { frame, labels } = fixtureAnomalyTable('breastw_odds');
-  const forest = new IsolationForest().fit(frame, null, ANOMALY_TASK, { seed: 0 });
-  const decision = forest.decisionFunction(frame);
-  const flagged = percentAnomalies(decision);
-  assert.ok(flagged > 0.09 && flagged <= MAX_CONTAMINATION + 0.005, `flagged ${flagged}`);
-  assert.equal(forest.threshold.contamination, flagged);
-  const truePositives = labels.filter((l, i) => l === 1 && decision[i] < 0).length;
-  assert.ok(truePositives / (flagged * frame.nRows) > 0.95);
+  // Fit on half of the inliers; the other half of the inliers and all anomalies are new rows.
+  const train = rows(frame, (i) => labels[i] === 0 && i % 2 === 0);
+  const heldInliers = rows(frame, (i) => labels[i] === 0 && i % 2 === 1);
+  const anomalies = rows(frame, (i) => labels[i] === 1);
+  const forest = new IsolationForest({ containsAnomalies: false }).fit(train, null, ANOMALY_TASK, { seed: 3 });
+  const pInliers = forest.tailProbability(heldInliers);
+  const n = pInliers.length;
+  for (const alpha of [0.05, 0.1, 0.2]) {
+    const share = pInliers.filter((p) => p <= alpha).length / n;
+    // Validity: at most α plus 3 binomial standard errors (222 held-out inliers).
+    assert.ok(share <= alpha + 3 * Math.sqrt((alpha * (1 - alpha)) / n), `α ${alpha}: ${share}`);
+  }
+  const pAnomalies = forest.tailProbability(anomalies);
+  assert.ok(pAnomalies.filter((p) => p <= 0.05).length / pAnomalies.length > 0.9, 'power against the malignant rows');
+  const restored = loadIsolationForest(JSON.parse(JSON.stringify(forest.toJSON())));
+  assert.deepEqual(restored.tailProbability(anomalies), pAnomalies);
 });
 
 test('containsAnomalies false: offset −0.5; trained on breastw inliers it flags the anomalies, not the inliers', () => {

@@ -23,7 +23,8 @@ export interface CrossValidated {
 
 export interface Ranking {
   contestants: Contestant[];
-  champion: { id: string; members: CandidateSpec[] };
+  /** outOfFold: the champion's predictions on the evaluated rows (in their order), which calibrate its scores and intervals. */
+  champion: { id: string; members: CandidateSpec[]; outOfFold: Float64Array };
   championMetric: { name: SelectionMetric; value: number };
 }
 
@@ -60,7 +61,11 @@ export function rankContestants(
   for (const e of blends) if (ranksBefore(e.contestant.metrics, best.contestant.metrics)) best = e;
   return {
     contestants: [...singles, ...blends].map((e) => e.contestant),
-    champion: { id: best.contestant.id, members: best.members.map((m) => m.spec) },
+    champion: {
+      id: best.contestant.id,
+      members: best.members.map((m) => m.spec),
+      outOfFold: gatherRows(averageArrays(best.members.map((m) => m.outOfFold)), evaluatedRows, width),
+    },
     championMetric: { name: metric, value: (best.contestant.metrics as unknown as Record<string, number>)[metric] },
   };
 }

@@ -41,6 +41,8 @@ export interface ContestResult extends Ranking {
   foldsEvaluated: number;
   /** Training cells the fold fits processed (what the work budget counts). */
   work: number;
+  /** The rows of the evaluated folds: those `champion.outOfFold` predicts. */
+  evaluatedRows: Int32Array;
   seconds: number;
 }
 
@@ -130,15 +132,16 @@ export async function runContest(frame: Frame, target: Float64Array, task: Task,
     foldsEvaluated++;
   }
 
+  const evaluatedRows = rowsOfFolds(foldOf, foldsEvaluated);
   const ranked = rankContestants(
     task,
     opts.selectBy ?? 'logLoss',
     candidates.map((c) => states.get(c.id)).filter((s): s is CandidateState => s !== undefined),
-    rowsOfFolds(foldOf, foldsEvaluated),
+    evaluatedRows,
     target,
     foldsEvaluated,
   );
-  return { task, ...ranked, failed: sortedFailures(failed, candidates), folds: nFolds, foldsEvaluated, work, seconds: elapsed() / 1000 };
+  return { task, ...ranked, failed: sortedFailures(failed, candidates), folds: nFolds, foldsEvaluated, work, evaluatedRows, seconds: elapsed() / 1000 };
 }
 
 export interface FitChampionOptions {

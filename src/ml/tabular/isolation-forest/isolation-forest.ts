@@ -8,6 +8,7 @@ import { ARTIFACT_VERSION, artifactHeader, type AlgorithmInfo, type AnomalyTask,
 import { SeededRandom } from '../../core/random.js';
 import { featureMatrix, fitFeatureInputs, type FeatureInput } from './features.js';
 import { decisionThreshold } from './offset.js';
+import { referenceScores, tailProbabilities, type ReferenceScores } from './tail.js';
 import { averagePathLength, growIsolationTree, pathLength, type IsolationTree } from './tree.js';
 
 export interface IsolationForestSettings {
@@ -15,6 +16,8 @@ export interface IsolationForestSettings {
   maxSamples: number;
   /** Whether the training data itself holds anomalies (default true); sets the decision offset. */
   containsAnomalies: boolean;
+  /** Share of training rows to flag, when the caller knows it (otherwise estimated: offset.ts). */
+  contamination?: number;
 }
 
 export const ANOMALY_TASK: AnomalyTask = { kind: 'anomalies' };
@@ -25,6 +28,8 @@ export interface SerializedIsolationForest extends SerializedModel {
   sampleSize: number;
   offset: number;
   contamination: number;
+  /** The training scores tail probabilities are measured against (absent in forests saved before them). */
+  reference?: ReferenceScores;
   trees: { feature: number[]; threshold: number[]; left: number[]; right: number[] }[];
 }
 
@@ -42,6 +47,7 @@ interface Fitted {
   sampleSize: number;
   offset: number;
   contamination: number;
+  reference?: ReferenceScores;
 }
 
 /** The estimator: parameters held, data not yet seen. */
@@ -76,9 +82,11 @@ export class IsolationForest implements Estimator<IsolationForestSettings> {
       trees.push(growIsolationTree(x, n, d, all.slice(0, sampleSize), maxDepth, rng));
     }
     const fitted: Fitted = { inputs, trees, sampleSize, offset: 0, contamination: 0 };
-    const threshold = decisionThreshold(scoreMatrix(fitted, x, n), this.params.containsAnomalies);
+    const scores = scoreMatrix(fitted, x, n);
+    const threshold = decisionThreshold(scores, this.params.containsAnomalies, this.params.contamination);
     fitted.offset = threshold.offset;
     fitted.contamination = threshold.contamination;
+    fitted.reference = referenceScores(scores);
     return new IsolationForestModel({ ...this.params }, fitted);
   }
 }
@@ -115,6 +123,17 @@ export class IsolationForestModel implements Model {
     return this.scoreSamples(frame).map((s) => s - offset);
   }
 
+  /** Each row's tail probability: the share of training rows scoring as low or lower (a conformal p-value). */
+  tailProbability(frame: Frame): Float64Array {
+    const { reference } = this.fitted;
+    if (!reference) throw new Error('this isolation forest was saved without its training scores');
+    return tailProbabilities(reference, this.scoreSamples(frame));
+  }
+
+  get hasTailProbabilities(): boolean {
+    return this.fitted.reference !== undefined;
+  }
+
   /** The decision offset and the share of training rows below it. */
   get threshold(): { offset: number; contamination: number } {
     const { offset, contamination } = this.fitted;
@@ -127,7 +146,7 @@ export class IsolationForestModel implements Model {
   }
 
   toJSON(): SerializedIsolationForest {
-    const { inputs, trees, sampleSize, offset, contamination } = this.fitted;
+    const { inputs, trees, sampleSize, offset, contamination, reference } = this.fitted;
     return {
       ...artifactHeader('isolation_forest', ANOMALY_TASK, this.params),
       kind: 'isolation_forest',
@@ -135,6 +154,7 @@ export class IsolationForestModel implements Model {
       sampleSize,
       offset,
       contamination,
+      reference,
       trees: trees.map((t) => ({
         feature: Array.from(t.feature),
         threshold: Array.from(t.threshold),
@@ -162,6 +182,7 @@ export function loadIsolationForest(json: SerializedModel): IsolationForestModel
     sampleSize: m.sampleSize,
     offset: m.offset,
     contamination: m.contamination,
+    reference: m.reference,
     trees: m.trees.map((t) => ({
       feature: Int32Array.from(t.feature),
       threshold: Float64Array.from(t.threshold),

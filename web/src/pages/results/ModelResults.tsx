@@ -157,7 +157,7 @@ function RegressionCharts({ session }: { session: Session }) {
         )}
       </div>
       {interval
-        ? <Note>Prediction intervals: {covered} of {data.length} test rows ({formatPercent(covered / Math.max(1, data.length))}) have their actual value inside the interval.</Note>
+        ? <Note>Prediction intervals{interval.level !== undefined ? ` (${formatPercent(interval.level)} level)` : ''}: {covered} of {data.length} test rows ({formatPercent(covered / Math.max(1, data.length))}) have their actual value inside the interval.</Note>
         : <p className="hint">Prediction intervals appear here when the results carry them.</p>}
     </section>
   );

@@ -4,7 +4,10 @@
  */
 import type { SessionResults } from '../../types';
 
-/** Class scores are calibrated probabilities when the results say so, or report calibration metrics. */
+/**
+ * Class scores are calibrated probabilities when the results say so, or report calibration metrics
+ * (Sibyl's sessions report `brierScore` and `expectedCalibrationError`, and a `calibration` extra).
+ */
 export function scoresAreCalibrated(r: Pick<SessionResults, 'metrics'> & Record<string, unknown>): boolean {
   if (r.calibrated === true || r.classScoresCalibrated === true) return true;
   const cal = r.calibration as { method?: string } | undefined;
@@ -12,14 +15,7 @@ export function scoresAreCalibrated(r: Pick<SessionResults, 'metrics'> & Record<
   return Object.keys(r.metrics ?? {}).some((k) => /brier|calibration/i.test(k));
 }
 
-/** `<target>:lower` / `<target>:upper` on a result row: an interval around the prediction. */
-export function intervalFields(row: Record<string, string> | undefined, target: string): { lower: string; upper: string } | undefined {
-  if (!row) return undefined;
-  for (const [lo, hi] of [[`${target}:lower`, `${target}:upper`], [`${target}:lowerBound`, `${target}:upperBound`]] as const) {
-    if (lo in row && hi in row) return { lower: lo, upper: hi };
-  }
-  return undefined;
-}
+export { intervalFields } from '../../lib/result-fields';
 
 export interface Contribution { feature: string; value: number }
 

@@ -1,0 +1,22 @@
+/** How prediction intervals are named on records and scored. */
+
+/** Levels a regression session's result rows carry. */
+export const SESSION_INTERVAL_LEVELS = [0.8, 0.95];
+
+/** `<target>:lower:<level>` / `<target>:upper:<level>`, the level as given (0.95 → "0.95"). */
+export function intervalField(target: string, side: 'lower' | 'upper', level: number): string {
+  return `${target}:${side}:${level}`;
+}
+
+/** Share of truths inside [lower, upper]. */
+export function intervalCoverage(y: ArrayLike<number>, lower: ArrayLike<number>, upper: ArrayLike<number>): number {
+  let inside = 0;
+  for (let i = 0; i < y.length; i++) if (y[i] >= lower[i] && y[i] <= upper[i]) inside++;
+  return y.length ? inside / y.length : NaN;
+}
+
+export function meanWidth(lower: ArrayLike<number>, upper: ArrayLike<number>): number {
+  let sum = 0;
+  for (let i = 0; i < lower.length; i++) sum += upper[i] - lower[i];
+  return lower.length ? sum / lower.length : NaN;
+}

@@ -1,0 +1,152 @@
+/**
+ * Conformal prediction intervals for regression from cross-validation residuals (CV+ in the
+ * simplified form that uses the refitted model's prediction as the centre, Barber et al. 2021).
+ * Scores are the contest's out-of-fold absolute errors |y − ŷ|; the interval at level L is
+ * ŷ ± q, q = the ⌈(n+1)L⌉-th smallest score. Locally adaptive: the scores are divided by a spread
+ * model σ(x) (gradient boosting on the absolute errors, with ŷ as an extra input), fitted
+ * out-of-fold so the normalised scores are honest; the interval becomes ŷ ± q·σ(x). The adaptive
+ * form is used only when it gives narrower intervals on the calibration rows at the same levels.
+ */
+import type { Frame, SerializedModel, TrainedModel } from '../frame.js';
+import { GbdtLearner } from '../tabular/gbdt/index.js';
+import { shuffledFolds, foldRows } from '../tabular/contest/folds.js';
+import { pick, selectRows } from '../tabular/contest/frame-rows.js';
+
+export interface SerializedConformal {
+  format: 'sibyl-conformal-regression';
+  version: 1;
+  method: 'absolute' | 'normalised';
+  /** Calibration rows behind the scores. */
+  n: number;
+  /** Sorted scores: every one, or evenly spaced order statistics of a large set (rank = index·step + 1). */
+  scores: number[];
+  rankStep: number;
+  /** Normalised: the spread model and the smallest spread it may give. */
+  spread?: SerializedModel;
+  spreadFloor?: number;
+}
+
+export interface ConformalIntervals {
+  lower: Float64Array;
+  upper: Float64Array;
+}
+
+const KEPT_SCORES = 4000;
+const SPREAD_FOLDS = 5;
+const PREDICTION_INPUT = '__prediction__';
+/** Levels the adaptive and plain forms are compared at. */
+const COMPARISON_LEVELS = [0.8, 0.9, 0.95];
+/** The adaptive form must be this much narrower to be worth its extra model. */
+const ADAPTIVE_GAIN = 0.97;
+const MIN_ROWS_FOR_SPREAD = 100;
+
+const spreadLearner = () =>
+  new GbdtLearner({ numLeaves: 8, nEstimators: 100, learningRate: 0.05, minDataInLeaf: 20, lambdaL2: 1, featureFraction: 0.8 });
+
+export interface FitConformalOptions {
+  seed: number;
+  /** Try the locally adaptive form (default true). */
+  adaptive?: boolean;
+}
+
+/** Fits the interval model from out-of-fold predictions of the calibration rows (`frame` holds those rows). */
+export function fitConformal(frame: Frame, y: Float64Array, outOfFold: Float64Array, opts: FitConformalOptions): ConformalRegressor {
+  const n = y.length;
+  const residual = Float64Array.from(y, (v, i) => Math.abs(v - outOfFold[i]));
+  const plain = ConformalRegressor.fromScores(residual, 'absolute');
+  if (opts.adaptive === false || n < MIN_ROWS_FOR_SPREAD) return plain;
+
+  const withPrediction = addPrediction(frame, outOfFold);
+  const floor = Math.max(1e-12, 0.05 * mean(residual));
+  const sigma = new Float64Array(n);
+  const foldOf = shuffledFolds(n, SPREAD_FOLDS, opts.seed + 7919);
+  for (let f = 0; f < SPREAD_FOLDS; f++) {
+    const { train, test } = foldRows(foldOf, f);
+    const model = spreadLearner().fit(selectRows(withPrediction, train), pick(residual, train), { kind: 'regression' }, { seed: opts.seed + f });
+    const s = model.predict(selectRows(withPrediction, test));
+    test.forEach((r, j) => (sigma[r] = Math.max(floor, s[j])));
+  }
+  const normalised = ConformalRegressor.fromScores(residual.map((r, i) => r / sigma[i]), 'normalised');
+  let plainWidth = 0;
+  let adaptiveWidth = 0;
+  const meanSigma = mean(sigma);
+  for (const level of COMPARISON_LEVELS) {
+    plainWidth += plain.quantile(level);
+    adaptiveWidth += normalised.quantile(level) * meanSigma;
+  }
+  if (!(adaptiveWidth < ADAPTIVE_GAIN * plainWidth)) return plain;
+  const spread = spreadLearner().fit(withPrediction, residual, { kind: 'regression' }, { seed: opts.seed });
+  return normalised.withSpread(spread, floor);
+}
+
+export class ConformalRegressor {
+  private spreadModel?: TrainedModel;
+
+  private constructor(private readonly state: SerializedConformal) {}
+
+  static fromScores(scores: Float64Array, method: SerializedConformal['method']): ConformalRegressor {
+    const sorted = Float64Array.from(scores).sort();
+    const n = sorted.length;
+    const rankStep = Math.max(1, Math.ceil(n / KEPT_SCORES));
+    const kept: number[] = [];
+    for (let i = 0; i < n; i += rankStep) kept.push(sorted[i]);
+    if ((n - 1) % rankStep !== 0) kept.push(sorted[n - 1]);
+    return new ConformalRegressor({ format: 'sibyl-conformal-regression', version: 1, method, n, scores: kept, rankStep });
+  }
+
+  static load(json: SerializedConformal, loadModel: (m: SerializedModel) => TrainedModel): ConformalRegressor {
+    if (json.format !== 'sibyl-conformal-regression' || json.version !== 1) throw new Error(`not a conformal regressor (format ${String(json.format)})`);
+    const out = new ConformalRegressor(json);
+    if (json.spread) out.spreadModel = loadModel(json.spread);
+    return out;
+  }
+
+  get method(): SerializedConformal['method'] {
+    return this.state.method;
+  }
+
+  withSpread(model: TrainedModel, floor: number): ConformalRegressor {
+    const out = new ConformalRegressor({ ...this.state, spread: model.toJSON(), spreadFloor: floor });
+    out.spreadModel = model;
+    return out;
+  }
+
+  /** The ⌈(n+1)·level⌉-th smallest score; Infinity when there are too few rows for the level. */
+  quantile(level: number): number {
+    if (!(level > 0 && level < 1)) throw new Error(`interval level must be between 0 and 1, got ${level}`);
+    const { n, scores, rankStep } = this.state;
+    const rank = Math.ceil((n + 1) * level);
+    if (rank > n) return Infinity;
+    const pos = (rank - 1) / rankStep;
+    const lo = Math.floor(pos);
+    if (lo >= scores.length - 1) return scores[scores.length - 1];
+    // Between two kept order statistics: the higher one, so the interval never narrows.
+    return pos === lo ? scores[lo] : scores[lo + 1];
+  }
+
+  /** Intervals around the predictions of the rows of `frame`. */
+  intervals(frame: Frame, predictions: Float64Array, level: number): ConformalIntervals {
+    const q = this.quantile(level);
+    const n = predictions.length;
+    const half = new Float64Array(n).fill(q);
+    if (this.state.method === 'normalised') {
+      const sigma = this.spreadModel!.predict(addPrediction(frame, predictions));
+      for (let i = 0; i < n; i++) half[i] = q * Math.max(this.state.spreadFloor!, sigma[i]);
+    }
+    return { lower: predictions.map((p, i) => p - half[i]), upper: predictions.map((p, i) => p + half[i]) };
+  }
+
+  toJSON(): SerializedConformal {
+    return this.state;
+  }
+}
+
+function addPrediction(frame: Frame, predictions: Float64Array): Frame {
+  return { nRows: frame.nRows, columns: [...frame.columns, { kind: 'numeric', name: PREDICTION_INPUT, values: predictions }] };
+}
+
+function mean(a: Float64Array): number {
+  let s = 0;
+  for (const v of a) s += v;
+  return a.length ? s / a.length : 0;
+}

@@ -1,0 +1,72 @@
+/**
+ * How far class scores are from probabilities: the Brier score, the expected calibration error and
+ * the reliability table behind it. Scores are row-major n×k probabilities, truths class indices.
+ */
+
+/**
+ * Brier score. Binary tasks use scikit-learn's `brier_score_loss` convention (squared error of the
+ * positive class's probability, class 1); more classes use Brier's original sum over the classes.
+ */
+export function brierScore(yTrue: ArrayLike<number>, proba: Float64Array, k: number): number {
+  const n = yTrue.length;
+  let sum = 0;
+  for (let i = 0; i < n; i++) {
+    if (k === 2) {
+      const d = proba[i * 2 + 1] - (yTrue[i] === 1 ? 1 : 0);
+      sum += d * d;
+      continue;
+    }
+    for (let c = 0; c < k; c++) {
+      const d = proba[i * k + c] - (yTrue[i] === c ? 1 : 0);
+      sum += d * d;
+    }
+  }
+  return n > 0 ? sum / n : NaN;
+}
+
+export interface ReliabilityBin {
+  /** Bin bounds of the top-label confidence. */
+  from: number;
+  to: number;
+  count: number;
+  /** Mean confidence (the highest class score) of the bin's rows. */
+  meanConfidence: number;
+  /** Share of the bin's rows whose top-scored class is the true one. */
+  accuracy: number;
+}
+
+export const RELIABILITY_BINS = 10;
+
+/** Top-label reliability: rows binned by their highest class score into equal-width bins (empty bins kept). */
+export function reliabilityTable(yTrue: ArrayLike<number>, proba: Float64Array, k: number, bins = RELIABILITY_BINS): ReliabilityBin[] {
+  const count = new Float64Array(bins);
+  const confidence = new Float64Array(bins);
+  const correct = new Float64Array(bins);
+  for (let i = 0; i < yTrue.length; i++) {
+    let best = 0;
+    for (let c = 1; c < k; c++) if (proba[i * k + c] > proba[i * k + best]) best = c;
+    const p = proba[i * k + best];
+    const b = Math.min(bins - 1, Math.max(0, Math.floor(p * bins)));
+    count[b]++;
+    confidence[b] += p;
+    if (best === yTrue[i]) correct[b]++;
+  }
+  return Array.from({ length: bins }, (_, b) => ({
+    from: b / bins,
+    to: (b + 1) / bins,
+    count: count[b],
+    meanConfidence: count[b] ? confidence[b] / count[b] : NaN,
+    accuracy: count[b] ? correct[b] / count[b] : NaN,
+  }));
+}
+
+/**
+ * Expected calibration error (Guo et al. 2017): the row-weighted mean gap between top-label
+ * confidence and accuracy over 15 equal-width bins.
+ */
+export function expectedCalibrationError(yTrue: ArrayLike<number>, proba: Float64Array, k: number, bins = 15): number {
+  const table = reliabilityTable(yTrue, proba, k, bins);
+  let sum = 0;
+  for (const b of table) if (b.count) sum += b.count * Math.abs(b.meanConfidence - b.accuracy);
+  return yTrue.length ? sum / yTrue.length : NaN;
+}
