@@ -1,3 +1,4 @@
+import { SeededRandom } from '../../src/ml/core/random.js';
 /**
  * Malformed requests generated from the route table with a seeded PRNG: the same seed gives the
  * same requests, so a failure can be replayed (SIBYL_FUZZ_SEED). Every request is built to be
@@ -23,14 +24,9 @@ export interface Seeds {
 type Route = { url: string; methods: string[] };
 
 function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  // The stream of ml/core's PRNG started at `seed` exactly (mulberry32).
+  const r = SeededRandom.fromState(seed);
+  return () => r.next();
 }
 
 const b = (s: string) => Buffer.from(s, 'latin1');

@@ -1,17 +1,13 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { expectedCalibrationError, histogram, prCurve, reliabilityBins, rocCurve, type Scored } from '../../web/src/lib/curves.js';
+import { SeededRandom } from '../../src/ml/core/random.js';
 
 /** A small seeded generator for the test's own samples (mulberry32). */
 function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  // The stream of ml/core's PRNG started at `seed` exactly (mulberry32).
+  const r = SeededRandom.fromState(seed);
+  return () => r.next();
 }
 
 const rows = (truth: number[], scores: number[]): Scored[] => truth.map((t, i) => ({ positive: t === 1, score: scores[i]! }));

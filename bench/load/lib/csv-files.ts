@@ -1,18 +1,14 @@
 import { createWriteStream, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SeededRandom } from '../../../src/ml/core/random.js';
 
 const DIR = join(tmpdir(), 'sibyl-bench-load-data');
 
 function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  // The stream of ml/core's PRNG started at `seed` exactly (mulberry32).
+  const r = SeededRandom.fromState(seed);
+  return () => r.next();
 }
 
 /**

@@ -1,15 +1,11 @@
+import { SeededRandom } from '../../../src/ml/core/random.js';
 /** Seeded synthetic series for the forecasting tests. */
 
 /** Mulberry32: small, fast, deterministic PRNG. */
 export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  // The stream of ml/core's PRNG started at `seed` exactly (mulberry32).
+  const r = SeededRandom.fromState(seed);
+  return () => r.next();
 }
 
 /** Standard normal draws (Box–Muller). */
