@@ -60,12 +60,16 @@ for (const backend of await backends()) {
       const strength = Number(predicted.json.data[0].compressive_strength);
       assert.ok(strength > 40 && strength < 100, `the first row of the data set is 80 MPa; predicted ${strength}`);
 
-      // Conformal intervals: on the held-back rows (206) they cover near their level (3 standard errors).
+      // Conformal intervals: on the held-back rows (206) they cover at least their level (within 3
+      // standard errors). The holdout is drawn from the session's id, so it changes from run to run;
+      // cross-conformal intervals may over-cover a little, which costs width (measured in
+      // bench:tabular), not validity, so the upper side only has to stay clear of trivially wide bands.
       for (const [level, key] of [[0.8, 'predictionIntervalCoverage80'], [0.95, 'predictionIntervalCoverage95']] as const) {
         const covered = results.json.data.filter((r: Record<string, string>) =>
           Number(r[`compressive_strength:lower:${level}`]) <= Number(r['compressive_strength:actual']) && Number(r['compressive_strength:actual']) <= Number(r[`compressive_strength:upper:${level}`])).length;
         assert.equal(covered / results.json.data.length, m[key]);
-        assert.ok(Math.abs(m[key] - level) < 3 * Math.sqrt((level * (1 - level)) / results.json.data.length), `${key} ${m[key]}`);
+        const se = Math.sqrt((level * (1 - level)) / results.json.data.length);
+        assert.ok(m[key] > level - 3 * se && m[key] < level + 5 * se, `${key} ${m[key]}`);
       }
       const testRows = (results.json.data as Record<string, string>[]).slice(0, 40).map((r) => {
         const { compressive_strength: _p, 'compressive_strength:actual': _a, ...features } = r;
