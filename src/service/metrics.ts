@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Db } from '../store/db.js';
+import { WorkStateStore, type WorkState } from '../store/work-state-store.js';
 
 /**
  * Prometheus metrics of one process (prom-client). Request, training and ingest figures are
@@ -26,48 +27,40 @@ export class Metrics {
     });
     this.ingestRows = new Counter({ name: 'sibyl_ingest_rows_total', help: 'Rows written into data sets by this process (uploads and imports)', registers });
 
+    // The shared work's state is read once per scrape (in text()) and every gauge below reports from it.
+    const state = () => this.workState!;
     new Gauge({
       name: 'sibyl_sessions', help: 'Sessions in the database by kind and status', labelNames: ['kind', 'status'], registers,
-      async collect() {
+      collect() {
         this.reset();
-        for (const r of await db.query<{ type: string; status: string; n: string }>('SELECT type, status, count(*) AS n FROM sessions GROUP BY type, status')) {
-          this.set({ kind: r.type, status: r.status }, Number(r.n));
-        }
+        for (const r of state().sessions) this.set({ kind: r.kind, status: r.status }, r.count);
       },
     });
-    // Queue figures for sessions and imports, read once per scrape.
-    const queue = async () => {
-      const rows = await db.query<{ queue: string; waiting: string; oldest: number | string | null }>(
-        `SELECT 'sessions' AS queue, count(*) AS waiting, extract(epoch FROM now() - min(requested_at)) AS oldest FROM sessions WHERE status = 'requested'
-         UNION ALL
-         SELECT 'imports', count(*), extract(epoch FROM now() - min(requested_at)) FROM imports WHERE status = 'requested'`);
-      return rows.map((r) => ({ queue: r.queue, waiting: Number(r.waiting), oldest: r.oldest === null ? 0 : Number(r.oldest) }));
-    };
     new Gauge({
       name: 'sibyl_queue_depth', help: 'Work requested and not yet started', labelNames: ['queue'], registers,
-      async collect() { for (const q of await queue()) this.set({ queue: q.queue }, q.waiting); },
+      collect() { for (const q of state().queues) this.set({ queue: q.queue }, q.waiting); },
     });
     new Gauge({
       name: 'sibyl_queue_oldest_waiting_seconds', help: 'How long the oldest requested, not yet started work has waited (0 when none)', labelNames: ['queue'], registers,
-      async collect() { for (const q of await queue()) this.set({ queue: q.queue }, q.oldest); },
+      collect() { for (const q of state().queues) this.set({ queue: q.queue }, q.oldestSeconds); },
     });
-    const outbox = async () => {
-      const [r] = await db.query<{ n: string; oldest: number | string | null }>(
-        'SELECT count(*) AS n, extract(epoch FROM now() - min(created_at)) AS oldest FROM outbox WHERE delivered_at IS NULL AND failed_at IS NULL');
-      return { n: Number(r?.n ?? 0), oldest: r?.oldest == null ? 0 : Number(r.oldest) };
-    };
     new Gauge({
       name: 'sibyl_outbox_backlog', help: 'Notifications (status callbacks, e-mails) not yet delivered nor given up', registers,
-      async collect() { this.set((await outbox()).n); },
+      collect() { this.set(state().outbox.backlog); },
     });
     new Gauge({
       name: 'sibyl_outbox_oldest_seconds', help: 'Age of the oldest undelivered notification (0 when none)', registers,
-      async collect() { this.set((await outbox()).oldest); },
+      collect() { this.set(state().outbox.oldestSeconds); },
     });
+    this.workStore = new WorkStateStore(db);
   }
+
+  private readonly workStore: WorkStateStore;
+  private workState: WorkState | undefined;
 
   /** The exposition text; the database-derived gauges are read now. */
   async text(): Promise<string> {
+    this.workState = await this.workStore.read();
     return this.registry.metrics();
   }
 

@@ -1,5 +1,6 @@
 import type { Db } from '../store/db.js';
 import { MIGRATIONS } from '../store/migrations.js';
+import { WorkStateStore } from '../store/work-state-store.js';
 
 export interface Readiness {
   ready: boolean;
@@ -15,13 +16,12 @@ export async function readiness(db: Db): Promise<Readiness> {
   const expected = Math.max(...MIGRATIONS.map((m) => m.version));
   let timer: NodeJS.Timeout | undefined;
   try {
-    const rows = await Promise.race([
-      db.query<{ n: number | null; v: number | null }>('SELECT count(*)::int AS n, max(version) AS v FROM schema_migrations WHERE version <= $1', [expected]),
+    const applied = await Promise.race([
+      new WorkStateStore(db).migrationsApplied(expected),
       new Promise<never>((_, fail) => { timer = setTimeout(() => fail(new Error('timeout')), CHECK_TIMEOUT_MS); }),
     ]);
-    const applied = rows[0]?.v ?? null;
-    const upToDate = Number(rows[0]?.n ?? 0) === MIGRATIONS.length;
-    return { ready: upToDate, database: 'reachable', migrations: { expected, applied, upToDate } };
+    const upToDate = applied.count === MIGRATIONS.length;
+    return { ready: upToDate, database: 'reachable', migrations: { expected, applied: applied.highest, upToDate } };
   } catch {
     return { ready: false, database: 'unreachable', migrations: { expected, applied: null, upToDate: false } };
   } finally {
