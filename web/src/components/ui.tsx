@@ -9,8 +9,8 @@ export function usePageTitle(title: string): void {
 
 interface FieldProps extends InputHTMLAttributes<HTMLInputElement> { label: string; hint?: ReactNode; error?: string }
 
-/** A labelled input; its hint and error are tied to it for assistive technology. */
-export function Field({ label, hint, error, id, ...input }: FieldProps) {
+/** Label, hint and error around one form control, tied to it for assistive technology. */
+function FieldFrame({ label, hint, error, id, control }: { label: string; hint?: ReactNode; error?: string; id?: string; control: (aria: { id: string; 'aria-invalid'?: true; 'aria-describedby'?: string }) => ReactNode }) {
   const auto = useId();
   const fieldId = id ?? auto;
   const hintId = hint ? `${fieldId}-hint` : undefined;
@@ -19,28 +19,27 @@ export function Field({ label, hint, error, id, ...input }: FieldProps) {
     <div className={`field${error ? ' has-error' : ''}`}>
       <label htmlFor={fieldId}>{label}</label>
       {hint && <p className="hint" id={hintId}>{hint}</p>}
-      <input id={fieldId} aria-invalid={error ? true : undefined} aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined} {...input} />
+      {control({ id: fieldId, 'aria-invalid': error ? true : undefined, 'aria-describedby': [hintId, errorId].filter(Boolean).join(' ') || undefined })}
       {error && <p className="field-error" id={errorId}>{error}</p>}
     </div>
   );
 }
 
+/** A labelled input. */
+export function Field({ label, hint, error, id, ...input }: FieldProps) {
+  return <FieldFrame label={label} hint={hint} error={error} id={id} control={(aria) => <input {...aria} {...input} />} />;
+}
+
 interface SelectProps extends SelectHTMLAttributes<HTMLSelectElement> { label: string; hint?: ReactNode; error?: string; options: (string | { value: string; label: string })[] }
 
+/** A labelled select. */
 export function SelectField({ label, hint, error, id, options, ...select }: SelectProps) {
-  const auto = useId();
-  const fieldId = id ?? auto;
-  const hintId = hint ? `${fieldId}-hint` : undefined;
-  const errorId = error ? `${fieldId}-error` : undefined;
   return (
-    <div className={`field${error ? ' has-error' : ''}`}>
-      <label htmlFor={fieldId}>{label}</label>
-      {hint && <p className="hint" id={hintId}>{hint}</p>}
-      <select id={fieldId} aria-invalid={error ? true : undefined} aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined} {...select}>
+    <FieldFrame label={label} hint={hint} error={error} id={id} control={(aria) => (
+      <select {...aria} {...select}>
         {options.map((o) => (typeof o === 'string' ? <option key={o} value={o}>{o}</option> : <option key={o.value} value={o.value}>{o.label}</option>))}
       </select>
-      {error && <p className="field-error" id={errorId}>{error}</p>}
-    </div>
+    )} />
   );
 }
 

@@ -1,42 +1,16 @@
-import { useState, type FormEvent } from 'react';
-import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
-import { api, ApiError } from '../api';
+import { Link, Navigate } from 'react-router';
+import { ApiError } from '../api';
 import { useAuth } from '../auth';
+import { useCredentialsForm } from './credentials-form';
 import { ErrorNote, Field, usePageTitle } from '../components/ui';
-import type { AccountInfo } from '../types';
-
-/** Where to go after signing in: only a path of this site (never another origin). */
-export function nextPath(params: URLSearchParams): string {
-  const next = params.get('next') ?? '/';
-  return next.startsWith('/') && !next.startsWith('//') ? next : '/';
-}
 
 export function SignInPage() {
   usePageTitle('Sign in');
-  const { status, signedIn, site } = useAuth();
-  const [params] = useSearchParams();
-  const navigate = useNavigate();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const { status, site } = useAuth();
+  const { email, setEmail, password, setPassword, error, busy, submit, fieldError, next } = useCredentialsForm('/auth/signin');
 
-  if (status === 'signedIn') return <Navigate to={nextPath(params)} replace />;
+  if (status === 'signedIn') return <Navigate to={next} replace />;
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      signedIn(await api<{ account: AccountInfo; csrfToken: string }>('POST', '/auth/signin', { email, password }));
-      navigate(nextPath(params), { replace: true });
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
-  const fieldError = (f: string) => (error instanceof ApiError ? error.field(f) : undefined);
 
   return (
     <section className="auth-card card">

@@ -1,22 +1,15 @@
-import { useState, type FormEvent } from 'react';
-import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
-import { api, ApiError } from '../api';
+import { Link, Navigate } from 'react-router';
+import { ApiError } from '../api';
 import { useAuth } from '../auth';
+import { useCredentialsForm } from './credentials-form';
 import { ErrorNote, Field, Note, usePageTitle } from '../components/ui';
-import type { AccountInfo } from '../types';
-import { nextPath } from './SignIn';
 
 export function SignUpPage() {
   usePageTitle('Create an account');
-  const { status, signedIn, site } = useAuth();
-  const [params] = useSearchParams();
-  const navigate = useNavigate();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const { status, site } = useAuth();
+  const { email, setEmail, password, setPassword, error, busy, submit, fieldError, next } = useCredentialsForm('/auth/signup');
 
-  if (status === 'signedIn') return <Navigate to={nextPath(params)} replace />;
+  if (status === 'signedIn') return <Navigate to={next} replace />;
   if (!site.signupOpen) {
     return (
       <section className="auth-card card">
@@ -27,20 +20,6 @@ export function SignUpPage() {
     );
   }
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      signedIn(await api<{ account: AccountInfo; csrfToken: string }>('POST', '/auth/signup', { email, password }));
-      navigate(nextPath(params), { replace: true });
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
-  const fieldError = (f: string) => (error instanceof ApiError ? error.field(f) : undefined);
 
   return (
     <section className="auth-card card">
