@@ -1,6 +1,6 @@
 ;; The GBDT's hot loops as WebAssembly: histogram building and leaf partitioning (training) and tree
 ;; walks (prediction). Assembled at build time by scripts/build-wasm.mjs (npm package `wabt`) into
-;; kernels.wasm beside the compiled wasm-kernels.js, which loads it and documents the calling
+;; kernels.wasm.js (its bytes as a module) beside the compiled wasm-kernels.js, which loads it and documents the calling
 ;; conventions. Every pointer argument is a byte address into the one imported memory; begin/end,
 ;; nf, nRows, nTrees and k are counts. Plain-TypeScript references: test/ml/gbdt/kernel-reference.ts.
 (module
