@@ -13,10 +13,11 @@
  * Next to ours: statsmodels UnobservedComponents (local level + stochastic seasonal, MLE parameters
  * held fixed) on the same windows, through bench/impact_placebo_statsmodels.py.
  *
- *   npm run bench:impact-placebo [-- --quick] [-- --no-reference] [-- --no-power] [-- --uncalibrated]
+ *   npm run bench:impact-placebo [-- --quick] [-- --no-reference] [-- --no-power] [-- --uncalibrated] [-- --list]
  *
  * --quick keeps a quarter of the series (a few minutes); the full run is the figure to report.
  * --uncalibrated adds the engine without its backtest calibration (calibrate: false) beside ours.
+ * --list prints every placebo window with p < 0.05: its model and backtest calibration.
  * The Python is $SIBYL_PYTHON, else /work/venv/bin/python, else python3.
  */
 import { spawn } from 'node:child_process';
@@ -48,7 +49,7 @@ interface Window {
 
 type Injection = 'none' | '+5%' | '+10%' | '+20%' | 'ramp to +20%';
 
-interface Outcome { p: number; absLo: number; absHi: number; relLo: number; relHi: number; error?: string }
+interface Outcome { p: number; absLo: number; absHi: number; relLo: number; relHi: number; error?: string; detail?: string }
 
 const PERIOD: Record<Frequency, number> = { monthly: 12, quarterly: 4, daily: 7 };
 const LENGTHS: Record<Frequency, number[]> = { monthly: [6, 12], quarterly: [4, 8], daily: [14, 28] };
@@ -158,7 +159,9 @@ function reference(windows: Window[]): Promise<Map<string, Outcome>> {
 
 function ours(w: Window, calibrate = true): Outcome {
   const r = estimateImpact({ y: w.y, preEnd: w.preEnd, period: w.period, seed: 0, calibrate });
-  return { p: r.pValue, absLo: r.absoluteEffectInterval[0], absHi: r.absoluteEffectInterval[1], relLo: r.relativeEffectInterval[0], relHi: r.relativeEffectInterval[1] };
+  const c = r.calibration;
+  const detail = `${r.model}, ${c.backtests} backtests, scale ${c.scale.toFixed(2)}, dof ${c.dof}, z ${c.z.map((v) => v.toFixed(1)).join(' ')}`;
+  return { p: r.pValue, absLo: r.absoluteEffectInterval[0], absHi: r.absoluteEffectInterval[1], relLo: r.relativeEffectInterval[0], relHi: r.relativeEffectInterval[1], detail };
 }
 
 const pct = (k: number, n: number) => (n === 0 ? '    —' : `${((100 * k) / n).toFixed(1).padStart(5)}`);
@@ -255,6 +258,9 @@ async function main(): Promise<void> {
     return `${f} ${length}: ${pct(g.filter((r) => r.o.p < 0.05).length, g.length).trim()}% of ${g.length}`;
   }));
   console.log(`  FPR@.05 by window length: ${byLength.join('; ')}`);
+  if (args.includes('--list')) {
+    for (const r of rows.filter((x) => x.w.injection === 'none' && x.o.p < 0.05)) console.log(`  p ${r.o.p.toFixed(3)} ${r.w.id}: ${r.o.detail}`);
+  }
   const relCover = rows.filter((r) => r.w.injection === 'none');
   console.log(`  relative-effect 95 % interval covers 0: ${pct(relCover.filter((r) => r.o.relLo <= 0 && r.o.relHi >= 0).length, relCover.length).trim()}%`);
   if (injections.length) {
