@@ -6,7 +6,7 @@
  * one is fitted. The metrics measure that whole procedure: run on the data before the holdout (outliers
  * found, raw or smoothed chosen, model fitted), it never sees the held-out periods.
  */
-import { forecast, smoothOutliers, type ForecastOptions, type ForecastXreg } from '../../ml/timeseries/forecast/index.js';
+import { forecast, smoothOutliers, type ForecastOptions, type ForecastResult, type ForecastXreg } from '../../ml/timeseries/forecast/index.js';
 import { saveForecast } from '../../ml/timeseries/forecast/saved-forecast.js';
 import { mae, mase } from '../../ml/timeseries/forecast/metrics.js';
 import { regressionMetrics } from '../../ml/metrics/regression.js';
@@ -82,7 +82,32 @@ function fitProcedure(g: SeriesGrid, input: ForecastComputeInput, y: Float64Arra
     }
   }
   const { forecast, options } = run(input, series, cols, horizon, levels);
+  if (series !== y && levels.some((p) => p !== 0.5)) widenToRawSpread(forecast, run(input, y, cols, horizon, levels).forecast, y.every((v) => v > 0) ? 0 : -Infinity);
   return { forecast, options, outliers: smoothing.outliers, smoothed: series !== y };
+}
+
+/**
+ * The smoothed series gives the better centre, but a model fitted without the outliers believes the
+ * future has none, and its bands are too narrow: on M3/M1 monthly (bench:forecast-sessions) the 90 %
+ * band of smoothed series covered 76–78 % of the held-out points against 87–88 % for the others. So
+ * each quantile keeps the larger of its distance from the mean under the smoothed fit and under the fit
+ * of the series as recorded (outliers and all), on the smoothed fit's side of the mean, and above
+ * `floor` as every forecast of positive data is.
+ */
+function widenToRawSpread(smoothed: ForecastResult, raw: ForecastResult, floor: number): void {
+  const widen = (q: Float64Array, rawQ: Float64Array | undefined) => {
+    if (!rawQ) return;
+    for (let t = 0; t < q.length; t++) {
+      const own = q[t] - smoothed.mean[t];
+      const recorded = rawQ[t] - raw.mean[t];
+      if (Math.sign(own) === Math.sign(recorded) && Math.abs(recorded) > Math.abs(own)) q[t] = Math.max(floor, smoothed.mean[t] + recorded);
+    }
+  };
+  for (const [level, q] of Object.entries(smoothed.quantiles)) widen(q, raw.quantiles[level]);
+  for (const [coverage, band] of Object.entries(smoothed.intervals)) {
+    widen(band.lower, raw.intervals[coverage]?.lower);
+    widen(band.upper, raw.intervals[coverage]?.upper);
+  }
 }
 
 /** Forecast of `horizon` periods after y (features spanning y and the horizon), with the options it was made with. */
