@@ -6,6 +6,7 @@ import { installErrorHandling, RouteTable } from './error-handler.js';
 import { installAuth } from './auth.js';
 import { registerDatasetRoutes } from './routes/datasets.js';
 import { registerImportRoutes } from './routes/imports.js';
+import { registerVocabularyRoutes } from './routes/vocabularies.js';
 import { registerExtraRoutes, type RouteRegistrar } from './route-registrar.js';
 import cookie from '@fastify/cookie';
 import { registerAccountRoutes } from './routes/account.js';
@@ -84,6 +85,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   registerDatasetRoutes(app, opts.services, { maxCsvBytes: opts.maxCsvBytes });
   registerImportRoutes(app, opts.services);
+  registerVocabularyRoutes(app, opts.services);
   registerExtraRoutes(app, opts.services, opts.extraRoutes ?? []);
   registerAccountRoutes(app, opts.services);
   registerOperationRoutes(app, opts.services);

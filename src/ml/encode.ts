@@ -5,6 +5,7 @@
  */
 import { parseLogicalCell } from '../domain/cells.js';
 import type { FeatureColumn, Frame, Task } from './frame.js';
+import { fitTextVectorizer, TextVectorizer, type SerializedTextVectorizer, type TextTarget, type VocabularyWord } from './text/text-vectorizer.js';
 
 export type DataType = 'numeric' | 'numericMeasure' | 'string' | 'logical' | 'date' | 'text';
 
@@ -107,7 +108,9 @@ function datePart(ms: number, part: DatePart): number {
 /** What the encoder learned about one input column. */
 type EncodedInput =
   | { name: string; dataType: 'numeric' | 'numericMeasure' }
-  | { name: string; dataType: 'string' | 'text' | 'logical'; levels: string[] }
+  | { name: string; dataType: 'string' | 'logical'; levels: string[] }
+  /** Text: tf-idf of the kept 1- and 2-grams (ml/text). Encoders written before text features held `levels` instead. */
+  | { name: string; dataType: 'text'; levels?: string[]; text?: SerializedTextVectorizer }
   /** Only the calendar parts that varied in training are kept. */
   | { name: string; dataType: 'date'; parts: DatePart[] };
 
@@ -117,8 +120,26 @@ export interface SerializedFrameEncoder {
   inputs: EncodedInput[];
 }
 
+/** The vocabulary of one text column, as the model uses it. */
+export interface ColumnVocabulary {
+  columnName: string;
+  words: VocabularyWord[];
+}
+
+/** Frame column name of a text column's term. */
+export const textFeatureName = (column: string, term: string) => `${column}:${term}`;
+
 export class FrameEncoder {
-  constructor(private readonly inputs: EncodedInput[]) {}
+  private readonly vectorizers = new Map<string, TextVectorizer>();
+
+  constructor(private readonly inputs: EncodedInput[]) {
+    for (const input of inputs) if (input.dataType === 'text' && input.text) this.vectorizers.set(input.name, new TextVectorizer(input.text));
+  }
+
+  /** The vocabulary of every text column (empty when the encoder has none). */
+  vocabularies(): ColumnVocabulary[] {
+    return [...this.vectorizers].map(([columnName, v]) => ({ columnName, words: v.vocabulary() }));
+  }
 
   /** Names of the input columns used, in order. */
   get inputColumns(): string[] {
@@ -155,17 +176,20 @@ export class FrameEncoder {
           out.push({ kind: 'categorical', name: input.name, codes, levels: input.levels });
           break;
         }
-        case 'string':
-        case 'text': {
-          const index = new Map(input.levels.map((l, j) => [l, j]));
-          const codes = new Int32Array(n);
-          for (let i = 0; i < n; i++) {
-            const v = value(i);
-            codes[i] = isMissing(v) ? -1 : index.get(v) ?? -1;
+        case 'text':
+          if (input.text) {
+            const vectorizer = this.vectorizers.get(input.name)!;
+            const texts = Array.from({ length: n }, (_, i) => value(i));
+            const cols = vectorizer.transform(texts, n);
+            vectorizer.terms.forEach((term, j) => out.push({ kind: 'numeric', name: textFeatureName(input.name, term), values: cols[j]! }));
+          } else {
+            // An encoder from before text features treated text as categories.
+            out.push(categorical(input.name, input.levels ?? [], n, value));
           }
-          out.push({ kind: 'categorical', name: input.name, codes, levels: input.levels });
           break;
-        }
+        case 'string':
+          out.push(categorical(input.name, input.levels, n, value));
+          break;
         case 'date': {
           const ms = new Float64Array(n);
           for (let i = 0; i < n; i++) ms[i] = wallClockMs(value(i));
@@ -185,7 +209,9 @@ export class FrameEncoder {
   inputImportance(frameImportance: Record<string, number>): Record<string, number> {
     const out: Record<string, number> = {};
     for (const input of this.inputs) {
-      const keys = input.dataType === 'date' ? input.parts.map((p) => `${input.name}:${p}`) : [input.name];
+      const keys = input.dataType === 'date' ? input.parts.map((p) => `${input.name}:${p}`)
+        : input.dataType === 'text' && input.text ? input.text.terms.map((t) => textFeatureName(input.name, t))
+        : [input.name];
       let sum = 0;
       for (const k of keys) sum += frameImportance[k] ?? 0;
       out[input.name] = sum;
@@ -198,13 +224,27 @@ export class FrameEncoder {
   }
 }
 
+function categorical(name: string, levels: string[], n: number, value: (i: number) => string | null | undefined): FeatureColumn {
+  const index = new Map(levels.map((l, j) => [l, j]));
+  const codes = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const v = value(i);
+    codes[i] = isMissing(v) ? -1 : index.get(v) ?? -1;
+  }
+  return { kind: 'categorical', name, codes, levels };
+}
+
 function rowCount(columns: RawColumns, names: string[]): number {
   for (const name of names) if (columns[name] !== undefined) return columns[name].length;
   throw new Error('no input column present: pass nRows');
 }
 
-/** Learns levels and date parts from training data. Columns with role target/key/none are skipped. */
-export function fitFrameEncoder(specs: ColumnSpec[], columns: RawColumns): FrameEncoder {
+/**
+ * Learns levels, date parts and text vocabularies from training data (never from held-back rows:
+ * the caller passes the training rows only). `target` (the training rows' encoded target) lets text
+ * columns keep the terms that say most about it. Columns with role target/key/none are skipped.
+ */
+export function fitFrameEncoder(specs: ColumnSpec[], columns: RawColumns, target?: TextTarget): FrameEncoder {
   const inputs: EncodedInput[] = [];
   for (const spec of specs.filter(isFeatureColumn)) {
     const raw = columns[spec.name];
@@ -217,8 +257,12 @@ export function fitFrameEncoder(specs: ColumnSpec[], columns: RawColumns): Frame
       case 'logical':
         inputs.push({ name: spec.name, dataType: 'logical', levels: LOGICAL_LEVELS });
         break;
-      case 'string':
       case 'text': {
+        const texts = Array.from({ length: raw.length }, (_, i) => asText(raw[i]));
+        inputs.push({ name: spec.name, dataType: 'text', text: fitTextVectorizer(texts, target).toJSON() });
+        break;
+      }
+      case 'string': {
         const seen = new Set<string>();
         for (let i = 0; i < raw.length; i++) {
           const v = asText(raw[i]);

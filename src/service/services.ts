@@ -4,6 +4,7 @@ import { AccountsStore } from '../store/accounts-store.js';
 import { AccountsService } from './accounts.js';
 import { DatasetsService } from './datasets/datasets-service.js';
 import { ImportsService } from './imports/imports-service.js';
+import { VocabulariesService } from './vocabularies/vocabularies-service.js';
 import { UsageService, plans } from './usage.js';
 import { SessionsService } from './sessions/sessions-service.js';
 import { parseAllowedHosts } from '../outbound/index.js';
@@ -19,6 +20,7 @@ export interface Services {
   usage: UsageService;
   datasets: DatasetsService;
   imports: ImportsService;
+  vocabularies: VocabulariesService;
   sessions: SessionsService;
   auth: AuthService;
   metrics: Metrics;
@@ -46,5 +48,9 @@ export function createServices(db: Db, config: Config): Services {
   const auth = new AuthService(db, { signupOpen: config.signupOpen, mailEnabled: Boolean(config.smtpUrl), linkBase: siteBase });
   const metrics = new Metrics(db);
   datasets.onIngested = (rows) => metrics.ingestRows.inc(rows);
-  return { db, config, accounts, usage, datasets, imports, sessions, auth, metrics };
+  const vocabularies = new VocabulariesService(db);
+  datasets.onDelete(async (accountId, name, cascade) => {
+    if (cascade.some((c) => c.startsWith('vocabular'))) await vocabularies.deleteMatching(accountId, { dataSourceName: name });
+  });
+  return { db, config, accounts, usage, datasets, imports, vocabularies, sessions, auth, metrics };
 }

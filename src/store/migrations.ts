@@ -279,4 +279,23 @@ CREATE TABLE lease_claims (
 CREATE INDEX lease_claims_job ON lease_claims(job_table, job_id, owner);
 `,
   },
+  {
+    version: 9,
+    name: 'vocabularies: the words of text columns that model sessions chose',
+    // One row per text column of a completed model session; its words (kept terms with their rank,
+    // stop words met) are one small JSON document, read and paged whole.
+    sql: `
+CREATE TABLE vocabularies (
+  id uuid PRIMARY KEY,
+  account_id uuid NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  data_source_name text NOT NULL,
+  data_source_type text NOT NULL DEFAULT 'dataSet',
+  column_name text NOT NULL,
+  session_id uuid,
+  words jsonb NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX vocabularies_account ON vocabularies(account_id, created_at);
+`,
+  },
 ];

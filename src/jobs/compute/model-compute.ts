@@ -133,6 +133,7 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
     artifact: { format: 'sibyl-model-artifact', version: 1, domain: input.domain, targetColumn: target, keyColumn: input.keyColumn, classes, encoder: encoder.toJSON(), learner: model.toJSON(), intervals: uncertainty.intervals?.toJSON() },
     algorithm: algorithmView(model.algorithm),
     results: { metrics, data: serialised(data), extra: serialised(extra) },
+    vocabularies: encoder.vocabularies(),
     messages,
   };
 }
@@ -165,6 +166,7 @@ function detectAnomalies(input: ModelComputeInput): ModelComputeOutput {
       data: serialised(scored.filter((_, i) => decision[i]! < 0)),
       extra: serialised({ anomalyScores: scored, contamination: { share: forest.threshold.contamination, source: input.contamination !== undefined ? 'requested' : input.containsAnomalies ? 'estimated' : 'clean training data' } }),
     },
+    vocabularies: encoder.vocabularies(),
     messages: [{ severity: 'informational', message: `${n} observations were found in the dataset.` }],
   };
 }
@@ -175,12 +177,14 @@ function prepareFrames(input: ModelComputeInput, values: RawColumns, rows: numbe
   const encoded = encodeTarget(columns[input.targetColumn!]!, kind, classes ?? undefined);
   const split = holdoutSplit(rows.length, input.seed, kind === 'classification' ? encoded.y : undefined);
   const trainColumns = gatherColumns(columns, split.train);
-  const encoder = fitFrameEncoder(input.specs, trainColumns);
+  const yTrain = Float64Array.from(split.train, (r) => encoded.y[r]!);
+  const yTest = Float64Array.from(split.test, (r) => encoded.y[r]!);
+  // Text vocabularies are chosen against the training rows' target only: the held-back rows judge them.
+  const textTarget = { y: yTrain, classes: encoded.task.kind === 'classification' ? encoded.task.classes.length : 0 };
+  const encoder = fitFrameEncoder(input.specs, trainColumns, textTarget);
   if (encoder.inputColumns.length === 0) return { failure: noFeatures(input.specs) };
   const trainFrame = encoder.encode(trainColumns, split.train.length);
   const testFrame = encoder.encode(gatherColumns(columns, split.test), split.test.length);
-  const yTrain = Float64Array.from(split.train, (r) => encoded.y[r]!);
-  const yTest = Float64Array.from(split.test, (r) => encoded.y[r]!);
   return { task: encoded.task, split, encoder, trainFrame, testFrame, yTrain, yTest };
 }
 

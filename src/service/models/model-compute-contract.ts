@@ -2,7 +2,7 @@
  * What a model session hands to its computation (a worker thread under jobs/) and gets back: the
  * contract lives here, below jobs/, so the service depends on no module above it.
  */
-import type { ColumnSpec } from '../../ml/encode.js';
+import type { ColumnSpec, ColumnVocabulary } from '../../ml/encode.js';
 import type { LoadedColumns } from '../../ml/loaded-columns.js';
 import type { Message } from '../../store/schema.js';
 import type { SerialisedJson } from '../../store/sessions-store.js';
@@ -37,4 +37,4 @@ export interface ModelComputeResults {
 
 export type ModelComputeOutput =
   | { failure: string }
-  | { artifact: ModelArtifact; algorithm: AlgorithmView; results: ModelComputeResults; messages: Message[] };
+  | { artifact: ModelArtifact; algorithm: AlgorithmView; results: ModelComputeResults; messages: Message[]; vocabularies?: ColumnVocabulary[] };

@@ -65,6 +65,7 @@ export const runModelSession: SessionRunner = async (session, { services, comput
       accountId: session.accountId, sessionId: session.id, predictionDomain: domain, datasetName: session.datasetName,
       targetColumn: out.artifact.targetColumn, columns, algorithm: { ...out.algorithm }, metrics: out.results.metrics,
     }, out.artifact);
+    if (out.vocabularies?.length) await services.vocabularies.saveForSession(session.accountId, session.id, session.datasetName, out.vocabularies);
     const { startMb, peakMb } = memory.stop();
     const seconds = (performance.now() - started) / 1000;
     const messages = [
