@@ -5,5 +5,5 @@ import { pino, type Logger } from 'pino';
  * JSON lines like the API's, with the same censoring of secrets.
  */
 export function processLogger(level: string, bindings: Record<string, unknown> = {}): Logger {
-  return pino({ level, base: { pid: process.pid, ...bindings }, redact: { paths: ['apiKey', 'key', 'password', '*.apiKey', '*.key', '*.password'], censor: '[redacted]' } });
+  return pino({ level, base: { pid: process.pid, ...bindings }, redact: { paths: ['apiKey', 'key', 'password', '*.apiKey', '*.key', '*.password', 'secretAccessKey', 'accessKeyId', 'sessionToken', 'connectionString', '*.secretAccessKey', '*.accessKeyId', '*.sessionToken', '*.connectionString'], censor: '[redacted]' } });
 }

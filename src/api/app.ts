@@ -111,7 +111,7 @@ function installBodyParsers(app: FastifyInstance): void {
 /** Log paths that could hold a secret (keys, passwords, cookies), censored by the logger. */
 const REDACTED = [
   'req.headers["api-key"]', 'req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]',
-  'apiKey', 'key', 'password', '*.apiKey', '*.key', '*.password', 'headers["api-key"]', 'headers.authorization',
+  'apiKey', 'key', 'password', '*.apiKey', '*.key', '*.password', 'secretAccessKey', 'accessKeyId', 'sessionToken', 'connectionString', '*.secretAccessKey', '*.accessKeyId', '*.sessionToken', '*.connectionString', 'headers["api-key"]', 'headers.authorization',
 ];
 
 /** A caller's X-Request-Id when it is short and plain (so it can be traced across systems), else a fresh one. */

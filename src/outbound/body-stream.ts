@@ -19,6 +19,19 @@ export function bodyStream(
   return new ChunkStream(chunks, () => options.deadline.finish());
 }
 
+/**
+ * A body that did not come through our own request (a cloud SDK's stream): gzip files decompressed,
+ * at most `maxBytes` decompressed bytes, every failure an OutboundFailed; `release` runs once when the
+ * stream ends, fails or is destroyed.
+ */
+export function sdkBodyStream(
+  raw: AsyncIterable<Buffer>,
+  options: { maxBytes: number; deadline: Deadline; what: string; release?: () => void },
+): Readable {
+  const chunks = limited(gunzipIfCompressed(raw), options);
+  return new ChunkStream(chunks, () => { options.deadline.finish(); options.release?.(); });
+}
+
 /** Fails before any body is read when the server used an encoding we did not ask for. */
 export function assertSupportedEncoding(response: IncomingMessage, what: string): void {
   const encoding = contentEncoding(response);

@@ -11,12 +11,14 @@ export class Deadline {
   private current: ClientRequest | undefined;
   private readonly timer: NodeJS.Timeout;
   private expiredFlag = false;
+  private readonly onExpiry: (() => void)[] = [];
 
   constructor(timeoutMs: number, what: string) {
     this.error = new OutboundFailed(`${what} timed out after ${timeoutMs} ms`);
     this.timer = setTimeout(() => {
       this.expiredFlag = true;
       this.current?.destroy(this.error);
+      for (const f of this.onExpiry) f();
     }, timeoutMs);
   }
 
@@ -28,6 +30,12 @@ export class Deadline {
   track(request: ClientRequest): void {
     this.current = request;
     if (this.expiredFlag) request.destroy(this.error);
+  }
+
+  /** Runs `f` on expiry (e.g. aborts a cloud SDK's request, which we cannot destroy ourselves). */
+  whenExpired(f: () => void): void {
+    if (this.expiredFlag) f();
+    else this.onExpiry.push(f);
   }
 
   /** Stops the timer and closes the connection of the request in flight, if still open. */

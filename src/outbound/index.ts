@@ -6,3 +6,6 @@ export { openDownload, type Download, type DownloadOptions } from './download.js
 export { OutboundFailed, OutboundRefused } from './errors.js';
 export { postJson, type PostJsonOptions } from './post-json.js';
 export { outboundRefusal } from './precheck.js';
+export { assertTargetAllowed, guardedAgents } from './guarded-agent.js';
+export { sdkBodyStream } from './body-stream.js';
+export { Deadline } from './deadline.js';

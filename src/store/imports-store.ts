@@ -34,6 +34,20 @@ export class ImportsStore {
     }).execute();
   }
 
+  /**
+   * Inserts an import already held by `owner` (a cloud import run by the process that received it):
+   * no job loop claims it while the lease lasts. Logged in lease_claims like any claim.
+   */
+  async insertHeld(r: Omit<ImportRecord, 'updatedAt' | 'requestedAt'> & { requestedAt: Date }, owner: string, leaseMs: number): Promise<void> {
+    await this.db.tx(async (tx) => {
+      await new ImportsStore(tx).insert(r);
+      await tx.query(
+        `WITH held AS (UPDATE imports SET lease_owner = $2, lease_expires_at = now() + ($3::int * interval '1 millisecond'), attempts = attempts + 1 WHERE id = $1 RETURNING id, lease_expires_at)
+         INSERT INTO lease_claims (job_table, job_id, owner, claimed_at, expires_at) SELECT 'imports', id::text, $2, now(), lease_expires_at FROM held`,
+        [r.id, owner, leaseMs]);
+    });
+  }
+
   async get(accountId: string, id: string): Promise<ImportRecord | undefined> {
     const r = await this.db.kysely.selectFrom('imports').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
     return r && toRecord(r);

@@ -3,11 +3,11 @@ import type { Services } from '../../service/services.js';
 import type { ImportRecord, ImportSort } from '../../store/imports-store.js';
 import { normalizeColumnMap } from '../../domain/columns.js';
 import { isPlainObject, pick, pickString } from '../../domain/lenient.js';
-import { ValidationError } from '../../service/errors.js';
 import { Params } from '../params.js';
 import { baseUrl, pagingFields, readPaging } from '../paging.js';
 import { isoOffset } from '../../service/sessions/session-view.js';
 import { errors, pagingQuery, str } from './schema-parts.js';
+import { DEFAULT_S3_REGION } from '../../service/imports/cloud-sources.js';
 
 const tags = ['imports'];
 const IMPORT_SORTS: ImportSort[] = ['id', 'dataSetName', 'requestedDate', 'currentStatusDate'];
@@ -69,13 +69,67 @@ export function registerImportRoutes(app: FastifyInstance, services: Services): 
     return importView(req, r);
   });
 
-  // Cloud-storage imports of the original service need credentials to other clouds; this
-  // self-hosted service imports from URLs only, and says so instead of pretending.
-  for (const kind of ['s3', 'azure']) {
-    app.post(`/v1/imports/${kind}`, { schema: { tags, summary: `Not supported: use /v1/imports/url`, response: errors } }, async () => {
-      throw new ValidationError({ type: [`${kind} imports are not supported by this service; publish the file over http(s) and use POST /v1/imports/url`] }, 'Request is invalid');
-    });
+  /** dataSetName, contentType and columns, read the same way for every kind of import. */
+  function common(p: Params) {
+    const dataSetName = p.required('dataSetName', 'dataSourceName');
+    const contentType = p.enumOf('contentType', ['csv', 'json'] as const, { 0: 'csv', 1: 'json' });
+    const cols = normalizeColumnMap(p.raw('columns'));
+    for (const [k, v] of Object.entries(cols.errors)) for (const m of v) p.fail(`columns.${k}`, m);
+    return { dataSetName, contentType, columns: cols.columns };
   }
+
+  const cloudBody = (props: Record<string, unknown>) => ({
+    type: 'object', additionalProperties: true,
+    properties: { dataSetName: str('Target data set'), contentType: str('csv or json (default: from the extension or Content-Type)'), columns: { type: 'object', additionalProperties: true }, ...props },
+  });
+
+  // Credentials of cloud imports are used for the one transfer and never stored, logged or echoed.
+  app.post('/v1/imports/s3', {
+    schema: {
+      tags, summary: 'Import a CSV or JSON file (gzip too) from an S3 bucket (or an S3-compatible endpoint) into a data set',
+      body: cloudBody({
+        bucket: str('Bucket name'), path: str('Object key'), region: str('Region (default us-east-1)'),
+        accessKeyId: str('Access key id (omit both keys for a public object)'), secretAccessKey: str('Secret access key'), sessionToken: str('Session token of temporary credentials'),
+        endpoint: str('http(s) address of an S3-compatible service instead of AWS (path-style addressing)'),
+      }),
+      response: errors,
+    },
+  }, async (req, reply) => {
+    const p = Params.of(req);
+    const c = common(p);
+    const bucket = p.required('bucket');
+    const path = p.required('path', 'key');
+    const region = p.str('region') || DEFAULT_S3_REGION;
+    const endpoint = p.str('endpoint') || undefined;
+    const accessKeyId = p.str('accessKeyId') || undefined;
+    const secretAccessKey = p.str('secretAccessKey') || undefined;
+    const sessionToken = p.str('sessionToken') || undefined;
+    if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) p.fail(accessKeyId ? 'secretAccessKey' : 'accessKeyId', 'accessKeyId and secretAccessKey go together (or neither, for a public object)');
+    if (endpoint !== undefined && !/^https?:\/\/[^/]/i.test(endpoint)) p.fail('endpoint', 'endpoint must be an http(s) address');
+    if (!/^[a-z0-9-]{2,32}$/i.test(region)) p.fail('region', `'${region}' is not a region name`);
+    p.check();
+    const r = await imports.createS3Import(req.accountId, { ...c, bucket, path, region, endpoint, credentials: { accessKeyId, secretAccessKey, sessionToken } });
+    reply.headers(statusHeaders(r.status));
+    return importView(req, r);
+  });
+
+  app.post('/v1/imports/azure', {
+    schema: {
+      tags, summary: 'Import a CSV or JSON file (gzip too) from Azure Blob Storage into a data set',
+      body: cloudBody({ connectionString: str('Storage account connection string (echoed as "redacted")'), container: str('Container name'), blob: str('Blob name') }),
+      response: errors,
+    },
+  }, async (req, reply) => {
+    const p = Params.of(req);
+    const c = common(p);
+    const connectionString = p.required('connectionString');
+    const container = p.required('container');
+    const blob = p.required('blob');
+    p.check();
+    const r = await imports.createAzureImport(req.accountId, { ...c, connectionString, container, blob });
+    reply.headers(statusHeaders(r.status));
+    return importView(req, r);
+  });
 
   app.get('/v1/imports/:id', { schema: { tags, summary: 'An import and its status', response: errors } }, async (req, reply) => {
     const { id } = req.params as { id: string };

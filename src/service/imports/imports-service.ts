@@ -9,6 +9,8 @@ import type { Page, PageOf } from '../../store/paging.js';
 import type { DatasetsService } from '../datasets/datasets-service.js';
 import { csvRecords, jsonRecords } from '../datasets/record-sources.js';
 import { readJsonUpload } from '../datasets/json-upload.js';
+import type { Readable } from 'node:stream';
+import { openAzureBlob, openS3Object, s3EndpointUrl, type AzureLocation, type S3Credentials, type S3Location } from './cloud-sources.js';
 
 export interface ImportLimits {
   allowHosts: Set<string>;
@@ -25,13 +27,77 @@ export interface UrlImportRequest {
   basicAuth?: { user: string; password: string };
 }
 
+export interface CloudImportCommon {
+  dataSetName: string;
+  contentType?: DataFormat;
+  columns: ColumnPatchMap;
+}
+export type S3ImportRequest = CloudImportCommon & S3Location & { credentials: S3Credentials };
+export type AzureImportRequest = CloudImportCommon & AzureLocation & { connectionString: string };
+
+/** Credentials of a cloud import, held in this process's memory only, for the one transfer. */
+type CloudSecret = { kind: 's3'; credentials: S3Credentials } | { kind: 'azure'; connectionString: string };
+
 /**
  * URL imports: the request is stored as `requested`; a job worker (this process or any
  * `sibyl worker`) claims it, streams the file into the data set through the ordinary upload path
  * (one transaction: a failed import leaves the data set as it was) and records the outcome.
  */
 export class ImportsService {
+  /** S3/Azure credentials by import id: never written to the database, a log or a response. */
+  private readonly secrets = new Map<string, CloudSecret>();
+  /** The lease owner of cloud imports this process runs itself (they need the credentials it holds). */
+  private readonly owner = `api-import:${randomUUID()}`;
+  private readonly running = new Set<Promise<void>>();
+
   constructor(private readonly db: Db, private readonly datasets: DatasetsService, private readonly limits: ImportLimits) {}
+
+  /**
+   * S3 and Azure imports run in the process that received them, straight away, under a lease it
+   * holds: the credentials stay in its memory (the import row has none) and are dropped when the
+   * transfer ends. Should the process die first, the lease runs out and whichever worker claims the
+   * import fails it with a message asking to send it again.
+   */
+  async createS3Import(accountId: string, req: S3ImportRequest): Promise<ImportRecord> {
+    const endpoint = s3EndpointUrl(req).toString();
+    const refusal = await outboundRefusal(endpoint, this.limits.allowHosts);
+    if (refusal) throw ValidationError.of(req.endpoint ? 'endpoint' : 'region', refusal);
+    const parameters: Record<string, unknown> = { bucket: req.bucket, path: req.path, region: req.region };
+    if (req.endpoint) parameters.endpoint = req.endpoint;
+    return this.startCloudImport(accountId, 's3', req, parameters, { kind: 's3', credentials: req.credentials });
+  }
+
+  async createAzureImport(accountId: string, req: AzureImportRequest): Promise<ImportRecord> {
+    const endpoint = azureBlobEndpoint(req.connectionString);
+    if (endpoint === undefined) throw ValidationError.of('connectionString', 'the connection string names no BlobEndpoint and no AccountName');
+    const refusal = await outboundRefusal(endpoint, this.limits.allowHosts);
+    if (refusal) throw ValidationError.of('connectionString', refusal.replace(req.connectionString, 'redacted'));
+    const parameters = { connectionString: 'redacted', container: req.container, blob: req.blob };
+    return this.startCloudImport(accountId, 'azure', req, parameters, { kind: 'azure', connectionString: req.connectionString });
+  }
+
+  private async startCloudImport(accountId: string, type: 's3' | 'azure', req: CloudImportCommon, parameters: Record<string, unknown>, secret: CloudSecret): Promise<ImportRecord> {
+    const now = new Date();
+    const record: ImportRecord = {
+      id: randomUUID(), accountId, type, datasetName: req.dataSetName, status: 'requested', parameters, secret: null,
+      contentType: req.contentType ?? null, columns: req.columns,
+      statusHistory: [{ date: now.toISOString(), status: 'requested' }], messages: [], requestedAt: now, updatedAt: now,
+    };
+    const store = new ImportsStore(this.db);
+    const leaseMs = this.limits.timeoutMs + 60_000;
+    await store.insertHeld(record, this.owner, leaseMs);
+    this.secrets.set(record.id, secret);
+    const renew = setInterval(() => { store.renewLease(record.id, this.owner, leaseMs).catch(() => {}); }, Math.max(1000, leaseMs / 3));
+    renew.unref();
+    const done = this.run(record, this.owner).finally(() => { clearInterval(renew); this.secrets.delete(record.id); this.running.delete(done); });
+    this.running.add(done);
+    return record;
+  }
+
+  /** Waits for the cloud imports this process is running (shutdown, tests). */
+  async drain(): Promise<void> {
+    await Promise.allSettled([...this.running]);
+  }
 
   async createUrlImport(accountId: string, req: UrlImportRequest): Promise<ImportRecord> {
     const refusal = await outboundRefusal(req.url, this.limits.allowHosts);
@@ -61,29 +127,70 @@ export class ImportsService {
   async run(imp: ImportRecord, owner: string): Promise<void> {
     const store = new ImportsStore(this.db);
     if (imp.status === 'requested') await store.setStatus(imp.id, owner, 'started');
+    const secret = this.secrets.get(imp.id);
     try {
-      const url = String(imp.parameters.url);
-      const secret = imp.secret as { basicAuth?: { user: string; password: string } } | null;
-      const download = await openDownload(url, {
-        allowHosts: this.limits.allowHosts, maxBytes: this.limits.maxBytes, timeoutMs: this.limits.timeoutMs, basicAuth: secret?.basicAuth,
-      });
-      const format = guessContentType(url, download.contentType, (imp.contentType as DataFormat | null) ?? undefined) ?? 'csv';
+      const source = await this.open(imp, secret);
+      const format = guessContentType(source.name, source.contentType, (imp.contentType as DataFormat | null) ?? undefined) ?? 'csv';
       const columns = imp.columns as ColumnPatchMap;
       let result;
       if (format === 'json') {
-        const body = await readJsonUpload(download.stream, this.limits.maxJsonBytes);
+        const body = await readJsonUpload(source.stream, this.limits.maxJsonBytes);
         result = await this.datasets.put(imp.accountId, imp.datasetName, { records: jsonRecords(body.records), columns: { ...body.columns, ...columns } });
       } else {
-        result = await this.datasets.put(imp.accountId, imp.datasetName, { records: csvRecords(download.stream, { maxBytes: this.limits.maxBytes }), columns });
+        result = await this.datasets.put(imp.accountId, imp.datasetName, { records: csvRecords(source.stream, { maxBytes: this.limits.maxBytes }), columns });
       }
       await store.setStatus(imp.id, owner, 'completed', [
-        { severity: 'informational', message: `${result.rowsReceived} rows were imported into ${imp.datasetName} from ${download.finalUrl}.` },
+        { severity: 'informational', message: `${result.rowsReceived} rows were imported into ${imp.datasetName} from ${source.from}.` },
       ], true);
     } catch (e) {
-      await store.setStatus(imp.id, owner, 'failed', [{ severity: 'error', message: describe(e) }], true);
+      await store.setStatus(imp.id, owner, 'failed', [{ severity: 'error', message: scrub(describe(e), secret) }], true);
     }
   }
 
+  /** The file of an import as a stream, whichever kind of source it comes from. */
+  private async open(imp: ImportRecord, secret: CloudSecret | undefined): Promise<{ stream: Readable; contentType: string | undefined; name: string; from: string }> {
+    const limits = { allowHosts: this.limits.allowHosts, maxBytes: this.limits.maxBytes, timeoutMs: this.limits.timeoutMs };
+    const p = imp.parameters;
+    if (imp.type === 's3' || imp.type === 'azure') {
+      if (!secret || secret.kind !== imp.type) {
+        throw new Error('the credentials of this import were held only in the memory of the process that received it, which stopped before the transfer finished; send the import again.');
+      }
+      const o = secret.kind === 's3'
+        ? await openS3Object({ bucket: String(p.bucket), path: String(p.path), region: String(p.region), endpoint: p.endpoint === undefined ? undefined : String(p.endpoint) }, secret.credentials, limits)
+        : await openAzureBlob(secret.connectionString, { container: String(p.container), blob: String(p.blob) }, limits);
+      return { stream: o.stream, contentType: o.contentType, name: o.name, from: o.source };
+    }
+    const url = String(p.url);
+    const basic = imp.secret as { basicAuth?: { user: string; password: string } } | null;
+    const download = await openDownload(url, { ...limits, basicAuth: basic?.basicAuth });
+    return { stream: download.stream, contentType: download.contentType, name: url, from: download.finalUrl };
+  }
+
+}
+
+/** The blob endpoint a connection string points at (BlobEndpoint=, else https://<AccountName>.blob.<EndpointSuffix>). */
+export function azureBlobEndpoint(connectionString: string): string | undefined {
+  const parts = new Map<string, string>();
+  for (const part of connectionString.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0) parts.set(part.slice(0, eq).trim().toLowerCase(), part.slice(eq + 1).trim());
+  }
+  if (parts.get('usedevelopmentstorage') === 'true') return 'http://127.0.0.1:10000/devstoreaccount1';
+  if (parts.has('blobendpoint')) return parts.get('blobendpoint');
+  const account = parts.get('accountname');
+  if (!account) return undefined;
+  return `${parts.get('defaultendpointsprotocol') ?? 'https'}://${account}.blob.${parts.get('endpointsuffix') ?? 'core.windows.net'}`;
+}
+
+/** No credential, or a piece of a connection string, ever reaches an import's messages. */
+function scrub(message: string, secret: CloudSecret | undefined): string {
+  if (!secret) return message;
+  const values = secret.kind === 's3'
+    ? [secret.credentials.secretAccessKey, secret.credentials.sessionToken, secret.credentials.accessKeyId]
+    : [secret.connectionString, ...secret.connectionString.split(';').map((p) => p.slice(p.indexOf('=') + 1)).filter((v) => v.length >= 16)];
+  let out = message;
+  for (const v of values) if (v && v.length >= 4) out = out.split(v).join('[redacted]');
+  return out;
 }
 
 function describe(e: unknown): string {
