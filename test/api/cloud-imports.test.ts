@@ -17,6 +17,7 @@ import { gzipSync } from 'node:zlib';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { BlobServiceClient } from '@azure/storage-blob';
 import { eventually, startTestServer, type TestServer } from '../support/server.js';
+import { startSibyl } from '../scaleout/sibyl-process.js';
 
 const require = createRequire(import.meta.url);
 const CSV = 'day,sales\n2017-01-01,10\n2017-01-02,12\n2017-01-03,9\n';
@@ -185,6 +186,37 @@ describe('S3 and Azure imports against emulators', () => {
       assert.equal(done.status, 'failed');
       assert.match(done.messages.at(-1).message, message);
       assert.ok(!JSON.stringify(done).includes(wrongKey));
+    }
+  });
+  it('the log of a real `sibyl serve` (trace level) never shows a credential, on success or failure', async (t) => {
+    if (needS3() || needAzure()) return t.skip(String(needS3() || needAzure()));
+    const dataDir = mkdtempSync(join(tmpdir(), 'sibyl-cloud-log-'));
+    const key = 'sk_cloud_import_log_test_key_0123456789';
+    const server = await startSibyl('serve', { SIBYL_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', SIBYL_LOG_LEVEL: 'trace', SIBYL_ALLOW_PRIVATE_HOSTS: '127.0.0.1', SIBYL_API_KEY: key }, 120_000);
+    try {
+      const post = (path: string, json: unknown) => fetch(`${server.url}${path}`, { method: 'POST', headers: { 'api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(json) }).then((r) => r.json() as Promise<any>);
+      const s3Endpoint = (s3 as { endpoint: string }).endpoint;
+      const azEndpoint = (azure as { endpoint: string }).endpoint;
+      const wrongSecret = 'wrong-secret-for-the-log-test-987';
+      const wrongKey = Buffer.alloc(64, 9).toString('base64');
+      const ids = [
+        (await post('/v1/imports/s3', { dataSetName: 'a', bucket: 'sales', path: 'daily.csv', endpoint: s3Endpoint, ...S3_KEY })).importId,
+        (await post('/v1/imports/s3', { dataSetName: 'b', bucket: 'sales', path: 'daily.csv', endpoint: s3Endpoint, accessKeyId: 'AKIALOGTESTKEY01', secretAccessKey: wrongSecret })).importId,
+        (await post('/v1/imports/azure', { dataSetName: 'c', connectionString: connectionString(azEndpoint), container: 'files', blob: 'daily.csv' })).importId,
+        (await post('/v1/imports/azure', { dataSetName: 'd', connectionString: connectionString(azEndpoint, wrongKey), container: 'files', blob: 'daily.csv' })).importId,
+      ];
+      const statuses = await eventually(async () => {
+        const all = await Promise.all(ids.map((id) => fetch(`${server.url}/v1/imports/${id}`, { headers: { 'api-key': key } }).then((r) => r.json() as Promise<any>)));
+        return all.every((i) => i.status === 'completed' || i.status === 'failed') ? all.map((i) => i.status) : undefined;
+      }, 30_000);
+      assert.deepEqual(statuses, ['completed', 'failed', 'completed', 'failed']);
+      await new Promise((r) => setTimeout(r, 300)); // the log is written asynchronously
+      const log = server.output();
+      assert.ok(log.includes('/v1/imports/s3'), 'the requests are in the log');
+      for (const secret of [wrongSecret, wrongKey, AZURE_KEY, connectionString(azEndpoint)]) assert.ok(!log.includes(secret), `the log shows a credential (${secret.slice(0, 6)}…)`);
+    } finally {
+      await server.kill('SIGTERM');
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });
