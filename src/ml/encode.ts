@@ -132,8 +132,11 @@ export const textFeatureName = (column: string, term: string) => `${column}:${te
 export class FrameEncoder {
   private readonly vectorizers = new Map<string, TextVectorizer>();
 
-  constructor(private readonly inputs: EncodedInput[]) {
-    for (const input of inputs) if (input.dataType === 'text' && input.text) this.vectorizers.set(input.name, new TextVectorizer(input.text));
+  /** `fitted`: the text vectorizers just fitted (they also know the terms they left out, for the vocabulary). */
+  constructor(private readonly inputs: EncodedInput[], fitted: Map<string, TextVectorizer> = new Map()) {
+    for (const input of inputs) {
+      if (input.dataType === 'text' && input.text) this.vectorizers.set(input.name, fitted.get(input.name) ?? new TextVectorizer(input.text));
+    }
   }
 
   /** The vocabulary of every text column (empty when the encoder has none). */
@@ -246,6 +249,7 @@ function rowCount(columns: RawColumns, names: string[]): number {
  */
 export function fitFrameEncoder(specs: ColumnSpec[], columns: RawColumns, target?: TextTarget): FrameEncoder {
   const inputs: EncodedInput[] = [];
+  const fitted = new Map<string, TextVectorizer>();
   for (const spec of specs.filter(isFeatureColumn)) {
     const raw = columns[spec.name];
     if (raw === undefined) throw new Error(`training data lacks column ${spec.name}`);
@@ -259,7 +263,9 @@ export function fitFrameEncoder(specs: ColumnSpec[], columns: RawColumns, target
         break;
       case 'text': {
         const texts = Array.from({ length: raw.length }, (_, i) => asText(raw[i]));
-        inputs.push({ name: spec.name, dataType: 'text', text: fitTextVectorizer(texts, target).toJSON() });
+        const vectorizer = fitTextVectorizer(texts, target);
+        fitted.set(spec.name, vectorizer);
+        inputs.push({ name: spec.name, dataType: 'text', text: vectorizer.toJSON() });
         break;
       }
       case 'string': {
@@ -278,7 +284,7 @@ export function fitFrameEncoder(specs: ColumnSpec[], columns: RawColumns, target
         throw new Error(`column ${spec.name}: unknown dataType ${String(spec.dataType)}`);
     }
   }
-  return new FrameEncoder(inputs);
+  return new FrameEncoder(inputs, fitted);
 }
 
 function varyingDateParts(raw: ArrayLike<RawValue>): DatePart[] {

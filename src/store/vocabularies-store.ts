@@ -4,7 +4,7 @@ import type { Page, PageOf } from './paging.js';
 export interface VocabularyWordRow {
   text: string;
   type: 'word' | 'stopWord';
-  rank: number | null;
+  rank?: number;
 }
 
 export interface VocabularyRecord {

@@ -60,8 +60,11 @@ describe('vocabularies over HTTP', () => {
     assert.ok(top.some((t: string) => /great|love|best|delicious|not|disappoint/.test(t)), `top words ${top.join(', ')}`);
     const stops = await s.call('GET', `/v1/vocabulary/${id}?type=stopWord&pageSize=1000`);
     assert.ok(stops.json.items.length > 20);
-    assert.ok(stops.json.items.every((w: any) => w.type === 'stopWord' && w.rank === null));
-    assert.ok(stops.json.items.some((w: any) => w.text === 'the'));
+    assert.ok(stops.json.items.every((w: any) => w.type === 'stopWord' && !('rank' in w)), 'stop words carry no rank (as the original wrote them)');
+    assert.ok(stops.json.items.some((w: any) => w.text === 'the'), 'English stop words met are listed');
+    assert.ok(stops.json.items.some((w: any) => w.text.includes(' ')), 'so are terms the ranking left out');
+    const topSet = new Set((await s.call('GET', `/v1/vocabulary/${id}?type=word&pageSize=1000`)).json.items.map((w: any) => w.text));
+    assert.ok(stops.json.items.every((w: any) => !topSet.has(w.text)), 'no term is both a word and a stop word');
     const missing = await s.call('GET', '/v1/vocabulary/9a6a4bf0-e85c-41bc-b3b9-76f7bba81f39');
     assert.equal(missing.status, 404);
     assert.equal(missing.json.errorType, 'NotFound');

@@ -65,5 +65,6 @@ describe('text features', () => {
     const classes = [...new Set(labels)].sort();
     const trainOnly = fitTextVectorizer(split.train.map((i) => reviews[i]!), { y: split.train.map((i) => classes.indexOf(labels[i]!)), classes: classes.length });
     assert.deepEqual(withText.vocabularies![0]!.words, trainOnly.vocabulary());
+    assert.deepEqual(withText.vocabularies![0]!.words.filter((w) => w.type === 'word').length, 240);
   });
 });

@@ -37,16 +37,24 @@ export interface SerializedTextVectorizer {
   selection: 'chi2' | 'r2' | 'documentFrequency';
 }
 
+/** A term of a vocabulary: `word` = a feature of the model (rank 1 = strongest); `stopWord` = not used (no rank, as the original service wrote it). */
 export interface VocabularyWord {
   text: string;
   type: 'word' | 'stopWord';
-  rank: number | null;
+  rank?: number;
 }
+
+/** At most this many of the terms left out by the ranking are listed as stop words (the strongest first). */
+const MAX_LISTED_DROPPED = 2000;
 
 export class TextVectorizer {
   private readonly index: Map<string, number>;
 
-  constructor(readonly state: SerializedTextVectorizer) {
+  /**
+   * `dropped`: terms that passed the document-frequency filter but not the ranking (known only
+   * right after fitting; listed in the vocabulary, not saved with the model, which never uses them).
+   */
+  constructor(readonly state: SerializedTextVectorizer, private readonly dropped: string[] = []) {
     this.index = new Map(state.terms.map((t, j) => [t, j]));
   }
 
@@ -79,10 +87,12 @@ export class TextVectorizer {
     return cols;
   }
 
+  /** The kept terms by rank, then what the model does not use: the stop words met and the terms the ranking left out. */
   vocabulary(): VocabularyWord[] {
     return [
       ...this.state.terms.map((text, j) => ({ text, type: 'word' as const, rank: j + 1 })),
-      ...this.state.stopWords.map((text) => ({ text, type: 'stopWord' as const, rank: null })),
+      ...this.state.stopWords.map((text) => ({ text, type: 'stopWord' as const })),
+      ...this.dropped.map((text) => ({ text, type: 'stopWord' as const })),
     ];
   }
 
@@ -128,7 +138,7 @@ export function fitTextVectorizer(
     scores: kept.map((t) => t.score),
     stopWords: [...stopWords].sort(),
     selection,
-  });
+  }, scored.slice(maxTerms, maxTerms + MAX_LISTED_DROPPED).map((t) => t.term));
 }
 
 function usableRows(y: ArrayLike<number>, n: number): Uint8Array | null {
