@@ -78,7 +78,7 @@ export async function startServer(config: Config, opts: { runJobs?: boolean; wor
       async close(graceMs?: number) {
         const stopping = jobs?.stop(graceMs);
         await app.close();
-        await stopping;
+        await Promise.all([stopping, services.imports.drain(graceMs ?? config.shutdownGraceMs)]);
         for (const f of features) await f.close?.();
         await store.close();
       },

@@ -48,7 +48,7 @@ export class ImportsService {
   private readonly secrets = new Map<string, CloudSecret>();
   /** The lease owner of cloud imports this process runs itself (they need the credentials it holds). */
   private readonly owner = `api-import:${randomUUID()}`;
-  private readonly running = new Set<Promise<void>>();
+  private readonly running = new Map<string, Promise<void>>();
 
   constructor(private readonly db: Db, private readonly datasets: DatasetsService, private readonly limits: ImportLimits) {}
 
@@ -89,14 +89,28 @@ export class ImportsService {
     this.secrets.set(record.id, secret);
     const renew = setInterval(() => { store.renewLease(record.id, this.owner, leaseMs).catch(() => {}); }, Math.max(1000, leaseMs / 3));
     renew.unref();
-    const done = this.run(record, this.owner).finally(() => { clearInterval(renew); this.secrets.delete(record.id); this.running.delete(done); });
-    this.running.add(done);
+    const done = this.run(record, this.owner)
+      .catch(() => { /* the outcome could not be recorded (store closing): the lease runs out and a worker fails it */ })
+      .finally(() => { clearInterval(renew); this.secrets.delete(record.id); this.running.delete(record.id); });
+    this.running.set(record.id, done);
     return record;
   }
 
-  /** Waits for the cloud imports this process is running (shutdown, tests). */
-  async drain(): Promise<void> {
-    await Promise.allSettled([...this.running]);
+  /**
+   * Shutdown: lets the cloud imports this process runs finish within `graceMs`, then fails those
+   * still running (their credentials go with the process) with a message asking to send them again.
+   */
+  async drain(graceMs = 30_000): Promise<void> {
+    if (this.running.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((r) => { timer = setTimeout(r, graceMs); });
+    await Promise.race([Promise.allSettled([...this.running.values()]), timeout]);
+    clearTimeout(timer);
+    const store = new ImportsStore(this.db);
+    for (const id of [...this.running.keys()]) {
+      this.secrets.delete(id);
+      await store.setStatus(id, this.owner, 'failed', [{ severity: 'error', message: 'The server stopped before the transfer finished; the credentials were held only in its memory, so send the import again.' }], true).catch(() => {});
+    }
   }
 
   async createUrlImport(accountId: string, req: UrlImportRequest): Promise<ImportRecord> {
