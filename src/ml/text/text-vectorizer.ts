@@ -22,7 +22,7 @@ export interface TextTarget {
 export interface TextVectorizerOptions {
   minDocs?: number;
   maxDocShare?: number;
-  /** Default: a fifth of the documents, between 50 and 400. */
+  /** Default: half the documents, between 50 and 1,000, and at most MAX_CELLS / documents. */
   maxTerms?: number;
 }
 
@@ -46,6 +46,8 @@ export interface VocabularyWord {
 
 /** At most this many of the terms left out by the ranking are listed as stop words (the strongest first). */
 const MAX_LISTED_DROPPED = 2000;
+/** Dense tf-idf columns cost rows × terms cells: at most this many per text column (160 MB of doubles). */
+const MAX_CELLS = 20_000_000;
 
 export class TextVectorizer {
   private readonly index: Map<string, number>;
@@ -109,7 +111,7 @@ export function fitTextVectorizer(
   const n = texts.length;
   const minDocs = options.minDocs ?? Math.max(2, Math.ceil(n * 0.002));
   const maxDocs = Math.floor((options.maxDocShare ?? 0.9) * n);
-  const maxTerms = options.maxTerms ?? Math.min(400, Math.max(50, Math.round(n / 5)));
+  const maxTerms = options.maxTerms ?? Math.max(50, Math.min(1000, Math.round(n / 2), Math.floor(MAX_CELLS / Math.max(1, n))));
   // Document sets of every term (indices ascending), to count frequencies and, per class, presence.
   const docs = new Map<string, number[]>();
   const stopWords = new Set<string>();
