@@ -35,6 +35,18 @@ describe('text features', () => {
     assert.deepEqual(words.filter((w) => w.type === 'word').map((w) => w.rank), v.terms.map((_, j) => j + 1));
   });
 
+  it('regression ranks by r² with the value; without a target (anomalies) by document frequency', () => {
+    const texts = ['big house garden', 'big house', 'small flat', 'small flat city', 'big garden', 'small city', 'house city', 'flat garden'];
+    const price = [900, 800, 200, 250, 850, 180, 500, 300];
+    const v = fitTextVectorizer(texts, { y: price, classes: 0 }, { minDocs: 2 });
+    assert.equal(v.state.selection, 'r2');
+    assert.ok(['big', 'small'].includes(v.terms[0]!), `first term ${v.terms[0]}`);
+    const byDf = fitTextVectorizer(texts, undefined, { minDocs: 2 });
+    assert.equal(byDf.state.selection, 'documentFrequency');
+    const df = (t: string) => texts.filter((x) => ` ${x} `.includes(` ${t} `)).length;
+    for (let j = 1; j < byDf.terms.length; j++) assert.ok(df(byDf.terms[j - 1]!) >= df(byDf.terms[j]!));
+  });
+
   it('the encoder saves the vocabulary: a reloaded encoder gives the same features', () => {
     const cols = { note: ['good value', 'bad value', 'good deal', 'bad deal', 'good good'], y: ['a', 'b', 'a', 'b', 'a'] };
     const enc = fitFrameEncoder([{ name: 'note', dataType: 'text' }, { name: 'y', dataType: 'string', role: 'target' }], cols, { y: [0, 1, 0, 1, 0], classes: 2 });
