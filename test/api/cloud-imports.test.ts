@@ -22,6 +22,9 @@ import { startSibyl } from '../scaleout/sibyl-process.js';
 const require = createRequire(import.meta.url);
 const CSV = 'day,sales\n2017-01-01,10\n2017-01-02,12\n2017-01-03,9\n';
 // s3rver's one key pair, and Azurite's well-known development account (both public constants).
+// s3rver checks the access key id but not SigV4 signatures (its lib/middleware/authentication.js:
+// "Signature version 4 calculation is unimplemeneted"), so a wrong secret with the right key id
+// is not refused there: bad S3 credentials are tested with an unknown key id; Azurite checks the key.
 const S3_KEY = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 const AZURE_ACCOUNT = 'devstoreaccount1';
 const AZURE_KEY = 'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
