@@ -5,6 +5,7 @@ import type { Services } from '../service/services.js';
 import { installErrorHandling, RouteTable } from './error-handler.js';
 import { installAuth } from './auth.js';
 import { registerDatasetRoutes } from './routes/datasets.js';
+import { registerViewRoutes } from './routes/views.js';
 import { registerImportRoutes } from './routes/imports.js';
 import { registerVocabularyRoutes } from './routes/vocabularies.js';
 import { registerExtraRoutes, type RouteRegistrar } from './route-registrar.js';
@@ -84,6 +85,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.get('/v1/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
 
   registerDatasetRoutes(app, opts.services, { maxCsvBytes: opts.maxCsvBytes });
+  registerViewRoutes(app, opts.services);
   registerImportRoutes(app, opts.services);
   registerVocabularyRoutes(app, opts.services);
   registerExtraRoutes(app, opts.services, opts.extraRoutes ?? []);

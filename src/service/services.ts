@@ -9,6 +9,7 @@ import { UsageService, plans } from './usage.js';
 import { SessionsService } from './sessions/sessions-service.js';
 import { parseAllowedHosts } from '../outbound/index.js';
 import { AuthService } from './auth/auth-service.js';
+import { ViewsService } from './views/views-service.js';
 
 /** The use cases, wired once per process; api/ and jobs/ receive this. */
 import { Metrics } from './metrics.js';
@@ -22,6 +23,7 @@ export interface Services {
   imports: ImportsService;
   vocabularies: VocabulariesService;
   sessions: SessionsService;
+  views: ViewsService;
   auth: AuthService;
   metrics: Metrics;
   /** Set by the process that runs jobs, so new work starts without waiting for the next poll. */
@@ -42,8 +44,14 @@ export function createServices(db: Db, config: Config): Services {
   const publicBase = () => `${siteBase()}/v1`;
   const sessions = new SessionsService(db, publicBase, parseAllowedHosts(config.allowPrivateHosts));
   sessions.beforeCreate = (accountId) => usage.assertCanStartSession(accountId);
+  const views = new ViewsService(db, datasets, { allowHosts: parseAllowedHosts(config.allowPrivateHosts), timeoutMs: config.importTimeoutMs });
+  datasets.views = views;
   datasets.onDelete(async (accountId, name, cascade) => {
-    if (cascade.some((c) => c.startsWith('session') || c === 'forecast')) await sessions.deleteMatching(accountId, { dataSourceName: name });
+    const sessionsToo = cascade.some((c) => c.startsWith('session') || c === 'forecast');
+    if (sessionsToo) await sessions.deleteMatching(accountId, { dataSourceName: name });
+    if (cascade.some((c) => c.startsWith('view'))) {
+      for (const view of await views.deleteReading(accountId, name)) if (sessionsToo) await sessions.deleteMatching(accountId, { dataSourceName: view });
+    }
   });
   const auth = new AuthService(db, { signupOpen: config.signupOpen, mailEnabled: Boolean(config.smtpUrl), linkBase: siteBase });
   const metrics = new Metrics(db);
@@ -52,5 +60,5 @@ export function createServices(db: Db, config: Config): Services {
   datasets.onDelete(async (accountId, name, cascade) => {
     if (cascade.some((c) => c.startsWith('vocabular'))) await vocabularies.deleteMatching(accountId, { dataSourceName: name });
   });
-  return { db, config, accounts, usage, datasets, imports, vocabularies, sessions, auth, metrics };
+  return { db, config, accounts, usage, datasets, imports, vocabularies, sessions, views, auth, metrics };
 }

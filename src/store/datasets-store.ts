@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from './db.js';
 import type { StoredColumn } from './schema.js';
 import type { Page, PageOf } from './paging.js';
+import type { ViewRecord } from './views-store.js';
 import { RETIRED_GRACE_MS } from './dataset-rows-store.js';
 
 export type IdentityKind = 'none' | 'key' | 'timestamp';
@@ -17,6 +18,8 @@ export interface DatasetRecord {
   dataBytes: number;
   createdAt: Date;
   updatedAt: Date;
+  /** Set when this record is a view read as a data source: its name and columns are the view's. */
+  view?: ViewRecord;
 }
 
 

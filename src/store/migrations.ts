@@ -280,6 +280,24 @@ CREATE INDEX lease_claims_job ON lease_claims(job_table, job_id, owner);
 `,
   },
   {
+    version: 8,
+    name: 'views: a data set joined with other data sets or calendars',
+    // definition = { joins, columns } as the client sent them (normalised); calendar_events caches the
+    // events of URL calendars once fetched, so a view reads the same calendar every time.
+    sql: `
+CREATE TABLE views (
+  account_id uuid NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  name text NOT NULL,
+  dataset_name text NOT NULL,
+  definition jsonb NOT NULL,
+  calendar_events jsonb,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (account_id, name)
+);
+`,
+  },
+  {
     version: 9,
     name: 'vocabularies: the words of text columns that model sessions chose',
     // One row per text column of a completed model session; its words (kept terms with their rank,

@@ -196,7 +196,18 @@ export interface UsageCountersTable {
   predictions: Generated<number>;
 }
 
+export interface ViewsTable {
+  account_id: string;
+  name: string;
+  dataset_name: string;
+  definition: unknown;
+  calendar_events: unknown | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Schema {
+  views: ViewsTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   datasets: DatasetsTable;

@@ -86,7 +86,7 @@ export function registerContestRoutes(app: FastifyInstance, services: Services):
 
   app.get('/v1/sessions/:id/contest/selection', { schema: { tags, summary: 'How the data was split to select the champion', response: errors } }, async (req, reply) => {
     const { session, results, contest } = await contestFor(req);
-    const dataset = await services.datasets.get(req.accountId, session.datasetName).catch(() => undefined);
+    const dataset = await services.datasets.getSource(req.accountId, session.datasetName).catch(() => undefined);
     const featureCount = Object.values(session.columns as Record<string, { role?: string }>).filter((c) => c.role === 'feature').length;
     const testCount = session.type === 'forecast' ? Number(results.extra.holdoutPeriods ?? 0) : results.data.length;
     const observationCount = dataset?.rowCount ?? 0;

@@ -46,6 +46,18 @@ export class DatasetsService {
     }
   }
 
+  /** Set when views exist: a view by name as a data source, and its joined rows. */
+  views: { source(accountId: string, name: string): Promise<DatasetRecord | undefined>; rows(d: DatasetRecord): AsyncGenerator<Record<string, string>[]> } | undefined;
+
+  /** A data set or, failing that, a view of that name: what sessions read (their `dataSourceName`). */
+  async getSource(accountId: string, name: string): Promise<DatasetRecord> {
+    const d = await new DatasetsStore(this.db).find(accountId, name);
+    if (d) return d;
+    const v = await this.views?.source(accountId, name);
+    if (!v) throw new NotFoundError('dataSet', name);
+    return v;
+  }
+
   async get(accountId: string, name: string): Promise<DatasetRecord> {
     const d = await new DatasetsStore(this.db).find(accountId, name);
     if (!d) throw new NotFoundError('dataSet', name);
@@ -70,12 +82,14 @@ export class DatasetsService {
 
   /** Rows of a data set in storage order (time order for time series), in bounded chunks. */
   async *iterateRows(dataset: DatasetRecord, chunkRows = READ_CHUNK_ROWS): AsyncGenerator<Record<string, string>[]> {
+    if (dataset.view) { yield* this.views!.rows(dataset); return; }
     for await (const texts of readRowTexts(this.db, dataset, chunkRows)) yield texts.map((t) => JSON.parse(t) as Record<string, string>);
   }
 
   /** The same rows as their stored JSON text, for readers that decode them themselves (columnar loading). */
-  rowTexts(dataset: DatasetRecord, chunkRows = READ_CHUNK_ROWS): AsyncGenerator<string[]> {
-    return readRowTexts(this.db, dataset, chunkRows);
+  async *rowTexts(dataset: DatasetRecord, chunkRows = READ_CHUNK_ROWS): AsyncGenerator<string[]> {
+    if (dataset.view) { for await (const rows of this.views!.rows(dataset)) yield rows.map((r) => JSON.stringify(r)); return; }
+    yield* readRowTexts(this.db, dataset, chunkRows);
   }
 
   /**

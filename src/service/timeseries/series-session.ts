@@ -34,7 +34,7 @@ export function capitalised(interval: ResultInterval): string {
 
 export async function findDataSource(services: Services, accountId: string, name: string): Promise<DatasetRecord> {
   try {
-    return await services.datasets.get(accountId, name);
+    return await services.datasets.getSource(accountId, name);
   } catch (e) {
     if (e instanceof NotFoundError) throw new NotFoundError('dataSource', name);
     throw e;
@@ -60,7 +60,7 @@ export function requireFeatureValues(features: string[], lastFeature: number[], 
 
 /** A session's own series (its columns as stored on the session), for its runner. */
 export async function sessionSeries(services: Services, s: SessionRecord): Promise<{ series: SeriesInput; start: number; end: number }> {
-  const dataset = await services.datasets.get(s.accountId, s.datasetName);
+  const dataset = await services.datasets.getSource(s.accountId, s.datasetName);
   const columns = s.columns as ColumnMap;
   const timestamp = Object.keys(columns).find((n) => columns[n]!.role === 'timestamp');
   const target = s.targetColumn;
