@@ -118,3 +118,15 @@ export function columnsToJson(columns: ColumnMap): Record<string, Record<string,
   }
   return out;
 }
+
+/**
+ * The column a client means by `name`: the one of that name, else the only one whose name differs
+ * in letter case (the original service matched `targetColumn` that way: the Python client trains
+ * on `profit` for a column `Profit`). Undefined when there is none or the case is ambiguous.
+ */
+export function columnNamed(columns: Record<string, unknown>, name: string): string | undefined {
+  if (Object.hasOwn(columns, name)) return name;
+  const lower = name.toLowerCase();
+  const matches = Object.keys(columns).filter((c) => c.toLowerCase() === lower);
+  return matches.length === 1 ? matches[0] : undefined;
+}

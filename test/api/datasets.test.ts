@@ -34,7 +34,7 @@ for (const backend of await backends()) {
         time: { dataType: 'date', role: 'timestamp' },
       });
       const again = await s.call('PUT', '/v1/data/testJavascript', { json: body });
-      assert.equal(again.status, 200);
+      assert.equal(again.status, 201, 'the original answered every successful PUT with 201');
       assert.equal(again.json.rowCount, 2, 'identical rows upsert, not duplicate');
       assert.match(again.headers.get('nexosis-account-balance') ?? '', /^\d+\.\d\d USD$/);
     });
@@ -67,7 +67,7 @@ for (const backend of await backends()) {
       assert.equal(r.json.columns.sales.role, 'target', 'the one numeric column of a time series is its target');
       // A different spelling of the same instant is the same row.
       r = await s.call('PUT', '/v1/data/sales', { json: [{ day: '01-02-2017', sales: 20 }, { day: '2017-01-04T00:00:00Z', sales: 7 }] });
-      assert.equal(r.status, 200);
+      assert.equal(r.status, 201);
       assert.equal(r.json.rowCount, 4);
       // Future records carrying only a feature column keep the stored target of known dates.
       r = await s.call('PUT', '/v1/data/sales', { json: { data: [{ day: '2017-01-03', promo: 'true' }, { day: '2017-01-05', promo: 'true' }], columns: { promo: { dataType: 'logical', role: 'feature' } } } });
@@ -93,7 +93,7 @@ for (const backend of await backends()) {
 
     it('a metadata-only PUT changes metadata and nothing else; one without anything is 400 NoData', async () => {
       const r = await s.call('PUT', '/v1/data/plain', { json: { columns: { x: { dataType: 'numericMeasure', role: 'target' } } } });
-      assert.equal(r.status, 200);
+      assert.equal(r.status, 201);
       assert.deepEqual(r.json.columns.x, { dataType: 'numericMeasure', role: 'target', imputation: 'mean', aggregation: 'mean' });
       assert.equal(r.json.rowCount, 3);
       const none = await s.call('PUT', '/v1/data/empty', { json: {} });

@@ -43,7 +43,7 @@ for (const backend of await backends()) {
       s = await startTestServer(backend);
       const columns = { date: { dataType: 'date', role: 'timestamp' }, Demand: { role: 'target' }, WorkDay: { dataType: 'logical', role: 'feature' }, Temperature: { dataType: 'numeric', role: 'feature' } };
       assert.equal((await s.call('PUT', '/v1/data/elecdaily', { json: { data: data.history, columns } })).status, 201);
-      assert.equal((await s.call('PUT', '/v1/data/elecdaily', { json: data.future })).status, 200);
+      assert.equal((await s.call('PUT', '/v1/data/elecdaily', { json: data.future })).status, 201);
     });
     after(async () => { await s.close(); });
 

@@ -65,7 +65,7 @@ for (const backend of await backends()) {
       assert.equal(r.status, 400);
       assert.ok(r.json.errorDetails.holiday, JSON.stringify(r.json));
       const put = await s.call('PUT', '/v1/data/sales', { json: sc.future });
-      assert.equal(put.status, 200);
+      assert.equal(put.status, 201);
     });
 
     it('forecasts the weekly pattern and the holidays within the noise level', async (t) => {

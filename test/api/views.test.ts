@@ -40,7 +40,7 @@ describe('views', () => {
   });
   after(async () => { await s.close(); await strict.close(); ics.server.close(); });
 
-  it('joins two series on their timestamps: 201 + Location, then 200 on replace; the joined target becomes a feature', async () => {
+  it('joins two series on their timestamps: 201 + Location, also on replace; the joined target becomes a feature', async () => {
     const body = { dataSetName: 'sales', joins: [{ dataSet: { name: 'weather' } }] };
     const r = await s.call('PUT', '/v1/views/salesWeather', { json: body });
     assert.equal(r.status, 201, r.text);
@@ -53,7 +53,7 @@ describe('views', () => {
     assert.equal(r.json.columns.temperature.dataType, 'numeric');
     assert.equal(r.json.columns.sales.role, 'target');
     const again = await s.call('PUT', '/v1/views/salesWeather', { json: body });
-    assert.equal(again.status, 200);
+    assert.equal(again.status, 201);
 
     const data = await s.call('GET', '/v1/views/salesWeather?page=1&pageSize=10');
     assert.equal(data.status, 200);

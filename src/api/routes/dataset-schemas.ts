@@ -4,7 +4,7 @@ const tags = ['data'];
 export const datasetSchemas = {
   put: {
     tags, summary: 'Create or update a data set',
-    description: 'Body: application/json `{data: [records], columns: {name: metadata}}` or a bare array of records, or text/csv (header line first; streamed). Rows with a key or timestamp matching a stored row overwrite it; others are appended. 201 + Location when created, 200 when updated.',
+    description: 'Body: application/json `{data: [records], columns: {name: metadata}}` or a bare array of records, or text/csv (header line first; streamed). Rows with a key or timestamp matching a stored row overwrite it; others are appended. 201 + Location (created or updated, as the original answered).',
     params: nameParam('Data set name'),
     querystring: { type: 'object', properties: { timestampColumn: str('CSV: the timestamp column') } },
     response: errors,

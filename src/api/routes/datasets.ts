@@ -61,7 +61,9 @@ export function registerDatasetRoutes(app: FastifyInstance, services: Services, 
     if (timestampColumn) upload.columns = { ...upload.columns, [timestampColumn]: { ...upload.columns[timestampColumn], role: 'timestamp', dataType: 'date' } };
     const result = await datasets.put(req.accountId, name, upload);
     const summary = datasetSummary(req, result.dataset);
-    if (result.created) reply.code(201).header('location', summary.links[0]!.href);
+    // 201 + Location for every successful PUT, new or not, as the original answered (the JavaScript
+    // client's own suite re-PUTs an existing data set and expects 201); result.created is not exposed.
+    reply.code(201).header('location', summary.links[0]!.href);
     return summary;
   });
 

@@ -38,13 +38,14 @@ export function registerViewRoutes(app: FastifyInstance, services: Services): vo
   app.put('/v1/views/:name', {
     schema: {
       tags, summary: 'Create or replace a view',
-      description: 'Body: `{dataSetName, columns?, joins: [{dataSet: {name}} | {calendar: {name: "Nexosis.Holidays-US"} | {url, timeZone?}}, columnOptions?: {col: {joinInterval, alias}}, joins?]}`. 201 + Location when created, 200 when replaced.',
+      description: 'Body: `{dataSetName, columns?, joins: [{dataSet: {name}} | {calendar: {name: "Nexosis.Holidays-US"} | {url, timeZone?}}, columnOptions?: {col: {joinInterval, alias}}, joins?]}`. 201 + Location (created or replaced).',
       params: nameParam('View name'), response: errors,
     },
   }, async (req, reply) => {
     const { name } = req.params as { name: string };
-    const { view, created } = await views.put(req.accountId, name, req.body);
-    if (created) reply.code(201).header('location', location(req, name));
+    const { view } = await views.put(req.accountId, name, req.body);
+    // Like PUT /v1/data: 201 + Location whether the view was new or replaced, as the original answered.
+    reply.code(201).header('location', location(req, name));
     return viewSummary(view);
   });
 

@@ -2,7 +2,7 @@
  * Turns a validated POST /sessions/model request into a session draft: resolves the data source,
  * the target column (named, or a column with role target) and the column metadata in effect.
  */
-import type { ColumnMap, ColumnPatchMap } from '../../domain/columns.js';
+import { columnNamed, type ColumnMap, type ColumnPatchMap } from '../../domain/columns.js';
 import { mergeColumns } from '../../domain/infer.js';
 import type { Message } from '../../store/schema.js';
 import { columnsOf } from '../datasets/datasets-service.js';
@@ -31,7 +31,7 @@ export async function modelSessionDraft(services: Services, accountId: string, r
     throw e instanceof NotFoundError ? new NotFoundError('dataSource', r.dataSourceName) : e;
   });
   const columns: ColumnMap = mergeColumns(columnsOf(dataset), undefined, r.columns);
-  const declaredTarget = r.targetColumn ?? Object.keys(r.columns).find((c) => r.columns[c]?.role === 'target')
+  const declaredTarget = (r.targetColumn !== undefined ? columnNamed(columns, r.targetColumn) ?? r.targetColumn : undefined) ?? Object.keys(r.columns).find((c) => r.columns[c]?.role === 'target')
     ?? Object.keys(columns).find((c) => columns[c]?.role === 'target');
   const messages: Message[] = [];
   if (declaredTarget !== undefined && !columns[declaredTarget]) {

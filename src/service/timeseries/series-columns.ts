@@ -3,7 +3,7 @@
  * request's, checked against the data set (spec: "column metadata that does not fit the DataSet
  * yields a 400 error").
  */
-import { normalizeColumnMap, type ColumnMap, type ColumnMetadata } from '../../domain/columns.js';
+import { columnNamed, normalizeColumnMap, type ColumnMap, type ColumnMetadata } from '../../domain/columns.js';
 import { mergeColumns } from '../../domain/infer.js';
 import type { DatasetRecord } from '../../store/datasets-store.js';
 import { ValidationError } from '../errors.js';
@@ -28,9 +28,10 @@ function isUsableFeature(c: ColumnMetadata): boolean {
   return isNumericColumn(c) || c.dataType === 'logical';
 }
 
-export function resolveSeriesColumns(dataset: DatasetRecord, requestedColumns: unknown, targetParam: string | undefined): SeriesColumns {
+export function resolveSeriesColumns(dataset: DatasetRecord, requestedColumns: unknown, requestedTarget: string | undefined): SeriesColumns {
   const { columns: patch, errors } = normalizeColumnMap(requestedColumns);
   const stored = dataset.columns as ColumnMap;
+  const targetParam = requestedTarget === undefined ? undefined : columnNamed(stored, requestedTarget) ?? requestedTarget;
   for (const name of Object.keys(patch)) {
     if (!(name in stored)) (errors[name] ??= []).push(`column '${name}' is not in data set '${dataset.name}'`);
   }
