@@ -20,6 +20,11 @@ export const datasetSchemas = {
     querystring: { type: 'object', properties: { startDate: str('First timestamp'), endDate: str('Last timestamp'), include: multi('Columns to include (repeated or comma-separated)'), formatDates: str('true: timestamps in ISO 8601'), ...pagingQuery } },
     response: errors,
   },
+  stats: {
+    tags, summary: 'Column statistics: counts, min/max/mean/median/mode, variance and a distribution per column (or of one column)',
+    querystring: { type: 'object', properties: { dataType: str('Compute as this data type (e.g. numeric) instead of the stored one') } },
+    response: errors,
+  },
   delete: {
     tags, summary: 'Delete a data set, or only rows in a date range or with given keys',
     params: nameParam('Data set name'),

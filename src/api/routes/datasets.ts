@@ -13,6 +13,9 @@ import { isoOffset } from '../../service/sessions/session-view.js';
 import { toCsv } from '../csv-output.js';
 import { datasetSchemas } from './dataset-schemas.js';
 import { UsageService } from '../../service/usage.js';
+import { columnStats } from '../../domain/column-stats.js';
+import { columnNamed } from '../../domain/columns.js';
+import { NotFoundError } from '../../service/errors.js';
 
 const DATASET_SORTS: DatasetSort[] = ['dataSetName', 'dataSetSize', 'rowCount', 'dateCreated', 'lastModified'];
 
@@ -104,6 +107,28 @@ export function registerDatasetRoutes(app: FastifyInstance, services: Services, 
     const sessionsLink = { rel: 'sessions', href: `${baseUrl(req)}/sessions?dataSourceName=${encodeURIComponent(name)}` };
     return { ...summary, data, ...pagingFields(req, page, total, [sessionsLink]) };
   });
+
+  // Column statistics, computed from the rows when asked (the data set is read once).
+  const stats = async (req: FastifyRequest, only?: string) => {
+    const { name } = req.params as { name: string };
+    const p = Params.query(req);
+    const dataType = p.str('dataType');
+    p.check();
+    const dataset = await datasets.get(req.accountId, name);
+    let names = Object.keys(dataset.columns);
+    if (only !== undefined) {
+      const col = columnNamed(dataset.columns, only);
+      if (col === undefined) throw new NotFoundError('column', only);
+      names = [col];
+    }
+    const values: string[][] = names.map(() => []);
+    for await (const batch of datasets.iterateRows(dataset)) for (const r of batch) names.forEach((n, j) => values[j]!.push(r[n] ?? ''));
+    const lastCalculated = isoOffset(new Date());
+    const columns = Object.fromEntries(names.map((n, j) => [n, { ...columnStats(values[j]!, dataType ?? dataset.columns[n]!.dataType), lastCalculated }]));
+    return { dataSetName: dataset.name, columns };
+  };
+  app.get('/v1/data/:name/stats', { schema: datasetSchemas.stats }, (req) => stats(req));
+  app.get('/v1/data/:name/stats/:column', { schema: datasetSchemas.stats }, (req) => stats(req, (req.params as { column: string }).column));
 
   app.delete('/v1/data/:name', { schema: datasetSchemas.delete }, async (req, reply) => {
     const { name } = req.params as { name: string };
