@@ -52,10 +52,11 @@ export class ModelsStore {
     return q;
   }
 
-  async list(accountId: string, f: ModelFilter, page: Page): Promise<PageOf<ModelRecord>> {
+  async list(accountId: string, f: ModelFilter, page: Page, sort: { by?: ModelSort; desc?: boolean } = {}): Promise<PageOf<ModelRecord>> {
     const q = this.filtered(accountId, f);
     const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const rows = await q.select(META).orderBy('created_at').orderBy('id').limit(page.size).offset(page.page * page.size).execute();
+    const dir = sort.desc ? 'desc' : 'asc';
+    const rows = await q.select(META).orderBy(MODEL_SORT_COLUMN[sort.by ?? 'createdDate'], dir).orderBy('id', dir).limit(page.size).offset(page.page * page.size).execute();
     return { items: rows.map(toRecord), totalCount: Number(total.n) };
   }
 
@@ -82,6 +83,11 @@ export class ModelsStore {
     return Number(r?.predictions ?? 0);
   }
 }
+
+/** What a model list may be sorted by (the model resource's field names), and the column of each. */
+export const MODEL_SORTS = ['id', 'dataSourceName', 'predictionDomain', 'createdDate', 'lastUsedDate'] as const;
+export type ModelSort = (typeof MODEL_SORTS)[number];
+const MODEL_SORT_COLUMN = { id: 'id', dataSourceName: 'dataset_name', predictionDomain: 'prediction_domain', createdDate: 'created_at', lastUsedDate: 'last_used_at' } as const;
 
 const META = ['id', 'account_id', 'session_id', 'prediction_domain', 'dataset_name', 'target_column', 'columns', 'algorithm', 'metrics', 'created_at', 'last_used_at'] as const;
 

@@ -122,6 +122,11 @@ for (const backend of await backends()) {
     it('deletes a model (then it no longer predicts) and deletes models by data source', async () => {
       assert.equal((await s.call('PUT', '/v1/data/fruit2', { body: fruitCsv(), headers: { 'content-type': 'text/csv' } })).status, 201);
       const second = await trainModel(s, 'fruit2');
+      const ids = (q: string) => s.call('GET', `/v1/models?${q}`).then((r) => r.json.items.map((m: { modelId: string }) => m.modelId));
+      assert.deepEqual(await ids(''), [modelId, second], 'oldest first by default');
+      assert.deepEqual(await ids('sortBy=createdDate&sortOrder=desc'), [second, modelId]);
+      assert.deepEqual(await ids('sortBy=dataSourceName&sortOrder=DESC'), [second, modelId]);
+      assert.equal((await s.call('GET', '/v1/models?sortBy=colour')).status, 400);
       assert.equal((await s.call('DELETE', `/v1/models/${modelId}`)).status, 204);
       assert.equal((await s.call('GET', `/v1/models/${modelId}`)).status, 404);
       assert.equal((await s.call('POST', `/v1/models/${modelId}/predict`, { json: { data: [{ weight: 1 }] } })).status, 404, 'the cached model is gone too');

@@ -1,4 +1,5 @@
 /** Models over HTTP: list, read, delete, and predict (JSON or CSV records). */
+import { MODEL_SORTS } from '../../store/models-store.js';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../../service/services.js';
@@ -45,16 +46,18 @@ export function registerModelRoutes(app: FastifyInstance, services: Services): v
     type: 'object',
     properties: {
       dataSourceName: str('Models built on this data source (alias dataSetName)'), createdAfterDate: str('Created on or after'),
-      createdBeforeDate: str('Created on or before'), ...pagingQuery,
+      createdBeforeDate: str('Created on or before'), sortBy: str('id, dataSourceName, predictionDomain, createdDate or lastUsedDate'), sortOrder: str('asc or desc'), ...pagingQuery,
     },
   };
 
-  app.get('/v1/models', { schema: { tags, summary: 'List models (oldest first)', querystring: listQuery, response: errors } }, async (req) => {
+  app.get('/v1/models', { schema: { tags, summary: 'List models (oldest first unless sortBy/sortOrder say otherwise)', querystring: listQuery, response: errors } }, async (req) => {
     const p = Params.query(req);
     const page = readPaging(p);
     const filter = readFilter(p);
+    const by = p.enumOf('sortBy', MODEL_SORTS);
+    const desc = p.str('sortOrder')?.toLowerCase() === 'desc';
     p.check();
-    const r = await models.list(req.accountId, filter, page);
+    const r = await models.list(req.accountId, filter, page, { by, desc });
     return { items: r.items.map((m) => modelView(m, baseUrl(req))), ...pagingFields(req, page, r.totalCount) };
   });
 

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../store/db.js';
-import { ModelsStore, type ModelFilter, type ModelRecord } from '../../store/models-store.js';
+import { ModelsStore, type ModelFilter, type ModelRecord, type ModelSort } from '../../store/models-store.js';
 import { NotFoundError, TooLargeError, ValidationError } from '../errors.js';
 import type { Page, PageOf } from '../../store/paging.js';
 import type { Services } from '../services.js';
@@ -43,8 +43,8 @@ export class ModelsService {
     return m;
   }
 
-  list(accountId: string, f: ModelFilter, page: Page): Promise<PageOf<ModelRecord>> {
-    return this.store.list(accountId, f, page);
+  list(accountId: string, f: ModelFilter, page: Page, sort: { by?: ModelSort; desc?: boolean } = {}): Promise<PageOf<ModelRecord>> {
+    return this.store.list(accountId, f, page, sort);
   }
 
   async delete(accountId: string, id: string): Promise<void> {
