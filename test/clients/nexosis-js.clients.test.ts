@@ -11,6 +11,9 @@ import { startTestServer, type TestServer } from '../support/server.js';
 const require = createRequire(import.meta.url);
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const { default: NexosisClient } = require('nexosis-api-client') as { default: new (o: { key: string; endpoint: string }) => any };
+// NexosisClient has no Views getter (a quirk of 3.0.0); its own tests construct the ViewClient directly.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const { default: ViewClient } = require('nexosis-api-client/dist/lib/ViewClient.js') as { default: new (o: { key: string; endpoint: string }) => any };
 
 const DAY = 86_400_000;
 /** 150 days of a weekly pattern with a trend (deterministic). */
@@ -60,6 +63,22 @@ describe('nexosis-api-client 3.0.0 against Sibyl', () => {
     const removed = await client.DataSets.remove('scratch');
     assert.ok(removed === undefined || removed.status === 204 || removed.ok !== false);
     await assert.rejects(client.DataSets.get('scratch'), (e: any) => e.statusCode === 404);
+  });
+
+  it('views: create (with a data set and a holiday calendar), get with data, list by name and data set, remove', async () => {
+    const views = new ViewClient({ key: s.key, endpoint: `${s.url}/v1` });
+    await client.DataSets.create('promo', { data: series().map((r, i) => ({ time: r.time!, promo: String(i % 10 === 0 ? 1 : 0) })), columns: { time: { dataType: 'date', role: 'timestamp' } } });
+    const made = await views.create('salesPromo', { dataSetName: 'sales', joins: [{ dataSet: { name: 'promo' } }, { calendar: { name: 'Nexosis.Holidays-US' } }] });
+    assert.equal(made.viewName, 'salesPromo');
+    assert.equal(made.joins[0].dataSet.name, 'promo');
+    assert.equal(made.joins[1].calendar.name, 'Nexosis.Holidays-US');
+    const got = await views.get('salesPromo', { startDate: '2017-01-01', endDate: '2017-01-31', include: ['promo'] }, 0, 50);
+    assert.equal(got.data.length, 31);
+    assert.equal(got.data[0].promo, '1');
+    const listed = await views.list({ partialName: 'promo', dataSetName: 'sales' });
+    assert.deepEqual(listed.items.map((v: any) => v.viewName), ['salesPromo']);
+    await views.remove('salesPromo', 'session'); // the client sends `options=session`; ignored
+    await assert.rejects(views.get('salesPromo'), (e: any) => e.statusCode === 404);
   });
 
   it('imports: from a URL, get and list (the transfer itself needs the internet)', async () => {
