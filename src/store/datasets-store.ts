@@ -20,6 +20,8 @@ export interface DatasetRecord {
   updatedAt: Date;
   /** Set when this record is a view read as a data source: its name and columns are the view's. */
   view?: ViewRecord;
+  /** For a view with a calendar: whether its rows go on past the data with calendar-only rows (time-series readers). */
+  viewCalendarAhead?: boolean;
 }
 
 

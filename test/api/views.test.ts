@@ -136,6 +136,15 @@ for (const backend of await backends()) {
       assert.deepEqual(listed.json.items.map((x: { sessionId: string }) => x.sessionId), [r.json.sessionId]);
     });
 
+    it('is a model session data source without the calendar-only future rows', async () => {
+      const r = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'salesHolidays', targetColumn: 'sales', predictionDomain: 'regression' } });
+      assert.equal(r.status, 200, r.text);
+      const done = await completedSession(s, r.json.sessionId);
+      assert.equal(done.dataSourceName, 'salesHolidays');
+      const loaded = done.messages.map((m: { message: string }) => m.message).find((m: string) => m.startsWith('Loaded '));
+      assert.match(loaded, new RegExp(`^Loaded ${DAYS} rows × 6 columns`), loaded);
+    });
+
     it('refuses bad definitions with 4xx and changes nothing', async () => {
       const cases: [unknown, number, RegExp][] = [
         [{ dataSetName: 'nope' }, 404, /dataSet/],

@@ -47,13 +47,16 @@ export class DatasetsService {
   }
 
   /** Set when views exist: a view by name as a data source, and its joined rows. */
-  views: { source(accountId: string, name: string): Promise<DatasetRecord | undefined>; rows(d: DatasetRecord): AsyncGenerator<Record<string, string>[]> } | undefined;
+  views: { source(accountId: string, name: string, o?: { calendarAhead?: boolean }): Promise<DatasetRecord | undefined>; rows(d: DatasetRecord): AsyncGenerator<Record<string, string>[]> } | undefined;
 
-  /** A data set or, failing that, a view of that name: what sessions read (their `dataSourceName`). */
-  async getSource(accountId: string, name: string): Promise<DatasetRecord> {
+  /**
+   * A data set or, failing that, a view of that name: what sessions read (their `dataSourceName`).
+   * `calendarAhead: false` (model sessions) reads a calendar view without its calendar-only future rows.
+   */
+  async getSource(accountId: string, name: string, o: { calendarAhead?: boolean } = {}): Promise<DatasetRecord> {
     const d = await new DatasetsStore(this.db).find(accountId, name);
     if (d) return d;
-    const v = await this.views?.source(accountId, name);
+    const v = await this.views?.source(accountId, name, o);
     if (!v) throw new NotFoundError('dataSet', name);
     return v;
   }

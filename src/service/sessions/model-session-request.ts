@@ -27,7 +27,7 @@ export interface ModelSessionRequest {
 const DOMAIN_NAMES: Record<PredictionDomain, string> = { classification: 'Classification', regression: 'Regression', anomalies: 'Anomalies' };
 
 export async function modelSessionDraft(services: Services, accountId: string, r: ModelSessionRequest): Promise<SessionDraft> {
-  const dataset = await services.datasets.getSource(accountId, r.dataSourceName).catch((e) => {
+  const dataset = await services.datasets.getSource(accountId, r.dataSourceName, { calendarAhead: false }).catch((e) => {
     throw e instanceof NotFoundError ? new NotFoundError('dataSource', r.dataSourceName) : e;
   });
   const columns: ColumnMap = mergeColumns(columnsOf(dataset), undefined, r.columns);

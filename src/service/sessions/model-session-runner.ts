@@ -25,7 +25,7 @@ export const runModelSession: SessionRunner = async (session, { services, comput
   const memory = new MemoryWatch();
   const started = performance.now();
   try {
-    const dataset = await services.datasets.getSource(session.accountId, session.datasetName).catch((e) => {
+    const dataset = await services.datasets.getSource(session.accountId, session.datasetName, { calendarAhead: false }).catch((e) => {
       if (e instanceof NotFoundError) throw new SessionDataError(`The data source '${session.datasetName}' no longer exists.`);
       throw e;
     });

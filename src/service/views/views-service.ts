@@ -92,11 +92,11 @@ export class ViewsService {
    * The view as a data source for sessions and reads: the left data set's record with the view's
    * name and columns; DatasetsService reads its rows through `rows`.
    */
-  async source(accountId: string, name: string): Promise<DatasetRecord | undefined> {
+  async source(accountId: string, name: string, o: { calendarAhead?: boolean } = {}): Promise<DatasetRecord | undefined> {
     const view = await this.find(accountId, name);
     if (!view) return undefined;
     const plan = await this.resolve(accountId, view, { fetchCalendars: true });
-    return { ...plan.left, name: view.name, columns: plan.columns, view };
+    return { ...plan.left, name: view.name, columns: plan.columns, view, viewCalendarAhead: o.calendarAhead !== false };
   }
 
   /** The joined rows of a view read as a data source, in the left data set's order, in chunks. */
@@ -104,10 +104,10 @@ export class ViewsService {
     const view = source.view!;
     const plan = await this.resolve(view.accountId, view, { fetchCalendars: true });
     const side = await this.loadSide(plan.left, plan.joins);
-    // A calendar is known ahead: a view with one goes on for a year past its data with rows that
-    // carry only the calendar's values, so a forecast finds the feature's future (as for a data set
-    // whose future rows hold features only).
-    if (plan.joins.some((j) => j.kind === 'calendar') && plan.left.identityKind === 'timestamp') {
+    // A calendar is known ahead: for time-series readers a view with one goes on for a year past its
+    // data with rows that carry only the calendar's values, so a forecast finds the feature's future
+    // (as for a data set whose future rows hold features only). Model sessions read without them.
+    if (source.viewCalendarAhead && plan.joins.some((j) => j.kind === 'calendar') && plan.left.identityKind === 'timestamp') {
       const ts = plan.left.identityColumn!;
       for (const t of futureTimestamps(side.rows.map((r) => parseDate(String(r[ts] ?? ''))), CALENDAR_HORIZON_DAYS)) side.rows.push({ [ts]: t });
       for (const j of plan.joins) if (j.kind === 'calendar' && j.holidays) j.events = holidayEvents(j.holidays, ...yearsOf(plan.left, side.rows));
