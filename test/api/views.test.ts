@@ -130,6 +130,7 @@ for (const backend of await backends()) {
       assert.equal(r.json.dataSourceName, 'salesHolidays');
       const done = await completedSession(s, r.json.sessionId);
       assert.equal(done.dataSourceName, 'salesHolidays');
+      assert.match(done.links.find((l: { rel: string }) => l.rel === 'data').href, /\/v1\/views\/salesHolidays$/);
       const results = await s.call('GET', `/v1/sessions/${r.json.sessionId}/results`);
       assert.equal(results.json.data.length, 7);
       const listed = await s.call('GET', '/v1/sessions?dataSourceName=salesHolidays');

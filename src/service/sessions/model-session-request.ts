@@ -54,7 +54,7 @@ export async function modelSessionDraft(services: Services, accountId: string, r
     }
   }
   const extraParameters = { ...r.extraParameters };
-  const request: Record<string, unknown> = { extraParameters };
+  const request: Record<string, unknown> = { extraParameters, ...(dataset.view ? { dataSourceType: 'view' } : {}) };
   if (r.predictionDomain === 'classification') {
     extraParameters.balance = r.balance;
     request.balance = r.balance;

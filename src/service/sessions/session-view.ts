@@ -15,7 +15,8 @@ export function sessionView(s: SessionRecord, base: string): Record<string, unkn
   const id = s.id;
   const links = [
     { rel: 'results', href: `${base}/sessions/${id}/results` },
-    { rel: 'data', href: `${base}/data/${encodeURIComponent(s.datasetName)}` },
+    // A session on a view links to the view's rows (request.dataSourceType, set when it was created).
+    { rel: 'data', href: `${base}/${req.dataSourceType === 'view' ? 'views' : 'data'}/${encodeURIComponent(s.datasetName)}` },
   ];
   if (s.modelId) links.push({ rel: 'model', href: `${base}/models/${s.modelId}` });
   const view: Record<string, unknown> = {

@@ -52,6 +52,7 @@ export async function createForecastSession(services: Services, accountId: strin
     request: {
       startDate: formatOffset(start), endDate: formatOffset(end), resultInterval: capitalised(r.interval),
       availablePredictionIntervals: PREDICTION_LEVELS.map(String), extraParameters: {},
+      ...(dataset.view ? { dataSourceType: 'view' } : {}),
     },
   });
 }

@@ -57,6 +57,7 @@ export async function createImpactSession(services: Services, accountId: string,
     request: {
       startDate: formatOffset(start), endDate: formatOffset(end), resultInterval: capitalised(r.interval),
       eventName: r.eventName, extraParameters: { event: r.eventName }, availablePredictionIntervals: ['0.5'],
+      ...(dataset.view ? { dataSourceType: 'view' } : {}),
     },
   });
 }
