@@ -15,6 +15,9 @@ const day = (i: number) => new Date(Date.UTC(2017, 5, 1) + i * 86_400_000).toISO
 const sales = Array.from({ length: DAYS }, (_, i) => ({ date: day(i), sales: String(100 + (i % 7) * 3 + (day(i) === '2017-07-04' ? 60 : 0)) }));
 const weather = Array.from({ length: DAYS }, (_, i) => ({ date: day(i), temperature: String(20 + (i % 5)) }));
 
+/** Joins nested `levels` deep (each a join of the same data set). */
+const nested = (levels: number): unknown[] => (levels === 0 ? [] : [{ dataSet: { name: 'weather' }, joins: nested(levels - 1) }]);
+
 const ICS = [
   'BEGIN:VCALENDAR', 'VERSION:2.0',
   'BEGIN:VEVENT', 'DTSTART;VALUE=DATE:20170615', 'SUMMARY:Store\\, anniversary', 'END:VEVENT',
@@ -155,6 +158,7 @@ for (const backend of await backends()) {
         [{ dataSetName: 'sales', joins: [{ dataSet: { name: 'weather' }, calendar: { name: 'Nexosis.Holidays-US' } }] }, 400, /exactly one/],
         [{ dataSetName: 'sales', joins: [{ dataSet: { name: 'weather' }, columnOptions: { date: { joinInterval: 'fortnight' } } }] }, 400, /joinInterval/],
         [{ joins: [] }, 400, /dataSetName/],
+        [{ dataSetName: 'sales', joins: nested(12) }, 400, /levels deep/],
       ];
       for (const [body, status, message] of cases) {
         const r = await s.call('PUT', '/v1/views/bad', { json: body });

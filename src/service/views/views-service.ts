@@ -150,7 +150,10 @@ export class ViewsService {
       return out;
     };
     const joins = await resolveJoins(view.definition.joins);
-    if (fetched && 'accountId' in view) await new ViewsStore(this.db).saveCalendarEvents(accountId, view.name, view.definition, events);
+    if (fetched && 'accountId' in view) {
+      await new ViewsStore(this.db).saveCalendarEvents(accountId, view.name, view.definition, events);
+      view.calendarEvents = events; // later reads through this record do not fetch again
+    }
     const columns = viewColumns(left, joins, view.definition.columns);
     return { left, joins, columns };
   }
@@ -167,8 +170,9 @@ export class ViewsService {
     return { dataset, rows, joins, sides };
   }
 
-  private async readJoins(raw: unknown, where: string): Promise<StoredJoin[]> {
+  private async readJoins(raw: unknown, where: string, depth = 0): Promise<StoredJoin[]> {
     if (raw === undefined || raw === null) return [];
+    if (depth >= MAX_JOIN_DEPTH) throw ValidationError.of(where, `joins nest at most ${MAX_JOIN_DEPTH} levels deep`);
     if (!Array.isArray(raw)) throw ValidationError.of(where, 'joins is a list');
     const out: StoredJoin[] = [];
     for (const [i, item] of raw.entries()) {
@@ -178,7 +182,7 @@ export class ViewsService {
       const dataSet = isPlainObject(j.dataset) ? lowerKeys(j.dataset) : undefined;
       const calendar = isPlainObject(j.calendar) ? lowerKeys(j.calendar) : undefined;
       if (!!dataSet === !!calendar) throw ValidationError.of(at, 'a join names exactly one of dataSet or calendar');
-      const join: StoredJoin = { columnOptions: readColumnOptions(j.columnoptions, at), joins: await this.readJoins(j.joins, `${at}.joins`) };
+      const join: StoredJoin = { columnOptions: readColumnOptions(j.columnoptions, at), joins: await this.readJoins(j.joins, `${at}.joins`, depth + 1) };
       if (dataSet) {
         if (typeof dataSet.name !== 'string' || !dataSet.name) throw ValidationError.of(`${at}.dataSet.name`, 'the joined data set needs a name');
         join.dataSet = { name: dataSet.name };
@@ -203,6 +207,7 @@ export class ViewsService {
 }
 
 const CALENDAR_HORIZON_DAYS = 366;
+const MAX_JOIN_DEPTH = 8;
 
 /**
  * Timestamps after the last one, at the data's usual step (the most common gap; whole months or
