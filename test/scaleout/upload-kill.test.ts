@@ -83,7 +83,7 @@ for (const backend of await backends()) {
 
       // The dead writer's lock runs out; the next upload goes through and appends.
       const next = await fetch(`${server.url}/v1/data/kept`, { method: 'PUT', headers: { 'api-key': KEY, 'content-type': 'text/csv' }, body: 'id,x,kind\n' + csvRows(1000, 1500) });
-      assert.equal(next.status, 200);
+      assert.equal(next.status, 201, "every successful PUT answers 201");
       await waitFor('the appended rows', async () => {
         const r = (await call('GET', '/v1/data?partialName=kept')).json;
         return r.items[0].rowCount === 1500 ? true : undefined;
