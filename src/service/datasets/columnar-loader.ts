@@ -10,8 +10,9 @@ import { ColumnBuilder, DictColumnBuilder, NumberColumnBuilder, type LoadedColum
 export class ColumnarLoader {
   private readonly builders: ColumnBuilder[];
   private readonly byName = new Map<string, number>();
-  /** Column index seen at each field position of the previous row: rows usually repeat it. */
+  /** Name and column index (-1: not loaded) seen at each field position of the previous row: rows usually repeat them. */
   private readonly expected: number[] = [];
+  private readonly expectedNames: string[] = [];
   private rows = 0;
 
   constructor(private readonly columns: readonly { name: string; numeric: boolean }[], capacity: number) {
@@ -59,11 +60,12 @@ export class ColumnarLoader {
       const nameEnd = s.indexOf('"', nameStart);
       if (nameEnd < 0) return false;
       let column = this.expected[field];
-      if (column === undefined || !matches(s, nameStart, nameEnd, this.columns[column]!.name)) {
+      if (column === undefined || !matches(s, nameStart, nameEnd, this.expectedNames[field]!)) {
         const name = s.slice(nameStart, nameEnd);
         if (name.indexOf('\\') >= 0) return false;
         column = this.byName.get(name) ?? -1;
         this.expected[field] = column;
+        this.expectedNames[field] = name;
       }
       i = skipSpace(s, nameEnd + 1);
       if (s.charCodeAt(i) !== COLON) return false;

@@ -10,6 +10,8 @@ import type { DatasetRecord } from '../../store/datasets-store.js';
 import type { Services } from '../services.js';
 import type { Aggregation, Imputation, Interval } from '../../ml/timeseries/prepare.js';
 import type { SeriesColumns } from './series-columns.js';
+import { ColumnarLoader } from '../datasets/columnar-loader.js';
+import { cellText, type LoadedColumn } from '../../ml/loaded-columns.js';
 
 export interface SeriesColumnData {
   name: string;
@@ -30,31 +32,53 @@ export interface SeriesInput {
   features: SeriesColumnData[];
 }
 
+/**
+ * Rows go through the columnar loader (no object per row): numbers into typed arrays, timestamps
+ * and logical cells dictionary-encoded and each distinct text parsed once.
+ */
 export async function loadSeries(services: Services, dataset: DatasetRecord, spec: Pick<SeriesColumns, 'columns' | 'target' | 'timestamp' | 'features'>, interval: Interval): Promise<SeriesInput> {
   const names = [spec.target, ...spec.features];
-  const timestamps: number[] = [];
-  const values: number[][] = names.map(() => []);
   const logical = names.map((n) => spec.columns[n]!.dataType === 'logical');
-  for await (const batch of services.datasets.iterateRows(dataset)) {
-    for (const row of batch) {
-      const ts = row[spec.timestamp];
-      timestamps.push(isMissingCell(ts) ? NaN : parseDate(String(ts)) ?? NaN);
-      names.forEach((n, j) => values[j]!.push(cellValue(row[n], logical[j]!)));
-    }
-  }
+  const loader = new ColumnarLoader([
+    { name: spec.timestamp, numeric: false },
+    ...names.map((name, j) => ({ name, numeric: !logical[j] })),
+  ].filter((c, i, all) => all.findIndex((d) => d.name === c.name) === i), dataset.rowCount);
+  for await (const texts of services.datasets.rowTexts(dataset)) loader.add(texts);
+  const loaded = loader.finish();
   const column = (j: number): SeriesColumnData => ({
     name: names[j]!,
-    values: Float64Array.from(values[j]!),
+    values: seriesValues(loaded[names[j]!]!, logical[j]!, loader.rowCount),
     logical: logical[j]!,
     ...strategies(spec.columns, names[j]!),
   });
   return {
     interval,
     timestampColumn: spec.timestamp,
-    timestamps: Float64Array.from(timestamps),
+    timestamps: mapLevels(loaded[spec.timestamp]!, loader.rowCount, (t) => (isMissingCell(t) ? NaN : parseDate(t) ?? NaN), NaN),
     target: column(0),
     features: spec.features.map((_, j) => column(j + 1)),
   };
+}
+
+/** A column's values as the series computations read them (parseNumberCell / parseLogicalCell semantics). */
+function seriesValues(col: LoadedColumn, logical: boolean, rows: number): Float64Array {
+  if (logical || col.kind === 'dict') return mapLevels(col, rows, (t) => cellValue(t, logical), cellValue('', logical));
+  // Canonical number texts (String(x) gives them back) parse alike; every other stored text is re-read.
+  const out = Float64Array.from(col.values);
+  for (const [row, text] of col.texts) out[row] = parseNumberCell(text);
+  return out;
+}
+
+/** Each distinct text of a column parsed once, spread over its rows (`missing` where the cell is empty or absent). */
+function mapLevels(col: LoadedColumn, rows: number, parse: (text: string) => number, missing: number): Float64Array {
+  const out = new Float64Array(rows);
+  if (col.kind === 'number') {
+    for (let i = 0; i < rows; i++) { const t = cellText(col, i); out[i] = t === '' ? missing : parse(t); }
+    return out;
+  }
+  const parsed = col.levels.map(parse);
+  for (let i = 0; i < rows; i++) { const c = col.codes[i]!; out[i] = c < 0 ? missing : parsed[c]!; }
+  return out;
 }
 
 function cellValue(cell: unknown, logical: boolean): number {
