@@ -3,7 +3,8 @@ import { MIGRATIONS } from './migrations.js';
 
 const LOCK_ID = 7272011; // arbitrary, constant: serialises migrations across processes
 
-export async function migrate(pool: SqlPool): Promise<number[]> {
+/** Applies every migration not yet applied (up to `upTo` when given: tests of a migration's data conversion). */
+export async function migrate(pool: SqlPool, upTo = Infinity): Promise<number[]> {
   const c = await pool.connect();
   const applied: number[] = [];
   try {
@@ -12,7 +13,7 @@ export async function migrate(pool: SqlPool): Promise<number[]> {
       version int PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
     const done = new Set((await c.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
     for (const m of MIGRATIONS) {
-      if (done.has(m.version)) continue;
+      if (done.has(m.version) || m.version > upTo) continue;
       await c.query('BEGIN');
       try {
         for (const stmt of splitStatements(m.sql)) await c.query(stmt);

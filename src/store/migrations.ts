@@ -280,6 +280,64 @@ CREATE INDEX lease_claims_job ON lease_claims(job_table, job_id, owner);
 `,
   },
   {
+    version: 7,
+    name: 'paged session results',
+    // A result's per-row parts (result rows, class and anomaly scores, outliers, each forecast
+    // interval level's rows) are kept in pages of 1,000 rows (store/result-pages.ts), written in
+    // short statements under a generation that the completing transaction names in session_results.
+    // Results stored before are converted here, keeping their row and key order (json, not jsonb).
+    sql: `
+CREATE TABLE session_result_pages (
+  session_id uuid NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  generation text NOT NULL,
+  part text NOT NULL,
+  page int NOT NULL,
+  rows text NOT NULL,
+  PRIMARY KEY (session_id, generation, part, page)
+);
+ALTER TABLE session_results ADD COLUMN generation text;
+ALTER TABLE session_results ADD COLUMN parts json;
+INSERT INTO session_result_pages (session_id, generation, part, page, rows)
+SELECT session_id, 'migrated', part, ((ord - 1) / 1000)::int, json_agg(elem ORDER BY ord)::text
+FROM (
+  SELECT r.session_id, 'data' AS part, e.elem, e.ord
+    FROM session_results r,
+      json_array_elements(CASE WHEN json_typeof(r.data::json) = 'array' THEN r.data::json ELSE '[]'::json END) WITH ORDINALITY AS e(elem, ord)
+  UNION ALL
+  SELECT r.session_id, k.key, e.elem, e.ord
+    FROM session_results r, json_each(r.extra::json) AS k(key, value),
+      json_array_elements(CASE WHEN k.key IN ('classScores', 'anomalyScores', 'outliers') AND json_typeof(k.value) = 'array' THEN k.value ELSE '[]'::json END) WITH ORDINALITY AS e(elem, ord)
+  UNION ALL
+  SELECT r.session_id, 'intervals:' || l.key, e.elem, e.ord
+    FROM session_results r, json_each(r.extra::json) AS k(key, value),
+      json_each(CASE WHEN k.key = 'intervals' AND json_typeof(k.value) = 'object' THEN k.value ELSE '{}'::json END) AS l(key, value),
+      json_array_elements(CASE WHEN json_typeof(l.value) = 'array' THEN l.value ELSE '[]'::json END) WITH ORDINALITY AS e(elem, ord)
+) x
+GROUP BY session_id, part, ((ord - 1) / 1000)::int;
+UPDATE session_results r SET
+  generation = 'migrated',
+  parts = json_build_object('pageRows', 1000, 'rows', (
+    SELECT COALESCE(json_object_agg(p.part, p.n ORDER BY p.o1, p.o2), '{}'::json) FROM (
+      SELECT 'data' AS part, json_array_length(CASE WHEN json_typeof(r.data::json) = 'array' THEN r.data::json ELSE '[]'::json END) AS n, 0::bigint AS o1, 0::bigint AS o2
+      UNION ALL
+      SELECT k.key, json_array_length(CASE WHEN json_typeof(k.value) = 'array' THEN k.value ELSE '[]'::json END), k.ord, 0::bigint
+        FROM json_each(r.extra::json) WITH ORDINALITY AS k(key, value, ord)
+        WHERE k.key IN ('classScores', 'anomalyScores', 'outliers') AND json_typeof(k.value) = 'array'
+      UNION ALL
+      SELECT 'intervals:' || l.key, json_array_length(CASE WHEN json_typeof(l.value) = 'array' THEN l.value ELSE '[]'::json END), k.ord, l.ord
+        FROM json_each(r.extra::json) WITH ORDINALITY AS k(key, value, ord),
+          json_each(CASE WHEN k.key = 'intervals' AND json_typeof(k.value) = 'object' THEN k.value ELSE '{}'::json END) WITH ORDINALITY AS l(key, value, ord)
+    ) p)),
+  extra = COALESCE((
+    SELECT json_object_agg(k.key, k.value ORDER BY k.ord)::text
+      FROM json_each(r.extra::json) WITH ORDINALITY AS k(key, value, ord)
+      WHERE NOT (k.key IN ('classScores', 'anomalyScores', 'outliers') AND json_typeof(k.value) = 'array')
+        AND NOT (k.key = 'intervals' AND json_typeof(k.value) = 'object')), '{}'),
+  data = '[]'
+WHERE r.parts IS NULL;
+`,
+  },
+  {
     version: 8,
     name: 'views: a data set joined with other data sets or calendars',
     // definition = { joins, columns } as the client sent them (normalised); calendar_events caches the

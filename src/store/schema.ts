@@ -149,10 +149,23 @@ export interface SessionsTable {
 export interface SessionResultsTable {
   session_id: string;
   metrics: Json<Record<string, unknown>>;
-  /** JSON text: array of result rows (values as strings). */
+  /** JSON text: '[]' since migration 7 (the rows are in session_result_pages). */
   data: string;
-  /** JSON text: kind-specific extras (confusion matrix, class scores, contest, outliers, intervals…). */
+  /** JSON text: kind-specific extras kept whole (confusion matrix, contest, calibration…); per-row parts are paged. */
   extra: string;
+  /** The session_result_pages generation this result reads. */
+  generation: string | null;
+  /** JSON: PartsManifest (result-pages.ts). */
+  parts: unknown;
+}
+
+/** One page of a paged result part (result-pages.ts): a JSON array of RESULT_PAGE_ROWS rows at most. */
+export interface SessionResultPagesTable {
+  session_id: string;
+  generation: string;
+  part: string;
+  page: number;
+  rows: string;
 }
 
 export interface ModelsTable {
@@ -217,6 +230,7 @@ export interface Schema {
   imports: ImportsTable;
   sessions: SessionsTable;
   session_results: SessionResultsTable;
+  session_result_pages: SessionResultPagesTable;
   models: ModelsTable;
   outbox: OutboxTable;
   usage_counters: UsageCountersTable;

@@ -2,6 +2,7 @@ import type { Db } from './db.js';
 import { claimLeased, releaseLeased, renewLeased } from './leases.js';
 import type { Message, StatusEntry, StoredColumn } from './schema.js';
 import type { Page, PageOf } from './paging.js';
+import { manifestOf, pageSpan, type PagedResults, type PartsManifest } from './result-pages.js';
 
 export type SessionType = 'model' | 'forecast' | 'impact';
 export type SessionStatus = 'requested' | 'started' | 'completed' | 'failed' | 'cancelled';
@@ -28,25 +29,24 @@ export interface SessionRecord {
   updatedAt: Date;
 }
 
+/**
+ * A stored result: the small parts whole, the per-row parts (result-pages.ts) read by row range.
+ * `parts` gives each paged part's row count, in stored order ('data', 'classScores',
+ * 'anomalyScores', 'outliers', 'intervals:<level>').
+ */
 export interface SessionResults {
   metrics: Record<string, unknown>;
-  data: Record<string, string>[];
   extra: Record<string, unknown>;
+  parts: Record<string, number>;
+  /** Rows [start, end) of a part (an unknown part has none). */
+  rows<T = Record<string, string>>(part: string, start: number, end: number): Promise<T[]>;
 }
 
-/** A large part already serialised (by the worker thread that computed it), so the main thread never walks it. */
-export interface SerialisedJson {
-  serialisedJson: string;
-}
+/** Results as a runner hands them over for storing: paged where they were computed. */
+export type SessionResultsToSave = PagedResults;
 
-/** Results as a runner hands them over for storing. */
-export interface SessionResultsToSave {
-  metrics: Record<string, unknown>;
-  data: Record<string, string>[] | SerialisedJson;
-  extra: Record<string, unknown> | SerialisedJson;
-}
-
-const jsonText = (v: unknown): string => (typeof v === 'object' && v !== null && 'serialisedJson' in v ? (v as SerialisedJson).serialisedJson : JSON.stringify(v));
+/** Pages per COPY when results are written: a few MB per short statement. */
+const PAGES_PER_WRITE = 8;
 
 export interface SessionFilter {
   dataSourceName?: string;
@@ -109,6 +109,7 @@ export class SessionsStore {
 
   async delete(accountId: string, ids: string[]): Promise<number> {
     if (ids.length === 0) return 0;
+    await this.db.kysely.deleteFrom('session_result_pages').where('session_id', 'in', ids).execute();
     await this.db.kysely.deleteFrom('session_results').where('session_id', 'in', ids).execute();
     const r = await this.db.kysely.deleteFrom('sessions').where('account_id', '=', accountId).where('id', 'in', ids).executeTakeFirst();
     return Number(r.numDeletedRows);
@@ -158,11 +159,32 @@ export class SessionsStore {
     await this.db.query('UPDATE sessions SET messages = messages || $2::jsonb WHERE id = $1', [id, JSON.stringify(messages)]);
   }
 
-  async saveResults(id: string, r: SessionResultsToSave): Promise<void> {
+  /**
+   * Writes a result's pages under `generation`, in short statements outside any transaction: no
+   * reader sees them until saveResultsHeader names the generation (in the completing transaction).
+   */
+  async saveResultPages(id: string, generation: string, r: PagedResults): Promise<void> {
+    const bulk = this.db.bulk();
+    for (const part of r.parts) {
+      for (let first = 0; first < part.pages.length; first += PAGES_PER_WRITE) {
+        const rows = part.pages.slice(first, first + PAGES_PER_WRITE).map((text, k) => [id, generation, part.name, String(first + k), text]);
+        await bulk.copyRows('session_result_pages', ['session_id', 'generation', 'part', 'page', 'rows'], rows);
+      }
+    }
+  }
+
+  /** Publishes a result whose pages are written: metrics, the small parts and the manifest of the pages. */
+  async saveResultsHeader(id: string, generation: string, r: PagedResults): Promise<void> {
     await this.db.query(
-      `INSERT INTO session_results (session_id, metrics, data, extra) VALUES ($1, $2::jsonb, $3, $4)
-       ON CONFLICT (session_id) DO UPDATE SET metrics = EXCLUDED.metrics, data = EXCLUDED.data, extra = EXCLUDED.extra`,
-      [id, JSON.stringify(r.metrics), jsonText(r.data), jsonText(r.extra)]);
+      `INSERT INTO session_results (session_id, metrics, data, extra, generation, parts) VALUES ($1, $2::jsonb, '[]', $3, $4, $5::json)
+       ON CONFLICT (session_id) DO UPDATE SET metrics = EXCLUDED.metrics, data = EXCLUDED.data, extra = EXCLUDED.extra,
+         generation = EXCLUDED.generation, parts = EXCLUDED.parts`,
+      [id, JSON.stringify(r.metrics), r.extra, generation, JSON.stringify(manifestOf(r))]);
+  }
+
+  /** Drops the pages of one generation of a session's results ('this'), or of every other one ('others'). */
+  async dropResultPages(id: string, generation: string, which: 'this' | 'others'): Promise<void> {
+    await this.db.bulk().query(`DELETE FROM session_result_pages WHERE session_id = $1 AND generation ${which === 'this' ? '=' : '<>'} $2`, [id, generation]);
   }
 
   /** Only the metrics: a notification needs them, not the (possibly very large) result rows. */
@@ -172,8 +194,29 @@ export class SessionsStore {
   }
 
   async results(id: string): Promise<SessionResults | undefined> {
-    const r = await this.db.kysely.selectFrom('session_results').selectAll().where('session_id', '=', id).executeTakeFirst();
-    return r && { metrics: r.metrics, data: JSON.parse(r.data), extra: JSON.parse(r.extra) };
+    const rows = await this.db.query<{ metrics: unknown; extra: string; generation: string | null; parts: unknown }>(
+      'SELECT metrics, extra, generation, parts FROM session_results WHERE session_id = $1', [id]);
+    const r = rows[0];
+    if (!r) return undefined;
+    const j = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
+    const manifest = j<PartsManifest>(r.parts);
+    const db = this.db;
+    return {
+      metrics: j(r.metrics),
+      extra: JSON.parse(r.extra),
+      parts: { ...manifest.rows },
+      async rows<T>(part: string, start: number, end: number): Promise<T[]> {
+        const count = manifest.rows[part] ?? 0;
+        end = Math.min(end, count);
+        if (start >= end) return [];
+        const span = pageSpan(start, end, manifest.pageRows);
+        const pages = await db.query<{ rows: string }>(
+          'SELECT rows FROM session_result_pages WHERE session_id = $1 AND generation = $2 AND part = $3 AND page BETWEEN $4 AND $5 ORDER BY page',
+          [id, r.generation, part, span.first, span.last]);
+        const all = pages.flatMap((p) => JSON.parse(p.rows) as T[]);
+        return all.slice(span.skip, span.skip + (end - start));
+      },
+    };
   }
 }
 

@@ -66,9 +66,9 @@ export function registerContestRoutes(app: FastifyInstance, services: Services):
     const { session, results, contest } = await contestFor(req);
     const contestant = pick(contest);
     if (!contestant) throw notApplicable('contestant', (req.params as { cid?: string }).cid ?? '');
-    const rows = contestant.id === contest.champion.id ? results.data : [];
-    const slice = rows.slice(page.page * page.size, (page.page + 1) * page.size);
-    return { session, body: { ...withLinks(req, session)(contestant), data: slice, ...pagingFields(req, page, rows.length) } };
+    const champion = contestant.id === contest.champion.id;
+    const slice = champion ? await results.rows('data', page.page * page.size, (page.page + 1) * page.size) : [];
+    return { session, body: { ...withLinks(req, session)(contestant), data: slice, ...pagingFields(req, page, champion ? results.parts.data ?? 0 : 0) } };
   }
 
   app.get('/v1/sessions/:id/contest/champion', { schema: { tags, summary: 'The champion with its test rows', ...pagedQuery, response: errors } }, async (req, reply) => {
@@ -88,7 +88,7 @@ export function registerContestRoutes(app: FastifyInstance, services: Services):
     const { session, results, contest } = await contestFor(req);
     const dataset = await services.datasets.getSource(req.accountId, session.datasetName).catch(() => undefined);
     const featureCount = Object.values(session.columns as Record<string, { role?: string }>).filter((c) => c.role === 'feature').length;
-    const testCount = session.type === 'forecast' ? Number(results.extra.holdoutPeriods ?? 0) : results.data.length;
+    const testCount = session.type === 'forecast' ? Number(results.extra.holdoutPeriods ?? 0) : (results.parts.data ?? 0);
     const observationCount = dataset?.rowCount ?? 0;
     reply.headers(statusHeaders(session));
     return {

@@ -89,28 +89,28 @@ export function registerModelSessionRoutes(app: FastifyInstance, services: Servi
     const p = Params.query(req);
     const page = readPaging(p);
     p.check();
-    const { session, results } = await resultsFor(req, 'classScores', (_s, r) => Array.isArray(r.extra.classScores));
+    const { session, results } = await resultsFor(req, 'classScores', (_s, r) => 'classScores' in r.parts);
     const classes = results.extra.classes as string[];
-    const scores = results.extra.classScores as number[][];
     const target = session.targetColumn!;
-    const start = page.page * page.size;
-    const data = paged(results.data, page).map((row, i) => {
+    const [start, end] = [page.page * page.size, (page.page + 1) * page.size];
+    const scores = await results.rows<number[]>('classScores', start, end);
+    const data = (await results.rows('data', start, end)).map((row, i) => {
       const out: Record<string, string> = { ...row };
-      classes.forEach((c, j) => { out[`${target}:${c}`] = String(scores[start + i]![j]); });
+      classes.forEach((c, j) => { out[`${target}:${c}`] = String(scores[i]![j]); });
       return out;
     });
     reply.headers(statusHeaders(session));
-    return { ...sessionBody(req, session), classes, metrics: results.metrics, data, ...pagingFields(req, page, results.data.length) };
+    return { ...sessionBody(req, session), classes, metrics: results.metrics, data, ...pagingFields(req, page, results.parts.data ?? 0) };
   });
 
   app.get('/v1/sessions/:id/results/anomalyscores', { schema: { tags, summary: 'Every row of an anomalies session with its anomaly score (negative = anomalous)', ...pagedQuery, response: errors } }, async (req, reply) => {
     const p = Params.query(req);
     const page = readPaging(p);
     p.check();
-    const { session, results } = await resultsFor(req, 'anomalyScores', (_s, r) => Array.isArray(r.extra.anomalyScores));
-    const rows = results.extra.anomalyScores as Record<string, string>[];
+    const { session, results } = await resultsFor(req, 'anomalyScores', (_s, r) => 'anomalyScores' in r.parts);
+    const data = await results.rows('anomalyScores', page.page * page.size, (page.page + 1) * page.size);
     reply.headers(statusHeaders(session));
-    return { ...sessionBody(req, session), metrics: results.metrics, data: paged(rows, page), ...pagingFields(req, page, rows.length) };
+    return { ...sessionBody(req, session), metrics: results.metrics, data, ...pagingFields(req, page, results.parts.anomalyScores!) };
   });
 
   app.get('/v1/sessions/:id/results/featureimportance', { schema: { tags, summary: 'Importance of each feature column (highest first)', ...pagedQuery, response: errors } }, async (req, reply) => {
@@ -129,8 +129,9 @@ export function registerModelSessionRoutes(app: FastifyInstance, services: Servi
     const p = Params.query(req);
     const page = readPaging(p);
     p.check();
-    const { session, results } = await resultsFor(req, 'mahalanobisDistances', (_s, r) => Array.isArray(r.extra.anomalyScores));
-    const rows = withMahalanobisDistances(results.extra.anomalyScores as Record<string, string>[]);
+    const { session, results } = await resultsFor(req, 'mahalanobisDistances', (_s, r) => 'anomalyScores' in r.parts);
+    // The distances need every row's values (the covariance of all rows): the one result read whole.
+    const rows = withMahalanobisDistances(await results.rows('anomalyScores', 0, results.parts.anomalyScores!));
     reply.headers(statusHeaders(session));
     return { ...sessionBody(req, session), metrics: results.metrics, data: paged(rows, page), ...pagingFields(req, page, rows.length) };
   });

@@ -9,6 +9,7 @@ import { baseUrl, pagingFields, readPaging } from '../paging.js';
 import { errors, pagingQuery, str } from './schema-parts.js';
 import { sendCsv, wantsCsv } from './datasets.js';
 import { sendError } from '../error-handler.js';
+import { INTERVAL_PART_PREFIX, intervalPart } from '../../store/result-pages.js';
 
 const tags = ['sessions'];
 const SESSION_SORTS: SessionSort[] = ['id', 'name', 'type', 'status', 'dataSourceName', 'requestedDate'];
@@ -116,22 +117,23 @@ export function registerSessionRoutes(app: FastifyInstance, services: Services):
     p.check();
     const { session, results } = await sessions.results(req.accountId, sessionIdParam(req));
     reply.headers(statusHeaders(session));
-    let rows = results?.data ?? [];
+    let part = 'data';
     if (interval !== undefined && results) {
-      const byLevel = (results.extra.intervals ?? {}) as Record<string, Record<string, string>[]>;
-      const key = Object.keys(byLevel).find((k) => Number(k) === Number(interval));
+      const levels = Object.keys(results.parts).filter((p) => p.startsWith(INTERVAL_PART_PREFIX)).map((p) => p.slice(INTERVAL_PART_PREFIX.length));
+      const key = levels.find((k) => Number(k) === Number(interval));
       if (key === undefined) {
         return sendError(reply, { statusCode: 400, message: 'Request is invalid', errorType: 'RequestValidation', errorDetails: { predictionInterval: [`'${interval}' is not one of the session's availablePredictionIntervals`] } });
       }
-      rows = byLevel[key]!;
+      part = intervalPart(key);
     }
-    const slice = rows.slice(page.page * page.size, (page.page + 1) * page.size);
+    const total = results?.parts[part] ?? 0;
+    const slice = results ? await results.rows(part, page.page * page.size, (page.page + 1) * page.size) : [];
     if (wantsCsv(req)) return sendCsv(reply, Object.keys(slice[0] ?? {}), slice);
     // Forecasts: the held-out periods the metrics were measured on (<target>:actual, <target>:predicted), for charts.
     const holdout = Array.isArray(results?.extra.holdout) ? { holdout: results.extra.holdout } : {};
     // Result-level figures beside the metrics (impact: the effects' intervals and their level).
     const fields = (results?.extra.resultFields ?? {}) as Record<string, unknown>;
-    return { ...sessionBody(req, session), metrics: results?.metrics ?? {}, ...holdout, ...fields, data: slice, ...pagingFields(req, page, rows.length) };
+    return { ...sessionBody(req, session), metrics: results?.metrics ?? {}, ...holdout, ...fields, data: slice, ...pagingFields(req, page, total) };
   });
 }
 

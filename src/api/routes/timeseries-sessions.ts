@@ -74,9 +74,8 @@ export function registerTimeseriesSessionRoutes(app: FastifyInstance, services: 
     const { session, results } = await services.sessions.results(req.accountId, id);
     if (session.type !== 'forecast') throw notApplicable('forecast session', id);
     reply.headers(statusHeaders(session));
-    const rows = (results?.extra.outliers ?? []) as Record<string, string>[];
-    const slice = rows.slice(page.page * page.size, (page.page + 1) * page.size);
+    const slice = results ? await results.rows('outliers', page.page * page.size, (page.page + 1) * page.size) : [];
     if (wantsCsv(req)) return sendCsv(reply, Object.keys(slice[0] ?? {}), slice);
-    return { ...sessionBody(req, session), data: slice, ...pagingFields(req, page, rows.length) };
+    return { ...sessionBody(req, session), data: slice, ...pagingFields(req, page, results?.parts.outliers ?? 0) };
   });
 }

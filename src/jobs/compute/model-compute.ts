@@ -23,12 +23,10 @@ import { holdoutSplit } from '../../service/models/holdout-split.js';
 import { algorithmView, contestView } from '../../service/models/contest-view.js';
 import { dropRareClasses, MIN_ROWS_PER_CLASS } from '../../service/models/rare-classes.js';
 import type { Message } from '../../store/schema.js';
-import type { SerialisedJson } from '../../store/sessions-store.js';
+import { pageResults } from '../../store/result-pages.js';
 import type { ModelComputeInput, ModelComputeOutput } from '../../service/models/model-compute-contract.js';
 
 export type { ModelComputeInput, ModelComputeOutput, ModelComputeResults } from '../../service/models/model-compute-contract.js';
-
-const serialised = (v: unknown): SerialisedJson => ({ serialisedJson: JSON.stringify(v) });
 
 const ISOLATION_FOREST: AlgorithmView = { name: 'Isolation Forest', description: 'Isolation Forest Outlier Detection', key: 'isolation_forest' };
 
@@ -132,7 +130,7 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
   return {
     artifact: { format: 'sibyl-model-artifact', version: 1, domain: input.domain, targetColumn: target, keyColumn: input.keyColumn, classes, encoder: encoder.toJSON(), learner: model.toJSON(), intervals: uncertainty.intervals?.toJSON() },
     algorithm: algorithmView(model.algorithm),
-    results: { metrics, data: serialised(data), extra: serialised(extra) },
+    results: pageResults(metrics, data, extra),
     vocabularies: encoder.vocabularies(),
     messages,
   };
@@ -160,12 +158,12 @@ function detectAnomalies(input: ModelComputeInput): ModelComputeOutput {
   return {
     artifact: { format: 'sibyl-model-artifact', version: 1, domain: 'anomalies', targetColumn: ANOMALY_COLUMN, keyColumn: input.keyColumn, classes: null, encoder: encoder.toJSON(), learner: forest.toJSON() },
     algorithm: ISOLATION_FOREST,
-    results: {
-      metrics: { percentAnomalies: percentAnomalies(decision) },
+    results: pageResults(
+      { percentAnomalies: percentAnomalies(decision) },
+      scored.filter((_, i) => decision[i]! < 0),
       // How the threshold was set: the client's share, or estimated from the data (offset.ts).
-      data: serialised(scored.filter((_, i) => decision[i]! < 0)),
-      extra: serialised({ anomalyScores: scored, contamination: { share: forest.threshold.contamination, source: input.contamination !== undefined ? 'requested' : input.containsAnomalies ? 'estimated' : 'clean training data' } }),
-    },
+      { anomalyScores: scored, contamination: { share: forest.threshold.contamination, source: input.contamination !== undefined ? 'requested' : input.containsAnomalies ? 'estimated' : 'clean training data' } },
+    ),
     vocabularies: encoder.vocabularies(),
     messages: [{ severity: 'informational', message: `${n} observations were found in the dataset.` }],
   };

@@ -5,7 +5,7 @@
 import type { ColumnSpec, ColumnVocabulary } from '../../ml/encode.js';
 import type { LoadedColumns } from '../../ml/loaded-columns.js';
 import type { Message } from '../../store/schema.js';
-import type { SerialisedJson } from '../../store/sessions-store.js';
+import type { PagedResults } from '../../store/result-pages.js';
 import type { AlgorithmView, ModelArtifact, PredictionDomain } from './model-artifact.js';
 
 export interface ModelComputeInput {
@@ -28,12 +28,8 @@ export interface ModelComputeInput {
   contestSampleRows?: number;
 }
 
-/** Result rows and extras come serialised: for a big data set they are large, and the main thread only stores them. */
-export interface ModelComputeResults {
-  metrics: Record<string, number>;
-  data: SerialisedJson;
-  extra: SerialisedJson;
-}
+/** Result rows and extras come paged and serialised: for a big data set they are large, and the main thread only stores them. */
+export type ModelComputeResults = PagedResults<Record<string, number>>;
 
 export type ModelComputeOutput =
   | { failure: string }

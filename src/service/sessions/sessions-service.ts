@@ -79,18 +79,36 @@ export class SessionsService {
 
   /** Moves a session (held by `owner`'s lease) to a status and announces it; undefined if the lease was lost. */
   async transition(id: string, owner: string | null, status: SessionStatus, opts: { messages?: Message[]; modelId?: string; algorithm?: Record<string, unknown>; results?: SessionResultsToSave } = {}): Promise<SessionRecord | undefined> {
-    return this.db.tx(async (tx) => {
-      const store = new SessionsStore(tx);
+    const results = opts.results;
+    // Result pages first, in short statements under a fresh generation no reader sees yet; the
+    // transaction below publishes them with the status. Killed in between: the pages are orphans,
+    // dropped when the session's next attempt publishes its own.
+    const generation = results ? randomUUID() : null;
+    const store = new SessionsStore(this.db);
+    if (results && generation) {
+      try {
+        await store.saveResultPages(id, generation, results);
+      } catch (e) {
+        // The session was deleted while it ran: its pages have no session to belong to.
+        if ((await store.getById(id)) === undefined) return undefined;
+        throw e;
+      }
+    }
+    const done = await this.db.tx(async (tx) => {
+      const txStore = new SessionsStore(tx);
       // Transition first: a session deleted while it ran (or re-claimed by another worker) has no row to take results.
-      const s = await store.transition(id, owner, status, opts);
+      const s = await txStore.transition(id, owner, status, opts);
       if (!s) throw new LeaseLost(id);
-      if (opts.results) await store.saveResults(id, opts.results);
+      if (results && generation) await txStore.saveResultsHeader(id, generation, results);
       await this.announce(tx, s);
       return s;
     }).catch((e) => {
       if (e instanceof LeaseLost) return undefined;
       throw e;
     });
+    // Published: earlier attempts' pages go. Not published (lease lost): this attempt's pages go.
+    if (generation) await store.dropResultPages(id, generation, done ? 'others' : 'this').catch(() => {});
+    return done;
   }
 
   private async announce(tx: Db, s: SessionRecord): Promise<void> {

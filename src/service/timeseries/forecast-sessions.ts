@@ -5,6 +5,7 @@
 import { formatOffset } from '../../domain/dates.js';
 import { addPeriods, periodStart, periodsBetween, seasonalPeriods } from '../../ml/timeseries/prepare.js';
 import type { SessionRecord } from '../../store/sessions-store.js';
+import { pageResults } from '../../store/result-pages.js';
 import type { SessionRunner } from '../sessions/session-runner.js';
 import type { ForecastComputeInput, ForecastComputeOutput } from './forecast-compute-contract.js';
 import { ValidationError } from '../errors.js';
@@ -62,7 +63,7 @@ export const runForecastSession: SessionRunner = async (s, ctx) => {
   const input: ForecastComputeInput = { ...series, startMs: start, endMs: end, levels: PREDICTION_LEVELS };
   const out = await ctx.compute.run<ForecastComputeOutput>('forecast', input, seriesBuffers(series));
   return {
-    results: { metrics: out.metrics, data: out.data, extra: { intervals: out.intervals, outliers: out.outliers, smoothed: out.smoothed, holdoutPeriods: out.holdout, holdout: out.holdoutRows, savedModel: out.savedModel } },
+    results: pageResults(out.metrics, out.data, { intervals: out.intervals, outliers: out.outliers, smoothed: out.smoothed, holdoutPeriods: out.holdout, holdout: out.holdoutRows, savedModel: out.savedModel }),
     algorithm: { name: out.method, description: 'Chosen per series by backtest on its last periods', key: out.method },
   };
 };

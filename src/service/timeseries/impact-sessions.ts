@@ -6,6 +6,7 @@
 import { formatOffset } from '../../domain/dates.js';
 import { periodsBetween } from '../../ml/timeseries/prepare.js';
 import type { SessionRecord } from '../../store/sessions-store.js';
+import { pageResults } from '../../store/result-pages.js';
 import type { SessionRunner } from '../sessions/session-runner.js';
 import type { ImpactComputeInput, ImpactComputeOutput } from './impact-compute-contract.js';
 import { ValidationError } from '../errors.js';
@@ -68,7 +69,7 @@ export const runImpactSession: SessionRunner = async (s, ctx) => {
   const out = await ctx.compute.run<ImpactComputeOutput>('impact', input, seriesBuffers(series));
   return {
     // The rows are the counterfactual's mean and 95 % interval: the only prediction interval offered is 0.5.
-    results: { metrics: out.metrics, data: out.data, extra: { intervals: { '0.5': out.data }, resultFields: out.effectIntervals, ...out.details, savedModel: out.savedModel } },
+    results: pageResults(out.metrics, out.data, { intervals: { '0.5': out.data }, resultFields: out.effectIntervals, ...out.details, savedModel: out.savedModel }),
     algorithm: { name: out.details.model, description: 'Structural time-series counterfactual fitted on the pre-event period, its uncertainty calibrated on backtests before the event', key: out.details.model },
     messages: out.warnings.map((message) => ({ severity: 'warning', message })),
   };
