@@ -22,11 +22,11 @@ async function stored(db: Db, accountId: string, name: string) {
 }
 
 /** The CSV through the positional path, and as JSON records (empty cells left out) through the record path. */
-async function bothPaths(file: string[], requestedColumns: ColumnPatchMap) {
+async function bothPaths(file: string[] | Buffer, requestedColumns: ColumnPatchMap) {
   const db = await openDb({});
   try {
     const account = await new AccountsStore(db).createAccount(crypto.randomUUID(), null);
-    const bytes = readFileSync(fixturePath(...file));
+    const bytes = Buffer.isBuffer(file) ? file : readFileSync(fixturePath(...file));
     const csv = new CsvRecords(Readable.from([bytes.subarray(0, 1000), bytes.subarray(1000)]), { maxBytes: Infinity });
     const positional = await ingest(db, { accountId: account.id, name: 'csv', records: csv, requestedColumns });
     const t = parseCsv(bytes.toString('utf8'));
@@ -75,4 +75,13 @@ test('values with backslashes, tabs, line breaks and \\N round-trip through the 
   } finally {
     await db.close();
   }
+});
+
+test('values that need escaping (backslash, tab, quotes, line breaks, non-ASCII) are stored and sized alike on both paths', async () => {
+  const csv = 'name,note,n\r\nplain,"a ""quoted"" word",1\r\nback\\slash,tab\there,2\r\n"multi\nline",café ☕,3\r\nascii,again,4\r\n';
+  const r = await bothPaths(Buffer.from(csv, 'utf8'), {});
+  assert.deepEqual(r.csv, r.json);
+  assert.deepEqual(r.csv.rows.map((x: Record<string, string>) => x.note), ['a "quoted" word', 'tab\there', 'café ☕', 'again']);
+  assert.equal(r.csv.rows[1].name, 'back\\slash');
+  assert.equal(r.csv.dataBytes, r.csv.rows.reduce((n: number, x: unknown) => n + Buffer.byteLength(JSON.stringify(x)), 0));
 });

@@ -44,7 +44,9 @@ export async function startBenchServer(store: StoreKind, env: Record<string, str
 
 /** Another `sibyl serve` with the given environment (e.g. a second API process on the same database). */
 export async function launch(env: NodeJS.ProcessEnv, args: string[] = []): Promise<BenchServer> {
-  const proc: ChildProcess = spawn(process.execPath, ['dist/src/cli.js', 'serve', ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  // BENCH_SERVER_NODE_ARGS: node options for the server only, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it.
+  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const proc: ChildProcess = spawn(process.execPath, [...nodeArgs, 'dist/src/cli.js', 'serve', ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     proc.stdout!.on('data', (d) => { out += d; const m = /listening on (\S+)/.exec(out); if (m) resolve(m[1]!); });

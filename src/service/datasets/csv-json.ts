@@ -8,23 +8,35 @@ export class RowJsonWriter {
   private readonly order: number[];
   /** '"name":' per header position, escaped once. */
   private readonly keys: string[];
+  /** Whether a key's JSON holds a backslash (an escaped name). */
+  private readonly keysEscaped: boolean;
+  /** Whether the last row written holds a backslash (a value needed escaping, or a key did). */
+  escaped = false;
 
   constructor(header: readonly string[]) {
     const positions = header.map((_, i) => i);
     const indexes = positions.filter((i) => isArrayIndex(header[i]!)).sort((a, b) => Number(header[a]) - Number(header[b]));
     this.order = [...indexes, ...positions.filter((i) => !isArrayIndex(header[i]!))];
     this.keys = header.map((name) => JSON.stringify(name) + ':');
+    this.keysEscaped = this.keys.some((k) => k.includes('\\'));
   }
 
   write(values: readonly string[]): string {
     let out = '{';
+    let escaped = this.keysEscaped;
     for (let k = 0; k < this.order.length; k++) {
       const i = this.order[k]!;
       const v = values[i]!;
       if (v === '') continue;
       if (out.length > 1) out += ',';
-      out += this.keys[i]! + (needsEscape(v) ? JSON.stringify(v) : '"' + v + '"');
+      if (needsEscape(v)) {
+        escaped = true;
+        out += this.keys[i]! + JSON.stringify(v);
+      } else {
+        out += this.keys[i]! + '"' + v + '"';
+      }
     }
+    this.escaped = escaped;
     return out + '}';
   }
 }

@@ -55,15 +55,19 @@ export class RowEncoder {
       this.header = header;
     }
     let text = '';
-    let dataBytes = 0;
+    let dataChars = 0;
+    const json = this.json!;
     for (let i = 0; i < rows.length; i++) {
       const values = rows[i]!;
       this.profiler.addRow(values);
       const v = this.identityAt < 0 ? undefined : values[this.identityAt];
-      const data = this.json!.write(values);
-      dataBytes += utf8Length(data);
-      text += this.line(data, v === '' ? undefined : v);
+      const data = json.write(values);
+      dataChars += data.length;
+      // Row JSON escapes tabs, line breaks and CRs itself: only a backslash needs COPY escaping.
+      text += this.line(data, v === '' ? undefined : v, json.escaped);
     }
+    // Sizes in UTF-8 bytes: an ASCII batch (one native scan) is its length; otherwise count per row.
+    const dataBytes = NON_ASCII.test(text) ? rows.reduce((sum, r) => sum + Buffer.byteLength(json.write(r), 'utf8'), 0) : dataChars;
     return { text, rows: rows.length, dataBytes };
   }
 
@@ -88,7 +92,7 @@ export class RowEncoder {
   }
 
   /** One COPY line; the row's identity from its value in the key or timestamp column. */
-  private line(data: string, v: string | undefined): string {
+  private line(data: string, v: string | undefined, mayNeedEscape = true): string {
     const index = this.seq++;
     const identity = this.opts.identity;
     let ident = '\\N';
@@ -102,7 +106,7 @@ export class RowEncoder {
         ident = ts = String(ms);
       }
     }
-    return `${this.prefix}${index}\t${ident}\t${ts}\t${copyEscape(data)}\n`;
+    return `${this.prefix}${index}\t${ident}\t${ts}\t${mayNeedEscape ? copyEscape(data) : data}\n`;
   }
 }
 
@@ -119,6 +123,8 @@ function normaliseRecord(raw: Record<string, unknown>): Record<string, string> {
   }
   return out;
 }
+
+const NON_ASCII = /[^\x00-\x7f]/;
 
 /** UTF-8 length without encoding: ASCII text (the common case) is its own length. */
 function utf8Length(s: string): number {
