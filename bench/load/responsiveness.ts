@@ -9,6 +9,7 @@ import { formatLatencies, Poller } from './lib/poller.js';
 import { startBenchServer } from './lib/server.js';
 import { runClassification, uploadCsv } from './lib/upload.js';
 import type { LoadScenario } from './lib/scenario.js';
+import { BENCH_KEY } from './lib/server.js';
 
 const scenario: LoadScenario = {
   name: 'responsiveness',
@@ -32,6 +33,7 @@ const scenario: LoadScenario = {
           log(`${store} during the session (${session.status} in ${seconds.toFixed(1)} s): ${formatLatencies(poll)}`);
           log(`${store} session: ${debug}; server peak RSS (whole run) ${server.peakRssMb()} MB`);
           if (session.status !== 'completed') log(`${store} session messages: ${JSON.stringify(session.messages)}`);
+          else log(`${store} result pages: ${await resultPageTimes(server.url, session.sessionId)}`);
         } finally {
           await poller.stop();
         }
@@ -42,3 +44,22 @@ const scenario: LoadScenario = {
   },
 };
 export default scenario;
+
+/** Time to read result pages of a big session (paged storage: each read touches one or two stored pages). */
+async function resultPageTimes(url: string, id: string): Promise<string> {
+  const get = async (path: string, accept = 'application/json') => {
+    const t0 = performance.now();
+    const res = await fetch(url + path, { headers: { 'api-key': BENCH_KEY, accept } });
+    const body = await res.text();
+    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${body.slice(0, 200)}`);
+    return { ms: performance.now() - t0, body };
+  };
+  const first = await get(`/v1/sessions/${id}/results?pageSize=1000`);
+  const pages = (JSON.parse(first.body) as { totalPages: number }).totalPages;
+  const times: number[] = [first.ms];
+  for (let k = 1; k < 10; k++) times.push((await get(`/v1/sessions/${id}/results?pageSize=1000&page=${Math.floor((k * pages) / 10)}`)).ms);
+  const csv = await get(`/v1/sessions/${id}/results?pageSize=1000&page=${pages - 1}`, 'text/csv');
+  const scores = await get(`/v1/sessions/${id}/results/classscores?pageSize=1000&page=${Math.floor(pages / 2)}`);
+  times.sort((a, b) => a - b);
+  return `${pages} pages; JSON page of 1,000 rows median ${times[5]!.toFixed(0)} ms, max ${times[9]!.toFixed(0)} ms; CSV page ${csv.ms.toFixed(0)} ms; class scores page ${scores.ms.toFixed(0)} ms`;
+}
