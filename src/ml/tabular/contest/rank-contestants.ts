@@ -1,6 +1,8 @@
 /**
  * Scores the candidates' out-of-fold predictions, adds blends (average of the best 2 and 3) and
- * picks the champion. A blend must be strictly better than every single model to win.
+ * picks the champion. A blend must be strictly better than every single model to win. With the
+ * one-standard-error rule the champion is instead the simplest contestant whose per-row loss is
+ * within one standard error of the best one's (see oneStandardErrorChoice).
  */
 import type { Task } from '../../frame.js';
 import type { CandidateSpec } from './candidates.js';
@@ -21,6 +23,14 @@ export interface CrossValidated {
   fitSeconds: number;
 }
 
+/**
+ * 'best-mean': the contestant with the best cross-validated metric. 'one-standard-error': the
+ * simplest contestant not worse than that one by more than one standard error of the paired per-row
+ * loss difference (log loss or squared error), so a near-tie on the rows seen goes to the model with
+ * fewer ways to overfit them.
+ */
+export type SelectionRule = 'best-mean' | 'one-standard-error';
+
 export interface Ranking {
   contestants: Contestant[];
   /** outOfFold: the champion's predictions on the evaluated rows (in their order), which calibrate its scores and intervals. */
@@ -37,6 +47,7 @@ export function rankContestants(
   evaluatedRows: Int32Array,
   target: Float64Array,
   foldsEvaluated: number,
+  rule: SelectionRule = 'best-mean',
 ): Ranking {
   const { metric, ranksBefore } = ranking(task, selectBy);
   const width = task.kind === 'classification' ? task.classes.length : 1;
@@ -59,6 +70,10 @@ export function rankContestants(
   });
   let best = singles[0];
   for (const e of blends) if (ranksBefore(e.contestant.metrics, best.contestant.metrics)) best = e;
+  if (rule === 'one-standard-error' && (task.kind === 'regression' || selectBy === 'logLoss')) {
+    const lossOf = (e: typeof best) => rowLosses(task, yEval, gatherRows(averageArrays(e.members.map((m) => m.outOfFold)), evaluatedRows, width));
+    best = oneStandardErrorChoice([...singles, ...blends], best, lossOf, (e) => e.members.reduce((a, m) => a + complexity(m.spec), 0));
+  }
   return {
     contestants: [...singles, ...blends].map((e) => e.contestant),
     champion: {
@@ -68,6 +83,40 @@ export function rankContestants(
     },
     championMetric: { name: metric, value: (best.contestant.metrics as unknown as Record<string, number>)[metric] },
   };
+}
+
+/** Linear models have the fewest ways to fit noise, tree ensembles more, a blend the sum of its members'. */
+function complexity(spec: CandidateSpec): number {
+  return spec.algorithm === 'linear' ? 1 : 2;
+}
+
+/** Per-row loss of the selection metric: −ln p(true class) (clipped as classificationMetrics) or the squared error. */
+function rowLosses(task: Task, y: Float64Array, predictions: Float64Array): Float64Array {
+  if (task.kind === 'regression') return Float64Array.from(y, (v, i) => (v - predictions[i]) ** 2);
+  const k = task.classes.length;
+  return Float64Array.from(y, (c, i) => -Math.log(Math.min(1, Math.max(1e-15, predictions[i * k + c]))));
+}
+
+/**
+ * The one-standard-error rule: among contestants whose mean loss exceeds the best one's by at most one
+ * standard error of the paired row-wise difference, the least complex; ties in complexity go to the
+ * better mean (the earlier in ranked order).
+ */
+function oneStandardErrorChoice<E>(entries: E[], best: E, lossOf: (e: E) => Float64Array, complexityOf: (e: E) => number): E {
+  const bestLoss = lossOf(best);
+  const n = bestLoss.length;
+  let chosen = best;
+  for (const e of entries) {
+    if (e === best || complexityOf(e) >= complexityOf(chosen)) continue;
+    const loss = lossOf(e);
+    let mean = 0;
+    for (let i = 0; i < n; i++) mean += (loss[i] - bestLoss[i]) / n;
+    let ss = 0;
+    for (let i = 0; i < n; i++) ss += (loss[i] - bestLoss[i] - mean) ** 2;
+    const standardError = Math.sqrt(ss / Math.max(1, n - 1) / n);
+    if (mean <= standardError) chosen = e;
+  }
+  return chosen;
 }
 
 function gatherRows(a: Float64Array, rows: Int32Array, width: number): Float64Array {

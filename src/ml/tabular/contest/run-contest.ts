@@ -13,7 +13,7 @@ import { contestCandidates, makeLearner, type CandidateSpec } from './candidates
 import { inThreadExecutor, type CandidateExecutor } from './executor.js';
 import type { ContestData, FoldJob, FoldOutcome } from './fold-job.js';
 import { foldRows, shuffledFolds, stratifiedFolds } from './folds.js';
-import { rankContestants, type CrossValidated, type Ranking } from './rank-contestants.js';
+import { rankContestants, type CrossValidated, type Ranking, type SelectionRule } from './rank-contestants.js';
 import type { ClassificationSelection } from './scoring.js';
 
 export interface ContestOptions {
@@ -29,6 +29,8 @@ export interface ContestOptions {
   executor?: CandidateExecutor;
   /** Classification: rank candidates by CV log loss (default) or macro-F1. */
   selectBy?: ClassificationSelection;
+  /** How the champion is chosen from the cross-validated contestants (default DEFAULT_SELECTION_RULE). */
+  selectionRule?: SelectionRule;
   /** Override the default short list (tests, experiments). */
   candidates?: CandidateSpec[];
 }
@@ -47,6 +49,7 @@ export interface ContestResult extends Ranking {
 }
 
 const DEFAULT_FOLDS = 5;
+export const DEFAULT_SELECTION_RULE: SelectionRule = 'best-mean';
 /** The work budget of a contest on up to 10,000 rows, in training cells (contestWorkBudget). */
 export const DEFAULT_CONTEST_WORK = 1_000_000;
 
@@ -140,6 +143,7 @@ export async function runContest(frame: Frame, target: Float64Array, task: Task,
     evaluatedRows,
     target,
     foldsEvaluated,
+    opts.selectionRule ?? DEFAULT_SELECTION_RULE,
   );
   return { task, ...ranked, failed: sortedFailures(failed, candidates), folds: nFolds, foldsEvaluated, work, evaluatedRows, seconds: elapsed() / 1000 };
 }
