@@ -5,6 +5,8 @@
  * Uncertainty (issue 9): class scores before/after calibration (log loss, Brier, ECE, reliability
  * table) next to LightGBM's, and conformal interval coverage/width next to a LightGBM quantile pair
  * (bench/lightgbm_uncertainty.py; python from SIBYL_PYTHON, .venv, /work/venv or python3).
+ * The same contest on many more sets, by nested CV with a tuning and a confirmation half: bench/yardstick.ts
+ * (npm run bench:yardstick).
  * Usage: npm run bench:tabular [-- --only a,b] [--balance] [--work <training cells per contest; default contestWorkBudget(rows)>] [--select-by logLoss|macroAverageF1Score]
  */
 import { execFileSync } from 'node:child_process';
@@ -303,6 +305,7 @@ async function main(): Promise<void> {
       `anomaly mean ROC-AUC ${anomaly ? num(anomaly.ours) : 'n/a'} vs IsolationForest ${anomaly ? num(anomaly.ref) : 'n/a'}; ` +
       `train time ratio vs LightGBM ${timeRatio}`,
   );
+  console.log('more sets (tuning and confirmation halves, nested CV): npm run bench:yardstick');
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();
