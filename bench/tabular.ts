@@ -8,6 +8,7 @@
  * The same contest on many more sets, by nested CV with a tuning and a confirmation half: bench/yardstick.ts
  * (npm run bench:yardstick).
  * Usage: npm run bench:tabular [-- --only a,b] [--balance] [--work <training cells per contest; default contestWorkBudget(rows)>] [--select-by logLoss|macroAverageF1Score]
+ *        [--selection-rule best-mean|one-standard-error|linear-within-one-standard-error (default: the contest's)]
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,7 +19,7 @@ import { benchdata, benchPath, column, readCsv } from './lib/benchdata.js';
 import { benchFold, DROPPED_COLUMNS, loadBenchTable, type TabularKind } from './lib/tabular-table.js';
 import { classificationMetrics } from '../src/ml/metrics/classification.js';
 import { regressionMetrics } from '../src/ml/metrics/regression.js';
-import { contestWorkBudget, fitChampion, runContest, type CandidateExecutor, type ClassificationSelection } from '../src/ml/tabular/contest/index.js';
+import { contestWorkBudget, fitChampion, runContest, type CandidateExecutor, type ClassificationSelection, type SelectionRule } from '../src/ml/tabular/contest/index.js';
 import { ContestWorkerPool } from '../src/jobs/contest-pool.js';
 import { championUncertainty } from '../src/ml/calibration/champion-uncertainty.js';
 import { BENCH_INTERVAL_LEVELS, meanOf, methodCounts, newTally, reliabilityLines, tallyFold, type UncertaintyTally } from './lib/uncertainty.js';
@@ -152,7 +153,7 @@ function describeUncertainty(r: DatasetResult): string[] {
 async function evaluateDataset(
   kind: TabularKind,
   name: string,
-  opts: { work?: number; balance: boolean; selectBy: ClassificationSelection; executor: CandidateExecutor },
+  opts: { work?: number; balance: boolean; selectBy: ClassificationSelection; executor: CandidateExecutor; selectionRule?: SelectionRule },
 ): Promise<Omit<DatasetResult, 'refs' | 'lightgbmSeconds' | 'lightgbmUncertainty'>> {
   const table = loadBenchTable(benchdata(), kind, name);
   const sums: Record<string, number> = {};
@@ -170,6 +171,7 @@ async function evaluateDataset(
       balance: opts.balance,
       selectBy: opts.selectBy,
       executor: opts.executor,
+      selectionRule: opts.selectionRule,
     });
     const model = fitChampion(split.train, split.yTrain, split.task, contest, { seed: k, balance: opts.balance });
     fitSeconds += (performance.now() - started) / 1000 / 5;
@@ -241,6 +243,7 @@ async function main(): Promise<void> {
   const work = argValue('--work') === undefined ? undefined : Number(argValue('--work'));
   const balance = args.includes('--balance');
   const selectBy = (argValue('--select-by') ?? 'logLoss') as ClassificationSelection;
+  const selectionRule = argValue('--selection-rule') as SelectionRule | undefined;
   const references = readCsv('reference', 'tabular.csv');
   const refsOf = (name: string) =>
     new Map(
@@ -259,7 +262,7 @@ async function main(): Promise<void> {
       if (only && !only.includes(name)) continue;
       const lightgbmSeconds = python && script ? timeLightgbm(python, script, kind, name) : undefined;
       const lightgbmUncertaintyFigures = python ? lightgbmUncertainty(python, kind, name) : undefined;
-      const result = { ...(await evaluateDataset(kind, name, { work, balance, selectBy, executor: pool })), refs: refsOf(name), lightgbmSeconds, lightgbmUncertainty: lightgbmUncertaintyFigures };
+      const result = { ...(await evaluateDataset(kind, name, { work, balance, selectBy, executor: pool, selectionRule })), refs: refsOf(name), lightgbmSeconds, lightgbmUncertainty: lightgbmUncertaintyFigures };
       results.push(result);
       console.log(describe(result));
       for (const line of describeUncertainty(result)) console.log(line);

@@ -29,7 +29,7 @@ export interface CrossValidated {
  * loss difference (log loss or squared error), so a near-tie on the rows seen goes to the model with
  * fewer ways to overfit them.
  */
-export type SelectionRule = 'best-mean' | 'one-standard-error';
+export type SelectionRule = 'best-mean' | 'one-standard-error' | 'linear-within-one-standard-error';
 
 export interface Ranking {
   contestants: Contestant[];
@@ -70,9 +70,12 @@ export function rankContestants(
   });
   let best = singles[0];
   for (const e of blends) if (ranksBefore(e.contestant.metrics, best.contestant.metrics)) best = e;
-  if (rule === 'one-standard-error' && (task.kind === 'regression' || selectBy === 'logLoss')) {
+  if (rule !== 'best-mean' && (task.kind === 'regression' || selectBy === 'logLoss')) {
     const lossOf = (e: typeof best) => rowLosses(task, yEval, gatherRows(averageArrays(e.members.map((m) => m.outOfFold)), evaluatedRows, width));
-    best = oneStandardErrorChoice([...singles, ...blends], best, lossOf, (e) => e.members.reduce((a, m) => a + complexity(m.spec), 0));
+    const complexityOf = rule === 'one-standard-error'
+      ? (e: typeof best) => e.members.reduce((a, m) => a + complexity(m.spec), 0)
+      : (e: typeof best) => (e.members.length === 1 && e.members[0].spec.algorithm === 'linear' ? 1 : 2);
+    best = oneStandardErrorChoice([...singles, ...blends], best, lossOf, complexityOf);
   }
   return {
     contestants: [...singles, ...blends].map((e) => e.contestant),
