@@ -41,6 +41,12 @@ export class PostgresPool implements SqlPool {
     this.pool = new pg.Pool({ connectionString, max });
     // An idle client losing its connection must not crash the process.
     this.pool.on('error', () => {});
+    // Nor any client at any moment: pg-pool listens only while a client is idle, and the wrapper
+    // below only while it is checked out through it, so a FATAL (server shutdown,
+    // pg_terminate_backend) arriving in between was an unhandled 'error' event that killed the
+    // worker process (test/cluster/backend-loss.cluster.test.ts). The client is then unqueryable;
+    // its next query fails and the pool drops it on release.
+    this.pool.on('connect', (client) => client.on('error', () => {}));
   }
 
   async connect(_priority?: ConnectPriority): Promise<SqlClient> {
