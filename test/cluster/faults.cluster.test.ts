@@ -1,12 +1,12 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { ADMIN_URL, freshDatabase, postgresReachable } from '../support/backends.js';
+import { privatePostgresBinaries, startPrivatePostgres, type PrivatePostgres } from '../support/private-postgres.js';
 import { startSibyl, type SibylProcess } from '../scaleout/sibyl-process.js';
 import { apiClient, waitFor } from '../scaleout/api-client.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../notify/callback-receiver.js';
@@ -27,10 +27,13 @@ const SESSIONS = Number(process.env.SIBYL_CLUSTER_SESSIONS ?? 30);
 // (the outbox retries at 1, 2, 4, 8, 16 … s, so a longer outage only lengthens the wait).
 const RECEIVER_DOWN_MS = Number(process.env.SIBYL_CLUSTER_RECEIVER_DOWN_MS ?? 20000);
 const LEASE_MS = 4000;
-// The restart needs the local cluster's pg_ctlcluster (Debian) and the right to run it.
-const RESTART_PG = process.env.SIBYL_CLUSTER_RESTART_POSTGRES !== '0' && existsSync('/etc/postgresql') && existsSync('/usr/bin/pg_ctlcluster')
-  && ['127.0.0.1', 'localhost'].includes(new URL(ADMIN_URL).hostname);
-if (!RESTART_PG) console.log('# the PostgreSQL restart is skipped: no local Debian cluster to restart (or SIBYL_CLUSTER_RESTART_POSTGRES=0)');
+// The restart stops and starts a PostgreSQL server of the suite's own (initdb into a temporary
+// directory, a free port), never the machine's shared one, whose restart breaks everyone else's tests.
+const binaries = privatePostgresBinaries();
+const RESTART_PG = process.env.SIBYL_CLUSTER_RESTART_POSTGRES !== '0' && 'bin' in binaries;
+if (!RESTART_PG) console.log(`# the PostgreSQL restart is skipped: ${'missing' in binaries ? binaries.missing : 'SIBYL_CLUSTER_RESTART_POSTGRES=0'}`);
+/** Down for this long between stop and start, so requests meet a server that is gone, not one that blinked. */
+const POSTGRES_DOWN_MS = 3000;
 
 const KINDS = {
   model: { path: '/v1/sessions/model', body: { dataSourceName: 'iris', targetColumn: 'Species', predictionDomain: 'classification' } },
@@ -39,11 +42,13 @@ const KINDS = {
 } as const;
 type Kind = keyof typeof KINDS;
 
-const reachable = await postgresReachable();
+const reachable = RESTART_PG || await postgresReachable();
 const skip = !reachable ? `PostgreSQL not reachable at ${ADMIN_URL}` : false;
 
 describe(`cluster: 2 API + 3 worker processes, ${SESSIONS} sessions of each kind, under faults`, { skip }, () => {
   let db: { url: string; drop: () => Promise<void> };
+  let server: PrivatePostgres | undefined;
+  let adminUrl = ADMIN_URL;
   let refDb: string | undefined;
   const dataDirs: string[] = [];
   const procs: SibylProcess[] = [];
@@ -69,7 +74,12 @@ describe(`cluster: 2 API + 3 worker processes, ${SESSIONS} sessions of each kind
   };
 
   before(async () => {
-    db = await freshDatabase();
+    if (RESTART_PG) {
+      server = await startPrivatePostgres((binaries as { bin: string }).bin);
+      adminUrl = server.url;
+      console.log(`# a private PostgreSQL server for this suite at ${adminUrl}`);
+    }
+    db = await freshDatabase(adminUrl);
     receiver = await startCallbackReceiver();
     receiverPort = receiver.port;
     // Requests first, through both API processes (no workers yet): every session is then run twice,
@@ -88,7 +98,7 @@ describe(`cluster: 2 API + 3 worker processes, ${SESSIONS} sessions of each kind
     await Promise.all(apis.map((a) => a.kill('SIGTERM')));
 
     refDb = `${new URL(db.url).pathname.slice(1)}_ref`;
-    await admin(`CREATE DATABASE ${refDb} TEMPLATE ${new URL(db.url).pathname.slice(1)}`);
+    await admin(adminUrl, `CREATE DATABASE ${refDb} TEMPLATE ${new URL(db.url).pathname.slice(1)}`);
     const refUrl = Object.assign(new URL(db.url), { pathname: `/${refDb}` }).toString();
     const c = new pg.Client({ connectionString: refUrl });
     await c.connect();
@@ -107,7 +117,8 @@ describe(`cluster: 2 API + 3 worker processes, ${SESSIONS} sessions of each kind
     await Promise.all(procs.map((p) => p.kill('SIGKILL')));
     await receiver?.close();
     await db?.drop().catch(() => {});
-    if (refDb) await admin(`DROP DATABASE IF EXISTS ${refDb} WITH (FORCE)`).catch(() => {});
+    if (refDb) await admin(adminUrl, `DROP DATABASE IF EXISTS ${refDb} WITH (FORCE)`).catch(() => {});
+    server?.remove();
     for (const d of dataDirs) rmSync(d, { recursive: true, force: true });
   });
 
@@ -135,7 +146,9 @@ describe(`cluster: 2 API + 3 worker processes, ${SESSIONS} sessions of each kind
     if (RESTART_PG) {
       const pending = (await allStatuses(apiClient(api1.url, KEY), ids.map((s) => s.id))).filter((st) => st !== 'completed').length;
       console.log(`# restarting PostgreSQL with ${pending} of ${ids.length} sessions not yet completed`);
-      restartPostgres();
+      server!.stop();
+      await new Promise((r) => setTimeout(r, POSTGRES_DOWN_MS));
+      server!.start();
       await waitFor('the API to be ready again', async () => ((await fetch(`${api1.url}/ready`).catch(() => undefined))?.status === 200 ? true : undefined), 60_000, 250);
     }
 
@@ -197,8 +210,8 @@ describe(`cluster: 2 API + 3 worker processes, ${SESSIONS} sessions of each kind
   });
 });
 
-async function admin(sql: string): Promise<void> {
-  const c = new pg.Client({ connectionString: ADMIN_URL });
+async function admin(url: string, sql: string): Promise<void> {
+  const c = new pg.Client({ connectionString: url });
   await c.connect();
   try { await c.query(sql); } finally { await c.end(); }
 }
@@ -243,11 +256,6 @@ function endlessUpload(url: string, name: string, stop: Promise<void>): Promise<
     };
     pump();
   });
-}
-
-function restartPostgres(): void {
-  const version = readdirSync('/etc/postgresql')[0];
-  execFileSync('pg_ctlcluster', ['--skip-systemctl-redirect', version!, 'main', 'restart'], { stdio: 'inherit' });
 }
 
 async function workerHolding(client: pg.Client, candidates: SibylProcess[]): Promise<SibylProcess | undefined> {

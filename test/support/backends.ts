@@ -23,18 +23,18 @@ export function postgresReachable(): Promise<boolean> {
 }
 
 /** A fresh, empty database for one test file; dropped by the returned function. */
-export async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function freshDatabase(adminUrl = ADMIN_URL): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `sibyl_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
-  const u = new URL(ADMIN_URL);
+  const u = new URL(adminUrl);
   u.pathname = `/${name}`;
   return {
     url: u.toString(),
     drop: async () => {
-      const a = new pg.Client({ connectionString: ADMIN_URL });
+      const a = new pg.Client({ connectionString: adminUrl });
       await a.connect();
       await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await a.end();
