@@ -10,6 +10,7 @@
  *   migrating older ones.
  */
 import type { Frame, Task } from './frame.js';
+import type { Explanation } from './explain/explanation.js';
 
 /** Schema version of the artifacts this code writes (1: before parameters and producer were stored). */
 export const ARTIFACT_VERSION = 2;
@@ -64,6 +65,11 @@ export interface Model {
   predictScores(frame: Frame): Float64Array;
   /** Importance per input column name (NaN where undefined). */
   featureImportance(): Record<string, number>;
+  /**
+   * Per-row feature contributions that add up to the raw prediction (explain/explanation.ts); absent
+   * for models that give none, throws ExplanationUnavailable when this one cannot (e.g. no covers saved).
+   */
+  explain?(frame: Frame): Explanation;
   /** The versioned artifact; loadModel (model-loader.ts) restores it. */
   toJSON(): SerializedModel;
 }

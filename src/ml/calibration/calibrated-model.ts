@@ -8,6 +8,7 @@
 import type { Frame, Task } from '../frame.js';
 import { ARTIFACT_VERSION, artifactHeader, pointPredictions, type AlgorithmInfo, type SerializedModel, type TrainedModel } from '../estimator.js';
 import { applyCalibrator, type ClassCalibrator } from './class-calibrator.js';
+import { explain, type Explanation } from '../explain/explanation.js';
 
 export class CalibratedModel implements TrainedModel {
   readonly algorithm: AlgorithmInfo;
@@ -45,6 +46,11 @@ export class CalibratedModel implements TrainedModel {
 
   featureImportance(): Record<string, number> {
     return this.base.featureImportance();
+  }
+
+  /** The uncalibrated model's raw output explained; the calibration map is applied after it. */
+  explain(frame: Frame): Explanation {
+    return { ...explain(this.base, frame), calibrated: true };
   }
 
   toJSON(): SerializedModel {

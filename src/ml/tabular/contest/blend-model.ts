@@ -1,6 +1,7 @@
 /** A blend: the average of its members' predictions (probabilities or values); kind "blend". */
 import type { AlgorithmInfo, Frame, SerializedModel, Task, TrainedModel } from '../../frame.js';
 import { ARTIFACT_VERSION, artifactHeader, pointPredictions } from '../../estimator.js';
+import { explain, toProbabilities, weightedSum, type Explanation } from '../../explain/explanation.js';
 
 export class BlendModel implements TrainedModel {
   readonly algorithm: AlgorithmInfo;
@@ -35,6 +36,19 @@ export class BlendModel implements TrainedModel {
     }
     for (let j = 0; j < out.length; j++) out[j] /= this.members.length;
     return out;
+  }
+
+  /**
+   * The members' contributions averaged as their scores are: values for regression, probabilities for
+   * classification (a member explained on a margin scale is first put on the probability scale).
+   */
+  explain(frame: Frame): Explanation {
+    const weight = 1 / this.members.length;
+    const k = this.task.kind === 'classification' ? this.task.classes.length : 0;
+    return weightedSum(this.members.map((m) => {
+      const e = explain(m, frame);
+      return { explanation: k > 0 ? toProbabilities(e, k) : e, weight };
+    }));
   }
 
   /** Mean of the members' importances, each rescaled to sum 1 first since their units differ. */

@@ -17,6 +17,8 @@ export interface FlatForest {
   left: Int32Array;
   right: Int32Array;
   leafOutputs: Float64Array;
+  /** Training weight per node (TreeSHAP's covers); null for forests saved before they were kept. */
+  cover: Float64Array | null;
 }
 
 /** Accumulates grown trees; pure class leaves share one one-hot row each to keep big forests small. */
@@ -28,6 +30,7 @@ export class FlatForestBuilder {
   private readonly left: number[] = [];
   private readonly right: number[] = [];
   private readonly leafOutputs: number[] = [];
+  private readonly cover: number[] = [];
 
   constructor(
     private readonly nOutputs: number,
@@ -50,6 +53,7 @@ export class FlatForestBuilder {
     for (let node = 0; node < tree.feature.length; node++) {
       const f = tree.feature[node];
       this.feature.push(f);
+      this.cover.push(tree.cover[node]!);
       this.missingLeft.push(tree.missingLeft[node] ? 1 : 0);
       if (f >= 0) {
         // Midway between the node's values on either side of the split, as CART does.
@@ -85,6 +89,7 @@ export class FlatForestBuilder {
       left: Int32Array.from(this.left),
       right: Int32Array.from(this.right),
       leafOutputs: Float64Array.from(this.leafOutputs),
+      cover: Float64Array.from(this.cover),
     };
   }
 }
@@ -121,6 +126,7 @@ export interface SerializedFlatForest {
   left: string;
   right: string;
   leafOutputs: string;
+  cover?: string;
 }
 
 export function serializeFlatForest(f: FlatForest): SerializedFlatForest {
@@ -133,6 +139,7 @@ export function serializeFlatForest(f: FlatForest): SerializedFlatForest {
     left: toBase64(f.left),
     right: toBase64(f.right),
     leafOutputs: toBase64(f.leafOutputs),
+    ...(f.cover ? { cover: toBase64(f.cover) } : {}),
   };
 }
 
@@ -146,5 +153,6 @@ export function deserializeFlatForest(s: SerializedFlatForest): FlatForest {
     left: fromBase64(s.left, Int32Array),
     right: fromBase64(s.right, Int32Array),
     leafOutputs: fromBase64(s.leafOutputs, Float64Array),
+    cover: s.cover ? fromBase64(s.cover, Float64Array) : null,
   };
 }

@@ -9,6 +9,8 @@ import {
   type SerializedFlatForest,
 } from './flat-forest.js';
 import { alignedValues, type InputColumn } from './input-columns.js';
+import { ExplanationUnavailable, type Explanation } from '../../explain/explanation.js';
+import { expectedValue, treeShap, type ShapTrees } from '../../explain/tree-shap.js';
 
 export type ForestKind = 'random_forest' | 'extra_trees';
 
@@ -55,6 +57,42 @@ export class ForestModel implements TrainedModel {
 
   featureImportance(): Record<string, number> {
     return Object.fromEntries(this.inputs.map((c, j) => [c.name, this.importance[j]]));
+  }
+
+  /** Exact TreeSHAP of the forest's average: class probabilities (classification) or the value. */
+  explain(frame: Frame): Explanation {
+    const f = this.forest;
+    if (!f.cover) {
+      throw new ExplanationUnavailable('This model was trained before Sibyl kept the training covers of its trees, which explanations need; train it again to get explanations.');
+    }
+    const k = f.nOutputs;
+    const nNodes = f.feature.length;
+    const leafValue = new Float64Array(nNodes * k);
+    const scale = 1 / f.treeRoots.length;
+    for (let node = 0; node < nNodes; node++) {
+      if (f.feature[node]! >= 0) continue;
+      const at = f.threshold[node]!;
+      for (let c = 0; c < k; c++) leafValue[node * k + c] = f.leafOutputs[at + c]! * scale;
+    }
+    const trees: ShapTrees = {
+      roots: f.treeRoots, left: f.left, right: f.right, feature: f.feature, cover: f.cover, leafValue,
+      treeOutput: new Int32Array(f.treeRoots.length).fill(-1), outputs: k,
+    };
+    const columns = alignedValues(this.inputs, frame);
+    const values = treeShap(trees, columns.length, frame.nRows, (node, row) => {
+      const v = columns[f.feature[node]!]![row]!;
+      return v !== v ? f.missingLeft[node] === 1 : v <= f.threshold[node]!;
+    });
+    const classification = this.task.kind === 'classification';
+    return {
+      scale: classification ? 'probability' : 'value',
+      outputClasses: classification ? Array.from({ length: k }, (_, c) => c) : [null],
+      features: this.inputs.map((c) => c.name),
+      nRows: frame.nRows,
+      base: expectedValue(trees),
+      values,
+      exact: true,
+    };
   }
 
   toJSON(): SerializedModel {

@@ -31,6 +31,8 @@ export interface GrownTree {
   right: number[];
   /** Leaf output: class distribution (classification) or [mean] (regression). */
   leafValue: (number[] | null)[];
+  /** Training weight (bootstrap count × sample weight) that reached the node: TreeSHAP's cover. */
+  cover: number[];
 }
 
 const NO_SPLIT = -Infinity;
@@ -83,7 +85,7 @@ export class TreeGrower {
 
   /** rowWeight: bootstrap count × sample weight per row (0 = not in this tree's sample). */
   grow(rowWeight: Float64Array, rng: SeededRandom, importance: Float64Array): GrownTree {
-    const tree: GrownTree = { feature: [], splitBin: [], nextBin: [], missingLeft: [], left: [], right: [], leafValue: [] };
+    const tree: GrownTree = { feature: [], splitBin: [], nextBin: [], missingLeft: [], left: [], right: [], leafValue: [], cover: [] };
     let n = 0;
     for (let i = 0; i < rowWeight.length; i++) if (rowWeight[i] > 0) this.rows[n++] = i;
     const stack: number[] = [0, n, 0, this.newNode(tree)]; // start, end, depth, node
@@ -94,6 +96,7 @@ export class TreeGrower {
       const start = stack.pop()!;
       const pure = this.computeTotals(start, end, rowWeight);
       const parentScore = this.parentScore();
+      tree.cover[node] = this.nodeWeight;
       this.bestScore = NO_SPLIT;
       if (!pure && depth < this.params.maxDepth && end - start >= 2 * this.params.minSamplesLeaf) {
         this.findSplit(start, end, rowWeight, rng);
@@ -125,6 +128,7 @@ export class TreeGrower {
     tree.left.push(-1);
     tree.right.push(-1);
     tree.leafValue.push(null);
+    tree.cover.push(0);
     return tree.feature.length - 1;
   }
 

@@ -44,6 +44,8 @@ export class Forest {
     readonly arrays: ForestArrays,
     readonly numScores: number,
     readonly initScores: Float64Array,
+    /** Training rows per leaf, like leafValue (TreeSHAP's covers); null for models saved before they were kept. */
+    readonly leafCover: Float64Array | null = null,
   ) {}
 
   get numTrees(): number {
@@ -98,7 +100,7 @@ export class Forest {
   }
 
   /** Per used feature: its raw values, or its codes mapped to training bins (−1 / unseen → missing bin). */
-  private inputColumns(frame: Frame): (Float64Array | Int32Array)[] {
+  inputColumns(frame: Frame): (Float64Array | Int32Array)[] {
     const byName = new Map(frame.columns.map((c) => [c.name, c]));
     return this.features.map((feat) => {
       const col = byName.get(feat.name);
@@ -145,6 +147,7 @@ export function compileForest(
     catBits: new Uint32Array(0),
     leafValue: new Float64Array(leafOffset[trees.length]),
   };
+  const leafCover = new Float64Array(leafOffset[trees.length]);
   const bits: number[] = [];
   trees.forEach((t, i) => {
     for (let j = 0; j < t.numNodes; j++) {
@@ -166,8 +169,9 @@ export function compileForest(
       } else if (bins.kind === 'numeric') a.threshold[o] = bins.upperBounds[t.thresholdBin[j]];
     }
     a.leafValue.set(t.leafValue.subarray(0, t.numLeaves), leafOffset[i]);
+    leafCover.set(t.leafCover.subarray(0, t.numLeaves), leafOffset[i]);
   });
   a.catBits = Uint32Array.from(bits);
   const features = layout.bins.map((b: FeatureBins, f) => ({ name: names[f], categorical: b.kind === 'categorical' ? b : null }));
-  return new Forest(features, a, numScores, initScores);
+  return new Forest(features, a, numScores, initScores, leafCover);
 }

@@ -5,6 +5,8 @@ import { Forest, type ForestArrays, type ForestFeature } from './compiled-forest
 import type { ObjectiveName } from './objectives.js';
 import { sigmoid } from './objectives.js';
 import { fromBase64, toBase64 } from '../../core/codecs.js';
+import { ExplanationUnavailable, type Explanation } from '../../explain/explanation.js';
+import { explainForest } from './explain-forest.js';
 
 export const GBDT_ALGORITHM: AlgorithmInfo = {
   key: 'gbdt',
@@ -61,6 +63,15 @@ export class GbdtModel implements TrainedModel {
     return { ...this.importance };
   }
 
+  /** Exact TreeSHAP of the raw score: log-odds (binary), per-class margins (multiclass) or the value. */
+  explain(frame: Frame): Explanation {
+    if (!this.forest.leafCover) {
+      throw new ExplanationUnavailable('This model was trained before Sibyl kept the training covers of its trees, which explanations need; train it again to get explanations.');
+    }
+    const scale = this.objective === 'binary' ? 'logOdds' : this.objective === 'multiclass' ? 'margin' : 'value';
+    return explainForest(this.forest, frame, scale);
+  }
+
   /** Typed arrays are stored as base64 of their little-endian bytes (exact, including ±Infinity thresholds). */
   toJSON(): SerializedModel {
     const a = this.forest.arrays;
@@ -87,6 +98,8 @@ export class GbdtModel implements TrainedModel {
         leafValue: toBase64(a.leafValue),
       },
       importance: this.importance,
+      // Training rows per leaf (TreeSHAP's covers); absent in models saved before explanations.
+      ...(this.forest.leafCover ? { leafCover: toBase64(this.forest.leafCover) } : {}),
     };
   }
 }
@@ -121,7 +134,8 @@ export function loadGbdt(json: SerializedModel): TrainedModel {
     catBits: fromBase64(t.catBits, Uint32Array),
     leafValue: fromBase64(t.leafValue, Float64Array),
   };
-  const forest = new Forest(features, arrays, json.numScores as number, Float64Array.from(json.initScores as number[]));
+  const leafCover = typeof json.leafCover === 'string' ? fromBase64(json.leafCover, Float64Array) : null;
+  const forest = new Forest(features, arrays, json.numScores as number, Float64Array.from(json.initScores as number[]), leafCover);
   return new GbdtModel(
     json.task as Task, json.params ?? {}, json.objective as ObjectiveName, forest, json.importance as Record<string, number>, json.rounds as number,
   );

@@ -118,6 +118,7 @@ export class TreeLearner {
     for (let l = 0; l < tree.numLeaves; l++) {
       const s = leafSums[l];
       tree.leafValue[l] = (-s.grad / (s.hess + p.lambdaL2)) * p.learningRate;
+      tree.leafCover[l] = s.count;
     }
     return tree;
   }

@@ -15,6 +15,8 @@ export class Tree {
   readonly left: Int32Array;
   readonly right: Int32Array;
   readonly leafValue: Float64Array;
+  /** Training rows that reached each leaf (TreeSHAP's covers). */
+  readonly leafCover: Float64Array;
 
   constructor(maxLeaves: number) {
     this.feature = new Int32Array(maxLeaves - 1);
@@ -25,6 +27,7 @@ export class Tree {
     this.left = new Int32Array(maxLeaves - 1);
     this.right = new Int32Array(maxLeaves - 1);
     this.leafValue = new Float64Array(maxLeaves);
+    this.leafCover = new Float64Array(maxLeaves);
   }
 
   get numNodes(): number {

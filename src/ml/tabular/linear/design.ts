@@ -25,6 +25,8 @@ export interface CategoricalInput {
   hasMissingLevel: boolean;
   /** Index of this input's first one-hot column in the design; levels first, then "missing". */
   offset: number;
+  /** Training share of each one-hot column (levels, then "missing"): their means, the explanations' baseline. Absent in older models. */
+  shares?: number[];
 }
 
 export interface SerializedDesignSpec {
@@ -51,7 +53,9 @@ export class DesignSpec {
     for (const col of frame.columns) {
       if (col.kind !== 'categorical') continue;
       const hasMissingLevel = col.codes.some((c) => c < 0);
-      categorical.push({ name: col.name, levels: col.levels, hasMissingLevel, offset });
+      const shares = new Array<number>(col.levels.length + (hasMissingLevel ? 1 : 0)).fill(0);
+      for (const c of col.codes) shares[c < 0 ? col.levels.length : c]! += 1 / col.codes.length;
+      categorical.push({ name: col.name, levels: col.levels, hasMissingLevel, offset, shares });
       offset += col.levels.length + (hasMissingLevel ? 1 : 0);
     }
     return new DesignSpec(numeric, categorical);

@@ -4,6 +4,7 @@ import { ARTIFACT_VERSION, artifactHeader, pointPredictions } from '../../estima
 import { DesignSpec, type SerializedDesignSpec } from './design.js';
 import { predictLogistic } from './logistic.js';
 import { predictRidge } from './ridge.js';
+import type { Explanation } from '../../explain/explanation.js';
 
 export const LINEAR_ALGORITHM: AlgorithmInfo = {
   key: 'linear',
@@ -56,6 +57,50 @@ export class LinearModel implements TrainedModel {
       for (let c = 0; c < this.outputs; c++) out[name] += Math.abs(this.coefficients[j * this.outputs + c]);
     });
     return out;
+  }
+
+  /**
+   * Exact Shapley values of the linear score (log-odds, multiclass margins, or the value):
+   * coefficient × (design value − its training mean), summed over each input's one-hot columns.
+   * Numeric columns are standardised, so their training mean is 0. Models saved before the one-hot
+   * columns' training shares were kept measure categories from "no level" (all zeros) instead.
+   */
+  explain(frame: Frame): Explanation {
+    const x = this.design.transform(frame);
+    const k = this.outputs;
+    const theta = this.coefficients;
+    const { numeric, categorical } = this.design;
+    const nf = numeric.length + categorical.length;
+    const base = Float64Array.from({ length: k }, (_, c) => theta[this.design.p * k + c]!);
+    // Per categorical input and output: Σ share × coefficient, the one-hot block's training mean.
+    const catMean = new Float64Array(categorical.length * k);
+    categorical.forEach((input, j) => {
+      for (const [l, share] of (input.shares ?? []).entries()) {
+        for (let c = 0; c < k; c++) catMean[j * k + c]! += share * theta[(input.offset + l) * k + c]!;
+      }
+    });
+    for (let j = 0; j < categorical.length; j++) for (let c = 0; c < k; c++) base[c]! += catMean[j * k + c]!;
+    const values = new Float64Array(x.n * k * nf);
+    for (let i = 0; i < x.n; i++) {
+      for (let c = 0; c < k; c++) {
+        const at = (i * k + c) * nf;
+        for (let j = 0; j < x.pNum; j++) values[at + j] = x.dense[i * x.pNum + j]! * theta[j * k + c]!;
+        for (let j = 0; j < x.nCat; j++) {
+          const a = x.active[i * x.nCat + j]!;
+          values[at + x.pNum + j] = (a < 0 ? 0 : theta[a * k + c]!) - catMean[j * k + c]!;
+        }
+      }
+    }
+    const regression = this.task.kind === 'regression';
+    return {
+      scale: regression ? 'value' : k === 1 ? 'logOdds' : 'margin',
+      outputClasses: regression ? [null] : k === 1 ? [1] : Array.from({ length: k }, (_, c) => c),
+      features: [...numeric.map((c) => c.name), ...categorical.map((c) => c.name)],
+      nRows: x.n,
+      base,
+      values,
+      exact: true,
+    };
   }
 
   toJSON(): SerializedLinear {

@@ -1,0 +1,134 @@
+/**
+ * Per-row feature contributions of a model's raw output: for every row and output,
+ * base[output] + Σ_features values = the model's raw prediction on `scale`.
+ * - `value`: regression prediction; `logOdds`: a binary classifier's log-odds of its second class;
+ * - `margin`: a multiclass classifier's per-class softmax input;
+ * - `probability`: class probabilities (forests average class shares; blends average probabilities).
+ */
+import type { Frame } from '../frame.js';
+
+export type ExplanationScale = 'value' | 'logOdds' | 'margin' | 'probability';
+
+export interface Explanation {
+  scale: ExplanationScale;
+  /** Class index each output explains; null for a regression value. */
+  outputClasses: (number | null)[];
+  /** Frame column names the contributions belong to. */
+  features: string[];
+  nRows: number;
+  /** Expected value per output (the contributions' common starting point). */
+  base: Float64Array;
+  /** nRows × outputs × features, row-major. */
+  values: Float64Array;
+  /** Whether the values are exact Shapley values (false: a documented approximation, e.g. rescaled to probabilities). */
+  exact: boolean;
+  /** The model's class probabilities pass this raw output through a calibration map afterwards. */
+  calibrated?: boolean;
+}
+
+/** A model that cannot be explained says why (old artifacts without covers, anomaly models). */
+export class ExplanationUnavailable extends Error {}
+
+export function outputsOf(e: Explanation): number {
+  return e.outputClasses.length;
+}
+
+/** The raw predictions the explanation adds up to: nRows × outputs. */
+export function explainedPredictions(e: Explanation): Float64Array {
+  const k = outputsOf(e);
+  const nf = e.features.length;
+  const out = new Float64Array(e.nRows * k);
+  for (let r = 0; r < e.nRows; r++) {
+    for (let c = 0; c < k; c++) {
+      let s = e.base[c]!;
+      const at = (r * k + c) * nf;
+      for (let f = 0; f < nf; f++) s += e.values[at + f]!;
+      out[r * k + c] = s;
+    }
+  }
+  return out;
+}
+
+/**
+ * A classifier's explanation on the probability scale, one output per class. Margin-scale outputs are
+ * turned into probabilities and each class's change from the base probability is shared among the
+ * features in proportion to their margin contributions to that class (to the absolute contributions
+ * when these cancel). Additive exactly; the per-feature split is an approximation, so `exact` is false.
+ */
+export function toProbabilities(e: Explanation, nClasses: number): Explanation {
+  if (e.scale === 'probability' || e.scale === 'value') return e;
+  const nf = e.features.length;
+  const n = e.nRows;
+  const margins = explainedPredictions(e);
+  const k = outputsOf(e);
+  const values = new Float64Array(n * nClasses * nf);
+  const probs = (z: ArrayLike<number>): Float64Array => {
+    if (e.scale === 'logOdds') {
+      const p1 = 1 / (1 + Math.exp(-z[0]!));
+      return Float64Array.of(1 - p1, p1);
+    }
+    let max = -Infinity;
+    for (let c = 0; c < k; c++) max = Math.max(max, z[c]!);
+    const out = Float64Array.from({ length: k }, (_, c) => Math.exp(z[c]! - max));
+    const sum = out.reduce((a, v) => a + v, 0);
+    return out.map((v) => v / sum);
+  };
+  const base = probs(e.base);
+  // Per class, which margin output's contributions share out its change (binary: both classes use the one output, negated for class 0).
+  const sourceOf = (c: number): { output: number; sign: number } => (e.scale === 'logOdds' ? { output: 0, sign: c === 1 ? 1 : -1 } : { output: c, sign: 1 });
+  for (let r = 0; r < n; r++) {
+    const p = probs(margins.subarray(r * k, (r + 1) * k));
+    for (let c = 0; c < nClasses; c++) {
+      const delta = p[c]! - base[c]!;
+      const { output, sign } = sourceOf(c);
+      const src = (r * k + output) * nf;
+      let total = 0;
+      let absTotal = 0;
+      for (let f = 0; f < nf; f++) {
+        total += sign * e.values[src + f]!;
+        absTotal += Math.abs(e.values[src + f]!);
+      }
+      const dst = (r * nClasses + c) * nf;
+      if (Math.abs(total) > 1e-12 * Math.max(1, absTotal)) {
+        for (let f = 0; f < nf; f++) values[dst + f] = (delta * sign * e.values[src + f]!) / total;
+      } else if (absTotal > 0) {
+        for (let f = 0; f < nf; f++) values[dst + f] = (delta * Math.abs(e.values[src + f]!)) / absTotal;
+      } else if (nf > 0) {
+        for (let f = 0; f < nf; f++) values[dst + f] = delta / nf;
+      }
+    }
+  }
+  return { scale: 'probability', outputClasses: Array.from({ length: nClasses }, (_, c) => c), features: e.features, nRows: n, base, values, exact: false };
+}
+
+/** Σ weight_m × explanation_m over members on one scale, features matched by name. */
+export function weightedSum(parts: { explanation: Explanation; weight: number }[]): Explanation {
+  const first = parts[0]!.explanation;
+  const features = [...new Set(parts.flatMap((p) => p.explanation.features))];
+  const index = new Map(features.map((f, i) => [f, i]));
+  const k = outputsOf(first);
+  const nf = features.length;
+  const n = first.nRows;
+  const base = new Float64Array(k);
+  const values = new Float64Array(n * k * nf);
+  for (const { explanation: e, weight } of parts) {
+    if (e.scale !== first.scale || outputsOf(e) !== k) throw new Error('members explained on different scales');
+    for (let c = 0; c < k; c++) base[c]! += weight * e.base[c]!;
+    const map = e.features.map((f) => index.get(f)!);
+    const m = e.features.length;
+    for (let r = 0; r < n; r++) {
+      for (let c = 0; c < k; c++) {
+        const src = (r * k + c) * m;
+        const dst = (r * k + c) * nf;
+        for (let f = 0; f < m; f++) values[dst + map[f]!]! += weight * e.values[src + f]!;
+      }
+    }
+  }
+  return { scale: first.scale, outputClasses: first.outputClasses, features, nRows: n, base, values, exact: parts.every((p) => p.explanation.exact) };
+}
+
+/** The model's explanation, or ExplanationUnavailable when it has none. */
+export function explain(model: { explain?: (frame: Frame) => Explanation; algorithm: { name: string } }, frame: Frame): Explanation {
+  if (!model.explain) throw new ExplanationUnavailable(`${model.algorithm.name} models give no per-record explanations.`);
+  return model.explain(frame);
+}
