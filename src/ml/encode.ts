@@ -208,6 +208,14 @@ export class FrameEncoder {
     return { nRows: n, columns: out };
   }
 
+  /** The input column a frame column comes from (`when:month` → `when`). */
+  sourceColumn(frameColumn: string): string {
+    for (const input of this.inputs) {
+      if (input.dataType === 'date' ? frameColumn.startsWith(`${input.name}:`) && input.parts.some((p) => frameColumn === `${input.name}:${p}`) : frameColumn === input.name) return input.name;
+    }
+    return frameColumn;
+  }
+
   /** Sums per-frame-column importances (e.g. `when:year`, `when:month`) into their input column. */
   inputImportance(frameImportance: Record<string, number>): Record<string, number> {
     const out: Record<string, number> = {};

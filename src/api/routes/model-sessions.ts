@@ -122,7 +122,17 @@ export function registerModelSessionRoutes(app: FastifyInstance, services: Servi
       .map(([name, v]): [string, number | string] => [name, typeof v === 'number' && Number.isFinite(v) ? v : 'NaN'])
       .sort(([, a], [, b]) => (typeof b === 'number' ? b : -Infinity) - (typeof a === 'number' ? a : -Infinity));
     reply.headers(statusHeaders(session));
-    return { ...sessionBody(req, session), featureImportance: Object.fromEntries(paged(scores, page)), supportsFeatureImportance: true, ...pagingFields(req, page, scores.length) };
+    const pageScores = paged(scores, page);
+    // Beside split gain: mean |contribution| over the held-back rows (sessions trained since explanations), same columns as the page.
+    const contributions = results.extra.meanAbsoluteContributions as { scale: string; rows: number; values: Record<string, number> } | undefined;
+    const extra = contributions
+      ? {
+          meanAbsoluteContributions: Object.fromEntries(pageScores.map(([name]) => [name, contributions.values[name] ?? 0])),
+          contributionScale: contributions.scale,
+          contributionRows: contributions.rows,
+        }
+      : {};
+    return { ...sessionBody(req, session), featureImportance: Object.fromEntries(pageScores), ...extra, supportsFeatureImportance: true, ...pagingFields(req, page, scores.length) };
   });
 
   app.get('/v1/sessions/:id/results/mahalanobisdistances', { schema: { tags, summary: 'Every row of an anomalies session with its anomaly score and Mahalanobis distance from the mean', ...pagedQuery, response: errors } }, async (req, reply) => {

@@ -82,12 +82,13 @@ export function registerModelRoutes(app: FastifyInstance, services: Services): v
 
   const predictSchema = {
     tags,
-    summary: 'Predict records: JSON {data:[…], extraParameters:{includeClassScores, predictionIntervals}} or a CSV body (both in the query)',
+    summary: 'Predict records: JSON {data:[…], extraParameters:{includeClassScores, predictionIntervals, includeExplanations}} or a CSV body (both in the query)',
     querystring: {
       type: 'object',
       properties: {
         includeClassScores: str('Classification: add a <target>:<class> score (a calibrated probability) per class'),
         predictionIntervals: str('Regression: interval levels, e.g. 0.8,0.95; adds <target>:lower:<level> and <target>:upper:<level> (conformal intervals)'),
+        includeExplanations: str('Add `explanations`: per record, each input column\'s contribution to the raw prediction (TreeSHAP / linear), with the base value and the scale'),
       },
     },
     response: errors,
@@ -99,11 +100,12 @@ export function registerModelRoutes(app: FastifyInstance, services: Services): v
     const extraParams = isPlainObject(extra) ? new Params(extra) : undefined;
     const includeClassScores = p.bool('includeClassScores') ?? extraParams?.bool('includeClassScores');
     const predictionIntervals = readLevels(p, p.raw('predictionIntervals') ?? extraParams?.raw('predictionIntervals'));
+    const includeExplanations = p.bool('includeExplanations') ?? extraParams?.bool('includeExplanations');
     p.check();
     const records = await readRecords(req, models, services.config.maxCsvBytes);
     await services.usage.assertCanPredict(req.accountId, records.length);
-    const { model, data } = await models.predict(req.accountId, id, records, { includeClassScores: includeClassScores ?? false, predictionIntervals });
-    return { ...modelView(model, baseUrl(req)), data, messages: [] };
+    const { model, data, explanations } = await models.predict(req.accountId, id, records, { includeClassScores: includeClassScores ?? false, predictionIntervals, includeExplanations: includeExplanations ?? false });
+    return { ...modelView(model, baseUrl(req)), data, ...(explanations ? { explanations } : {}), messages: [] };
   };
   app.post('/v1/models/:id/predict', { schema: predictSchema }, predict);
   app.post('/v1/model/:id/predict', { schema: { ...predictSchema, hide: true } }, predict);

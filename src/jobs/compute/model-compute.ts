@@ -25,6 +25,11 @@ import { dropRareClasses, MIN_ROWS_PER_CLASS } from '../../service/models/rare-c
 import type { Message } from '../../store/schema.js';
 import { pageResults } from '../../store/result-pages.js';
 import type { ModelComputeInput, ModelComputeOutput } from '../../service/models/model-compute-contract.js';
+import type { FrameEncoder } from '../../ml/encode.js';
+import type { Frame } from '../../ml/frame.js';
+import type { TrainedModel } from '../../ml/estimator.js';
+import { EXPLANATION_WORK_LIMIT, explanationWork } from '../../ml/explain/explanation.js';
+import { meanAbsoluteContributions } from '../../service/models/record-explanations.js';
 
 export type { ModelComputeInput, ModelComputeOutput, ModelComputeResults } from '../../service/models/model-compute-contract.js';
 
@@ -91,6 +96,8 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
     featureImportance: encoder.inputImportance(model.featureImportance()),
     contest: contestView(contest, candidates),
   };
+  const contributions = contributionImportance(model, testFrame, encoder);
+  if (contributions) extra.meanAbsoluteContributions = contributions;
   let metrics: Record<string, number>;
   if (task.kind === 'classification') {
     const k = task.classes.length;
@@ -134,6 +141,21 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
     vocabularies: encoder.vocabularies(),
     messages,
   };
+}
+
+/**
+ * Mean |contribution| of each input column over the held-back rows (as many as the explanation work
+ * limit allows, the first ones: the holdout is already a random draw), on the explanation's scale.
+ */
+function contributionImportance(model: TrainedModel, testFrame: Frame, encoder: FrameEncoder): { scale: string; rows: number; values: Record<string, number> } | undefined {
+  if (!model.explain || testFrame.nRows === 0) return undefined;
+  const work = Math.max(1, explanationWork(model));
+  // A quarter of one request's limit: a session pays it once, but its time budget matters too.
+  const rows = Math.min(testFrame.nRows, Math.floor(EXPLANATION_WORK_LIMIT / 4 / work));
+  if (rows < 1) return undefined;
+  const frame = rows === testFrame.nRows ? testFrame : selectRows(testFrame, Int32Array.from({ length: rows }, (_, i) => i));
+  const e = model.explain(frame);
+  return { scale: e.scale, rows, values: meanAbsoluteContributions(e, encoder.inputColumns, (c) => encoder.sourceColumn(c)) };
 }
 
 function detectAnomalies(input: ModelComputeInput): ModelComputeOutput {

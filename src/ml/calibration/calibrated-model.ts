@@ -48,6 +48,10 @@ export class CalibratedModel implements TrainedModel {
     return this.base.featureImportance();
   }
 
+  explainWork(): number {
+    return this.base.explainWork?.() ?? 0;
+  }
+
   /** The uncalibrated model's raw output explained; the calibration map is applied after it. */
   explain(frame: Frame): Explanation {
     return { ...explain(this.base, frame), calibrated: true };

@@ -29,6 +29,17 @@ export interface Explanation {
 /** A model that cannot be explained says why (old artifacts without covers, anomaly models). */
 export class ExplanationUnavailable extends Error {}
 
+/**
+ * Most explanation work (path steps, tree-shap.ts pathWork) one request may ask for: about a second of
+ * one core. A 100-tree, 31-leaf GBDT costs ~2·10⁵ a row; fully grown forests far more.
+ */
+export const EXPLANATION_WORK_LIMIT = 400_000_000;
+
+/** Per-row work of explaining a model (0 when it gives no explanations). */
+export function explanationWork(model: { explainWork?: () => number }): number {
+  return model.explainWork ? model.explainWork() : 0;
+}
+
 export function outputsOf(e: Explanation): number {
   return e.outputClasses.length;
 }

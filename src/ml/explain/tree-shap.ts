@@ -44,6 +44,25 @@ function maxDepth(t: ShapTrees): number {
   return deepest;
 }
 
+/**
+ * Work of explaining one row, in path steps: Σ over leaves of (depth + 1)², TreeSHAP's cost. Requests
+ * are bounded by this count (explain/explanation.ts), never by the clock.
+ */
+export function pathWork(t: ShapTrees): number {
+  let work = 0;
+  const stack: number[] = [];
+  for (let i = 0; i < t.roots.length; i++) {
+    stack.push(t.roots[i]!, 0);
+    while (stack.length) {
+      const d = stack.pop()!;
+      const n = stack.pop()!;
+      if (t.left[n]! >= 0) stack.push(t.left[n]!, d + 1, t.right[n]!, d + 1);
+      else work += (d + 1) * (d + 1);
+    }
+  }
+  return work;
+}
+
 /** E[f] per output: each tree's leaves weighted by their covers. */
 export function expectedValue(t: ShapTrees): Float64Array {
   const k = t.outputs;
@@ -122,19 +141,35 @@ function recurse(w: Walk, node: number, parentAt: number, depth: number, zero: n
   const { t, path } = w;
   // Copy the parent's path (depth elements) to this level's slot, then extend it by the incoming edge.
   const self = parentAt + depth;
-  if (depth > 0) {
-    path.feature.copyWithin(self, parentAt, parentAt + depth);
-    path.zero.copyWithin(self, parentAt, parentAt + depth);
-    path.one.copyWithin(self, parentAt, parentAt + depth);
-    path.weight.copyWithin(self, parentAt, parentAt + depth);
+  // Paths are short: a plain loop beats four native copyWithin calls per node.
+  const { feature: pf, zero: pz, one: po, weight: pw } = path;
+  for (let i = 0; i < depth; i++) {
+    pf[self + i] = pf[parentAt + i]!;
+    pz[self + i] = pz[parentAt + i]!;
+    po[self + i] = po[parentAt + i]!;
+    pw[self + i] = pw[parentAt + i]!;
   }
   extend(path, self, depth, zero, one, feature);
   const left = t.left[node]!;
   if (left < 0) {
     const k = t.outputs;
     const { phi, phiAt, nFeatures, only } = w;
+    // For an element the row does not follow (one fraction 0) the unwound sum is C / zero with C the
+    // same for all of them, and its weight (0 − zero) × C / zero = −C: one O(depth) sum serves them all.
+    let coldWeight = NaN;
     for (let i = 1; i <= depth; i++) {
-      const scale = unwoundSum(path, self, depth, i) * (path.one[self + i]! - path.zero[self + i]!);
+      const one = path.one[self + i]!;
+      const zero = path.zero[self + i]!;
+      let scale: number;
+      if (one !== 0) scale = unwoundSum(path, self, depth, i) * (one - zero);
+      else if (zero === 0) continue;
+      else {
+        if (coldWeight !== coldWeight) {
+          coldWeight = 0;
+          for (let j = depth - 1; j >= 0; j--) coldWeight += (path.weight[self + j]! * (depth + 1)) / (depth - j);
+        }
+        scale = -coldWeight;
+      }
       const f = path.feature[self + i]!;
       if (only >= 0) phi[phiAt + only * nFeatures + f]! += scale * t.leafValue[node * k + only]!;
       else for (let c = 0; c < k; c++) phi[phiAt + c * nFeatures + f]! += scale * t.leafValue[node * k + c]!;

@@ -13,6 +13,8 @@ import type { ModelArtifact } from './model-artifact.js';
 import { LruCache } from './model-cache.js';
 import { PredictionCounter } from './prediction-counter.js';
 import { Predictor, type PredictOptions } from './predictor.js';
+import type { ExplanationsView } from './record-explanations.js';
+import { ExplanationUnavailable } from '../../ml/explain/explanation.js';
 
 const CACHED_MODELS = 64;
 
@@ -69,16 +71,27 @@ export class ModelsService {
     }
   }
 
-  async predict(accountId: string, id: string, records: Record<string, unknown>[], opts: PredictOptions): Promise<{ model: ModelRecord; data: Record<string, string>[] }> {
+  async predict(accountId: string, id: string, records: Record<string, unknown>[], opts: PredictOptions): Promise<{ model: ModelRecord; data: Record<string, string>[]; explanations?: ExplanationsView }> {
     this.checkBatchSize(records.length);
     const loaded = await this.load(accountId, id);
     if (opts.predictionIntervals?.length) {
       const problem = loaded.predictor.intervalsUnavailable();
       if (problem) throw ValidationError.of('predictionIntervals', problem);
     }
+    if (opts.includeExplanations) {
+      const problem = loaded.predictor.explanationsUnavailable(records.length);
+      if (problem) throw ValidationError.of('includeExplanations', problem);
+    }
     const data = loaded.predictor.predict(records, opts);
+    let explanations: ExplanationsView | undefined;
+    try {
+      if (opts.includeExplanations) explanations = loaded.predictor.explain(records);
+    } catch (e) {
+      if (e instanceof ExplanationUnavailable) throw ValidationError.of('includeExplanations', e.message);
+      throw e;
+    }
     this.predictions.add(accountId, records.length);
-    return { model: loaded.model, data };
+    return { model: loaded.model, data, ...(explanations ? { explanations } : {}) };
   }
 
   private async load(accountId: string, id: string): Promise<LoadedModel> {

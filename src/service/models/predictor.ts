@@ -10,12 +10,16 @@ import { IsolationForestModel } from '../../ml/tabular/isolation-forest/index.js
 import { ConformalRegressor } from '../../ml/conformal/regression-intervals.js';
 import { intervalField } from '../../ml/conformal/interval-fields.js';
 import { ANOMALY_TAIL_COLUMN, type ModelArtifact } from './model-artifact.js';
+import { EXPLANATION_WORK_LIMIT, ExplanationUnavailable, explain, explanationWork } from '../../ml/explain/explanation.js';
+import { explanationsView, type ExplanationsView } from './record-explanations.js';
 
 export interface PredictOptions {
   /** Classification: a `<target>:<class>` probability per class. */
   includeClassScores?: boolean;
   /** Regression: `<target>:lower:<level>` and `<target>:upper:<level>` for each level. */
   predictionIntervals?: number[];
+  /** Per-record feature contributions (record-explanations.ts). */
+  includeExplanations?: boolean;
 }
 
 export class Predictor {
@@ -41,6 +45,27 @@ export class Predictor {
     if (this.artifact.domain !== 'regression') return `Prediction intervals are given by regression models; this is a ${this.artifact.domain} model.`;
     if (!this.intervals) return 'This model was trained before Sibyl gave prediction intervals; train it again to get them.';
     return undefined;
+  }
+
+  /** Why this model cannot explain `records` records in one request, or undefined when it can. */
+  explanationsUnavailable(records: number): string | undefined {
+    if (!this.model.explain) return `${this.model.algorithm.name} models give no per-record explanations.`;
+    const work = explanationWork(this.model);
+    if (work * records > EXPLANATION_WORK_LIMIT) {
+      const most = Math.max(1, Math.floor(EXPLANATION_WORK_LIMIT / work));
+      return `Explaining this model's trees costs ${work} path steps a record; a request may ask for ${EXPLANATION_WORK_LIMIT}. Ask for explanations of at most ${most} records at a time.`;
+    }
+    return undefined;
+  }
+
+  /** Contributions of each input column per record; throws ExplanationUnavailable with the reason. */
+  explain(records: Record<string, unknown>[]): ExplanationsView {
+    const problem = this.explanationsUnavailable(records.length);
+    if (problem) throw new ExplanationUnavailable(problem);
+    const rows = records.map(echo);
+    const frame = this.encoder.encode(inputColumns(records, rows, this.encoder.inputColumns, this.numericInputs), records.length);
+    const e = explain(this.model, frame);
+    return explanationsView(e, this.encoder.inputColumns, (c) => this.encoder.sourceColumn(c), this.artifact.classes);
   }
 
   predict(records: Record<string, unknown>[], opts: PredictOptions = {}): Record<string, string>[] {

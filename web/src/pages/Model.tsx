@@ -8,7 +8,8 @@ import { barsOption } from '../charts/common';
 import { curlSnippet, nexosisClientSnippet, type Example } from '../lib/snippets';
 import { formatDate, formatNumber } from '../lib/words';
 import type { DataSetPage, Model } from '../types';
-import { explanationOf } from './results/detect';
+import { explanationOf, recordExplanation } from './results/detect';
+import { ExplanationView } from '../components/ExplanationView';
 
 /** Columns a prediction request sends: every feature (and the key, echoed back), never the target. */
 function inputColumns(m: Model): string[] {
@@ -61,16 +62,21 @@ function TryPrediction({ model }: { model: Model }) {
     onSuccess: (row) => setValues(Object.fromEntries(cols.map((c) => [c, row[c] ?? '']))),
   });
   const predict = useMutation({
-    mutationFn: () => api<Record<string, unknown> & { data: Record<string, string>[] }>('POST', `/v1/models/${model.modelId}/predict`, {
-      data: [Object.fromEntries(cols.filter((c) => (values[c] ?? '') !== '').map((c) => [c, values[c]]))],
-      extraParameters: { includeClassScores: model.predictionDomain === 'classification', includeExplanations: true },
-    }),
+    mutationFn: async () => {
+      const ask = (includeExplanations: boolean) => api<Record<string, unknown> & { data: Record<string, string>[] }>('POST', `/v1/models/${model.modelId}/predict`, {
+        data: [Object.fromEntries(cols.filter((c) => (values[c] ?? '') !== '').map((c) => [c, values[c]]))],
+        extraParameters: { includeClassScores: model.predictionDomain === 'classification', includeExplanations },
+      });
+      // Anomaly models give no explanations (the API says so with a 400): predict without them.
+      return model.predictionDomain === 'anomalies' ? ask(false) : ask(true);
+    },
   });
   const answer = predict.data;
   const record = answer?.data[0];
   const outputName = model.predictionDomain === 'anomalies' ? 'anomaly' : target ?? '';
   const classScores = record && target ? Object.entries(record).filter(([k]) => k.startsWith(`${target}:`) && !/:(lower|upper|contribution|explanation|shap)$/.test(k)).map(([k, v]) => ({ name: k.slice(target.length + 1), value: Number(v) })).filter((s) => Number.isFinite(s.value)) : [];
   const contributions = answer ? explanationOf(answer, 0) : undefined;
+  const detail = answer ? recordExplanation(answer, 0) : undefined;
   const submit = (e: FormEvent) => { e.preventDefault(); predict.mutate(); };
 
   return (
@@ -98,7 +104,9 @@ function TryPrediction({ model }: { model: Model }) {
             {model.predictionDomain === 'anomalies' && <span> — {Number(record.anomaly) < 0 ? 'anomalous' : 'normal'}</span>}</p>
           {target && `${target}:lower` in record && <p>Interval: {formatNumber(Number(record[`${target}:lower`]))} to {formatNumber(Number(record[`${target}:upper`]))}</p>}
           {classScores.length > 0 && <Chart testId="chart-class-scores" option={barsOption([...classScores].sort((a, b) => b.value - a.value), 'Score')} height={Math.max(160, 34 * classScores.length + 60)} summary={`Class scores: ${classScores.map((s) => `${s.name} ${formatNumber(s.value, 3)}`).join(', ')}`} />}
-          {contributions
+          {detail
+            ? <ExplanationView key={JSON.stringify(record)} explanation={detail} preferredClass={record[outputName]} />
+            : contributions
             ? <Chart testId="chart-explanation" option={barsOption([...contributions].sort((a, b) => Math.abs(b.value) - Math.abs(a.value)).slice(0, 20).map((c) => ({ name: c.feature, value: c.value })), 'Contribution', true)} height={Math.max(200, 26 * Math.min(20, contributions.length) + 60)} summary="How much each value moved this prediction" />
             : <p className="hint">Explanations of single predictions appear here when the model provides them.</p>}
         </div>

@@ -38,6 +38,10 @@ export class BlendModel implements TrainedModel {
     return out;
   }
 
+  explainWork(): number {
+    return this.members.reduce((sum, m) => sum + (m.explainWork?.() ?? 0), 0);
+  }
+
   /**
    * The members' contributions averaged as their scores are: values for regression, probabilities for
    * classification (a member explained on a margin scale is first put on the probability scale).

@@ -10,7 +10,7 @@ import {
 } from './flat-forest.js';
 import { alignedValues, type InputColumn } from './input-columns.js';
 import { ExplanationUnavailable, type Explanation } from '../../explain/explanation.js';
-import { expectedValue, treeShap, type ShapTrees } from '../../explain/tree-shap.js';
+import { expectedValue, pathWork, treeShap, type ShapTrees } from '../../explain/tree-shap.js';
 
 export type ForestKind = 'random_forest' | 'extra_trees';
 
@@ -57,6 +57,16 @@ export class ForestModel implements TrainedModel {
 
   featureImportance(): Record<string, number> {
     return Object.fromEntries(this.inputs.map((c, j) => [c.name, this.importance[j]]));
+  }
+
+  private work = -1;
+
+  explainWork(): number {
+    const f = this.forest;
+    if (this.work < 0) {
+      this.work = pathWork({ roots: f.treeRoots, left: f.left, right: f.right, feature: f.feature, cover: new Float64Array(0), leafValue: new Float64Array(0), treeOutput: new Int32Array(0), outputs: f.nOutputs });
+    }
+    return this.work;
   }
 
   /** Exact TreeSHAP of the forest's average: class probabilities (classification) or the value. */

@@ -19,6 +19,12 @@ export function explainForest(forest: Forest, frame: Frame, scale: ExplanationSc
 
 /** The forest as one node table, and the decision of each split node for the frame's rows. */
 export function gbdtShapTrees(forest: Forest, frame: Frame): { trees: ShapTrees; decide: Decide } {
+  const t = gbdtTreeTable(forest);
+  return { trees: t, decide: gbdtDecisions(forest, t, frame) };
+}
+
+/** The trees as one node table; `flatNode` maps a split node back to the compiled forest's. */
+export function gbdtTreeTable(forest: Forest): ShapTrees & { flatNode: Int32Array } {
   const a = forest.arrays;
   const leafCover = forest.leafCover!;
   const k = forest.numScores;
@@ -62,6 +68,12 @@ export function gbdtShapTrees(forest: Forest, frame: Frame): { trees: ShapTrees;
     for (let j = splits - 1; j >= 0; j--) t.cover[base + j] = t.cover[t.left[base + j]!]! + t.cover[t.right[base + j]!]!;
     base += splits + leaves;
   }
+  return { ...t, flatNode };
+}
+
+function gbdtDecisions(forest: Forest, t: ShapTrees & { flatNode: Int32Array }, frame: Frame): Decide {
+  const a = forest.arrays;
+  const flatNode = t.flatNode;
   const nf = forest.features.length;
   const columns = forest.inputColumns(frame);
   const n = frame.nRows;
@@ -78,5 +90,5 @@ export function gbdtShapTrees(forest: Forest, frame: Frame): { trees: ShapTrees;
     if (cat >= 0) return ((a.catBits[cat + (v >>> 5)]! >>> (v & 31)) & 1) === 1;
     return v !== v ? a.defaultLeft[o] === 1 : v <= a.threshold[o]!;
   };
-  return { trees: t, decide };
+  return decide;
 }

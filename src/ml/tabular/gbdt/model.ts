@@ -6,7 +6,8 @@ import type { ObjectiveName } from './objectives.js';
 import { sigmoid } from './objectives.js';
 import { fromBase64, toBase64 } from '../../core/codecs.js';
 import { ExplanationUnavailable, type Explanation } from '../../explain/explanation.js';
-import { explainForest } from './explain-forest.js';
+import { explainForest, gbdtTreeTable } from './explain-forest.js';
+import { pathWork } from '../../explain/tree-shap.js';
 
 export const GBDT_ALGORITHM: AlgorithmInfo = {
   key: 'gbdt',
@@ -61,6 +62,13 @@ export class GbdtModel implements TrainedModel {
 
   featureImportance(): Record<string, number> {
     return { ...this.importance };
+  }
+
+  private work = -1;
+
+  explainWork(): number {
+    if (this.work < 0) this.work = pathWork(gbdtTreeTable(this.forest));
+    return this.work;
   }
 
   /** Exact TreeSHAP of the raw score: log-odds (binary), per-class margins (multiclass) or the value. */

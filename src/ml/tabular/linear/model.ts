@@ -59,6 +59,10 @@ export class LinearModel implements TrainedModel {
     return out;
   }
 
+  explainWork(): number {
+    return (this.design.numeric.length + this.design.categorical.length) * this.outputs;
+  }
+
   /**
    * Exact Shapley values of the linear score (log-odds, multiclass margins, or the value):
    * coefficient × (design value − its training mean), summed over each input's one-hot columns.

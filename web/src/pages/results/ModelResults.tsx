@@ -10,7 +10,8 @@ import { confusionOption, predictedActualOption, prOption, reliabilityOption, ro
 import { expectedCalibrationError, histogram, prCurve, reliabilityBins, rocCurve, type Scored } from '../../lib/curves';
 import { formatNumber, formatPercent, metricLabel } from '../../lib/words';
 import type { Contestant, Session, SessionResults } from '../../types';
-import { explanationOf, intervalFields, scoresAreCalibrated } from './detect';
+import { explanationOf, intervalFields, recordExplanation, scoresAreCalibrated } from './detect';
+import { ExplanationView } from '../../components/ExplanationView';
 
 const METRIC_ORDER = ['accuracy', 'rocAreaUnderCurve', 'macroAverageF1Score', 'macroAveragePrecision', 'macroAverageRecall', 'matthewsCorrelationCoefficient', 'rSquared', 'rootMeanSquareError', 'meanAbsoluteError', 'percentAnomalies'];
 const METRIC_HINTS: Record<string, string> = {
@@ -201,17 +202,27 @@ function AnomalyCharts({ session }: { session: Session }) {
 function FeatureImportance({ session }: { session: Session }) {
   const q = useQuery({
     queryKey: ['results', session.sessionId, 'importance'],
-    queryFn: () => get<{ featureImportance: Record<string, number | string> }>(`/v1/sessions/${session.sessionId}/results/featureimportance`, { pageSize: 1000 }),
+    queryFn: () => get<{ featureImportance: Record<string, number | string>; meanAbsoluteContributions?: Record<string, number>; contributionScale?: string; contributionRows?: number }>(`/v1/sessions/${session.sessionId}/results/featureimportance`, { pageSize: 1000 }),
     retry: false,
   });
   if (q.isError || !q.data) return null;
   const items = Object.entries(q.data.featureImportance).flatMap(([name, v]) => (typeof v === 'number' ? [{ name, value: v }] : [])).slice(0, 30);
   if (items.length === 0) return null;
+  const contributions = Object.entries(q.data.meanAbsoluteContributions ?? {}).map(([name, value]) => ({ name, value })).sort((a, b) => b.value - a.value).slice(0, 30);
   return (
     <ChartCard id="importance" title="Feature importance" description={`How much each column moves the model's predictions${items.length === 30 ? ' (the 30 that matter most)' : ''}.`}>
       <Chart testId="chart-importance" option={barsOption(items, 'Importance')} height={Math.max(220, 26 * items.length + 60)}
         summary={`Feature importance: ${items.slice(0, 5).map((i) => `${i.name} ${formatNumber(i.value, 2)}`).join(', ')}${items.length > 5 ? ', …' : ''}`}
         table={{ columns: ['feature', 'importance'], rows: items.map((i) => [i.name, i.value]) }} />
+      {contributions.length > 0 && (
+        <>
+          <h3>Mean absolute contribution</h3>
+          <p className="hint">How far each column moves a prediction on average ({q.data.contributionScale} scale), over {q.data.contributionRows} held-back rows: the per-record explanations below, averaged.</p>
+          <Chart testId="chart-contribution-importance" option={barsOption(contributions, 'Mean |contribution|')} height={Math.max(220, 26 * contributions.length + 60)}
+            summary={`Mean absolute contribution: ${contributions.slice(0, 5).map((i) => `${i.name} ${formatNumber(i.value, 3)}`).join(', ')}${contributions.length > 5 ? ', …' : ''}`}
+            table={{ columns: ['feature', 'mean absolute contribution'], rows: contributions.map((i) => [i.name, i.value]) }} />
+        </>
+      )}
     </ChartCard>
   );
 }
@@ -229,9 +240,21 @@ function Explanations({ session }: { session: Session }) {
     mutationFn: async (row: Record<string, string>) => {
       const record = Object.fromEntries(Object.entries(row).filter(([k]) => k !== target && !k.startsWith(`${target}:`)));
       const answer = await api<Record<string, unknown>>('POST', `/v1/models/${session.modelId}/predict`, { data: [record], extraParameters: { includeClassScores: session.predictionDomain === 'classification', includeExplanations: true } });
-      return { row, answer, contributions: explanationOf(answer, 0) };
+      return { row, answer, contributions: explanationOf(answer, 0), detail: recordExplanation(answer, 0) };
     },
   });
+  const [pasted, setPasted] = useState('');
+  const [pasteError, setPasteError] = useState<string>();
+  const explainPasted = () => {
+    try {
+      const parsed: unknown = JSON.parse(pasted);
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
+      setPasteError(undefined);
+      explain.mutate(Object.fromEntries(Object.entries(parsed as Record<string, unknown>).map(([k, v]) => [k, v === null || v === undefined ? '' : String(v)])));
+    } catch {
+      setPasteError('Paste one record as a JSON object, e.g. {"column": "value", "other": 12}.');
+    }
+  };
   const d = rows.data;
   return (
     <section className="card" aria-labelledby="explain-title">
@@ -257,8 +280,20 @@ function Explanations({ session }: { session: Session }) {
         </div>
       )}
       {d && <Pager page={page} totalPages={d.totalPages} onPage={setPage} label="Test row pages" />}
+      <details className="paste-record">
+        <summary>Or paste a record</summary>
+        <label htmlFor="paste-record">Record as JSON (column → value)</label>
+        <textarea id="paste-record" rows={4} value={pasted} onChange={(e) => setPasted(e.target.value)} aria-describedby={pasteError ? 'paste-record-error' : undefined} />
+        {pasteError && <p id="paste-record-error" className="field-error" role="alert">{pasteError}</p>}
+        <p><button type="button" className="button subtle small" onClick={explainPasted}>Explain this record</button></p>
+      </details>
       {explain.data && (
-        explain.data.contributions
+        explain.data.detail
+          ? <>
+              <p role="status" aria-live="polite">Predicted <strong>{session.predictionDomain === 'regression' ? formatNumber(Number((explain.data.answer.data as Record<string, string>[])[0]?.[target])) : String((explain.data.answer.data as Record<string, string>[])[0]?.[target] ?? '')}</strong>{explain.data.row[`${target}:actual`] !== undefined && <> (actual: {explain.data.row[`${target}:actual`]})</>}.</p>
+              <ExplanationView key={JSON.stringify(explain.data.row)} explanation={explain.data.detail} preferredClass={(explain.data.answer.data as Record<string, string>[])[0]?.[target]} />
+            </>
+          : explain.data.contributions
           ? <Chart testId="chart-explanation" option={barsOption([...explain.data.contributions].sort((a, b) => Math.abs(b.value) - Math.abs(a.value)).slice(0, 20).map((c) => ({ name: c.feature, value: c.value })), 'Contribution to the prediction', true)}
               height={Math.max(200, 26 * Math.min(20, explain.data.contributions.length) + 60)} summary={`Contributions of the row's values to its prediction ${String((explain.data.answer.data as Record<string, string>[])[0]?.[target] ?? '')}`} />
           : <Note>The model predicted <strong>{String((explain.data.answer.data as Record<string, string>[] | undefined)?.[0]?.[target] ?? '—')}</strong> for this row, but this installation's models do not explain their predictions yet (the answer has no explanations).</Note>

@@ -19,12 +19,26 @@ export { intervalFields } from '../../lib/result-fields';
 
 export interface Contribution { feature: string; value: number }
 
+/** One explained output of a record (a class's score, or the value), as Sibyl's predict answers it. */
+export interface ExplainedOutput { class: string | null; baseValue: number; prediction: number; contributions: Record<string, number> }
+export interface RecordExplanation { scale: string; description: string; exact: boolean; calibrated: boolean; outputs: ExplainedOutput[] }
+
+/** Sibyl's `explanations: {scale, description, records: [{outputs: […]}]}` for record `index`. */
+export function recordExplanation(answer: Record<string, unknown>, index: number): RecordExplanation | undefined {
+  const e = answer.explanations as { scale?: string; description?: string; exact?: boolean; calibrated?: boolean; records?: { outputs?: ExplainedOutput[] }[] } | undefined;
+  const outputs = e && !Array.isArray(e) ? e.records?.[index]?.outputs : undefined;
+  if (!Array.isArray(outputs) || outputs.length === 0) return undefined;
+  return { scale: String(e!.scale ?? ''), description: String(e!.description ?? ''), exact: e!.exact !== false, calibrated: e!.calibrated === true, outputs };
+}
+
 /**
  * Per-record explanations of a prediction answer, in the shapes they may take: a top-level
  * `explanations` array (one entry per record: a map feature → contribution, or a list of
  * {feature, contribution|value}), or `<feature>:contribution` fields on the record itself.
  */
 export function explanationOf(answer: Record<string, unknown>, index: number): Contribution[] | undefined {
+  const detailed = recordExplanation(answer, index);
+  if (detailed) return Object.entries(detailed.outputs[0]!.contributions).map(([feature, value]) => ({ feature, value }));
   const list = answer.explanations;
   const entry = Array.isArray(list) ? list[index] : undefined;
   const fromEntry = (e: unknown): Contribution[] | undefined => {
