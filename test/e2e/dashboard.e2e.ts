@@ -246,7 +246,34 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
     await assertVisible(accuracy);
     const pct = Number((await accuracy.innerText()).replace(/[^0-9.]/g, ''));
     assert.ok(pct > 85, `accuracy ${pct} % on the test rows`);
-    for (const id of ['chart-confusion', 'chart-roc', 'chart-pr', 'chart-scores', 'chart-importance']) await assertChartDrawn(id);
+    for (const id of ['chart-confusion', 'chart-roc', 'chart-pr', 'chart-scores', 'chart-importance', 'chart-contribution-importance']) await assertChartDrawn(id);
+    // Per-record explanations: a held-back row explained as a waterfall from the base value to its prediction.
+    const explainSection = page.getByRole('region', { name: 'Why a row got its prediction' });
+    await explainSection.getByRole('button', { name: 'Explain' }).first().click();
+    await assertChartDrawn('chart-explanation');
+    const summary = await page.getByTestId('explanation-summary').innerText();
+    assert.match(summary, /starts at .* \(the average over the training rows\) and ends at .* for this record\. Largest effects: /);
+    assert.match(await page.getByTestId('chart-explanation').getAttribute('aria-label') ?? '', /Waterfall from base value .* to prediction/);
+    // A pasted record that is not JSON is refused in words; a good one is explained.
+    await explainSection.getByText('Or paste a record').click();
+    await explainSection.getByLabel('Record as JSON (column → value)').fill('mean_radius = 12');
+    await explainSection.getByRole('button', { name: 'Explain this record' }).click();
+    await assertVisible(explainSection.getByRole('alert'));
+    const [head, ...lines] = readFileSync(DATA.wdbc, 'utf8').trim().split('\n');
+    const names = head!.split(',');
+    const malignant = lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [names[i]!, v]))).find((r) => r.diagnosis === 'malignant')!;
+    delete malignant.diagnosis;
+    await explainSection.getByLabel('Record as JSON (column → value)').fill(JSON.stringify(malignant));
+    const [answer] = await Promise.all([
+      page.waitForResponse((r) => r.url().includes('/predict') && r.request().method() === 'POST'),
+      explainSection.getByRole('button', { name: 'Explain this record' }).click(),
+    ]);
+    const body = await answer.json();
+    assert.equal(body.data[0].mean_radius, malignant.mean_radius, 'the pasted record was sent');
+    assert.equal(Object.keys(body.explanations.records[0].outputs[0].contributions).length, 30);
+    await assertVisible(explainSection.getByText(`Predicted ${body.data[0].diagnosis}`).first());
+    await assertLabelled();
+    await shot('07b-explanation');
     await assertVisible(page.getByRole('heading', { name: 'Contest' }));
     assert.ok(await page.locator('table.leaderboard tbody tr').count() >= 2, 'the leaderboard lists the candidates');
     await assertLabelled();
