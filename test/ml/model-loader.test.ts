@@ -13,6 +13,7 @@ import { loadFrameEncoder } from '../../src/ml/encode.js';
 import { GbdtLearner } from '../../src/ml/tabular/gbdt/index.js';
 import { Predictor } from '../../src/service/models/predictor.js';
 import type { ModelArtifact } from '../../src/service/models/model-artifact.js';
+import { ExplanationUnavailable, explain, explainedPredictions } from '../../src/ml/explain/explanation.js';
 
 interface StoredV1 { artifact: ModelArtifact; expected: number[] }
 const v1 = JSON.parse(readFileSync(fixturePath('artifacts', 'v1-artifacts.json'), 'utf8')) as {
@@ -77,4 +78,27 @@ test('loadModel names what it cannot restore', () => {
   assert.throws(() => loadModel({ format: 'sibyl-model', version: 2, kind: 'svm' }), /unknown model kind "svm"/);
   assert.throws(() => loadModel({ format: 'other', version: 1, kind: 'gbdt' }), /not a sibyl model/);
   assert.throws(() => loadModel({ format: 'sibyl-model', version: ARTIFACT_VERSION + 1, kind: 'gbdt', producer: 'sibyl 9.0.0' }), /newer Sibyl \(sibyl 9\.0\.0\)/);
+});
+
+test('version-1 artifacts explain where they can: trees without covers refuse with the reason, linear models explain exactly', () => {
+  for (const [kind, stored] of Object.entries(v1.artifacts)) {
+    const model = loadModel(stored.artifact.learner);
+    const frame = frameOf(stored.artifact);
+    if (kind === 'gbdt' || kind === 'random_forest' || kind === 'extra_trees') {
+      assert.throws(() => explain(model, frame), (e: unknown) => e instanceof ExplanationUnavailable && /train it again/.test(e.message), kind);
+      assert.match(new Predictor(stored.artifact).explanationsUnavailable(1) ?? '', /trained before Sibyl kept the training covers/);
+    } else if (kind === 'linear') {
+      // No one-hot training shares in version 1: categories are measured from "no level"; still additive.
+      const e = explain(model, frame);
+      const sums = explainedPredictions(e);
+      const scores = model.predictScores(frame);
+      for (let r = 0; r < e.nRows; r++) {
+        const raw = e.scale === 'value' ? scores[r]! : Math.log(scores[r * 2 + 1]! / scores[r * 2]!);
+        if (e.scale !== 'margin') assert.ok(Math.abs(sums[r]! - raw) < 1e-9, `${kind} row ${r}`);
+      }
+    } else {
+      assert.throws(() => explain(model, frame), ExplanationUnavailable, kind);
+    }
+  }
+  assert.throws(() => new Predictor(v1.artifacts.gbdt!.artifact).explain(v1.records), /trained before Sibyl kept the training covers/);
 });

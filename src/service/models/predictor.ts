@@ -50,6 +50,13 @@ export class Predictor {
   /** Why this model cannot explain `records` records in one request, or undefined when it can. */
   explanationsUnavailable(records: number): string | undefined {
     if (!this.model.explain) return `${this.model.algorithm.name} models give no per-record explanations.`;
+    try {
+      // No rows: only the checks (covers saved?) run.
+      explain(this.model, this.encoder.encode({}, 0));
+    } catch (e) {
+      if (e instanceof ExplanationUnavailable) return e.message;
+      throw e;
+    }
     const work = explanationWork(this.model);
     if (work * records > EXPLANATION_WORK_LIMIT) {
       const most = Math.max(1, Math.floor(EXPLANATION_WORK_LIMIT / work));

@@ -67,6 +67,7 @@ export class GbdtModel implements TrainedModel {
   private work = -1;
 
   explainWork(): number {
+    if (!this.forest.leafCover) return 0; // explain() says why it cannot
     if (this.work < 0) this.work = pathWork(gbdtTreeTable(this.forest));
     return this.work;
   }
