@@ -25,6 +25,9 @@ export interface ShapTrees {
   outputs: number;
 }
 
+/** 1 / (i + 1), for the paths' weight updates (deeper paths than this do not occur: trees are grown to depth ≤ 64, or their leaves counted). */
+const RECIPROCAL = Float64Array.from({ length: 4096 }, (_, i) => 1 / (i + 1));
+
 /** Which child row r takes at split node `node`: true = left. */
 export type Decide = (node: number, row: number) => boolean;
 
@@ -94,19 +97,17 @@ export function expectedValue(t: ShapTrees): Float64Array {
 export function treeShap(t: ShapTrees, nFeatures: number, nRows: number, decide: Decide): Float64Array {
   const k = t.outputs;
   const depth = maxDepth(t) + 2;
-  // One path per recursion level, each a copy of its parent's plus one element.
-  const size = ((depth + 1) * (depth + 2)) / 2;
-  const path: Path = {
-    feature: new Int32Array(size),
-    zero: new Float64Array(size),
-    one: new Float64Array(size),
-    weight: new Float64Array(size),
-  };
+  if (depth >= RECIPROCAL.length) throw new Error(`trees ${depth} levels deep are too deep to explain`);
+  // One path per recursion level, each a copy of its parent's plus one element; an element is 4
+  // numbers side by side (feature, zero fraction, one fraction, weight), so a copy is one sweep.
+  const path = new Float64Array(((depth + 1) * (depth + 2)) / 2 * 4);
   const phi = new Float64Array(nRows * k * nFeatures);
-  const ctx: Walk = { t, decide, row: 0, phi, phiAt: 0, nFeatures, only: -1, path };
+  // Each row's decision at every split node first, in one tight pass; the walk then reads them.
+  const goesLeft = new Uint8Array(t.left.length);
+  const ctx: Walk = { t, goesLeft, phi, phiAt: 0, nFeatures, only: -1, path };
   for (let r = 0; r < nRows; r++) {
-    ctx.row = r;
     ctx.phiAt = r * k * nFeatures;
+    for (let node = 0; node < goesLeft.length; node++) goesLeft[node] = t.left[node]! >= 0 && decide(node, r) ? 1 : 0;
     for (let i = 0; i < t.roots.length; i++) {
       ctx.only = t.treeOutput[i]!;
       recurse(ctx, t.roots[i]!, 0, 0, 1, 1, -1);
@@ -115,41 +116,34 @@ export function treeShap(t: ShapTrees, nFeatures: number, nRows: number, decide:
   return phi;
 }
 
-interface Path {
-  feature: Int32Array;
-  zero: Float64Array;
-  one: Float64Array;
-  weight: Float64Array;
-}
+/** Offsets of an element's fields in the path buffer. */
+const F = 0;
+const Z = 1;
+const O = 2;
+const W = 3;
 
 interface Walk {
   t: ShapTrees;
-  decide: Decide;
-  row: number;
+  goesLeft: Uint8Array;
   phi: Float64Array;
   phiAt: number;
   nFeatures: number;
   only: number;
-  path: Path;
+  path: Float64Array;
 }
 
 /**
- * parentAt: where the parent's path starts in the buffers; this node's (depth+1 elements) starts right after it.
- * zero/one: the fractions of the incoming edge (cover share, and whether the row follows it).
+ * parentAt: element index where the parent's path starts; this node's (depth+1 elements) starts right
+ * after the parent's depth elements. zero/one: the fractions of the incoming edge (cover share, and
+ * whether the row follows it).
  */
 function recurse(w: Walk, node: number, parentAt: number, depth: number, zero: number, one: number, feature: number): void {
-  const { t, path } = w;
-  // Copy the parent's path (depth elements) to this level's slot, then extend it by the incoming edge.
+  const { t, path: p } = w;
   const self = parentAt + depth;
-  // Paths are short: a plain loop beats four native copyWithin calls per node.
-  const { feature: pf, zero: pz, one: po, weight: pw } = path;
-  for (let i = 0; i < depth; i++) {
-    pf[self + i] = pf[parentAt + i]!;
-    pz[self + i] = pz[parentAt + i]!;
-    po[self + i] = po[parentAt + i]!;
-    pw[self + i] = pw[parentAt + i]!;
-  }
-  extend(path, self, depth, zero, one, feature);
+  const s4 = self * 4;
+  // Copy the parent's path (depth elements), then extend it by the incoming edge.
+  for (let i = parentAt * 4, end = s4; i < end; i++) p[i + depth * 4] = p[i]!;
+  extend(p, s4, depth, zero, one, feature);
   const left = t.left[node]!;
   if (left < 0) {
     const k = t.outputs;
@@ -158,26 +152,27 @@ function recurse(w: Walk, node: number, parentAt: number, depth: number, zero: n
     // same for all of them, and its weight (0 − zero) × C / zero = −C: one O(depth) sum serves them all.
     let coldWeight = NaN;
     for (let i = 1; i <= depth; i++) {
-      const one = path.one[self + i]!;
-      const zero = path.zero[self + i]!;
+      const e = s4 + i * 4;
+      const oneI = p[e + O]!;
+      const zeroI = p[e + Z]!;
       let scale: number;
-      if (one !== 0) scale = unwoundSum(path, self, depth, i) * (one - zero);
-      else if (zero === 0) continue;
+      if (oneI !== 0) scale = unwoundSum(p, s4, depth, oneI, zeroI) * (oneI - zeroI);
+      else if (zeroI === 0) continue;
       else {
         if (coldWeight !== coldWeight) {
           coldWeight = 0;
-          for (let j = depth - 1; j >= 0; j--) coldWeight += (path.weight[self + j]! * (depth + 1)) / (depth - j);
+          for (let j = depth - 1; j >= 0; j--) coldWeight += (p[s4 + j * 4 + W]! * (depth + 1)) / (depth - j);
         }
         scale = -coldWeight;
       }
-      const f = path.feature[self + i]!;
+      const f = p[e + F]!;
       if (only >= 0) phi[phiAt + only * nFeatures + f]! += scale * t.leafValue[node * k + only]!;
       else for (let c = 0; c < k; c++) phi[phiAt + c * nFeatures + f]! += scale * t.leafValue[node * k + c]!;
     }
     return;
   }
   const right = t.right[node]!;
-  const goLeft = w.decide(node, w.row);
+  const goLeft = w.goesLeft[node] === 1;
   const hot = goLeft ? left : right;
   const cold = goLeft ? right : left;
   const cover = t.cover[node]!;
@@ -189,10 +184,11 @@ function recurse(w: Walk, node: number, parentAt: number, depth: number, zero: n
   const split = t.feature[node]!;
   // A feature met again on the path: undo its earlier element and carry its fractions into this one.
   for (let i = 1; i <= d; i++) {
-    if (path.feature[self + i] === split) {
-      inZero = path.zero[self + i]!;
-      inOne = path.one[self + i]!;
-      unwind(path, self, d, i);
+    const e = s4 + i * 4;
+    if (p[e + F] === split) {
+      inZero = p[e + Z]!;
+      inOne = p[e + O]!;
+      unwind(p, s4, d, i);
       d--;
       break;
     }
@@ -201,51 +197,56 @@ function recurse(w: Walk, node: number, parentAt: number, depth: number, zero: n
   recurse(w, cold, self, d + 1, coldZero * inZero, 0, split);
 }
 
-function extend(p: Path, at: number, depth: number, zero: number, one: number, feature: number): void {
-  p.feature[at + depth] = feature;
-  p.zero[at + depth] = zero;
-  p.one[at + depth] = one;
-  p.weight[at + depth] = depth === 0 ? 1 : 0;
+function extend(p: Float64Array, s4: number, depth: number, zero: number, one: number, feature: number): void {
+  const e = s4 + depth * 4;
+  p[e + F] = feature;
+  p[e + Z] = zero;
+  p[e + O] = one;
+  p[e + W] = depth === 0 ? 1 : 0;
+  const inv = 1 / (depth + 1);
+  const oneInv = one * inv;
+  const zeroInv = zero * inv;
   for (let i = depth - 1; i >= 0; i--) {
-    p.weight[at + i + 1]! += (one * p.weight[at + i]! * (i + 1)) / (depth + 1);
-    p.weight[at + i] = (zero * p.weight[at + i]! * (depth - i)) / (depth + 1);
+    const at = s4 + i * 4 + W;
+    const wi = p[at]!;
+    p[at + 4]! += oneInv * wi * (i + 1);
+    p[at] = zeroInv * wi * (depth - i);
   }
 }
 
-function unwind(p: Path, at: number, depth: number, index: number): void {
-  const one = p.one[at + index]!;
-  const zero = p.zero[at + index]!;
-  let next = p.weight[at + depth]!;
+function unwind(p: Float64Array, s4: number, depth: number, index: number): void {
+  const one = p[s4 + index * 4 + O]!;
+  const zero = p[s4 + index * 4 + Z]!;
+  let next = p[s4 + depth * 4 + W]!;
   for (let i = depth - 1; i >= 0; i--) {
+    const at = s4 + i * 4 + W;
     if (one !== 0) {
-      const tmp = p.weight[at + i]!;
-      p.weight[at + i] = (next * (depth + 1)) / ((i + 1) * one);
-      next = tmp - (p.weight[at + i]! * zero * (depth - i)) / (depth + 1);
+      const tmp = p[at]!;
+      p[at] = (next * (depth + 1)) / ((i + 1) * one);
+      next = tmp - (p[at]! * zero * (depth - i)) / (depth + 1);
     } else {
-      p.weight[at + i] = (p.weight[at + i]! * (depth + 1)) / (zero * (depth - i));
+      p[at] = (p[at]! * (depth + 1)) / (zero * (depth - i));
     }
   }
   for (let i = index; i < depth; i++) {
-    p.feature[at + i] = p.feature[at + i + 1]!;
-    p.zero[at + i] = p.zero[at + i + 1]!;
-    p.one[at + i] = p.one[at + i + 1]!;
+    const at = s4 + i * 4;
+    p[at + F] = p[at + 4 + F]!;
+    p[at + Z] = p[at + 4 + Z]!;
+    p[at + O] = p[at + 4 + O]!;
   }
 }
 
-/** The path's total weight with element `index` removed, without changing the path. */
-function unwoundSum(p: Path, at: number, depth: number, index: number): number {
-  const one = p.one[at + index]!;
-  const zero = p.zero[at + index]!;
-  let next = p.weight[at + depth]!;
+/** The path's total weight with an element (of fractions one, zero; one ≠ 0) removed, without changing the path. */
+function unwoundSum(p: Float64Array, s4: number, depth: number, one: number, zero: number): number {
+  let next = p[s4 + depth * 4 + W]!;
   let total = 0;
+  const d1 = depth + 1;
+  const scale = d1 / one;
+  const zeroInv = zero / d1;
   for (let i = depth - 1; i >= 0; i--) {
-    if (one !== 0) {
-      const tmp = (next * (depth + 1)) / ((i + 1) * one);
-      total += tmp;
-      next = p.weight[at + i]! - tmp * zero * ((depth - i) / (depth + 1));
-    } else if (zero !== 0) {
-      total += p.weight[at + i]! / zero / ((depth - i) / (depth + 1));
-    }
+    const tmp = next * scale * RECIPROCAL[i]!;
+    total += tmp;
+    next = p[s4 + i * 4 + W]! - tmp * zeroInv * (depth - i);
   }
   return total;
 }

@@ -59,8 +59,9 @@ export class Predictor {
     }
     const work = explanationWork(this.model);
     if (work * records > EXPLANATION_WORK_LIMIT) {
-      const most = Math.max(1, Math.floor(EXPLANATION_WORK_LIMIT / work));
-      return `Explaining this model's trees costs ${work} path steps a record; a request may ask for ${EXPLANATION_WORK_LIMIT}. Ask for explanations of at most ${most} records at a time.`;
+      const most = Math.floor(EXPLANATION_WORK_LIMIT / work);
+      const cost = `Explaining this model's trees costs ${work} path steps a record; a request may ask for ${EXPLANATION_WORK_LIMIT}.`;
+      return most >= 1 ? `${cost} Ask for explanations of at most ${most} records at a time.` : `${cost} Its trees are too large to explain even one record.`;
     }
     return undefined;
   }
