@@ -208,10 +208,13 @@ export class FrameEncoder {
     return { nRows: n, columns: out };
   }
 
-  /** The input column a frame column comes from (`when:month` → `when`). */
+  /** The input column a frame column comes from (`when:month` → `when`, a text column's term `review:great` → `review`). */
   sourceColumn(frameColumn: string): string {
     for (const input of this.inputs) {
-      if (input.dataType === 'date' ? frameColumn.startsWith(`${input.name}:`) && input.parts.some((p) => frameColumn === `${input.name}:${p}`) : frameColumn === input.name) return input.name;
+      if (frameColumn === input.name && input.dataType !== 'text') return input.name;
+      if (!frameColumn.startsWith(`${input.name}:`)) continue;
+      if (input.dataType === 'date' && input.parts.some((p) => frameColumn === `${input.name}:${p}`)) return input.name;
+      if (input.dataType === 'text' && input.text?.terms.some((t) => frameColumn === textFeatureName(input.name, t))) return input.name;
     }
     return frameColumn;
   }

@@ -56,6 +56,9 @@ describe('text features', () => {
     assert.deepEqual(b, a);
     assert.ok(a.columns.length > 0 && a.columns.every((c) => c.name.startsWith('note:')));
     assert.deepEqual(enc.vocabularies().map((v) => v.columnName), ['note']);
+    // Explanations and importances sum a text column's terms into the column itself.
+    for (const c of a.columns) assert.equal(again.sourceColumn(c.name), 'note', c.name);
+    assert.equal(again.sourceColumn('note:not a kept term'), 'note:not a kept term');
   });
 
   it('fine-food reviews: the text column beats the session without it, near scikit-learn on the same holdout; vocabulary from training rows only', async () => {
