@@ -28,6 +28,14 @@ describe('requests as the Python client sends them', () => {
   });
   after(async () => { await s.close(); });
 
+  it('imports.import_from_s3 sends `columns: null` when no metadata is given: accepted as no metadata', async () => {
+    // The endpoint is loopback, so the outbound guard refuses it: the answer names the endpoint, not the columns.
+    const body = { dataSetName: 'test-python-import', bucket: 'nexosis-sample-data', path: 'LocationA.csv', region: 'us-east-1', columns: null, endpoint: 'http://127.0.0.1:1' };
+    const r = await s.call('POST', '/v1/imports/s3', { json: body, headers: PY });
+    assert.equal(r.status, 400, r.text);
+    assert.equal(r.json.errorDetails?.columns, undefined, r.text);
+  });
+
   it('views.create, views.list(partial_name=...), views.get, views.remove', async () => {
     const body = { viewName: 'alpha-beta-mike', dataSetName: 'viewdata-py', columns: {}, joins: [{ dataSet: { name: 'right-viewdata-py' } }] };
     const created = await s.call('PUT', '/v1/views/alpha-beta-mike', { json: body, headers: PY });

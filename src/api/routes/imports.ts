@@ -43,7 +43,7 @@ export function registerImportRoutes(app: FastifyInstance, services: Services): 
       tags, summary: 'Import a CSV or JSON file (gzip too) from a URL into a data set',
       body: {
         type: 'object', additionalProperties: true,
-        properties: { dataSetName: str('Target data set'), url: str('http(s) address of the file'), contentType: str('csv or json (default: from the extension or Content-Type)'), columns: { type: 'object', additionalProperties: true }, auth: { type: 'object', additionalProperties: true } },
+        properties: { dataSetName: str('Target data set'), url: str('http(s) address of the file'), contentType: str('csv or json (default: from the extension or Content-Type)'), columns: { type: ['object', 'null'], additionalProperties: true }, auth: { type: 'object', additionalProperties: true } },
       },
       response: errors,
     },
@@ -80,7 +80,7 @@ export function registerImportRoutes(app: FastifyInstance, services: Services): 
 
   const cloudBody = (props: Record<string, unknown>) => ({
     type: 'object', additionalProperties: true,
-    properties: { dataSetName: str('Target data set'), contentType: str('csv or json (default: from the extension or Content-Type)'), columns: { type: 'object', additionalProperties: true }, ...props },
+    properties: { dataSetName: str('Target data set'), contentType: str('csv or json (default: from the extension or Content-Type)'), columns: { type: ['object', 'null'], additionalProperties: true }, ...props },
   });
 
   // Credentials of cloud imports are used for the one transfer and never stored, logged or echoed.
