@@ -12,6 +12,11 @@ export function readPaging(p: Params): Page {
   return { page, size };
 }
 
+/** A page of rows with an optional time range and column choice, as data sets and views read them. */
+export function readRowsQuery(p: Params): { page: Page; from: number | undefined; to: number | undefined; include: string[] } {
+  return { page: readPaging(p), from: p.date('startDate'), to: p.date('endDate'), include: p.multi('include') };
+}
+
 export interface Link { rel: string; href: string }
 
 export interface PagingFields {

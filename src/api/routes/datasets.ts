@@ -8,7 +8,7 @@ import { csvRecords, jsonRecords } from '../../service/datasets/record-sources.j
 import { interpretJsonUpload } from '../../service/datasets/json-upload.js';
 import { TooLargeError, UnsupportedMediaTypeError } from '../../service/errors.js';
 import { Params } from '../params.js';
-import { baseUrl, pagingFields, readPaging } from '../paging.js';
+import { baseUrl, pagingFields, readPaging, readRowsQuery } from '../paging.js';
 import { isoOffset } from '../../service/sessions/session-view.js';
 import { toCsv } from '../csv-output.js';
 import { datasetSchemas } from './dataset-schemas.js';
@@ -84,10 +84,7 @@ export function registerDatasetRoutes(app: FastifyInstance, services: Services, 
   app.get('/v1/data/:name', { schema: datasetSchemas.get }, async (req, reply) => {
     const { name } = req.params as { name: string };
     const p = Params.query(req);
-    const page = readPaging(p);
-    const from = p.date('startDate');
-    const to = p.date('endDate');
-    const include = p.multi('include');
+    const { page, from, to, include } = readRowsQuery(p);
     const formatDates = p.bool('formatDates');
     p.check();
     const { dataset, rows, total } = await datasets.readData(req.accountId, name, { page, from, to });

@@ -5,7 +5,7 @@ import type { StoredJoin } from '../../store/views-store.js';
 import { columnsToJson, type ColumnMap } from '../../domain/columns.js';
 import { parseDate } from '../../domain/dates.js';
 import { Params } from '../params.js';
-import { baseUrl, pagingFields, readPaging } from '../paging.js';
+import { baseUrl, pagingFields, readPaging, readRowsQuery } from '../paging.js';
 import { errors, multi, nameParam, pagingQuery, str } from './schema-parts.js';
 import { sendCsv, wantsCsv } from './datasets.js';
 
@@ -77,10 +77,7 @@ export function registerViewRoutes(app: FastifyInstance, services: Services): vo
   }, async (req, reply) => {
     const { name } = req.params as { name: string };
     const p = Params.query(req);
-    const page = readPaging(p);
-    const from = p.date('startDate');
-    const to = p.date('endDate');
-    const include = p.multi('include');
+    const { page, from, to, include } = readRowsQuery(p);
     p.check();
     const view = await views.get(req.accountId, name);
     const source = (await views.source(req.accountId, name))!;

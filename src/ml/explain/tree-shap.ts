@@ -31,19 +31,24 @@ const RECIPROCAL = Float64Array.from({ length: 4096 }, (_, i) => 1 / (i + 1));
 /** Which child row r takes at split node `node`: true = left. */
 export type Decide = (node: number, row: number) => boolean;
 
-/** Deepest path among the trees (for the working buffers). */
-function maxDepth(t: ShapTrees): number {
-  let deepest = 0;
+/** visit(node, depth) for every node of every tree, depth first (roots at depth 0). */
+function walkDepths(t: ShapTrees, visit: (node: number, depth: number) => void): void {
   const stack: number[] = [];
   for (let i = 0; i < t.roots.length; i++) {
     stack.push(t.roots[i]!, 0);
     while (stack.length) {
       const d = stack.pop()!;
       const n = stack.pop()!;
-      if (d > deepest) deepest = d;
+      visit(n, d);
       if (t.left[n]! >= 0) stack.push(t.left[n]!, d + 1, t.right[n]!, d + 1);
     }
   }
+}
+
+/** Deepest path among the trees (for the working buffers). */
+function maxDepth(t: ShapTrees): number {
+  let deepest = 0;
+  walkDepths(t, (_, d) => { if (d > deepest) deepest = d; });
   return deepest;
 }
 
@@ -53,16 +58,7 @@ function maxDepth(t: ShapTrees): number {
  */
 export function pathWork(t: ShapTrees): number {
   let work = 0;
-  const stack: number[] = [];
-  for (let i = 0; i < t.roots.length; i++) {
-    stack.push(t.roots[i]!, 0);
-    while (stack.length) {
-      const d = stack.pop()!;
-      const n = stack.pop()!;
-      if (t.left[n]! >= 0) stack.push(t.left[n]!, d + 1, t.right[n]!, d + 1);
-      else work += (d + 1) * (d + 1);
-    }
-  }
+  walkDepths(t, (n, d) => { if (t.left[n]! < 0) work += (d + 1) * (d + 1); });
   return work;
 }
 
