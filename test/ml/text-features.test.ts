@@ -32,7 +32,7 @@ describe('text features', () => {
     assert.ok(Math.abs(norm - 1) < 1e-12);
     assert.ok(cols.every((c) => c[1] === 0 && c[2] === 0), 'unknown words and missing text give zeros');
     const words = v.vocabulary();
-    assert.deepEqual(words.filter((w) => w.type === 'word').map((w) => w.rank), v.terms.map((_, j) => j + 1));
+    assert.deepEqual(words.filter((w) => w.type === 'word').map((w) => w.rank), v.terms.map((_, j) => j));
   });
 
   it('regression ranks by r² with the value; without a target (anomalies) by document frequency', () => {

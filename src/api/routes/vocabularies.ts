@@ -39,7 +39,7 @@ export function registerVocabularyRoutes(app: FastifyInstance, services: Service
   });
 
   app.get('/v1/vocabulary/:id', {
-    schema: { tags, summary: 'Words of a vocabulary (rank 1 = most important; stop words have no rank)', querystring: { type: 'object', properties: { type: str('word or stopWord'), ...pagingQuery } }, response: errors },
+    schema: { tags, summary: 'Words of a vocabulary (rank 0 = most important; stop words have no rank)', querystring: { type: 'object', properties: { type: str('word or stopWord'), ...pagingQuery } }, response: errors },
   }, async (req) => {
     const { id } = req.params as { id: string };
     const p = Params.query(req);

@@ -4,7 +4,7 @@
  *    terms in fewer than `minDocs` documents or in more than `maxDocShare` of them are dropped;
  * 2. the rest ranked against the target: χ² of term presence × class (classification), or the
  *    squared correlation of presence with the value (regression); by document frequency when
- *    there is no target (anomalies); the best `maxTerms` are kept, rank 1 = strongest;
+ *    there is no target (anomalies); the best `maxTerms` are kept, rank 0 = strongest, as the original service numbered them;
  * 3. each document becomes (1 + ln tf) · idf per kept term, idf = ln((1 + n) / (1 + df)) + 1
  *    (scikit-learn's smoothed idf), the row scaled to unit length.
  * The fitted vocabulary (terms, idf, ranks, stop words met) is plain JSON, saved with the model so
@@ -27,7 +27,7 @@ export interface TextVectorizerOptions {
 }
 
 export interface SerializedTextVectorizer {
-  /** Kept terms, strongest first (rank = position + 1). */
+  /** Kept terms, strongest first (rank = position). */
   terms: string[];
   idf: number[];
   /** The selection score of each kept term (χ², r², or document frequency). */
@@ -37,7 +37,7 @@ export interface SerializedTextVectorizer {
   selection: 'chi2' | 'r2' | 'documentFrequency';
 }
 
-/** A term of a vocabulary: `word` = a feature of the model (rank 1 = strongest); `stopWord` = not used (no rank, as the original service wrote it). */
+/** A term of a vocabulary: `word` = a feature of the model (rank 0 = strongest); `stopWord` = not used (no rank, as the original service wrote it). */
 export interface VocabularyWord {
   text: string;
   type: 'word' | 'stopWord';
@@ -92,7 +92,7 @@ export class TextVectorizer {
   /** The kept terms by rank, then what the model does not use: the stop words met and the terms the ranking left out. */
   vocabulary(): VocabularyWord[] {
     return [
-      ...this.state.terms.map((text, j) => ({ text, type: 'word' as const, rank: j + 1 })),
+      ...this.state.terms.map((text, j) => ({ text, type: 'word' as const, rank: j })),
       ...this.state.stopWords.map((text) => ({ text, type: 'stopWord' as const })),
       ...this.dropped.map((text) => ({ text, type: 'stopWord' as const })),
     ];

@@ -1,6 +1,6 @@
 /**
  * Vocabularies: the words a model session chose for each text column (ml/text), stored when the
- * session completes, listed by data source or session, read as ranked words (rank 1 = the term
+ * session completes, listed by data source or session, read as ranked words (rank 0 = the term
  * that said most about the target in the training rows) and the stop words that were left out.
  */
 import { randomUUID } from 'node:crypto';
