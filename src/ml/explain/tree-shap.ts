@@ -1,11 +1,21 @@
 /**
- * Exact TreeSHAP (Lundberg, Erion & Lee 2018, "Consistent individualized feature attribution for tree
- * ensembles", Algorithm 2): the Shapley values of v(S) = E[f(x) | x_S], where the expectation over the
- * features outside S follows the tree's own training covers (at a node splitting on a feature not in S,
- * both children weighted by their share of the node's training rows). Polynomial time: O(L·D²) per tree
- * and row (L leaves, D depth), one path walk serving every output of a multi-output leaf.
- * This is the algorithm of shap's tree_shap and LightGBM's pred_contrib, ported to typed arrays.
+ * Exact TreeSHAP: the Shapley values of v(S) = E[f(x) | x_S], where the expectation over the features
+ * outside S follows the tree's own training covers (at a node splitting on a feature not in S, both
+ * children weighted by their share of the node's training rows) — the values of shap's tree_shap and
+ * LightGBM's pred_contrib (Lundberg, Erion & Lee 2018).
+ *
+ * Computed leaf by leaf. A leaf's path runs through d distinct features j, each with a zero fraction z_j
+ * (the product of its cover shares along the path) and, for a row, a one fraction o_j ∈ {0, 1} (does
+ * the row take every branch on j towards the leaf). With S = {j : o_j = 1} and
+ *   Ψ(T) = Σ_{U ⊆ T} |U|!(d−|U|−1)!/d! · Π_{j ∉ U} z_j,
+ * the leaf (value v) adds −v·Ψ(S) to every path feature outside S and v·(1−z_i)/z_i·Ψ(S∖{i}) to each i in S.
+ * Ψ depends on the row only through S, so when rows are many (Fast TreeSHAP v2, Yang 2021) each leaf's
+ * Ψ is tabulated once for all 2^d subsets and a row costs O(d) per leaf; otherwise Ψ comes from the
+ * polynomial Π_{j∈S}(x + z_j)·Π_{j∉S} z_j in O(d·|S|). Trees are taken one at a time over all rows, so
+ * one tree's tables stay in cache; a tree whose paths meet more distinct features than a 30-bit mask
+ * holds goes to the recursive Algorithm 2 (tree-shap-recursive.ts).
  */
+import { treeShapRecursive } from './tree-shap-recursive.js';
 
 /** Trees of one ensemble in one node table; each tree's outputs are added to the ensemble's. */
 export interface ShapTrees {
@@ -25,17 +35,21 @@ export interface ShapTrees {
   outputs: number;
 }
 
-/** 1 / (i + 1), for the paths' weight updates (deeper paths than this do not occur: trees are grown to depth ≤ 64, or their leaves counted). */
-const RECIPROCAL = Float64Array.from({ length: 4096 }, (_, i) => 1 / (i + 1));
-
 /** Which child row r takes at split node `node`: true = left. */
 export type Decide = (node: number, row: number) => boolean;
 
+/**
+ * How leaves are evaluated: `auto` tabulates a leaf's Ψ when that is cheaper for this many rows;
+ * the others force one way (tests check that all agree).
+ */
+export type TreeShapMethod = 'auto' | 'table' | 'direct' | 'recursive';
+
 /** visit(node, depth) for every node of every tree, depth first (roots at depth 0). */
-function walkDepths(t: ShapTrees, visit: (node: number, depth: number) => void): void {
+function walkDepths(t: ShapTrees, visit: (node: number, depth: number) => void, trees?: ArrayLike<number>): void {
   const stack: number[] = [];
-  for (let i = 0; i < t.roots.length; i++) {
-    stack.push(t.roots[i]!, 0);
+  const count = trees ? trees.length : t.roots.length;
+  for (let j = 0; j < count; j++) {
+    stack.push(t.roots[trees ? trees[j]! : j]!, 0);
     while (stack.length) {
       const d = stack.pop()!;
       const n = stack.pop()!;
@@ -45,16 +59,10 @@ function walkDepths(t: ShapTrees, visit: (node: number, depth: number) => void):
   }
 }
 
-/** Deepest path among the trees (for the working buffers). */
-function maxDepth(t: ShapTrees): number {
-  let deepest = 0;
-  walkDepths(t, (_, d) => { if (d > deepest) deepest = d; });
-  return deepest;
-}
-
 /**
- * Work of explaining one row, in path steps: Σ over leaves of (depth + 1)², TreeSHAP's cost. Requests
- * are bounded by this count (explain/explanation.ts), never by the clock.
+ * Work of explaining one row, in path steps: Σ over leaves of (depth + 1)², the cost of TreeSHAP's
+ * Algorithm 2 (this module's evaluation costs at most that). Requests are bounded by this count
+ * (explain/explanation.ts), never by the clock.
  */
 export function pathWork(t: ShapTrees): number {
   let work = 0;
@@ -86,163 +94,265 @@ export function expectedValue(t: ShapTrees): Float64Array {
   return out;
 }
 
+/** Most distinct features on one path that the row masks (32-bit integers) hold. */
+const MAX_SLOTS = 30;
+/** Largest leaf table: 2^16 subsets. */
+const MAX_TABLE_SLOTS = 16;
+
+/** SHAPLEY[d × 32 + k] = k!(d−k−1)!/d!, the weight of a k-subset of the other d−1 path features; 0 for k ≥ d. */
+const SHAPLEY = (() => {
+  const w = new Float64Array(32 * 32);
+  for (let d = 1; d < 32; d++) {
+    let v = 1 / d;
+    for (let k = 0; k < d; k++) {
+      w[d * 32 + k] = v;
+      v *= (k + 1) / (d - k - 1);
+    }
+  }
+  return w;
+})();
+
+/** One tree's leaves as path summaries: the distinct features met on the way, their zero fractions, and tables. */
+class TreePlan {
+  /** Per node of the ensemble: a split node's slot (position of its feature among its path's distinct features); a leaf's index in this plan. */
+  readonly slot: Int32Array;
+  leaves = 0;
+  leafNode = new Int32Array(64);
+  /** Distinct path features of leaf l at leafAt[l] … leafAt[l] + leafSlots[l] − 1 of feature / zero / hotScale. */
+  leafSlots = new Int32Array(64);
+  leafAt = new Int32Array(64);
+  /** Start of leaf l's Ψ table (2^d entries), −1 when evaluated directly. */
+  tableAt = new Int32Array(64);
+  feature = new Int32Array(256);
+  zero = new Float64Array(256);
+  /** (1 − z)/z: a feature in S gets v · hotScale · Ψ(S∖{i}). */
+  hotScale = new Float64Array(256);
+  used = 0;
+  table = new Float64Array(1024);
+  tableUsed = 0;
+  depth = 0;
+  // The walk's path: distinct features and their zero fractions so far.
+  private pathFeature = new Int32Array(MAX_SLOTS + 1);
+  private pathZero = new Float64Array(MAX_SLOTS + 1);
+  private poly = new Float64Array((MAX_TABLE_SLOTS + 2) * 32);
+
+  constructor(nodes: number) {
+    this.slot = new Int32Array(nodes);
+  }
+
+  /** Summarises tree `root`; false when a path meets more than MAX_SLOTS distinct features. */
+  build(t: ShapTrees, root: number, rows: number, method: TreeShapMethod): boolean {
+    this.leaves = 0;
+    this.used = 0;
+    this.tableUsed = 0;
+    this.depth = 0;
+    return this.walk(t, root, 0, 0, rows, method);
+  }
+
+  private walk(t: ShapTrees, node: number, depth: number, slots: number, rows: number, method: TreeShapMethod): boolean {
+    if (depth > this.depth) this.depth = depth;
+    const left = t.left[node]!;
+    if (left < 0) {
+      this.addLeaf(node, slots, rows, method);
+      return true;
+    }
+    const f = t.feature[node]!;
+    let s = 0;
+    while (s < slots && this.pathFeature[s] !== f) s++;
+    let next = slots;
+    if (s === slots) {
+      if (slots === MAX_SLOTS) return false;
+      this.pathFeature[s] = f;
+      this.pathZero[s] = 1;
+      next++;
+    }
+    this.slot[node] = s;
+    const cover = t.cover[node]!;
+    const before = this.pathZero[s]!;
+    for (const child of [left, t.right[node]!]) {
+      this.pathZero[s] = before * (cover > 0 ? t.cover[child]! / cover : 0.5);
+      if (!this.walk(t, child, depth + 1, next, rows, method)) return false;
+    }
+    this.pathZero[s] = before;
+    return true;
+  }
+
+  private addLeaf(node: number, d: number, rows: number, method: TreeShapMethod): void {
+    const l = this.leaves++;
+    if (l === this.leafNode.length) {
+      this.leafNode = grow(this.leafNode, 2 * l);
+      this.leafSlots = grow(this.leafSlots, 2 * l);
+      this.leafAt = grow(this.leafAt, 2 * l);
+      this.tableAt = grow(this.tableAt, 2 * l);
+    }
+    this.slot[node] = l;
+    this.leafNode[l] = node;
+    this.leafSlots[l] = d;
+    const at = this.used;
+    this.leafAt[l] = at;
+    this.used += d;
+    if (this.used > this.feature.length) {
+      this.feature = grow(this.feature, 2 * this.used);
+      this.zero = grow(this.zero, 2 * this.used);
+      this.hotScale = grow(this.hotScale, 2 * this.used);
+    }
+    let positive = true;
+    for (let j = 0; j < d; j++) {
+      const z = this.pathZero[j]!;
+      this.feature[at + j] = this.pathFeature[j]!;
+      this.zero[at + j] = z;
+      this.hotScale[at + j] = (1 - z) / z;
+      if (!(z > 0)) positive = false;
+    }
+    // A table costs ~2^d·d once and saves ~d²/2 per row over the direct way; it needs z > 0 (Ψ(S∖{i}) is divided by z_i).
+    const table = positive && d > 0 && d <= MAX_TABLE_SLOTS && (method === 'table' || (method === 'auto' && 3 * (1 << d) <= rows * d));
+    this.tableAt[l] = table ? this.tabulate(at, d) : -1;
+  }
+
+  /** Ψ(T) for every subset T of the leaf's d path features (bit j = slot j), by extending Π(x + z_j) or z_j feature by feature. */
+  private tabulate(at: number, d: number): number {
+    const start = this.tableUsed;
+    this.tableUsed += 1 << d;
+    if (this.tableUsed > this.table.length) this.table = grow(this.table, 2 * this.tableUsed);
+    const p = this.poly;
+    p[0] = 1;
+    const fill = (j: number, mask: number, degree: number): void => {
+      const src = j * 32;
+      if (j === d) {
+        let psi = 0;
+        for (let k = 0; k <= degree; k++) psi += SHAPLEY[d * 32 + k]! * p[src + k]!;
+        this.table[start + mask] = psi;
+        return;
+      }
+      const z = this.zero[at + j]!;
+      const dst = src + 32;
+      for (let k = 0; k <= degree; k++) p[dst + k] = z * p[src + k]!;
+      fill(j + 1, mask, degree);
+      p[dst] = z * p[src]!;
+      for (let k = 1; k <= degree; k++) p[dst + k] = p[src + k - 1]! + z * p[src + k]!;
+      p[dst + degree + 1] = p[src + degree]!;
+      fill(j + 1, mask | (1 << j), degree + 1);
+    };
+    fill(0, 0, 0);
+    return start;
+  }
+}
+
+function grow<A extends Int32Array | Float64Array>(a: A, size: number): A {
+  const b = new (a.constructor as new (n: number) => A)(size);
+  b.set(a);
+  return b;
+}
+
 /**
  * Contributions of rows 0..nRows-1: phi[(row × outputs + output) × nFeatures + feature]. For each row and
  * output, Σ_features phi + expectedValue = the ensemble's raw output.
  */
-export function treeShap(t: ShapTrees, nFeatures: number, nRows: number, decide: Decide): Float64Array {
+export function treeShap(t: ShapTrees, nFeatures: number, nRows: number, decide: Decide, method: TreeShapMethod = 'auto'): Float64Array {
   const k = t.outputs;
-  const depth = maxDepth(t) + 2;
-  if (depth >= RECIPROCAL.length) throw new Error(`trees ${depth} levels deep are too deep to explain`);
-  // One path per recursion level, each a copy of its parent's plus one element; an element is 4
-  // numbers side by side (feature, zero fraction, one fraction, weight), so a copy is one sweep.
-  const path = new Float64Array(((depth + 1) * (depth + 2)) / 2 * 4);
   const phi = new Float64Array(nRows * k * nFeatures);
-  // Each row's decision at every split node first, in one tight pass; the walk then reads them.
-  const goesLeft = new Uint8Array(t.left.length);
-  const ctx: Walk = { t, goesLeft, phi, phiAt: 0, nFeatures, only: -1, path };
-  for (let r = 0; r < nRows; r++) {
-    ctx.phiAt = r * k * nFeatures;
-    for (let node = 0; node < goesLeft.length; node++) goesLeft[node] = t.left[node]! >= 0 && decide(node, r) ? 1 : 0;
-    for (let i = 0; i < t.roots.length; i++) {
-      ctx.only = t.treeOutput[i]!;
-      recurse(ctx, t.roots[i]!, 0, 0, 1, 1, -1);
+  const plan = new TreePlan(t.left.length);
+  const deep: number[] = [];
+  let stackNode = new Int32Array(64);
+  let stackMask = new Int32Array(64);
+  const values = new Float64Array(MAX_SLOTS);
+  const g = new Float64Array(MAX_SLOTS + 2);
+  for (let i = 0; i < t.roots.length; i++) {
+    const root = t.roots[i]!;
+    if (t.left[root]! < 0) continue; // a single leaf moves no feature
+    if (method === 'recursive' || !plan.build(t, root, nRows, method)) {
+      deep.push(i);
+      continue;
     }
+    if (plan.depth + 2 > stackNode.length) {
+      stackNode = new Int32Array(2 * (plan.depth + 2));
+      stackMask = new Int32Array(2 * (plan.depth + 2));
+    }
+    const only = t.treeOutput[i]!;
+    const slot = plan.slot;
+    const { leafSlots, leafAt, tableAt, feature, zero, hotScale, table } = plan;
+    for (let r = 0; r < nRows; r++) {
+      const phiAt = r * k * nFeatures;
+      // Depth first with the row's mask: bit j cleared once the row leaves the path at slot j's feature.
+      let sp = 0;
+      stackNode[0] = root;
+      stackMask[0] = -1;
+      sp = 1;
+      while (sp > 0) {
+        sp--;
+        const n = stackNode[sp]!;
+        const mask = stackMask[sp]!;
+        const left = t.left[n]!;
+        if (left >= 0) {
+          const goLeft = decide(n, r);
+          stackNode[sp] = goLeft ? t.right[n]! : left;
+          stackMask[sp] = mask & ~(1 << slot[n]!);
+          stackNode[sp + 1] = goLeft ? left : t.right[n]!;
+          stackMask[sp + 1] = mask;
+          sp += 2;
+          continue;
+        }
+        const l = slot[n]!;
+        const d = leafSlots[l]!;
+        if (d === 0) continue;
+        const at = leafAt[l]!;
+        const s = mask & ((1 << d) - 1);
+        const tb = tableAt[l]!;
+        if (tb >= 0) {
+          const psi = table[tb + s]!;
+          for (let j = 0; j < d; j++) values[j] = (s >> j) & 1 ? hotScale[at + j]! * table[tb + (s ^ (1 << j))]! : -psi;
+        } else {
+          // g = Π_{j∈S}(x + z_j), degree |S|; cold = Π_{j∉S} z_j.
+          let degree = 0;
+          let cold = 1;
+          g[0] = 1;
+          for (let j = 0; j < d; j++) {
+            const z = zero[at + j]!;
+            if ((s >> j) & 1) {
+              g[degree + 1] = g[degree]!;
+              for (let m = degree; m > 0; m--) g[m] = g[m - 1]! + z * g[m]!;
+              g[0] = z * g[0]!;
+              degree++;
+            } else cold *= z;
+          }
+          const w = d * 32;
+          let psi = 0;
+          for (let m = 0; m <= degree; m++) psi += SHAPLEY[w + m]! * g[m]!;
+          psi *= cold;
+          for (let j = 0; j < d; j++) {
+            if (!((s >> j) & 1)) {
+              values[j] = -psi;
+              continue;
+            }
+            // g / (x + z_j), from the top (multiplying by z ≤ 1 keeps rounding errors from growing).
+            const z = zero[at + j]!;
+            let q = g[degree]!;
+            let sum = SHAPLEY[w + degree - 1]! * q;
+            for (let m = degree - 1; m > 0; m--) {
+              q = g[m]! - z * q;
+              sum += SHAPLEY[w + m - 1]! * q;
+            }
+            values[j] = (1 - z) * cold * sum;
+          }
+        }
+        if (only >= 0) {
+          const v = t.leafValue[n * k + only]!;
+          const base = phiAt + only * nFeatures;
+          for (let j = 0; j < d; j++) phi[base + feature[at + j]!]! += v * values[j]!;
+        } else {
+          for (let c = 0; c < k; c++) {
+            const v = t.leafValue[n * k + c]!;
+            const base = phiAt + c * nFeatures;
+            for (let j = 0; j < d; j++) phi[base + feature[at + j]!]! += v * values[j]!;
+          }
+        }
+      }
+    }
+  }
+  if (deep.length) {
+    let deepest = 0;
+    walkDepths(t, (_, d) => { if (d > deepest) deepest = d; }, deep);
+    treeShapRecursive(t, nFeatures, nRows, decide, phi, deep, deepest);
   }
   return phi;
-}
-
-/** Offsets of an element's fields in the path buffer. */
-const F = 0;
-const Z = 1;
-const O = 2;
-const W = 3;
-
-interface Walk {
-  t: ShapTrees;
-  goesLeft: Uint8Array;
-  phi: Float64Array;
-  phiAt: number;
-  nFeatures: number;
-  only: number;
-  path: Float64Array;
-}
-
-/**
- * parentAt: element index where the parent's path starts; this node's (depth+1 elements) starts right
- * after the parent's depth elements. zero/one: the fractions of the incoming edge (cover share, and
- * whether the row follows it).
- */
-function recurse(w: Walk, node: number, parentAt: number, depth: number, zero: number, one: number, feature: number): void {
-  const { t, path: p } = w;
-  const self = parentAt + depth;
-  const s4 = self * 4;
-  // Copy the parent's path (depth elements), then extend it by the incoming edge.
-  for (let i = parentAt * 4, end = s4; i < end; i++) p[i + depth * 4] = p[i]!;
-  extend(p, s4, depth, zero, one, feature);
-  const left = t.left[node]!;
-  if (left < 0) {
-    const k = t.outputs;
-    const { phi, phiAt, nFeatures, only } = w;
-    // For an element the row does not follow (one fraction 0) the unwound sum is C / zero with C the
-    // same for all of them, and its weight (0 − zero) × C / zero = −C: one O(depth) sum serves them all.
-    let coldWeight = NaN;
-    for (let i = 1; i <= depth; i++) {
-      const e = s4 + i * 4;
-      const oneI = p[e + O]!;
-      const zeroI = p[e + Z]!;
-      let scale: number;
-      if (oneI !== 0) scale = unwoundSum(p, s4, depth, oneI, zeroI) * (oneI - zeroI);
-      else if (zeroI === 0) continue;
-      else {
-        if (coldWeight !== coldWeight) {
-          coldWeight = 0;
-          for (let j = depth - 1; j >= 0; j--) coldWeight += (p[s4 + j * 4 + W]! * (depth + 1)) / (depth - j);
-        }
-        scale = -coldWeight;
-      }
-      const f = p[e + F]!;
-      if (only >= 0) phi[phiAt + only * nFeatures + f]! += scale * t.leafValue[node * k + only]!;
-      else for (let c = 0; c < k; c++) phi[phiAt + c * nFeatures + f]! += scale * t.leafValue[node * k + c]!;
-    }
-    return;
-  }
-  const right = t.right[node]!;
-  const goLeft = w.goesLeft[node] === 1;
-  const hot = goLeft ? left : right;
-  const cold = goLeft ? right : left;
-  const cover = t.cover[node]!;
-  const hotZero = cover > 0 ? t.cover[hot]! / cover : 0.5;
-  const coldZero = cover > 0 ? t.cover[cold]! / cover : 0.5;
-  let inZero = 1;
-  let inOne = 1;
-  let d = depth;
-  const split = t.feature[node]!;
-  // A feature met again on the path: undo its earlier element and carry its fractions into this one.
-  for (let i = 1; i <= d; i++) {
-    const e = s4 + i * 4;
-    if (p[e + F] === split) {
-      inZero = p[e + Z]!;
-      inOne = p[e + O]!;
-      unwind(p, s4, d, i);
-      d--;
-      break;
-    }
-  }
-  recurse(w, hot, self, d + 1, hotZero * inZero, inOne, split);
-  recurse(w, cold, self, d + 1, coldZero * inZero, 0, split);
-}
-
-function extend(p: Float64Array, s4: number, depth: number, zero: number, one: number, feature: number): void {
-  const e = s4 + depth * 4;
-  p[e + F] = feature;
-  p[e + Z] = zero;
-  p[e + O] = one;
-  p[e + W] = depth === 0 ? 1 : 0;
-  const inv = 1 / (depth + 1);
-  const oneInv = one * inv;
-  const zeroInv = zero * inv;
-  for (let i = depth - 1; i >= 0; i--) {
-    const at = s4 + i * 4 + W;
-    const wi = p[at]!;
-    p[at + 4]! += oneInv * wi * (i + 1);
-    p[at] = zeroInv * wi * (depth - i);
-  }
-}
-
-function unwind(p: Float64Array, s4: number, depth: number, index: number): void {
-  const one = p[s4 + index * 4 + O]!;
-  const zero = p[s4 + index * 4 + Z]!;
-  let next = p[s4 + depth * 4 + W]!;
-  for (let i = depth - 1; i >= 0; i--) {
-    const at = s4 + i * 4 + W;
-    if (one !== 0) {
-      const tmp = p[at]!;
-      p[at] = (next * (depth + 1)) / ((i + 1) * one);
-      next = tmp - (p[at]! * zero * (depth - i)) / (depth + 1);
-    } else {
-      p[at] = (p[at]! * (depth + 1)) / (zero * (depth - i));
-    }
-  }
-  for (let i = index; i < depth; i++) {
-    const at = s4 + i * 4;
-    p[at + F] = p[at + 4 + F]!;
-    p[at + Z] = p[at + 4 + Z]!;
-    p[at + O] = p[at + 4 + O]!;
-  }
-}
-
-/** The path's total weight with an element (of fractions one, zero; one ≠ 0) removed, without changing the path. */
-function unwoundSum(p: Float64Array, s4: number, depth: number, one: number, zero: number): number {
-  let next = p[s4 + depth * 4 + W]!;
-  let total = 0;
-  const d1 = depth + 1;
-  const scale = d1 / one;
-  const zeroInv = zero / d1;
-  for (let i = depth - 1; i >= 0; i--) {
-    const tmp = next * scale * RECIPROCAL[i]!;
-    total += tmp;
-    next = p[s4 + i * 4 + W]! - tmp * zeroInv * (depth - i);
-  }
-  return total;
 }

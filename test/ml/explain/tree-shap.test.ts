@@ -15,6 +15,7 @@ import { gbdtShapTrees } from '../../../src/ml/tabular/gbdt/explain-forest.js';
 import { expectedValue, treeShap, type Decide, type ShapTrees } from '../../../src/ml/explain/tree-shap.js';
 import { explain, explainedPredictions, type Explanation } from '../../../src/ml/explain/explanation.js';
 import { RandomForestLearner } from '../../../src/ml/tabular/forest/index.js';
+import type { ForestModel } from '../../../src/ml/tabular/forest/forest-model.js';
 import { LinearLearner } from '../../../src/ml/tabular/linear/index.js';
 import { BlendModel } from '../../../src/ml/tabular/contest/blend-model.js';
 import { loadModel } from '../../../src/ml/model-loader.js';
@@ -158,11 +159,14 @@ test('TreeSHAP equals brute-force Shapley values over all subsets (GBDT, 6 featu
   const nf = model.forest.features.length;
   const rows = Math.min(25, test_.nRows);
   const phi = treeShap(trees, nf, rows, decide);
+  // Every way of evaluating a leaf: tabulated subsets, the direct polynomial, the recursive Algorithm 2.
+  const methods = (['table', 'direct', 'recursive'] as const).map((m) => [m, treeShap(trees, nf, rows, decide, m)] as const);
   let repeated = 0;
   for (let r = 0; r < rows; r++) {
     const want = bruteForceShapley(trees, decide, nf, r);
     for (let f = 0; f < nf; f++) {
       assert.ok(Math.abs(phi[r * nf + f]! - want[f]!) < 1e-10, `row ${r} feature ${f}: TreeSHAP ${phi[r * nf + f]} brute force ${want[f]}`);
+      for (const [m, other] of methods) assert.ok(Math.abs(other[r * nf + f]! - want[f]!) < 1e-10, `${m}: row ${r} feature ${f}: ${other[r * nf + f]} brute force ${want[f]}`);
     }
     // Efficiency: v(all) − v(∅) = Σ φ, and v(∅) is the expected value.
     const all = conditional(trees, decide, r, () => true, 0);
@@ -170,6 +174,25 @@ test('TreeSHAP equals brute-force Shapley values over all subsets (GBDT, 6 featu
     if (phi[r * nf + nf - 1] !== 0) repeated++;
   }
   assert.ok(repeated > 0, 'the categorical features take part');
+});
+
+test('deep forest trees (auto_mpg, fully grown): tabulated, direct and recursive TreeSHAP agree', () => {
+  const mpg = benchFold(fixtureTable('regression', 'auto_mpg'), 0);
+  const model = new RandomForestLearner({ nTrees: 5 }).fit(mpg.train, mpg.yTrain, mpg.task, { seed: 0 });
+  const frame = mpg.test;
+  const { trees, decide } = (model as ForestModel).shapTrees(frame);
+  const names = explain(model, frame).features;
+  const nf = names.length;
+  const rows = Math.min(40, frame.nRows);
+  const want = treeShap(trees, nf, rows, decide, 'recursive');
+  let deepest = 0;
+  const depthOf = (n: number, d: number): void => { deepest = Math.max(deepest, d); if (trees.left[n]! >= 0) { depthOf(trees.left[n]!, d + 1); depthOf(trees.right[n]!, d + 1); } };
+  for (const root of trees.roots) depthOf(root, 0);
+  assert.ok(deepest >= 8, `fully grown trees are deep (${deepest})`);
+  for (const m of ['auto', 'table', 'direct'] as const) {
+    const got = treeShap(trees, nf, rows, decide, m);
+    for (let i = 0; i < want.length; i++) assert.ok(Math.abs(got[i]! - want[i]!) < 1e-9 * Math.max(1, Math.abs(want[i]!)), `${m} [${i}]: ${got[i]} recursive ${want[i]}`);
+  }
 });
 
 test('models saved without covers still load and predict; explaining them says why it cannot', () => {
