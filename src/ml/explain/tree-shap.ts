@@ -121,7 +121,7 @@ class TreePlan {
   /** Distinct path features of leaf l at leafAt[l] … leafAt[l] + leafSlots[l] − 1 of feature / zero / hotScale. */
   leafSlots = new Int32Array(64);
   leafAt = new Int32Array(64);
-  /** Start of leaf l's Ψ table (2^d entries), −1 when evaluated directly. */
+  /** Start of leaf l's Ψ table (2^d entries; times the leaf's value when the tree has one output), −1 when evaluated directly. */
   tableAt = new Int32Array(64);
   feature = new Int32Array(256);
   zero = new Float64Array(256);
@@ -131,6 +131,8 @@ class TreePlan {
   table = new Float64Array(1024);
   tableUsed = 0;
   depth = 0;
+  /** The tree's one output (its tables are then scaled by the leaf values), or −1. */
+  only = -1;
   // The walk's path: distinct features and their zero fractions so far.
   private pathFeature = new Int32Array(MAX_SLOTS + 1);
   private pathZero = new Float64Array(MAX_SLOTS + 1);
@@ -141,7 +143,9 @@ class TreePlan {
   }
 
   /** Summarises tree `root`; false when a path meets more than MAX_SLOTS distinct features. */
-  build(t: ShapTrees, root: number, rows: number, method: TreeShapMethod): boolean {
+  build(t: ShapTrees, tree: number, rows: number, method: TreeShapMethod): boolean {
+    const root = t.roots[tree]!;
+    this.only = t.treeOutput[tree]!;
     this.leaves = 0;
     this.used = 0;
     this.tableUsed = 0;
@@ -153,7 +157,7 @@ class TreePlan {
     if (depth > this.depth) this.depth = depth;
     const left = t.left[node]!;
     if (left < 0) {
-      this.addLeaf(node, slots, rows, method);
+      this.addLeaf(node, slots, rows, method, this.only >= 0 ? t.leafValue[node * t.outputs + this.only]! : 1);
       return true;
     }
     const f = t.feature[node]!;
@@ -177,7 +181,7 @@ class TreePlan {
     return true;
   }
 
-  private addLeaf(node: number, d: number, rows: number, method: TreeShapMethod): void {
+  private addLeaf(node: number, d: number, rows: number, method: TreeShapMethod, scale: number): void {
     const l = this.leaves++;
     if (l === this.leafNode.length) {
       this.leafNode = grow(this.leafNode, 2 * l);
@@ -206,11 +210,11 @@ class TreePlan {
     }
     // A table costs ~2^d·d once and saves ~d²/2 per row over the direct way; it needs z > 0 (Ψ(S∖{i}) is divided by z_i).
     const table = positive && d > 0 && d <= MAX_TABLE_SLOTS && (method === 'table' || (method === 'auto' && 3 * (1 << d) <= rows * d));
-    this.tableAt[l] = table ? this.tabulate(at, d) : -1;
+    this.tableAt[l] = table ? this.tabulate(at, d, scale) : -1;
   }
 
   /** Ψ(T) for every subset T of the leaf's d path features (bit j = slot j), by extending Π(x + z_j) or z_j feature by feature. */
-  private tabulate(at: number, d: number): number {
+  private tabulate(at: number, d: number, scale: number): number {
     const start = this.tableUsed;
     this.tableUsed += 1 << d;
     if (this.tableUsed > this.table.length) this.table = grow(this.table, 2 * this.tableUsed);
@@ -221,7 +225,7 @@ class TreePlan {
       if (j === d) {
         let psi = 0;
         for (let k = 0; k <= degree; k++) psi += SHAPLEY[d * 32 + k]! * p[src + k]!;
-        this.table[start + mask] = psi;
+        this.table[start + mask] = scale * psi;
         return;
       }
       const z = this.zero[at + j]!;
@@ -260,7 +264,7 @@ export function treeShap(t: ShapTrees, nFeatures: number, nRows: number, decide:
   for (let i = 0; i < t.roots.length; i++) {
     const root = t.roots[i]!;
     if (t.left[root]! < 0) continue; // a single leaf moves no feature
-    if (method === 'recursive' || !plan.build(t, root, nRows, method)) {
+    if (method === 'recursive' || !plan.build(t, i, nRows, method)) {
       deep.push(i);
       continue;
     }
@@ -298,6 +302,16 @@ export function treeShap(t: ShapTrees, nFeatures: number, nRows: number, decide:
         const at = leafAt[l]!;
         const s = mask & ((1 << d) - 1);
         const tb = tableAt[l]!;
+        if (tb >= 0 && only >= 0) {
+          // One output: the leaf's value is folded into its table, and the contributions go straight to phi.
+          const base = phiAt + only * nFeatures;
+          const cold = -table[tb + s]!;
+          for (let j = 0; j < d; j++) {
+            const bit = 1 << j;
+            phi[base + feature[at + j]!]! += s & bit ? hotScale[at + j]! * table[tb + (s ^ bit)]! : cold;
+          }
+          continue;
+        }
         if (tb >= 0) {
           const psi = table[tb + s]!;
           for (let j = 0; j < d; j++) values[j] = (s >> j) & 1 ? hotScale[at + j]! * table[tb + (s ^ (1 << j))]! : -psi;
