@@ -60,13 +60,29 @@ function walkDepths(t: ShapTrees, visit: (node: number, depth: number) => void, 
 }
 
 /**
- * Work of explaining one row, in path steps: Σ over leaves of (depth + 1)², the cost of TreeSHAP's
- * Algorithm 2 (this module's evaluation costs at most that). Requests are bounded by this count
+ * Work of explaining one row, in path steps: Σ over leaves of (d + 1)² with d the distinct features on
+ * the leaf's path — what evaluating a leaf directly costs (a tabulated leaf costs less; fully grown
+ * forests meet few distinct features on deep paths). Requests are bounded by this count
  * (explain/explanation.ts), never by the clock.
  */
 export function pathWork(t: ShapTrees): number {
+  let maxFeature = 0;
+  for (let n = 0; n < t.feature.length; n++) if (t.left[n]! >= 0 && t.feature[n]! > maxFeature) maxFeature = t.feature[n]!;
+  const seen = new Int32Array(maxFeature + 1);
   let work = 0;
-  walkDepths(t, (n, d) => { if (t.left[n]! < 0) work += (d + 1) * (d + 1); });
+  const walk = (node: number, distinct: number): void => {
+    if (t.left[node]! < 0) {
+      work += (distinct + 1) * (distinct + 1);
+      return;
+    }
+    const f = t.feature[node]!;
+    const fresh = seen[f] === 0 ? 1 : 0;
+    seen[f]!++;
+    walk(t.left[node]!, distinct + fresh);
+    walk(t.right[node]!, distinct + fresh);
+    seen[f]!--;
+  };
+  for (let i = 0; i < t.roots.length; i++) walk(t.roots[i]!, 0);
   return work;
 }
 
