@@ -13,7 +13,7 @@
  * Next to ours: statsmodels UnobservedComponents (local level + stochastic seasonal, MLE parameters
  * held fixed) on the same windows, through bench/impact_placebo_statsmodels.py.
  *
- *   npm run bench:impact-placebo [-- --quick] [-- --no-reference] [-- --no-power] [-- --uncalibrated] [-- --list]
+ *   npm run bench:impact-placebo [-- --quick] [-- --no-reference] [-- --no-power] [-- --uncalibrated] [-- --list] [-- --frequency=quarterly]
  *
  * --quick keeps a quarter of the series (a few minutes); the full run is the figure to report.
  * --uncalibrated adds the engine without its backtest calibration (calibrate: false) beside ours.
@@ -230,6 +230,9 @@ async function main(): Promise<void> {
   series.push(...everyKth(single, Math.ceil(single.length / (quick ? 4 : 2))));
   // Relative effects and multiplicative injections need a positive series.
   series = series.filter((s) => s.values.every((v) => v > 0));
+  // --frequency=quarterly (or monthly, daily) keeps one frequency, to study it alone.
+  const only = args.find((a) => a.startsWith('--frequency='))?.slice('--frequency='.length);
+  if (only) series = series.filter((s) => s.frequency === only);
   const windows = series.flatMap((s) => windowsOf(s, injections));
   const counts = (['monthly', 'quarterly', 'daily'] as const).map((f) => `${series.filter((s) => s.frequency === f).length} ${f}`).join(', ');
   console.log(`impact placebo benchmark${quick ? ' (--quick)' : ''}: ${series.length} series (${counts}), ${windows.length} windows (${windows.filter((w) => w.injection === 'none').length} placebo)`);

@@ -47,6 +47,27 @@ export class SeededRandom {
     return r * Math.cos(theta);
   }
 
+  /**
+   * Chi-square with `dof` (> 0, not necessarily whole) degrees of freedom: twice a gamma(dof/2)
+   * draw by Marsaglia and Tsang (2000), boosted by U^(1/shape) for shapes below 1.
+   */
+  chiSquare(dof: number): number {
+    let shape = dof / 2;
+    let boost = 1;
+    if (shape < 1) {
+      boost = this.nextOpen() ** (1 / shape);
+      shape += 1;
+    }
+    const d = shape - 1 / 3;
+    const c = 1 / Math.sqrt(9 * d);
+    for (;;) {
+      const x = this.normal();
+      const v = (1 + c * x) ** 3;
+      if (v <= 0) continue;
+      if (Math.log(this.nextOpen()) < 0.5 * x * x + d - d * v + d * Math.log(v)) return 2 * d * v * boost;
+    }
+  }
+
   /** Uniform integer in [0, n). */
   int(n: number): number {
     return Math.floor(this.next() * n);

@@ -118,8 +118,33 @@ function backtestZ(
     mean += scale === 'log' ? weights[t] : m.mean[t];
     observed += window[t];
   }
-  const sd = Math.sqrt(sumVariance(fit, weights));
+  // Standardised by the predictive spread with the scale's uncertainty carried (see scaleUncertainty),
+  // so the calibration measures what the per-path draws of the event window leave out.
+  const sd = Math.sqrt(sumVariance(fit, weights) * scaleUncertainty(fit).varianceFactor);
   return sd > 0 ? (observed - mean) / sd : NaN;
+}
+
+export interface ScaleUncertainty {
+  /** Observations in the likelihood (the profiled scale is the residual sum of squares over these). */
+  nObs: number;
+  /** Degrees of freedom of the scale: observations less the profiled regression coefficients. */
+  dof: number;
+  /** E[σ²]/σ̂² under its posterior: the predictive variance relative to the plug-in one. */
+  varianceFactor: number;
+}
+
+/**
+ * The overall variance scale σ² of a structural model is profiled out at its maximum-likelihood
+ * value σ̂² = SSR/n. Given the variance ratios, with a flat prior on the diffuse states and the
+ * regression coefficients and 1/σ² on σ², its posterior is σ² = SSR/χ²_ν, ν = n − (coefficients):
+ * each simulated path draws its own σ²/σ̂² = n/χ²_ν. On a short pre-period (a few years of a
+ * quarterly series: ν ≈ 15–30) this widens the tails of the counterfactual sum towards Student's t;
+ * on long ones it is nearly 1.
+ */
+export function scaleUncertainty(fit: StructuralFit): ScaleUncertainty {
+  const nObs = fit.nObs;
+  const dof = Math.max(1, nObs - fit.coefficients.length);
+  return { nObs, dof, varianceFactor: nObs / Math.max(1, dof - 2) };
 }
 
 /**
@@ -157,17 +182,21 @@ export function sumVariance(fit: StructuralFit, weights: Float64Array): number {
 }
 
 /**
- * Spreads simulated paths (paths × horizon, row-major) around the mean path by the calibration
- * scale times a per-path t mixing factor √(ν/χ²_ν), in place.
+ * Spreads simulated paths (paths × horizon, row-major) around the mean path, in place, by the
+ * calibration scale times two per-path mixing factors: the model's own scale drawn from its
+ * posterior, √(n/χ²_ν) (scaleUncertainty), and the calibration's t mixing, √(ν/χ²_ν).
  */
-export function spreadPaths(paths: Float64Array, mean: Float64Array, calibration: Calibration, random: SeededRandom): void {
+export function spreadPaths(
+  paths: Float64Array, mean: Float64Array, calibration: Calibration, random: SeededRandom,
+  modelScale?: ScaleUncertainty,
+): void {
   const h = mean.length;
   const count = paths.length / h;
   const nu = calibration.dof;
   for (let p = 0; p < count; p++) {
-    let chi2 = 0;
-    for (let i = 0; i < nu; i++) chi2 += random.normal() ** 2;
-    const factor = calibration.scale * Math.sqrt(nu / chi2);
+    let factor = calibration.scale;
+    if (Number.isFinite(nu)) factor *= Math.sqrt(nu / random.chiSquare(nu));
+    if (modelScale) factor *= Math.sqrt(modelScale.nObs / random.chiSquare(modelScale.dof));
     for (let t = 0; t < h; t++) paths[p * h + t] = mean[t] + factor * (paths[p * h + t] - mean[t]);
   }
 }

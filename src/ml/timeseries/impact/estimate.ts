@@ -9,7 +9,7 @@
  * from seasonalPeriods(interval).main.
  */
 import { varianceNames, type StructuralSpec } from '../statespace/structural.js';
-import { calibrate, minTrainingPoints, spreadPaths, type Calibration } from './calibration.js';
+import { calibrate, minTrainingPoints, scaleUncertainty, spreadPaths, type Calibration } from './calibration.js';
 import { fitCandidates } from './candidates.js';
 import { prepareControls } from './controls.js';
 import { forecastMoments, simulatePaths, simulationRandom } from './simulate.js';
@@ -134,7 +134,8 @@ export function estimateImpact(input: ImpactInput): ImpactResult {
       yPre, xPre, spec: fit.spec, scale: chosen.scale, horizon: nPost,
       minTrain: minTrainingPoints(fit.spec), maxFitPoints: MAX_FIT_POINTS,
     });
-  if (input.calibrate !== false) spreadPaths(paths, predicted, calibration, simulationRandom(seed + 1));
+  // Calibrated estimates also carry the uncertainty of the model's variance scale, path by path.
+  if (input.calibrate !== false) spreadPaths(paths, predicted, calibration, simulationRandom(seed + 1), scaleUncertainty(fit));
   const warnings: string[] = [];
   if (input.calibrate !== false && calibration.backtests < FEW_BACKTESTS) {
     warnings.push(`The pre-period is short for a window of ${nPost} periods: only ${calibration.backtests} backtest(s) of that length fit before the event, so the model could not be checked and the intervals are wide. A longer history before the event gives sharper results.`);
