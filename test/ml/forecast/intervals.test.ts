@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import { column, readFixture } from '../../support/fixtures.js';
 import { etsForecast, fitEts, type EtsModel, type EtsSpec } from '../../../src/ml/timeseries/forecast/ets.js';
 import { forecast } from '../../../src/ml/timeseries/forecast/index.js';
-import { censorAtZero, weightedCombination } from '../../../src/ml/timeseries/forecast/uncertainty.js';
+import { censorAtZero, VarianceCalibration, weightedCombination } from '../../../src/ml/timeseries/forecast/uncertainty.js';
+import { studentTQuantile } from '../../../src/ml/timeseries/forecast/quantiles.js';
 import { rng } from './synthetic.js';
 
 function m3(period: 'quarterly' | 'yearly') {
@@ -112,4 +113,29 @@ test('on real quarterly series the 80 % and 95 % bands cover about their share o
   // 320 points in 40 series (errors within a series are correlated): a few points either way is sampling error.
   assert.ok(inside80 / total > 0.7 && inside80 / total < 0.9, `80 % band covers ${inside80 / total}`);
   assert.ok(inside95 / total > 0.88, `95 % band covers ${inside95 / total}`);
+});
+
+test('Student t quantiles match R qt() from 2 degrees of freedom up', () => {
+  // qt(p, df) in R.
+  for (const [p, dof, exact] of [[0.975, 2, 4.302653], [0.95, 3, 2.353363], [0.9, 5, 1.475884], [0.975, 10, 2.228139], [0.75, 3, 0.7648923], [0.025, 4, -2.776445]]) {
+    const q = studentTQuantile(p, dof);
+    assert.ok(Math.abs(q / exact - 1) < (dof === 2 ? 0.01 : 0.002), `qt(${p}, ${dof}) = ${exact}, got ${q}`);
+  }
+  assert.ok(Math.abs(studentTQuantile(0.9, Infinity) - 1.281552) < 1e-5);
+});
+
+test('backtest windows of strongly correlated errors count as few degrees of freedom, independent ones as many', () => {
+  const sd = new Float64Array(12).fill(1);
+  const mean = new Float64Array(12);
+  const draw = rng(3);
+  const trending = new VarianceCalibration();
+  const independent = new VarianceCalibration();
+  for (let w = 0; w < 2; w++) {
+    // A missed trend: the error grows steadily along the window.
+    trending.add(Float64Array.from({ length: 12 }, (_, k) => 0.3 * (k + 1)), { mean, sd });
+    independent.add(Float64Array.from({ length: 12 }, () => Math.sqrt(-2 * Math.log(1 - draw())) * Math.cos(2 * Math.PI * draw())), { mean, sd });
+  }
+  assert.ok(trending.dof(12)! < 6, `trending: ${trending.dof(12)}`);
+  assert.ok(independent.dof(12)! > 20, `independent: ${independent.dof(12)}`);
+  assert.equal(new VarianceCalibration().dof(12), undefined);
 });

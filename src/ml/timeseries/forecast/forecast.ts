@@ -88,7 +88,7 @@ function runCandidates(y: Float64Array, h: number, ctx: MethodContext, names: st
 function calibrated(f: PointForecast, calibration: VarianceCalibration | undefined, h: number): PointForecast {
   if (!calibration) return f;
   const c = calibration.factor(h);
-  return { ...f, sd: f.sd.map((s) => s * c) };
+  return { ...f, sd: f.sd.map((s) => s * c), dof: calibration.dof(h) };
 }
 
 function sliceXreg(xreg: ForecastXreg, trainLen: number, h: number): ForecastXreg {

@@ -67,6 +67,11 @@ export interface PointForecast {
   mean: Float64Array;
   sd: Float64Array;
   fitted?: Float64Array;
+  /**
+   * Degrees of freedom of the spread when it was estimated from a few backtests (Student's t
+   * quantiles); absent for a model's own Gaussian spread.
+   */
+  dof?: number;
 }
 
 /** A candidate method: fits on y and forecasts h steps. */

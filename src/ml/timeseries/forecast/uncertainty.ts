@@ -95,23 +95,50 @@ const Z_CAP = 6;
  * data) and turns them into a variance factor for its final forecast: E[z²] is 1 when the method's
  * own variance is right. The estimate is shrunk towards 1 with the weight of `priorPoints` backtest
  * points, since a few windows of correlated errors say little on their own.
+ *
+ * How little is counted too: the errors of one window share its origin (a trend that was off stays
+ * off), so a window of m errors with lag-one correlation ρ is worth m(1 − ρ)/(1 + ρ) independent ones
+ * (Bartlett). The factor is then an estimate from that many degrees of freedom, and the bands use
+ * Student's t quantiles with them: one or two windows of a short yearly series give wide bands, dozens
+ * of weakly correlated monthly errors nearly normal ones.
  */
 export class VarianceCalibration {
   private sumSq = 0;
   private count = 0;
+  /** Window lengths, and Σ z_k z_{k+1} and Σ z_k² over the lag pairs within windows. */
+  private windows: number[] = [];
+  private lagProduct = 0;
+  private lagSquares = 0;
 
   add(actual: ArrayLike<number>, f: PointForecast): void {
+    let previous = NaN;
+    let m = 0;
     for (let k = 0; k < actual.length; k++) {
       const s = f.sd[k];
-      if (!(s > 0) || !Number.isFinite(s) || !Number.isFinite(actual[k])) continue;
-      const z = Math.min(Math.abs(actual[k] - f.mean[k]) / s, Z_CAP);
+      if (!(s > 0) || !Number.isFinite(s) || !Number.isFinite(actual[k])) { previous = NaN; continue; }
+      const z = Math.max(-Z_CAP, Math.min((actual[k] - f.mean[k]) / s, Z_CAP));
       this.sumSq += z * z;
       this.count++;
+      m++;
+      if (Number.isFinite(previous)) {
+        this.lagProduct += previous * z;
+        this.lagSquares += (previous * previous + z * z) / 2;
+      }
+      previous = z;
     }
+    if (m > 0) this.windows.push(m);
   }
 
   /** Multiplier of the standard deviation. */
   factor(priorPoints: number): number {
     return Math.sqrt((priorPoints + this.sumSq) / (priorPoints + this.count));
+  }
+
+  /** Degrees of freedom of the factor: the prior's and the windows' effective independent errors; undefined without backtests. */
+  dof(priorPoints: number): number | undefined {
+    if (this.count === 0) return undefined;
+    const rho = this.lagSquares > 0 ? Math.min(Math.max(this.lagProduct / this.lagSquares, 0), 0.99) : 0;
+    const effective = (m: number) => Math.max(1, (m * (1 - rho)) / (1 + rho));
+    return this.windows.reduce((sum, m) => sum + effective(m), effective(priorPoints));
   }
 }
