@@ -99,9 +99,15 @@ export async function startWorker(config: Config, opts: { concurrency?: number }
     { concurrency: opts.concurrency ?? config.workerConcurrency, leaseMs: config.leaseMs, log });
   services.jobs = jobs;
   jobs.start();
+  // A worker serves nothing: while the database is away it holds no connection, and the loops'
+  // timers do not keep a process alive by themselves, so without this it would quietly exit
+  // (code 0) at a PostgreSQL restart, and the sessions would wait for workers that are gone.
+  const alive = setInterval(() => {}, 1 << 30);
   return {
     jobs,
     releaseNow: () => jobs.releaseNow(),
-    async close(graceMs?: number) { await jobs.stop(graceMs); for (const f of features) await f.close?.(); await store.close(); },
+    async close(graceMs?: number) {
+      try { await jobs.stop(graceMs); for (const f of features) await f.close?.(); await store.close(); } finally { clearInterval(alive); }
+    },
   };
 }

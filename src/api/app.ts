@@ -14,7 +14,7 @@ import { registerAccountRoutes } from './routes/account.js';
 import { registerWebUi } from './web-ui.js';
 import { registerOperationRoutes } from './routes/operations.js';
 import { randomUUID } from 'node:crypto';
-import { clientErrorHandler, frameworkErrors, installNulGuard } from './request-guards.js';
+import { clientErrorHandler, frameworkErrors, installNulGuard, parsedFromJson } from './request-guards.js';
 
 export interface AppOptions {
   services: Services;
@@ -105,7 +105,10 @@ function installBodyParsers(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req: FastifyRequest, body: string | Buffer, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
-    json(req, text, done);
+    json(req, text, (err, body) => {
+      if (!err) parsedFromJson(body, text);
+      done(err, body);
+    });
   });
   app.addContentTypeParser(['text/csv', 'application/csv', 'text/plain'], (_req, payload, done) => done(null, payload));
 }

@@ -43,13 +43,24 @@ export function frameworkErrors(err: FastifyError, _req: FastifyRequest, reply: 
   void sendError(reply, { statusCode: 400, errorType: 'RequestValidation', message: 'The URL is not valid (a bad percent-encoding?)', errorDetails: { url: [err.message] } });
 }
 
+/**
+ * Parsed JSON bodies whose text held no `\u0000` escape: JSON can carry a NUL only that way (a raw
+ * one is a syntax error), so their walk is skipped (a 1,000-record predict body is 10,000 values).
+ */
+const nulFreeBodies = new WeakSet<object>();
+
+/** Notes a body parsed from JSON text; the guard below walks it only if the text may hold a NUL. */
+export function parsedFromJson(body: unknown, text: string): void {
+  if (body !== null && typeof body === 'object' && !text.includes('\\u0000')) nulFreeBodies.add(body);
+}
+
 /** Rejects NUL characters in the path, the query (raw or %00) and JSON bodies before any handler runs. */
 export function installNulGuard(app: FastifyInstance): void {
   app.addHook('onRequest', async (req) => {
     if (req.url.includes('\0') || /%00/i.test(req.url)) throw nulError('url');
   });
   app.addHook('preValidation', async (req) => {
-    if (req.body !== null && typeof req.body === 'object' && !isStream(req.body) && holdsNul(req.body, 0)) throw nulError('body');
+    if (req.body !== null && typeof req.body === 'object' && !nulFreeBodies.has(req.body) && !isStream(req.body) && holdsNul(req.body, 0)) throw nulError('body');
   });
 }
 

@@ -9,6 +9,7 @@ export function importJobs(services: Services): JobKind<ImportRecord> {
     claim: (owner, leaseMs) => store.claim(owner, leaseMs),
     renew: (job, owner, leaseMs) => store.renewLease(job.id, owner, leaseMs),
     release: (owner) => store.release(owner),
+    giveBack: (job, owner) => store.release(owner, job.id),
     run: (job, owner) => services.imports.run(job, owner),
   };
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { isConnectionLoss } from '../store/connection-loss.js';
 
 /**
  * A kind of claimable work (imports, sessions): claim one under a lease, run it, renew the lease
@@ -12,6 +13,8 @@ export interface JobKind<T> {
   run(job: T, owner: string): Promise<void>;
   /** Gives back every unfinished job this owner holds, so another worker takes them at once. */
   release?(owner: string): Promise<number>;
+  /** Gives back one job whose run lost the database midway, so it runs again (here or elsewhere) at once. */
+  giveBack?(job: T, owner: string): Promise<number>;
 }
 
 export interface JobLoopOptions {
@@ -20,6 +23,8 @@ export interface JobLoopOptions {
   pollMs?: number;
   log?: { error(obj: unknown, msg?: string): void; info(obj: unknown, msg?: string): void };
 }
+
+const CLAIM_FAILED_WAIT_MS = 1000;
 
 export class JobLoop {
   readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -92,6 +97,7 @@ export class JobLoop {
   private async tick(): Promise<void> {
     if (this.stopped) return;
     let claimed = false;
+    let failed = false;
     try {
       for (const kind of this.kinds) {
         while (this.running < this.opts.concurrency && !this.stopped) {
@@ -102,9 +108,12 @@ export class JobLoop {
         }
       }
     } catch (e) {
+      failed = true;
       this.opts.log?.error({ err: e }, 'claiming work failed');
     }
-    if (!this.stopped) this.schedule(claimed ? 50 : this.pollMs);
+    // The database is away: ask again less often rather than filling the log, but soon enough
+    // that work resumes within a couple of seconds of its return.
+    if (!this.stopped) this.schedule(claimed ? 50 : failed ? Math.max(this.pollMs, CLAIM_FAILED_WAIT_MS) : this.pollMs);
   }
 
   private launch(kind: JobKind<unknown>, job: unknown): void {
@@ -113,7 +122,17 @@ export class JobLoop {
       kind.renew(job, this.owner, this.leaseMs).catch((e) => this.opts.log?.error({ err: e }, `lease renewal of ${kind.name} failed`));
     }, Math.max(1000, this.leaseMs / 3));
     const p = kind.run(job, this.owner)
-      .catch((e) => this.opts.log?.error({ err: e }, `${kind.name} job failed`))
+      .catch(async (e) => {
+        if (!isConnectionLoss(e) || !kind.giveBack) {
+          this.opts.log?.error({ err: e }, `${kind.name} job failed`);
+          return;
+        }
+        // Not the job's fault: it is not recorded as failed but runs again. Given back now if the
+        // database answers again already, else its lease (no longer renewed) expires by itself.
+        clearInterval(renew);
+        const back = await kind.giveBack(job, this.owner).then(() => true, () => false);
+        this.opts.log?.error({ err: e }, `${kind.name} job lost the database midway; ${back ? 'given back' : 'its lease will expire'} for another attempt`);
+      })
       .finally(() => {
         clearInterval(renew);
         this.running--;

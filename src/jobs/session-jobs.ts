@@ -4,6 +4,7 @@ import type { Services } from '../service/services.js';
 import { ServiceError } from '../service/errors.js';
 import type { JobKind } from './job-loop.js';
 import { ComputeError, type ComputePool } from './compute-pool.js';
+import { isConnectionLoss } from '../store/connection-loss.js';
 
 export type { SessionOutcome, SessionRunner } from '../service/sessions/session-runner.js';
 export { SessionDataError } from '../service/sessions/session-runner.js';
@@ -21,6 +22,7 @@ export function sessionJobs(services: Services, compute: ComputePool): JobKind<S
     claim: (owner, leaseMs) => store.claim(owner, leaseMs),
     renew: (s, owner, leaseMs) => store.renewLease(s.id, owner, leaseMs),
     release: (owner) => store.release(owner),
+    giveBack: (s, owner) => store.release(owner, s.id),
     async run(claimed, owner) {
       // A session re-claimed after its worker died is already 'started': it runs again from the start.
       const s = claimed.status === 'requested' ? await services.sessions.transition(claimed.id, owner, 'started') : claimed;
@@ -35,6 +37,8 @@ export function sessionJobs(services: Services, compute: ComputePool): JobKind<S
         time('completed');
         await services.sessions.transition(s.id, owner, 'completed', { results: out.results, modelId: out.modelId, algorithm: out.algorithm, messages: out.messages });
       } catch (e) {
+        // The database went away under the session: it did not fail, it runs again (job-loop.ts).
+        if (isConnectionLoss(e)) throw e;
         time('failed');
         const known = e instanceof SessionDataError || e instanceof ComputeError || e instanceof ServiceError;
         const message = known ? (e as Error).message : 'The session failed because of an internal error.';

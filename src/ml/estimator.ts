@@ -63,6 +63,11 @@ export interface Model {
    * anomalies: the decision function (negative = anomalous, more negative = more anomalous).
    */
   predictScores(frame: Frame): Float64Array;
+  /**
+   * What `predict(frame)` answers, from the `predictScores(frame)` already computed (left unchanged):
+   * a caller that needs both scores the rows once. Absent where predictions are not a function of the scores.
+   */
+  decide?(scores: Float64Array): Float64Array;
   /** Importance per input column name (NaN where undefined). */
   featureImportance(): Record<string, number>;
   /**

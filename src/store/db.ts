@@ -1,6 +1,6 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import type { Schema } from './schema.js';
-import type { ConnectPriority, SqlClient, SqlPool } from './sql-pool.js';
+import type { ConnectPriority, QueryOptions, SqlClient, SqlPool } from './sql-pool.js';
 import { PgLitePool } from './pglite-pool.js';
 import { PostgresPool } from './postgres-pool.js';
 import { migrate } from './migrate.js';
@@ -67,11 +67,11 @@ export class Db {
   }
 
   /** Raw SQL for the few statements the query builder cannot express well (bulk upserts). */
-  async query<R = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
-    if (this.client) return (await this.client.query<R>(sql, params)).rows;
+  async query<R = Record<string, unknown>>(sql: string, params: readonly unknown[] = [], opts?: QueryOptions): Promise<R[]> {
+    if (this.client) return (await this.client.query<R>(sql, params, opts)).rows;
     const c = await this.pool.connect(this.priority);
     try {
-      return (await c.query<R>(sql, params)).rows;
+      return (await c.query<R>(sql, params, opts)).rows;
     } finally {
       c.release();
     }

@@ -74,9 +74,9 @@ export class ImportsStore {
     return renewLeased(this.db, 'imports', id, owner, leaseMs);
   }
 
-  /** Gives back every unfinished import this owner holds (a worker shutting down). */
-  release(owner: string): Promise<number> {
-    return releaseLeased(this.db, 'imports', owner);
+  /** Gives back every unfinished import this owner holds (a worker shutting down), or only the one with this id. */
+  release(owner: string, id?: string): Promise<number> {
+    return releaseLeased(this.db, 'imports', owner, id);
   }
 
   /** Moves to a status, appending to the history, only while this owner holds the lease. */

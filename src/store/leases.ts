@@ -1,5 +1,13 @@
 import type { Db } from './db.js';
 
+/**
+ * Claims, renewals and releases are short statements; one without an answer in this long is on a
+ * dead connection (a server that went away without closing it) and fails, so the loop that sent it
+ * carries on (and the connection is dropped) instead of waiting forever.
+ */
+export const COORDINATION_TIMEOUT_MS = 15_000;
+const bounded = { timeoutMs: COORDINATION_TIMEOUT_MS };
+
 /** Tables whose rows are work claimed under a lease (status requested → started → …). */
 export type LeasedTable = 'imports' | 'sessions';
 
@@ -22,7 +30,7 @@ export async function claimLeased(db: Db, table: LeasedTable, owner: string, lea
      logged AS (
        INSERT INTO lease_claims (job_table, job_id, owner, claimed_at, expires_at)
        SELECT '${table}', id::text, $1, now(), lease_expires_at FROM claimed)
-     SELECT * FROM claimed`, [owner, leaseMs]);
+     SELECT * FROM claimed`, [owner, leaseMs], bounded);
   return rows[0];
 }
 
@@ -36,23 +44,24 @@ export async function renewLeased(db: Db, table: LeasedTable, id: string, owner:
        UPDATE lease_claims SET expires_at = renewed.lease_expires_at FROM renewed
        WHERE job_table = '${table}' AND job_id = renewed.id::text AND owner = $2 AND released_at IS NULL)
      SELECT id FROM renewed`,
-    [id, owner, leaseMs]);
+    [id, owner, leaseMs], bounded);
   return rows.length > 0;
 }
 
 /**
- * Gives back every unfinished row this owner holds (a worker shutting down): another worker may
- * claim them at once instead of waiting for the leases to expire. The owner's own late writes
- * are refused from now on, since they are checked against lease_owner.
+ * Gives back every unfinished row this owner holds (a worker shutting down), or only row `id` (a job
+ * that lost its database connection midway): another worker may claim them at once instead of
+ * waiting for the leases to expire. The owner's own late writes are refused from now on, since
+ * they are checked against lease_owner.
  */
-export async function releaseLeased(db: Db, table: LeasedTable, owner: string): Promise<number> {
+export async function releaseLeased(db: Db, table: LeasedTable, owner: string, id?: string): Promise<number> {
   const rows = await db.query(
     `WITH released AS (
        UPDATE ${table} SET lease_owner = NULL, lease_expires_at = NULL
-       WHERE lease_owner = $1 AND status IN ('requested', 'started') RETURNING id),
+       WHERE lease_owner = $1 AND status IN ('requested', 'started')${id === undefined ? '' : ' AND id = $2'} RETURNING id),
      logged AS (
        UPDATE lease_claims SET released_at = now() FROM released
        WHERE job_table = '${table}' AND job_id = released.id::text AND owner = $1 AND released_at IS NULL)
-     SELECT id FROM released`, [owner]);
+     SELECT id FROM released`, id === undefined ? [owner] : [owner, id], bounded);
   return rows.length;
 }

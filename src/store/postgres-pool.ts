@@ -3,7 +3,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { quoteIdent } from './copy-text.js';
-import type { ConnectPriority, SqlClient, SqlPool, SqlResult } from './sql-pool.js';
+import type { ConnectPriority, QueryOptions, SqlClient, SqlPool, SqlResult } from './sql-pool.js';
 
 pg.types.setTypeParser(20, (v: string) => Number(v)); // bigint ids and epoch-ms fit in a double
 
@@ -21,9 +21,19 @@ class PostgresClient implements SqlClient {
     raw.on('error', this.onError);
   }
 
-  async query<R>(sql: string, params?: readonly unknown[]): Promise<SqlResult<R>> {
-    const r = await this.raw.query(sql, params as unknown[] | undefined);
-    return { rows: r.rows as R[], rowCount: r.rowCount, command: r.command };
+  async query<R>(sql: string, params?: readonly unknown[], opts?: QueryOptions): Promise<SqlResult<R>> {
+    if (!opts?.timeoutMs) {
+      const r = await this.raw.query(sql, params as unknown[] | undefined);
+      return { rows: r.rows as R[], rowCount: r.rowCount, command: r.command };
+    }
+    try {
+      const r = await this.raw.query({ text: sql, values: params as unknown[] | undefined, query_timeout: opts.timeoutMs } as pg.QueryConfig);
+      return { rows: r.rows as R[], rowCount: r.rowCount, command: r.command };
+    } catch (e) {
+      // The answer may still arrive on this connection: it must not serve another query.
+      if ((e as Error).message === 'Query read timeout') this.lost ??= e as Error;
+      throw e;
+    }
   }
 
   release(): void {
@@ -32,13 +42,22 @@ class PostgresClient implements SqlClient {
   }
 }
 
+const CONNECT_TIMEOUT_MS = 30_000;
+
 /** Real PostgreSQL (DATABASE_URL): many processes, many connections. */
 export class PostgresPool implements SqlPool {
   readonly kind = 'postgres' as const;
   private readonly pool: pg.Pool;
 
   constructor(connectionString: string, max = 10) {
-    this.pool = new pg.Pool({ connectionString, max });
+    this.pool = new pg.Pool({
+      connectionString, max,
+      // A server that is away (restarting, unreachable) fails a connection attempt within this
+      // rather than leaving it to the operating system's connect timeout.
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      // A peer that vanished without closing the connection (a host or network gone) is noticed.
+      keepAlive: true, keepAliveInitialDelayMillis: 10_000,
+    });
     // An idle client losing its connection must not crash the process.
     this.pool.on('error', () => {});
     // Nor any client at any moment: pg-pool listens only while a client is idle, and the wrapper

@@ -131,9 +131,9 @@ export class SessionsStore {
     return renewLeased(this.db, 'sessions', id, owner, leaseMs, true);
   }
 
-  /** Gives back every unfinished session this owner holds (a worker shutting down). */
-  release(owner: string): Promise<number> {
-    return releaseLeased(this.db, 'sessions', owner);
+  /** Gives back every unfinished session this owner holds (a worker shutting down), or only the one with this id. */
+  release(owner: string, id?: string): Promise<number> {
+    return releaseLeased(this.db, 'sessions', owner, id);
   }
 
   /**

@@ -8,8 +8,17 @@ export interface SqlResult<R = Record<string, unknown>> {
   command: string;
 }
 
+export interface QueryOptions {
+  /**
+   * Fail with 'Query read timeout' when no answer came within this many ms (the connection is
+   * then dropped, not reused). For the short coordination statements (claims, lease renewals):
+   * one that hangs on a dead connection must not hold up the loop that issued it.
+   */
+  timeoutMs?: number;
+}
+
 export interface SqlClient {
-  query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<SqlResult<R>>;
+  query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[], opts?: QueryOptions): Promise<SqlResult<R>>;
   release(): void;
 }
 

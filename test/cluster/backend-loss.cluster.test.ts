@@ -9,23 +9,22 @@ import { startSibyl, type SibylProcess } from '../scaleout/sibyl-process.js';
 import { apiClient, waitFor } from '../scaleout/api-client.js';
 import { fixturePath } from '../support/fixtures.js';
 import { privatePostgresBinaries, startPrivatePostgres, type PrivatePostgres } from '../support/private-postgres.js';
+import { clusterState } from './cluster-state.js';
 
 /**
- * The stall seen after a PostgreSQL restart (issue 12), made deterministic without restarting the
- * shared server: while sessions run, every connection of this test's own database is cut
- * (pg_terminate_backend) again and again. Each session must still end; none may sit 'started'
- * with a lease its worker keeps renewing while its job never finishes. Where PostgreSQL's server
- * binaries are present, the same sessions then live through stops and starts of a private server.
+ * The stall seen after a PostgreSQL restart (issue 12), made deterministic: while sessions run,
+ * every connection of this test's own database is cut (pg_terminate_backend) again and again;
+ * then, where PostgreSQL's server binaries are present, the suite's private server is stopped and
+ * started three times while a second batch of sessions runs. Every session must complete (a
+ * database that went away is no reason to fail one), and every worker must still be running: a
+ * worker holds no connection while the server is down, and used to exit quietly (code 0) then,
+ * leaving the sessions to wait forever for workers that were gone.
  */
 const KEY = 'sk_backend_loss_suite_key_0123456789';
 const SESSIONS = 6;
 
-// Opt-in until the stall is fixed: with the crash fixed (postgres-pool.ts) the workers survive the
-// cuts, but after the server stop/start rounds the sessions still did not all end within 240 s
-// (issue 12). Run it by hand with SIBYL_CLUSTER_BACKEND_LOSS=1.
-const wanted = process.env.SIBYL_CLUSTER_BACKEND_LOSS === '1';
-const reachable = wanted && await postgresReachable();
-const skip = !wanted ? 'opt-in (SIBYL_CLUSTER_BACKEND_LOSS=1): the stall after a server restart is not fixed yet' : !reachable ? `PostgreSQL not reachable at ${ADMIN_URL}` : false;
+const reachable = process.env.SIBYL_CLUSTER_BACKEND_LOSS !== '0' && await postgresReachable();
+const skip = process.env.SIBYL_CLUSTER_BACKEND_LOSS === '0' ? 'SIBYL_CLUSTER_BACKEND_LOSS=0' : !reachable ? `PostgreSQL not reachable at ${ADMIN_URL}` : false;
 const binaries = privatePostgresBinaries();
 if ('missing' in binaries) console.log(`# the server stop/start rounds are skipped: ${binaries.missing}`);
 
@@ -53,15 +52,19 @@ describe('cluster: every connection cut repeatedly while sessions run', { skip }
     const env = { DATABASE_URL: db.url, PORT: '0', HOST: '127.0.0.1', SIBYL_API_KEY: KEY, SIBYL_LEASE_MS: '4000', SIBYL_DATA_DIR: dir };
     procs = await Promise.all([startSibyl('serve', env, 120_000, ['--workers', '0']), startSibyl('worker', env, 120_000, ['--concurrency', '1']), startSibyl('worker', env, 120_000, ['--concurrency', '1'])]);
     const proc = procs[0]!;
+    const named = () => procs.map((p, i) => ({ name: i === 0 ? 'serve --workers 0' : `worker ${i}`, proc: p }));
     const call = apiClient(proc.url, KEY);
     const put = await fetch(`${proc.url}/v1/data/iris`, { method: 'PUT', headers: { 'api-key': KEY, 'content-type': 'text/csv' }, body: readFileSync(fixturePath('classification', 'iris.csv'), 'utf8') });
     assert.ok(put.status === 200 || put.status === 201, await put.text());
     const ids: string[] = [];
-    for (let i = 0; i < SESSIONS; i++) {
-      const r = await call('POST', '/v1/sessions/model', { dataSourceName: 'iris', targetColumn: 'Species', predictionDomain: 'classification' });
-      assert.equal(r.status, 200, JSON.stringify(r.json));
-      ids.push(r.json.sessionId);
-    }
+    const request = async () => {
+      for (let i = 0; i < SESSIONS; i++) {
+        const r = await call('POST', '/v1/sessions/model', { dataSourceName: 'iris', targetColumn: 'Species', predictionDomain: 'classification' });
+        assert.equal(r.status, 200, JSON.stringify(r.json));
+        ids.push(r.json.sessionId);
+      }
+    };
+    await request();
 
     const name = new URL(db.url).pathname.slice(1);
     const killer = new pg.Client({ connectionString: adminUrl });
@@ -79,6 +82,10 @@ describe('cluster: every connection cut repeatedly while sessions run', { skip }
     }
     console.log(`# ${cuts} connections terminated while ${SESSIONS} sessions ran`);
     if (server) {
+      // A second batch, so that sessions are running (and workers idle, waiting) when the server goes.
+      await waitFor('the API after the cuts', async () => ((await fetch(`${proc.url}/ready`).catch(() => undefined))?.status === 200 ? true : undefined), 30_000, 250);
+      await request();
+      await new Promise((r) => setTimeout(r, 500));
       for (let round = 0; round < 3; round++) {
         server.stop();
         await new Promise((r) => setTimeout(r, 1500 + round * 1000));
@@ -96,7 +103,10 @@ describe('cluster: every connection cut repeatedly while sessions run', { skip }
         all.push(r.json);
       }
       return all;
-    }, 240_000, 1000).catch((e) => { throw new Error(`${(e as Error).message}\n--- server output ---\n${procs.map((p) => p.output().slice(-3000)).join('\n---\n')}`); });
+    }, 240_000, 1000).catch(async (e) => { throw new Error(`${(e as Error).message}\n${await clusterState(db.url, named())}`); });
     for (const s of ended) assert.equal(s.status, 'completed', `${s.sessionId}: ${JSON.stringify(s.messages)}`);
+    for (const { name, proc: p } of named()) {
+      assert.equal(await Promise.race([p.exited.then((code) => `exited with ${code}`), new Promise((r) => setTimeout(() => r('running'), 100))]), 'running', `${name}:\n${p.output().slice(-3000)}`);
+    }
   });
 });

@@ -12,6 +12,7 @@ import { apiClient, waitFor } from '../scaleout/api-client.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../notify/callback-receiver.js';
 import { fixturePath } from '../support/fixtures.js';
 import { IGNORE_TRUTH, nottemCsv, WINDOW } from '../support/nottem.js';
+import { clusterState } from './cluster-state.js';
 
 /**
  * The cluster fault suite (npm run test:cluster): 2 API processes (`serve --workers 0`) and 3
@@ -52,6 +53,7 @@ describe(`cluster: 2 API + 3 worker processes, ${SESSIONS} sessions of each kind
   let refDb: string | undefined;
   const dataDirs: string[] = [];
   const procs: SibylProcess[] = [];
+  const named: { name: string; proc: SibylProcess }[] = [];
   let receiver: CallbackReceiver;
   let receiverPort = 0;
   const received: CallbackReceiver['received'] = [];
@@ -70,6 +72,7 @@ describe(`cluster: 2 API + 3 worker processes, ${SESSIONS} sessions of each kind
   const start = async (command: 'serve' | 'worker', args: string[], url = db.url) => {
     const p = await startSibyl(command, env(url), 120_000, args);
     procs.push(p);
+    if (url === db.url) named.push({ name: `${command} ${args.join(' ')}`, proc: p });
     return p;
   };
 
@@ -169,7 +172,7 @@ describe(`cluster: 2 API + 3 worker processes, ${SESSIONS} sessions of each kind
     const call = apiClient(apis[1]!.url, KEY);
     const ended = await waitFor('every session to end', async () => {
       try { return await allEnded(call, ids.map((s) => s.id)); } catch { return undefined; }
-    }, 900_000, 1000);
+    }, 900_000, 1000).catch(async (e) => { throw new Error(`${(e as Error).message}\n${await clusterState(db.url, named)}`); });
     for (const s of ended) {
       assert.equal(s.status, 'completed', `${s.sessionId}: ${JSON.stringify(s.messages)}`);
       assert.deepEqual(s.statusHistory.map((h: { status: string }) => h.status), ['requested', 'started', 'completed'], s.sessionId);

@@ -34,10 +34,15 @@ export class CalibratedModel implements TrainedModel {
   }
 
   predict(frame: Frame): Float64Array {
-    const scores = this.predictScores(frame);
+    return this.decide(this.predictScores(frame));
+  }
+
+  decide(scores: Float64Array): Float64Array {
     const w = this.decisionWeights;
-    if (w) for (let j = 0; j < scores.length; j++) scores[j] *= w[j % this.k];
-    return pointPredictions(this.task, scores);
+    if (!w) return pointPredictions(this.task, scores);
+    const weighted = new Float64Array(scores.length);
+    for (let j = 0; j < scores.length; j++) weighted[j] = scores[j]! * w[j % this.k]!;
+    return pointPredictions(this.task, weighted);
   }
 
   predictScores(frame: Frame): Float64Array {

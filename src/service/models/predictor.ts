@@ -108,8 +108,9 @@ export class Predictor {
       return rows;
     }
     const k = classes.length;
-    // The model's decision (it may weigh classes: balance), not always the most probable class.
-    const predicted = this.model.predict(frame);
+    // The model's decision (it may weigh classes: balance), not always the most probable class;
+    // taken from the scores above rather than scoring the rows a second time.
+    const predicted = this.model.decide ? this.model.decide(out) : this.model.predict(frame);
     for (let i = 0; i < n; i++) {
       const row = rows[i]!;
       row[target] = classes[predicted[i]!]!;

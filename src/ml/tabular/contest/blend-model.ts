@@ -24,7 +24,11 @@ export class BlendModel implements TrainedModel {
   }
 
   predict(frame: Frame): Float64Array {
-    return pointPredictions(this.task, this.predictScores(frame));
+    return this.decide(this.predictScores(frame));
+  }
+
+  decide(scores: Float64Array): Float64Array {
+    return pointPredictions(this.task, scores);
   }
 
   /** The mean of the members' scores (probabilities or values). */

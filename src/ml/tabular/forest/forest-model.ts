@@ -47,7 +47,11 @@ export class ForestModel implements TrainedModel {
   }
 
   predict(frame: Frame): Float64Array {
-    return pointPredictions(this.task, this.predictScores(frame));
+    return this.decide(this.predictScores(frame));
+  }
+
+  decide(scores: Float64Array): Float64Array {
+    return pointPredictions(this.task, scores);
   }
 
   /** Regression: the mean of the trees; classification: the mean of their leaves' class shares. */

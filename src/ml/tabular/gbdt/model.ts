@@ -31,7 +31,11 @@ export class GbdtModel implements TrainedModel {
   ) {}
 
   predict(frame: Frame): Float64Array {
-    return pointPredictions(this.task, this.predictScores(frame));
+    return this.decide(this.predictScores(frame));
+  }
+
+  decide(scores: Float64Array): Float64Array {
+    return pointPredictions(this.task, scores);
   }
 
   /** Regression: one value per row; classification: probabilities, nRows × classes, row-major. */

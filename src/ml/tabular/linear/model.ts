@@ -37,7 +37,11 @@ export class LinearModel implements TrainedModel {
   ) {}
 
   predict(frame: Frame): Float64Array {
-    return pointPredictions(this.task, this.predictScores(frame));
+    return this.decide(this.predictScores(frame));
+  }
+
+  decide(scores: Float64Array): Float64Array {
+    return pointPredictions(this.task, scores);
   }
 
   /** Regression: the ridge prediction; classification: logistic probabilities. */
