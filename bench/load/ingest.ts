@@ -3,7 +3,7 @@
  * a server in its own process, on each store, next to the database's own bulk load of the same
  * file into a plain table of text columns, timed in the same run. Goal: ≥ 150,000 rows/s.
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
@@ -24,12 +24,15 @@ const scenario: LoadScenario = {
     for (const store of stores) {
       const server = await startBenchServer(store);
       try {
+        const backends = server.databaseUrl ? await BackendCpu.open(server.databaseUrl) : undefined;
         const cpu0 = server.cpuSeconds();
+        await backends?.start();
         const r = await uploadCsv(server.url, 'ingest', file);
         const cpu = server.cpuSeconds() - cpu0;
+        const dbCpu = await backends?.stop();
         if (r.status !== 201) throw new Error(`upload failed: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
         const perSecond = Math.round(r.body.rowCount / r.seconds);
-        log(`ingest ${store}: ${r.body.rowCount} rows in ${r.seconds.toFixed(1)} s = ${perSecond} rows/s (goal ≥ ${GOAL}: ${perSecond >= GOAL ? 'met' : 'NOT met'}); server peak RSS ${server.peakRssMb()} MB; server CPU ${cpu.toFixed(1)} s (${((cpu / r.body.rowCount) * 1e6).toFixed(1)} µs per row over all its threads${store === 'embedded' ? ', the database thread included' : ''})`);
+        log(`ingest ${store}: ${r.body.rowCount} rows in ${r.seconds.toFixed(1)} s = ${perSecond} rows/s (goal ≥ ${GOAL}: ${perSecond >= GOAL ? 'met' : 'NOT met'}); server peak RSS ${server.peakRssMb()} MB; server CPU ${cpu.toFixed(1)} s (${((cpu / r.body.rowCount) * 1e6).toFixed(1)} µs per row over all its threads${store === 'embedded' ? ', the database thread included' : ''})${dbCpu === undefined ? '' : `; PostgreSQL backends' CPU ${dbCpu.toFixed(1)} s (${((dbCpu / r.body.rowCount) * 1e6).toFixed(1)} µs per row)`}`);
       } finally {
         await server.stop();
       }
@@ -39,6 +42,51 @@ const scenario: LoadScenario = {
   },
 };
 export default scenario;
+
+/**
+ * CPU seconds used by the PostgreSQL backends serving one database (the server's pool), read from
+ * /proc like the server's own: on PostgreSQL the COPY's work is done there, not in the server.
+ */
+class BackendCpu {
+  private before = new Map<number, number>();
+  private constructor(private readonly client: pg.Client, private readonly database: string) {}
+
+  static async open(databaseUrl: string): Promise<BackendCpu> {
+    const url = new URL(databaseUrl);
+    const database = url.pathname.slice(1);
+    url.pathname = '/postgres';
+    const client = new pg.Client({ connectionString: url.href });
+    await client.connect();
+    return new BackendCpu(client, database);
+  }
+
+  async start(): Promise<void> {
+    this.before = await this.sample();
+  }
+
+  /** CPU seconds since `start` (backends that started meanwhile count whole); closes the monitor. */
+  async stop(): Promise<number> {
+    try {
+      let total = 0;
+      for (const [pid, secs] of await this.sample()) total += secs - (this.before.get(pid) ?? 0);
+      return total;
+    } finally {
+      await this.client.end();
+    }
+  }
+
+  private async sample(): Promise<Map<number, number>> {
+    const { rows } = await this.client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [this.database]);
+    const out = new Map<number, number>();
+    for (const { pid } of rows) {
+      try {
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+        out.set(pid, (Number(fields[11]) + Number(fields[12])) / 100);
+      } catch { /* gone, or not on this machine */ }
+    }
+    return out;
+  }
+}
 
 async function postgresCopy(file: string, rows: number): Promise<number> {
   const db = await freshDatabase();

@@ -2,6 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFixture } from '../support/fixtures.js';
 import { RowJsonWriter } from '../../src/service/datasets/csv-json.js';
+import { Utf8Buffer } from '../../src/service/datasets/utf8-buffer.js';
+import { copyEscape, copyUnescape } from '../../src/store/copy-text.js';
 
 /** What the record path stores: JSON.stringify of the record without its empty cells. */
 function viaRecord(header: readonly string[], values: readonly string[]): string {
@@ -19,6 +21,25 @@ test('row JSON equals JSON.stringify of the record, escapes included, empty cell
   ];
   const json = new RowJsonWriter(header);
   for (const row of rows) assert.equal(json.write(row), viaRecord(header, row));
+});
+
+test('COPY bytes of a row are the COPY-escaped JSON in UTF-8, and its JSON size is counted exactly', () => {
+  const header = ['name', 'quote"d', 'back\\slash', 'ctl\t', 'emoji', 'lone', 'wide'];
+  const rows = [
+    ['plain', 'say "hi"', 'C:\\temp', 'tab\there\nand\r\nbreaks\u0001', '😀 ok', '\ud800 alone', 'ünï 日本'],
+    ['', '', '', '', '', '', ''],
+    ['  ', 'x', 'end\\', '\u2028', '\u007f', '\udfff', 'ascii'],
+  ];
+  const json = new RowJsonWriter(header);
+  const out = new Utf8Buffer(4); // small, so that it grows mid-row
+  for (const row of rows) {
+    const expected = json.write(row);
+    const bytes = json.writeCopy(row, out);
+    const copy = new TextDecoder().decode(out.take());
+    assert.equal(copy, copyEscape(expected));
+    assert.equal(copyUnescape(copy), expected);
+    assert.equal(bytes, Buffer.byteLength(expected, 'utf8'));
+  }
 });
 
 test('array-index names come first in ascending order, as object key order has them', () => {

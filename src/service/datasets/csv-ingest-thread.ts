@@ -20,8 +20,8 @@ export type FromCsvThread =
   | { kind: 'done'; profiles: Record<string, ColumnProfile> }
   | { kind: 'error'; error: SerialisedError };
 
-/** A batch ready for COPY: its text as UTF-8 bytes (from the thread) or as a string (in-thread). */
-export type StoredBatch = Omit<EncodedBatch, 'text'> & { text: Uint8Array | string };
+/** A batch ready for COPY: its text as UTF-8 bytes (CSV) or as a string (JSON records). */
+export type StoredBatch = EncodedBatch;
 
 /** Request chunks handed to the thread and not yet taken by its parser: bounds memory, not speed. */
 const CHUNKS_AHEAD = 32;

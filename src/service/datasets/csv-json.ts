@@ -1,3 +1,6 @@
+import { copyEscape } from '../../store/copy-text.js';
+import type { Utf8Buffer } from './utf8-buffer.js';
+
 /**
  * The stored JSON text of a CSV row, built from the header and the row's values without an
  * intermediate object: exactly what JSON.stringify would write for the record (empty cells left
@@ -12,6 +15,9 @@ export class RowJsonWriter {
   private readonly keysEscaped: boolean;
   /** Whether the last row written holds a backslash (a value needed escaping, or a key did). */
   escaped = false;
+  /** The keys as `writeCopy` writes them (COPY-escaped UTF-8), and their JSON length in UTF-8 bytes. */
+  private readonly copyKeys: Uint8Array[];
+  private readonly keyBytes: number[];
 
   constructor(header: readonly string[]) {
     const positions = header.map((_, i) => i);
@@ -19,6 +25,42 @@ export class RowJsonWriter {
     this.order = [...indexes, ...positions.filter((i) => !isArrayIndex(header[i]!))];
     this.keys = header.map((name) => JSON.stringify(name) + ':');
     this.keysEscaped = this.keys.some((k) => k.includes('\\'));
+    const utf8 = new TextEncoder();
+    this.copyKeys = this.keys.map((k) => utf8.encode(copyEscape(k)));
+    this.keyBytes = this.keys.map((k) => utf8.encode(k).length);
+  }
+
+  /**
+   * The same JSON as `write`, written as COPY text (a JSON text holds a backslash only in its
+   * escapes, and writes tabs and line breaks as escapes: only backslashes need COPY's escaping)
+   * straight into `out`. Returns the JSON's length in UTF-8 bytes.
+   */
+  writeCopy(values: readonly string[], out: Utf8Buffer): number {
+    out.ascii(OPEN_BRACE);
+    let bytes = 1;
+    let first = true;
+    for (let k = 0; k < this.order.length; k++) {
+      const i = this.order[k]!;
+      const v = values[i]!;
+      if (v === '') continue;
+      if (first) first = false;
+      else { out.ascii(COMMA); bytes++; }
+      out.bytes(this.copyKeys[i]!);
+      bytes += this.keyBytes[i]!;
+      if (needsEscape(v)) {
+        const json = JSON.stringify(v);
+        const escaped = copyEscape(json);
+        const written = out.string(escaped);
+        // The JSON has one backslash for each two COPY wrote.
+        bytes += written - (escaped.length - json.length);
+      } else {
+        out.ascii(QUOTE);
+        bytes += out.string(v) + 2;
+        out.ascii(QUOTE);
+      }
+    }
+    out.ascii(CLOSE_BRACE);
+    return bytes + 1;
   }
 
   write(values: readonly string[]): string {
@@ -40,6 +82,11 @@ export class RowJsonWriter {
     return out + '}';
   }
 }
+
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const COMMA = 0x2c;
+const QUOTE = 0x22;
 
 /** Characters JSON.stringify escapes: quote, backslash, controls, and (lone) surrogates. */
 function needsEscape(s: string): boolean {

@@ -9,10 +9,11 @@ import { parseDate } from '../../domain/dates.js';
 import { copyEscape } from '../../store/copy-text.js';
 import { ValidationError } from '../errors.js';
 import { RowJsonWriter } from './csv-json.js';
+import { Utf8Buffer } from './utf8-buffer.js';
 
 export interface EncodedBatch {
-  /** Lines for COPY into dataset_rows / upload_staging (segment_id, seq, ident, ts, data). */
-  text: string;
+  /** Lines for COPY into dataset_rows / upload_staging (segment_id, seq, ident, ts, data): UTF-8 bytes (CSV) or a string (JSON records). */
+  text: Uint8Array | string;
   rows: number;
   /** UTF-8 bytes of the rows' JSON (what a data set's size counts). */
   dataBytes: number;
@@ -33,17 +34,20 @@ export class RowEncoder {
   private identityAt = -1;
   private seq = 0;
   private readonly prefix: string;
+  private readonly prefixBytes: Uint8Array;
+  private readonly out = new Utf8Buffer();
 
   constructor(private readonly opts: RowEncoderOptions) {
     this.profiler = new TableProfiler(opts.knownColumns);
     this.prefix = `${opts.segment}\t`;
+    this.prefixBytes = new TextEncoder().encode(this.prefix);
   }
 
   get rowsSeen(): number {
     return this.seq;
   }
 
-  /** CSV rows, positional in header order ('' = empty cell). */
+  /** CSV rows, positional in header order ('' = empty cell); the COPY text comes as UTF-8 bytes. */
   csvBatch(header: readonly string[], rows: readonly string[][]): EncodedBatch {
     if (this.header !== header) {
       if (!this.header) {
@@ -54,21 +58,30 @@ export class RowEncoder {
       }
       this.header = header;
     }
-    let text = '';
-    let dataChars = 0;
+    const out = this.out;
     const json = this.json!;
+    let dataBytes = 0;
     for (let i = 0; i < rows.length; i++) {
       const values = rows[i]!;
       this.profiler.addRow(values);
       const v = this.identityAt < 0 ? undefined : values[this.identityAt];
-      const data = json.write(values);
-      dataChars += data.length;
-      // Row JSON escapes tabs, line breaks and CRs itself: only a backslash needs COPY escaping.
-      text += this.line(data, v === '' ? undefined : v, json.escaped);
+      const index = this.seq++;
+      out.bytes(this.prefixBytes);
+      out.digits(index);
+      out.ascii(TAB);
+      if (this.opts.identity && this.opts.identity.kind !== 'none') {
+        const { ident, ts } = this.identity(index, v === '' ? undefined : v);
+        out.string(ident);
+        out.ascii(TAB);
+        out.string(ts);
+        out.ascii(TAB);
+      } else {
+        out.bytes(NO_IDENTITY);
+      }
+      dataBytes += json.writeCopy(values, out);
+      out.ascii(LF);
     }
-    // Sizes in UTF-8 bytes: an ASCII batch (one native scan) is its length; otherwise count per row.
-    const dataBytes = NON_ASCII.test(text) ? rows.reduce((sum, r) => sum + Buffer.byteLength(json.write(r), 'utf8'), 0) : dataChars;
-    return { text, rows: rows.length, dataBytes };
+    return { text: out.take(), rows: rows.length, dataBytes };
   }
 
   /** JSON records (values: strings, numbers, booleans, null). */
@@ -92,21 +105,21 @@ export class RowEncoder {
   }
 
   /** One COPY line; the row's identity from its value in the key or timestamp column. */
-  private line(data: string, v: string | undefined, mayNeedEscape = true): string {
+  private line(data: string, v: string | undefined): string {
     const index = this.seq++;
+    const { ident, ts } = this.identity(index, v);
+    return `${this.prefix}${index}\t${ident}\t${ts}\t${copyEscape(data)}\n`;
+  }
+
+  /** The ident and ts fields of row `index` as COPY text (\\N when the data set has no identity). */
+  private identity(index: number, v: string | undefined): { ident: string; ts: string } {
     const identity = this.opts.identity;
-    let ident = '\\N';
-    let ts = '\\N';
-    if (identity && identity.kind !== 'none') {
-      if (v === undefined) throw ValidationError.of('data', `record ${index} has no value in the ${identity.kind} column '${identity.column}'`);
-      if (identity.kind === 'key') ident = copyEscape(v);
-      else {
-        const ms = parseDate(v);
-        if (ms === null) throw ValidationError.of('data', `record ${index}: '${v}' in the timestamp column '${identity.column}' is not a date`);
-        ident = ts = String(ms);
-      }
-    }
-    return `${this.prefix}${index}\t${ident}\t${ts}\t${mayNeedEscape ? copyEscape(data) : data}\n`;
+    if (!identity || identity.kind === 'none') return { ident: '\\N', ts: '\\N' };
+    if (v === undefined) throw ValidationError.of('data', `record ${index} has no value in the ${identity.kind} column '${identity.column}'`);
+    if (identity.kind === 'key') return { ident: copyEscape(v), ts: '\\N' };
+    const ms = parseDate(v);
+    if (ms === null) throw ValidationError.of('data', `record ${index}: '${v}' in the timestamp column '${identity.column}' is not a date`);
+    return { ident: String(ms), ts: String(ms) };
   }
 }
 
@@ -124,7 +137,10 @@ function normaliseRecord(raw: Record<string, unknown>): Record<string, string> {
   return out;
 }
 
-const NON_ASCII = /[^\x00-\x7f]/;
+const TAB = 9;
+const LF = 10;
+/** The ident and ts fields of a row without identity, and the tab after them. */
+const NO_IDENTITY = new TextEncoder().encode('\\N\t\\N\t');
 
 /** UTF-8 length without encoding: ASCII text (the common case) is its own length. */
 function utf8Length(s: string): number {
