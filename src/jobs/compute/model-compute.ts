@@ -15,7 +15,6 @@ import { championUncertainty } from '../../ml/calibration/champion-uncertainty.j
 import { intervalCoverage, intervalField, SESSION_INTERVAL_LEVELS } from '../../ml/conformal/interval-fields.js';
 import { contestCandidates, fitChampion, runContest } from '../../ml/tabular/contest/index.js';
 import { contestSample, CONTEST_SAMPLE_ROWS } from '../../ml/tabular/contest/sample.js';
-import { GBDT_ROWS_PER_ROUND, largeDataBagging } from '../../ml/tabular/contest/candidates.js';
 import { pick, selectRows } from '../../ml/tabular/contest/frame-rows.js';
 import { ANOMALY_TASK, IsolationForest, percentAnomalies } from '../../ml/tabular/isolation-forest/index.js';
 import { ContestWorkerPool } from '../contest-pool.js';
@@ -87,13 +86,9 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
   }
   clock.mark('contest', `${contest.foldsEvaluated} of ${contest.folds} folds × ${candidates.length} candidates on ${contestFrame.nRows} rows, ${contest.work} training cells`);
   if (sample) {
-    const bagged = contest.champion.members.some((m) => m.algorithm === 'gbdt' && largeDataBagging(m.params, trainFrame.nRows).baggingFraction !== undefined);
-    const perRound = bagged ? ` (each boosting round on a random ${GBDT_ROWS_PER_ROUND} of them)` : '';
-    messages.push({ severity: 'informational', message: `The contest compared algorithms on a stratified sample of ${sample.length} of the ${trainFrame.nRows} training rows; the champion was then trained on all ${trainFrame.nRows} rows${perRound}.` });
+    messages.push({ severity: 'informational', message: `The contest compared algorithms on a stratified sample of ${sample.length} of the ${trainFrame.nRows} training rows; the champion was then trained on all ${trainFrame.nRows} rows.` });
   }
-  // The contest's threads have stopped: the refit may use both cores (compiled build: the GBDT's helper threads are .js files).
-  const threads = import.meta.url.endsWith('.js') ? 2 : 1;
-  const champion = fitChampion(trainFrame, yTrain, task, contest, { seed: input.seed, balance: input.balance, threads });
+  const champion = fitChampion(trainFrame, yTrain, task, contest, { seed: input.seed, balance: input.balance });
   const rounds = (champion as { rounds?: number }).rounds;
   clock.mark('refit', `${contest.champion.members.map((m) => m.id).join('+')} on ${trainFrame.nRows} rows${rounds ? `, ${rounds} boosting rounds` : ''}`);
   // A fit that did not go as it should (a solver stopped before converging) is reported, not shipped silently.

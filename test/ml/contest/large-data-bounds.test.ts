@@ -1,21 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FOREST_ROWS_PER_LEAF_UNIT, GBDT_ROWS_PER_ROUND, largeDataBagging, largeDataLeaves, makeLearner } from '../../../src/ml/tabular/contest/candidates.js';
+import { FOREST_ROWS_PER_LEAF_UNIT, largeDataLeaves, makeLearner } from '../../../src/ml/tabular/contest/candidates.js';
 import type { FlatForest } from '../../../src/ml/tabular/forest/flat-forest.js';
-import type { GbdtLearner } from '../../../src/ml/tabular/gbdt/learner.js';
 import { SeededRandom } from '../../../src/ml/core/random.js';
 import type { Frame } from '../../../src/ml/frame.js';
-
-test('a GBDT on more than GBDT_ROWS_PER_ROUND rows bags each round down to that many; smaller fits and own bagging are left alone', () => {
-  const spec = { id: 'gbdt', algorithm: 'gbdt' as const, params: {} };
-  const big = makeLearner(spec, 'final', 4 * GBDT_ROWS_PER_ROUND) as GbdtLearner;
-  assert.equal(big.params.baggingFraction, 0.25);
-  assert.equal(big.params.baggingFreq, 1);
-  const small = makeLearner(spec, 'final', GBDT_ROWS_PER_ROUND) as GbdtLearner;
-  assert.equal(small.params.baggingFreq, 0);
-  assert.deepEqual(largeDataBagging({ baggingFraction: 0.1, baggingFreq: 1 }, 2 * GBDT_ROWS_PER_ROUND), {});
-  assert.deepEqual(largeDataBagging({ baggingFraction: 0.8, baggingFreq: 1 }, 2 * GBDT_ROWS_PER_ROUND), { baggingFraction: 0.5, baggingFreq: 1 });
-});
 
 test('forests keep fully grown trees below 2 × FOREST_ROWS_PER_LEAF_UNIT rows and bound their leaves above', () => {
   assert.deepEqual(largeDataLeaves({}, 2 * FOREST_ROWS_PER_LEAF_UNIT - 1), {});

@@ -22,15 +22,6 @@ const SMALL_DATA_ROWS = 1000;
 export const FOREST_TREES_IN_CV = 100;
 
 /**
- * Training rows above which each boosting round of a GBDT works on a random subset of this many
- * (LightGBM's bagging, redrawn every round): a round's histograms and partitions then cost the
- * same at 800,000 rows as at 250,000, while gradients and scores still cover every row, and every
- * row still trains the model. Stochastic gradient boosting at this subsample rate is at least as
- * accurate as boosting on every row (Friedman 2002); bench:session-phases prints the accuracy both ways.
- */
-export const GBDT_ROWS_PER_ROUND = 250_000;
-
-/**
  * Forests on more rows than this stop splitting leaves of fewer than ⌊rows / this⌋ rows, so a tree
  * has fewer than 2 × this many leaves at any size. Fully grown trees have about one leaf per
  * distinct training row: 100 of them on a contest sample of 80,000 rows held about 10 million
@@ -64,13 +55,12 @@ export function contestCandidates(nRows: number): CandidateSpec[] {
 
 /**
  * The learner for a candidate; `final` = the refit on all rows (forests get their full tree count).
- * `rows`: the rows it will train on, when known (bounds a big GBDT's work per round and a big
- * forest's leaves). `threads`: for a GBDT's fit (the model is the same for any number).
+ * `rows`: the rows it will train on, when known (bounds a big forest's leaves).
  */
-export function makeLearner(spec: CandidateSpec, phase: 'cv' | 'final', rows?: number, threads = 1): Learner {
+export function makeLearner(spec: CandidateSpec, phase: 'cv' | 'final', rows?: number): Learner {
   switch (spec.algorithm) {
     case 'gbdt':
-      return new GbdtLearner(rows === undefined ? spec.params : { ...spec.params, ...largeDataBagging(spec.params, rows) }, { threads });
+      return new GbdtLearner(spec.params);
     case 'random_forest':
       return new RandomForestLearner({ ...(phase === 'cv' ? { nTrees: FOREST_TREES_IN_CV } : {}), ...spec.params, ...largeDataLeaves(spec.params, rows) });
     case 'extra_trees':
@@ -78,14 +68,6 @@ export function makeLearner(spec: CandidateSpec, phase: 'cv' | 'final', rows?: n
     case 'linear':
       return new LinearLearner();
   }
-}
-
-/** Per-round bagging for a GBDT on more than GBDT_ROWS_PER_ROUND rows, unless its settings already bag more. */
-export function largeDataBagging(params: Partial<GbdtParams>, rows: number): Partial<GbdtParams> {
-  if (rows <= GBDT_ROWS_PER_ROUND) return {};
-  const fraction = GBDT_ROWS_PER_ROUND / rows;
-  const own = (params.baggingFreq ?? 0) > 0 ? params.baggingFraction ?? 1 : 1;
-  return own <= fraction ? {} : { baggingFraction: fraction, baggingFreq: 1 };
 }
 
 /** A forest's smallest leaf on `rows` rows (FOREST_ROWS_PER_LEAF_UNIT), unless its settings ask for larger leaves. */

@@ -158,8 +158,6 @@ export async function runContest(frame: Frame, target: Float64Array, task: Task,
 export interface FitChampionOptions {
   seed: number;
   balance: boolean;
-  /** Threads for a GBDT member's fit (feature-parallel; the model does not depend on it). Default 1. */
-  threads?: number;
 }
 
 /** Refits the contest's champion (each member of a blend) on all the given rows. */
@@ -168,7 +166,7 @@ export function fitChampion(frame: Frame, target: Float64Array, task: Task, resu
     seed: opts.seed,
     weights: opts.balance && task.kind === 'classification' ? balancedClassWeights(target, task.classes.length) : undefined,
   };
-  const models = result.champion.members.map((spec) => makeLearner(spec, 'final', frame.nRows, opts.threads).fit(frame, target, task, fitOptions));
+  const models = result.champion.members.map((spec) => makeLearner(spec, 'final', frame.nRows).fit(frame, target, task, fitOptions));
   return models.length === 1 ? models[0] : new BlendModel(task, models);
 }
 
