@@ -23,14 +23,19 @@ const scenario: LoadScenario = {
         const poller = await Poller.start(server.url, '/v1/data/small?pageSize=100');
         try {
           await new Promise((r) => setTimeout(r, 3000));
-          log(`${store} idle: ${formatLatencies(await poller.take())}`);
+          await loopLagMax(server.url);
+          log(`${store} idle: ${formatLatencies(await poller.take())}; ${await loopLagMax(server.url)}`);
+          const cpu0 = server.cpuSeconds();
           const up = await uploadCsv(server.url, 'big', file);
           if (up.status !== 201) throw new Error(`upload failed: ${up.status}`);
-          log(`${store} during the upload (${up.body.rowCount} rows, ${up.seconds.toFixed(1)} s): ${formatLatencies(await poller.take())}`);
+          log(`${store} during the upload (${up.body.rowCount} rows, ${up.seconds.toFixed(1)} s, server ${(server.cpuSeconds() - cpu0).toFixed(1)} CPU s): ${formatLatencies(await poller.take())}; ${await loopLagMax(server.url)}`);
+          const cpu1 = server.cpuSeconds();
           const { session, seconds } = await runClassification((m, p, b) => server.call(m, p, b), 'big', 'label');
+          const sessionCpu = server.cpuSeconds() - cpu1;
+          const lag = await loopLagMax(server.url);
           const poll = await poller.take();
           const debug = (session.messages as { severity: string; message: string }[]).filter((m) => m.severity === 'debug').map((m) => m.message).join(' ');
-          log(`${store} during the session (${session.status} in ${seconds.toFixed(1)} s): ${formatLatencies(poll)}`);
+          log(`${store} during the session (${session.status} in ${seconds.toFixed(1)} s, server ${sessionCpu.toFixed(1)} CPU s): ${formatLatencies(poll)}; ${lag}`);
           log(`${store} session: ${debug}; server peak RSS (whole run) ${server.peakRssMb()} MB`);
           if (session.status !== 'completed') log(`${store} session messages: ${JSON.stringify(session.messages)}`);
           else log(`${store} result pages: ${await resultPageTimes(server.url, session.sessionId)}`);
@@ -62,4 +67,14 @@ async function resultPageTimes(url: string, id: string): Promise<string> {
   const scores = await get(`/v1/sessions/${id}/results/classscores?pageSize=1000&page=${Math.floor(pages / 2)}`);
   times.sort((a, b) => a - b);
   return `${pages} pages; JSON page of 1,000 rows median ${times[5]!.toFixed(0)} ms, max ${times[9]!.toFixed(0)} ms; CSV page ${csv.ms.toFixed(0)} ms; class scores page ${scores.ms.toFixed(0)} ms`;
+}
+
+/**
+ * The server's longest event-loop delay since the previous scrape (prom-client's lag monitor
+ * resets on each): a delay there is time no request could be answered, whatever the database did.
+ */
+async function loopLagMax(url: string): Promise<string> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const m = /^sibyl_process_nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text);
+  return m ? `server event loop max delay ${(Number(m[1]) * 1000).toFixed(0)} ms` : 'server event loop delay not reported';
 }

@@ -26,12 +26,14 @@ const scenario: LoadScenario = {
           const up = await uploadCsv(server.url, 'big', file);
           if (up.status !== 201) throw new Error(`upload failed: ${up.status}`);
           const afterUpload = server.peakRssMb();
+          const cpuBefore = server.cpuSeconds();
           const { session, seconds } = await runClassification((m, p, b) => server.call(m, p, b), 'big', 'label');
-          const debug = (session.messages as { severity: string; message: string }[]).find((m) => m.severity === 'debug')?.message ?? '';
+          const debug = (session.messages as { severity: string; message: string }[]).filter((m) => m.severity === 'debug').map((m) => m.message).join(' ');
           const peak = Number(/Peak memory[^:]*: (\d+) MB/.exec(debug)?.[1] ?? NaN);
           const metrics = session.status === 'completed' ? (await server.call('GET', `/v1/sessions/${session.sessionId}/results?pageSize=1`)).metrics : {};
           points.push([rows * columns, peak]);
-          log(`${store} ${rows} × ${columns}: session ${session.status} in ${seconds.toFixed(1)} s, champion ${session.algorithm?.name ?? '-'}, test accuracy ${metrics.accuracy?.toFixed?.(3) ?? '-'}; session peak RSS ${peak} MB; server peak RSS ${server.peakRssMb()} MB (after the upload ${afterUpload} MB)`);
+          const cpu = server.cpuSeconds() - cpuBefore;
+          log(`${store} ${rows} × ${columns}: session ${session.status} in ${seconds.toFixed(1)} s wall, ${cpu.toFixed(1)} CPU s (server, all threads), champion ${session.algorithm?.name ?? '-'}, test accuracy ${metrics.accuracy?.toFixed?.(3) ?? '-'}; session peak RSS ${peak} MB; server peak RSS ${server.peakRssMb()} MB (after the upload ${afterUpload} MB)`);
           log(`  ${debug} ${(session.messages as { message: string }[]).filter((m) => /sample/.test(m.message)).map((m) => m.message).join(' ')}`);
           if (session.status !== 'completed') log(`  messages: ${JSON.stringify(session.messages)}`);
         } finally {

@@ -84,7 +84,8 @@ export class NumberColumnBuilder extends ColumnBuilder {
     const x = Number(raw);
     if (Number.isFinite(x)) {
       this.values[row] = x;
-      if (String(x) !== raw) this.texts.set(row, raw);
+      // String(x) per cell was most of a big load's time; most stored numbers are provably canonical.
+      if (!isShortestDecimal(raw) && String(x) !== raw) this.texts.set(row, raw);
     } else {
       this.texts.set(row, raw);
     }
@@ -129,4 +130,34 @@ function grow<T extends Float64Array | Int32Array>(a: T, atLeast: number, fill: 
   b.set(a);
   b.fill(fill, a.length);
   return b;
+}
+
+const ZERO = 48, NINE = 57, MINUS = 45, DOT = 46;
+
+/**
+ * True when `raw` is certainly what String(Number(raw)) gives back, judged from its characters alone:
+ * an optional '-', an integer part without leading zeros, an optional fraction not ending in 0, at
+ * most 15 significant digits (so the decimal is the shortest that round-trips to its double, and no
+ * other such decimal maps to the same double) and a size String writes without an exponent. False
+ * says nothing (the caller then compares with String).
+ */
+export function isShortestDecimal(raw: string): boolean {
+  const n = raw.length;
+  let i = raw.charCodeAt(0) === MINUS ? 1 : 0;
+  const intStart = i;
+  while (i < n && raw.charCodeAt(i) >= ZERO && raw.charCodeAt(i) <= NINE) i++;
+  const intDigits = i - intStart;
+  if (intDigits === 0 || (intDigits > 1 && raw.charCodeAt(intStart) === ZERO)) return false;
+  const zeroInt = intDigits === 1 && raw.charCodeAt(intStart) === ZERO;
+  if (i === n) return !(zeroInt && intStart === 1) && intDigits <= 15; // "-0" is written "0"
+  if (raw.charCodeAt(i) !== DOT) return false;
+  const fracStart = ++i;
+  while (i < n && raw.charCodeAt(i) >= ZERO && raw.charCodeAt(i) <= NINE) i++;
+  if (i !== n || i === fracStart || raw.charCodeAt(n - 1) === ZERO) return false;
+  let leadingZeros = 0;
+  if (zeroInt) while (raw.charCodeAt(fracStart + leadingZeros) === ZERO) leadingZeros++;
+  // Below 1e-6 String switches to exponent form ("1e-7").
+  if (zeroInt && leadingZeros >= 6) return false;
+  const significant = (zeroInt ? 0 : intDigits) + (n - fracStart) - leadingZeros;
+  return significant <= 15;
 }

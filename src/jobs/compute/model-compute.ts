@@ -30,6 +30,9 @@ import type { Frame } from '../../ml/frame.js';
 import type { TrainedModel } from '../../ml/estimator.js';
 import { EXPLANATION_WORK_LIMIT, explanationWork } from '../../ml/explain/explanation.js';
 import { meanAbsoluteContributions } from '../../service/models/record-explanations.js';
+import { PhaseClock } from './phase-clock.js';
+import { CalibratedModel } from '../../ml/calibration/calibrated-model.js';
+import { pointPredictions } from '../../ml/estimator.js';
 
 export type { ModelComputeInput, ModelComputeOutput, ModelComputeResults } from '../../service/models/model-compute-contract.js';
 
@@ -43,6 +46,7 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
   const target = input.targetColumn!;
   const kind: Task['kind'] = input.domain === 'classification' ? 'classification' : 'regression';
   const messages: Message[] = [];
+  const clock = new PhaseClock();
   let values: Record<string, ArrayLike<RawValue>> | undefined = rawColumns(input.columns);
   const rawTarget = values[target]!;
   let rows = presentRows(encodeTarget(rawTarget, kind).missingRows, rawTarget.length);
@@ -66,6 +70,7 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
   if (typeof prepared.failure === 'string') return { failure: prepared.failure };
   // Only typed frames from here on: the string columns behind them are garbage now.
   const { task, split, encoder, trainFrame, testFrame, yTrain, yTest } = prepared as Required<typeof prepared>;
+  clock.mark('encode', `${rows.length} rows → ${trainFrame.columns.length} features`);
 
   // Very large training sets: the contest ranks candidates on a stratified sample; the champion is refitted on all rows.
   const sample = contestSample(yTrain, task, input.contestSampleRows ?? CONTEST_SAMPLE_ROWS, input.seed);
@@ -79,16 +84,22 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
   } finally {
     await pool.close();
   }
+  clock.mark('contest', `${contest.foldsEvaluated} of ${contest.folds} folds × ${candidates.length} candidates on ${contestFrame.nRows} rows, ${contest.work} training cells`);
   if (sample) {
     messages.push({ severity: 'informational', message: `The contest compared algorithms on a stratified sample of ${sample.length} of the ${trainFrame.nRows} training rows; the champion was then trained on all ${trainFrame.nRows} rows.` });
   }
   const champion = fitChampion(trainFrame, yTrain, task, contest, { seed: input.seed, balance: input.balance });
+  const rounds = (champion as { rounds?: number }).rounds;
+  clock.mark('refit', `${contest.champion.members.map((m) => m.id).join('+')} on ${trainFrame.nRows} rows${rounds ? `, ${rounds} boosting rounds` : ''}`);
   // A fit that did not go as it should (a solver stopped before converging) is reported, not shipped silently.
   for (const warning of champion.warnings) messages.push({ severity: 'warning', message: warning });
   // Class scores calibrated and regression intervals fitted on the contest's out-of-fold predictions.
   const uncertainty = championUncertainty(champion, contestFrame, contestTarget, contest, { seed: input.seed, balance: input.balance });
   const model = uncertainty.model;
-  const predictions = model.predictScores(testFrame);
+  // The held-back rows are scored once: calibration and the decision work from the champion's raw scores.
+  const raw = champion.predictScores(testFrame);
+  const predictions = model instanceof CalibratedModel ? model.calibrate(raw) : raw;
+  clock.mark('calibrate and score the holdout', `${testFrame.nRows} rows`);
 
   const outputColumns = input.specs.map((s) => s.name).filter((c) => c !== target);
   const data: Record<string, string>[] = [];
@@ -98,13 +109,13 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
   };
   const contributions = contributionImportance(model, testFrame, encoder);
   if (contributions) extra.meanAbsoluteContributions = contributions;
+  clock.mark('explain', `${contributions?.rows ?? 0} rows`);
   let metrics: Record<string, number>;
   if (task.kind === 'classification') {
     const k = task.classes.length;
     const yIdx = Int32Array.from(yTest);
     const m = classificationMetrics(yIdx, predictions, k);
     metrics = { ...m, brierScore: brierScore(yIdx, predictions, k), expectedCalibrationError: expectedCalibrationError(yIdx, predictions, k) };
-    const raw = model === champion ? predictions : champion.predictScores(testFrame);
     extra.calibration = {
       method: uncertainty.calibration!.calibrator.method,
       crossValidatedLogLoss: uncertainty.calibration!.cvLogLoss,
@@ -112,7 +123,7 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
       reliability: reliabilityTable(yIdx, predictions, k),
     };
     // The decision may weigh classes (balance): not always the most probable class.
-    const predicted = Int32Array.from(model.predict(testFrame));
+    const predicted = Int32Array.from(model instanceof CalibratedModel ? model.decide(predictions) : pointPredictions(task, predictions));
     const scores: number[][] = [];
     for (let i = 0; i < split.test.length; i++) {
       data.push(resultRow(input.columns, outputColumns, rows[split.test[i]!]!, target, task.classes[predicted[i]!]!));
@@ -134,10 +145,13 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
     }
   }
   messages.push({ severity: 'informational', message: `${split.train.length} rows trained the model and ${split.test.length} rows tested it.` });
+  const results = pageResults(metrics, data, extra);
+  clock.mark('result pages', `${data.length} rows`);
+  messages.push({ severity: 'debug', message: `Computation phases: ${clock.summary()}.` });
   return {
     artifact: { format: 'sibyl-model-artifact', version: 1, domain: input.domain, targetColumn: target, keyColumn: input.keyColumn, classes, encoder: encoder.toJSON(), learner: model.toJSON(), intervals: uncertainty.intervals?.toJSON() },
     algorithm: algorithmView(model.algorithm),
-    results: pageResults(metrics, data, extra),
+    results,
     vocabularies: encoder.vocabularies(),
     messages,
   };

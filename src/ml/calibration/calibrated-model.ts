@@ -37,16 +37,21 @@ export class CalibratedModel implements TrainedModel {
     return this.decide(this.predictScores(frame));
   }
 
+  predictScores(frame: Frame): Float64Array {
+    return this.calibrate(this.base.predictScores(frame));
+  }
+
+  /** predictScores from the base model's scores of the same rows (so a caller holding both predicts once). */
+  calibrate(baseScores: Float64Array): Float64Array {
+    return applyCalibrator(this.calibrator, baseScores, this.k);
+  }
+
+  /** predict from this model's (calibrated) scores; `scores` is left as it was. */
   decide(scores: Float64Array): Float64Array {
     const w = this.decisionWeights;
     if (!w) return pointPredictions(this.task, scores);
-    const weighted = new Float64Array(scores.length);
-    for (let j = 0; j < scores.length; j++) weighted[j] = scores[j]! * w[j % this.k]!;
+    const weighted = Float64Array.from(scores, (v, j) => v * w[j % this.k]);
     return pointPredictions(this.task, weighted);
-  }
-
-  predictScores(frame: Frame): Float64Array {
-    return applyCalibrator(this.calibrator, this.base.predictScores(frame), this.k);
   }
 
   featureImportance(): Record<string, number> {

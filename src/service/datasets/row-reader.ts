@@ -31,19 +31,28 @@ export async function* readRowTexts(db: Db, dataset: DatasetRecord, chunkRows = 
       }
     } else {
       // Seq ranges of about a chunk (seqs are dense for uploaded segments; a sparse range widens the next).
+      // The next chunk is asked for before this one is handed out, so the database reads it while
+      // the caller decodes this one (each is still its own short statement).
       const last = await store.maxSeq(segment.id);
       let after = -1;
       let span = chunkRows;
-      while (after < last) {
-        const upto = Math.min(last, after + span);
-        const rows = await store.chunk(segment.id, after, upto, chunkRows);
-        if (rows.length > 0) yield rows.map((r) => r.data);
+      const read = (from: number) => {
+        const upto = Math.min(last, from + span);
+        const rows = store.chunk(segment.id, from, upto, chunkRows);
+        rows.catch(() => {}); // awaited below; a reader that stops early must not leave it unhandled
+        return { upto, rows };
+      };
+      let next = after < last ? read(after) : undefined;
+      while (next) {
+        const rows = await next.rows;
         if (rows.length === chunkRows) {
           after = rows[rows.length - 1]!.seq;
         } else {
-          after = upto;
+          after = next.upto;
           if (rows.length < chunkRows / 2) span = Math.min(span * 2, 1 << 30);
         }
+        next = after < last ? read(after) : undefined;
+        if (rows.length > 0) yield rows.map((r) => r.data);
       }
     }
   }

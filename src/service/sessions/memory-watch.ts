@@ -18,6 +18,12 @@ export class MemoryWatch {
     if (rss > this.peakBytes) this.peakBytes = rss;
   }
 
+  /** The peak so far and the resident memory now, MB. */
+  now(): { peakMb: number; rssMb: number } {
+    this.sample();
+    return { peakMb: mb(this.peakBytes), rssMb: mb(process.memoryUsage.rss()) };
+  }
+
   /** Stops sampling; sizes in MB. */
   stop(): { startMb: number; peakMb: number } {
     this.sample();

@@ -39,7 +39,7 @@ export const runModelSession: SessionRunner = async (session, { services, comput
     const loaded = loader.finish();
     const rows = loader.rowCount;
     const loadSeconds = (performance.now() - started) / 1000;
-    memory.sample();
+    const afterLoad = memory.now();
 
     const extra = (session.request.extraParameters ?? {}) as Record<string, unknown>;
     const specs: ColumnSpec[] = names.map((name) => ({ name, dataType: columns[name]!.dataType as DataType, role: columns[name]!.role }));
@@ -70,7 +70,7 @@ export const runModelSession: SessionRunner = async (session, { services, comput
     const seconds = (performance.now() - started) / 1000;
     const messages = [
       ...out.messages,
-      { severity: 'debug', message: `Loaded ${rows} rows × ${names.length} columns (${loadedMb} MB as typed columns) in ${loadSeconds.toFixed(1)} s; the session took ${seconds.toFixed(1)} s. Peak memory of the process during the session: ${peakMb} MB resident (${startMb} MB when it started).` },
+      { severity: 'debug', message: `Loaded ${rows} rows × ${names.length} columns (${loadedMb} MB as typed columns) in ${loadSeconds.toFixed(1)} s (peak ${afterLoad.peakMb} MB resident while loading, ${afterLoad.rssMb} MB after); the session took ${seconds.toFixed(1)} s. Peak memory of the process during the session: ${peakMb} MB resident (${startMb} MB when it started).` },
     ];
     return { results: out.results, modelId: model.id, algorithm: { ...out.algorithm }, messages };
   } finally {

@@ -21,6 +21,15 @@ const SMALL_DATA_ROWS = 1000;
  */
 export const FOREST_TREES_IN_CV = 100;
 
+/**
+ * Forests on more rows than this stop splitting leaves of fewer than ⌊rows / this⌋ rows, so a tree
+ * has fewer than 2 × this many leaves at any size. Fully grown trees have about one leaf per
+ * distinct training row: 100 of them on a contest sample of 80,000 rows held about 10 million
+ * nodes (several hundred MB per fit, two fits at once), a refit of 300 on 800,000 rows would not fit
+ * in memory at all. Below 2 × this many rows trees stay fully grown, as scikit-learn grows them.
+ */
+export const FOREST_ROWS_PER_LEAF_UNIT = 10_000;
+
 export function contestCandidates(nRows: number): CandidateSpec[] {
   const list: CandidateSpec[] = [
     { id: 'linear', algorithm: 'linear', params: {} },
@@ -44,16 +53,25 @@ export function contestCandidates(nRows: number): CandidateSpec[] {
   return list;
 }
 
-/** The learner for a candidate; `final` = the refit on all rows (forests get their full tree count). */
-export function makeLearner(spec: CandidateSpec, phase: 'cv' | 'final'): Learner {
+/**
+ * The learner for a candidate; `final` = the refit on all rows (forests get their full tree count).
+ * `rows`: the rows it will train on, when known (bounds a big forest's leaves).
+ */
+export function makeLearner(spec: CandidateSpec, phase: 'cv' | 'final', rows?: number): Learner {
   switch (spec.algorithm) {
     case 'gbdt':
       return new GbdtLearner(spec.params);
     case 'random_forest':
-      return new RandomForestLearner(phase === 'cv' ? { nTrees: FOREST_TREES_IN_CV, ...spec.params } : spec.params);
+      return new RandomForestLearner({ ...(phase === 'cv' ? { nTrees: FOREST_TREES_IN_CV } : {}), ...spec.params, ...largeDataLeaves(spec.params, rows) });
     case 'extra_trees':
-      return new ExtraTreesLearner(phase === 'cv' ? { nTrees: FOREST_TREES_IN_CV, ...spec.params } : spec.params);
+      return new ExtraTreesLearner({ ...(phase === 'cv' ? { nTrees: FOREST_TREES_IN_CV } : {}), ...spec.params, ...largeDataLeaves(spec.params, rows) });
     case 'linear':
       return new LinearLearner();
   }
+}
+
+/** A forest's smallest leaf on `rows` rows (FOREST_ROWS_PER_LEAF_UNIT), unless its settings ask for larger leaves. */
+export function largeDataLeaves(params: Partial<ForestParams>, rows: number | undefined): Partial<ForestParams> {
+  const minLeaf = rows === undefined ? 1 : Math.floor(rows / FOREST_ROWS_PER_LEAF_UNIT);
+  return minLeaf > (params.minSamplesLeaf ?? 1) ? { minSamplesLeaf: minLeaf } : {};
 }

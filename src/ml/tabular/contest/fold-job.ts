@@ -43,7 +43,7 @@ export function runFoldJob(data: ContestData, job: FoldJob): FoldOutcome {
     if (only >= 0) return priorOutcome(job, only, data.task.classes.length);
   }
   const started = performance.now();
-  const model = makeLearner(job.candidate, 'cv').fit(trainFrame, yTrain, data.task, {
+  const model = makeLearner(job.candidate, 'cv', trainFrame.nRows).fit(trainFrame, yTrain, data.task, {
     seed: job.seed,
     weights,
   });

@@ -166,7 +166,7 @@ export function fitChampion(frame: Frame, target: Float64Array, task: Task, resu
     seed: opts.seed,
     weights: opts.balance && task.kind === 'classification' ? balancedClassWeights(target, task.classes.length) : undefined,
   };
-  const models = result.champion.members.map((spec) => makeLearner(spec, 'final').fit(frame, target, task, fitOptions));
+  const models = result.champion.members.map((spec) => makeLearner(spec, 'final', frame.nRows).fit(frame, target, task, fitOptions));
   return models.length === 1 ? models[0] : new BlendModel(task, models);
 }
 
