@@ -13,7 +13,7 @@ import { contestCandidates, makeLearner, type CandidateSpec } from './candidates
 import { inThreadExecutor, type CandidateExecutor } from './executor.js';
 import type { ContestData, FoldJob, FoldOutcome } from './fold-job.js';
 import { foldRows, shuffledFolds, stratifiedFolds } from './folds.js';
-import { rankContestants, type CrossValidated, type Ranking, type SelectionRule } from './rank-contestants.js';
+import { rankContestants, type CrossValidated, type EnsembleKind, type Ranking, type SelectionRule } from './rank-contestants.js';
 import type { ClassificationSelection } from './scoring.js';
 
 export interface ContestOptions {
@@ -31,6 +31,8 @@ export interface ContestOptions {
   selectBy?: ClassificationSelection;
   /** How the champion is chosen from the cross-validated contestants (default DEFAULT_SELECTION_RULE). */
   selectionRule?: SelectionRule;
+  /** Ensembles beside the single candidates (default DEFAULT_ENSEMBLES). */
+  ensembles?: EnsembleKind;
   /** Override the default short list (tests, experiments). */
   candidates?: CandidateSpec[];
 }
@@ -57,6 +59,7 @@ const DEFAULT_FOLDS = 5;
  * one-standard-error rule (blends counted as more complex than single models) did not help there.
  */
 export const DEFAULT_SELECTION_RULE: SelectionRule = 'linear-within-one-standard-error';
+export const DEFAULT_ENSEMBLES: EnsembleKind = 'average';
 /** The work budget of a contest on up to 10,000 rows, in training cells (contestWorkBudget). */
 export const DEFAULT_CONTEST_WORK = 1_000_000;
 
@@ -151,6 +154,7 @@ export async function runContest(frame: Frame, target: Float64Array, task: Task,
     target,
     foldsEvaluated,
     opts.selectionRule ?? DEFAULT_SELECTION_RULE,
+    opts.ensembles ?? DEFAULT_ENSEMBLES,
   );
   return { task, ...ranked, failed: sortedFailures(failed, candidates), folds: nFolds, foldsEvaluated, work, evaluatedRows, seconds: elapsed() / 1000 };
 }
@@ -167,7 +171,7 @@ export function fitChampion(frame: Frame, target: Float64Array, task: Task, resu
     weights: opts.balance && task.kind === 'classification' ? balancedClassWeights(target, task.classes.length) : undefined,
   };
   const models = result.champion.members.map((spec) => makeLearner(spec, 'final').fit(frame, target, task, fitOptions));
-  return models.length === 1 ? models[0] : new BlendModel(task, models);
+  return models.length === 1 ? models[0] : new BlendModel(task, models, result.champion.weights);
 }
 
 function validateTarget(frame: Frame, target: Float64Array, task: Task): void {
