@@ -3,12 +3,12 @@
  * missing values, one category, a 0/1 label): the contest on 80 % of the rows as a session holds them,
  * the champion's refit and its calibration (championUncertainty), in this thread, counted with
  * process.cpuUsage so a busy machine does not move the figure. `--plain` runs the contest as it was
- * before issue 10 item 2 (the scikit-learn-equivalent linear model, equal-weight blends) for comparison.
- *   node dist/bench/contest-cpu.js [--rows 10000] [--plain] [--repeat 1]
+ * before issue 10 item 2 (equal-weight blends only, the linear model when within one standard error) for comparison.
+ *   node dist/bench/contest-cpu.js [--rows 10000] [--plain] [--repeat 1] [--linear '{"splineKnots":4}'] [--ensembles stack]
  */
 import { fitFrameEncoder, encodeTarget, inferDataType } from '../src/ml/encode.js';
 import { championUncertainty } from '../src/ml/calibration/champion-uncertainty.js';
-import { contestCandidates, contestWorkBudget, fitChampion, inThreadExecutor, runContest, type CandidateSpec } from '../src/ml/tabular/contest/index.js';
+import { contestCandidates, contestWorkBudget, fitChampion, inThreadExecutor, runContest, type CandidateSpec, type EnsembleKind } from '../src/ml/tabular/contest/index.js';
 import { holdoutSplit } from '../src/service/models/holdout-split.js';
 import { loadavg } from 'node:os';
 
@@ -59,12 +59,15 @@ async function main(): Promise<void> {
   const encoder = fitFrameEncoder(specs, pickRows(split.train));
   const frame = encoder.encode(pickRows(split.train), split.train.length);
   const yTrain = Float64Array.from(split.train, (r) => y[r]);
-  const candidates: CandidateSpec[] | undefined = PLAIN
-    ? contestCandidates(frame.nRows).map((c) => (c.algorithm === 'linear' ? { id: 'linear', algorithm: 'linear', params: {} } : c))
+  // --linear '{…}': the linear candidate's settings for an experiment (--plain: scikit-learn's).
+  const linear = PLAIN ? {} : arg('--linear') ? JSON.parse(arg('--linear')!) : undefined;
+  const candidates: CandidateSpec[] | undefined = linear
+    ? contestCandidates(frame.nRows).map((c) => (c.algorithm === 'linear' ? { id: 'linear', algorithm: 'linear', params: linear } : c))
     : undefined;
+  const ensembles = PLAIN ? 'average' : (arg('--ensembles') as EnsembleKind | undefined);
   for (let r = 0; r < REPEAT; r++) {
     const t0 = process.cpuUsage();
-    const contest = await runContest(frame, yTrain, task, { seed: 0, workBudget: contestWorkBudget(frame.nRows), balance: false, executor: inThreadExecutor, candidates, ensembles: PLAIN ? 'average' : undefined });
+    const contest = await runContest(frame, yTrain, task, { seed: 0, workBudget: contestWorkBudget(frame.nRows), balance: false, executor: inThreadExecutor, candidates, ensembles, selectionRule: PLAIN ? 'linear-within-one-standard-error' : undefined });
     const t1 = process.cpuUsage();
     const champion = fitChampion(frame, yTrain, task, contest, { seed: 0, balance: false });
     const t2 = process.cpuUsage();
