@@ -86,3 +86,23 @@ test('without options the design is the plain one (scikit-learn’s preprocessin
   assert.equal(spec.p, 2 + 5);
   assert.deepEqual(DesignSpec.load(JSON.parse(JSON.stringify(spec.toJSON()))).p, spec.p);
 });
+
+test('L2 strength by inner CV: a noise target gets the strongest penalty, a clean one a weak one; the choice is recorded and repeatable', async () => {
+  const { LinearLearner } = await import('../../../src/ml/tabular/linear/index.js');
+  const { SeededRandom } = await import('../../../src/ml/core/random.js');
+  const r = new SeededRandom(4);
+  const m = 120;
+  const cols = Array.from({ length: 8 }, (_, j) => ({ kind: 'numeric' as const, name: `x${j}`, values: Float64Array.from({ length: m }, () => r.normal()) }));
+  const frame: Frame = { nRows: m, columns: cols };
+  const noise = Float64Array.from({ length: m }, () => (r.next() < 0.5 ? 1 : 0));
+  const clean = Float64Array.from({ length: m }, (_, i) => (cols[0]!.values[i]! + 0.2 * r.normal() > 0 ? 1 : 0));
+  const task = { kind: 'classification' as const, classes: ['0', '1'] };
+  const learner = new LinearLearner({ penaltyGrid: [0.1, 1, 10, 100] });
+  const onNoise = learner.fit(frame, noise, task, { seed: 1 });
+  const onClean = learner.fit(frame, clean, task, { seed: 1 });
+  assert.equal(onNoise.params.strength, 100);
+  assert.ok((onClean.params.strength as number) <= 1, `clean: ${onClean.params.strength}`);
+  assert.deepEqual(learner.fit(frame, noise, task, { seed: 1 }).predictScores(frame), onNoise.predictScores(frame));
+  const ridge = learner.fit(frame, Float64Array.from(noise, (v) => v + r.normal()), { kind: 'regression' }, { seed: 1 });
+  assert.equal(ridge.params.strength, 100);
+});
