@@ -4,7 +4,7 @@
  * the champion's refit and its calibration (championUncertainty), in this thread, counted with
  * process.cpuUsage so a busy machine does not move the figure. `--plain` runs the contest as it was
  * before issue 10 item 2 (equal-weight blends only, the linear model when within one standard error) for comparison.
- *   node dist/bench/contest-cpu.js [--rows 10000] [--plain] [--repeat 1] [--linear '{"splineKnots":4}'] [--ensembles stack]
+ *   npm run bench:contest-cpu -- [--rows 10000] [--plain] [--repeat 1] [--linear '{"splineKnots":4}'] [--ensembles stack]
  */
 import { fitFrameEncoder, encodeTarget, inferDataType } from '../src/ml/encode.js';
 import { championUncertainty } from '../src/ml/calibration/champion-uncertainty.js';

@@ -6,9 +6,9 @@
  * ranking (rankContestants) on the stored predictions, so a rule's nested score is what bench:yardstick
  * would print for the same candidate list (bar the work budget, which is reproduced too).
  *
- * Usage (after tsc):
- *   node dist/bench/yardstick-cache.js compute --candidates default[,extra…] [--half h] [--only a,b]
- *   node dist/bench/yardstick-cache.js evaluate --candidates default[,extra…] [--rule r] [--half h] [--drop id,id]
+ * Usage:
+ *   npm run bench:yardstick-cache -- compute --candidates default[,extra…] [--half h] [--only a,b] [--smallest-first]
+ *   npm run bench:yardstick-cache -- evaluate --candidates default[,extra…] [--rule r] [--ensembles average|stack] [--half h] [--only a,b] [--drop id,id] [--verbose]
  * The cache lives in bench/.data/yardstick-cache/<candidate id>/<set>.json; delete a candidate's folder
  * when its code changes.
  */
