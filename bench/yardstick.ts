@@ -11,7 +11,8 @@
  * bench/yardstick_reference.py the references beside them.
  * Usage: npm run bench:yardstick [-- --half tuning|confirmation] [--only a,b] [--outer-folds 5]
  *        [--work <training cells per contest>] [--workers 0|1|2] [--json out.json] [--report saved.json]
- *        [--selection-rule best-mean|one-standard-error (default: the contest's)]
+ *        [--selection-rule best-mean|one-standard-error|linear-within-one-standard-error] [--ensembles average|stack]
+ *        (defaults: the contest's)
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -20,7 +21,7 @@ import { dataRoot, repositoryRoot, type DataRoot } from './lib/data-root.js';
 import { benchFold, loadBenchTable, type TabularKind } from './lib/tabular-table.js';
 import { classificationMetrics } from '../src/ml/metrics/classification.js';
 import { regressionMetrics } from '../src/ml/metrics/regression.js';
-import { contestWorkBudget, fitChampion, inThreadExecutor, runContest, type CandidateExecutor, type SelectionRule } from '../src/ml/tabular/contest/index.js';
+import { contestWorkBudget, fitChampion, inThreadExecutor, runContest, type CandidateExecutor, type EnsembleKind, type SelectionRule } from '../src/ml/tabular/contest/index.js';
 import { ContestWorkerPool } from '../src/jobs/contest-pool.js';
 
 export type Half = 'tuning' | 'confirmation';
@@ -102,7 +103,7 @@ function withReferences(r: SetResult, outerFolds: number, refFolds: Map<string, 
   return { ...r, refs, best };
 }
 
-async function evaluateSet(root: DataRoot, set: YardstickSet, outerFolds: number, work: number | undefined, executor: CandidateExecutor, refFolds: Map<string, number[]>, selectionRule?: SelectionRule): Promise<SetResult> {
+async function evaluateSet(root: DataRoot, set: YardstickSet, outerFolds: number, work: number | undefined, executor: CandidateExecutor, refFolds: Map<string, number[]>, selectionRule?: SelectionRule, ensembles?: EnsembleKind): Promise<SetResult> {
   const table = loadBenchTable(root, set.task, set.name);
   let sum = 0;
   let cpuSeconds = 0;
@@ -117,6 +118,7 @@ async function evaluateSet(root: DataRoot, set: YardstickSet, outerFolds: number
       balance: false,
       executor,
       selectionRule,
+      ensembles,
     });
     const model = fitChampion(split.train, split.yTrain, split.task, contest, { seed: k, balance: false });
     const used = process.cpuUsage(cpu);
@@ -180,6 +182,7 @@ async function main(): Promise<void> {
   const workers = Number(argValue('--workers') ?? 0);
   const jsonOut = argValue('--json');
   const selectionRule = argValue('--selection-rule') as SelectionRule | undefined;
+  const ensembles = argValue('--ensembles') as EnsembleKind | undefined;
   const root = yardstickData();
   const refFolds = referenceFolds(root);
   const sets = yardstickSets().filter((s) => (!half || s.half === half) && (!only || only.includes(s.name)));
@@ -200,7 +203,7 @@ async function main(): Promise<void> {
   console.log(`yardstick: ${sets.length} sets from ${root.dir}, ${outerFolds} outer folds, contest nested in each outer training fold; ${workers || 'no'} worker threads`);
   try {
     for (const set of sets) {
-      const r = await evaluateSet(root, set, outerFolds, work, pool ?? inThreadExecutor, refFolds, selectionRule);
+      const r = await evaluateSet(root, set, outerFolds, work, pool ?? inThreadExecutor, refFolds, selectionRule, ensembles);
       results.push(r);
       console.log(describeSet(r));
     }

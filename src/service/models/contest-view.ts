@@ -28,7 +28,9 @@ export function contestView(result: ContestResult, candidates: CandidateSpec[]):
   const algorithmOf = (id: string, key: string): AlgorithmView => {
     const spec = specs.get(id);
     if (spec) return algorithmView(makeLearner(spec, 'final').algorithm);
-    return { name: 'Blend', description: `Average of the predictions of ${id.replace(/^blend\(|\)$/g, '').split('+').join(', ')}`, key };
+    const stacked = id.startsWith('stack(');
+    const members = id.replace(/^(blend|stack)\(|\)$/g, '').split('+').map((m) => m.replace(':', ' weight '));
+    return { name: 'Blend', description: `${stacked ? 'Weighted average' : 'Average'} of the predictions of ${members.join(', ')}`, key };
   };
   const contestants = result.contestants.map((c) => ({
     id: c.id,

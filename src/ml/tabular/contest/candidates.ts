@@ -5,12 +5,12 @@
 import type { Learner } from '../../frame.js';
 import { ExtraTreesLearner, RandomForestLearner, type ForestParams } from '../forest/index.js';
 import { GbdtLearner, type GbdtParams } from '../gbdt/index.js';
-import { LinearLearner } from '../linear/index.js';
+import { LinearLearner, type LinearSettings } from '../linear/index.js';
 
 export type CandidateSpec =
   | { id: string; algorithm: 'gbdt'; params: Partial<GbdtParams> }
   | { id: string; algorithm: 'random_forest' | 'extra_trees'; params: Partial<ForestParams> }
-  | { id: string; algorithm: 'linear'; params: Record<string, never> };
+  | { id: string; algorithm: 'linear'; params: Partial<LinearSettings> };
 
 /** Below this many rows the strongly regularised small-data GBDT replaces the early-stopping one. */
 const SMALL_DATA_ROWS = 1000;
@@ -66,7 +66,7 @@ export function makeLearner(spec: CandidateSpec, phase: 'cv' | 'final', rows?: n
     case 'extra_trees':
       return new ExtraTreesLearner({ ...(phase === 'cv' ? { nTrees: FOREST_TREES_IN_CV } : {}), ...spec.params, ...largeDataLeaves(spec.params, rows) });
     case 'linear':
-      return new LinearLearner();
+      return new LinearLearner(spec.params);
   }
 }
 

@@ -7,6 +7,7 @@
 import type { Task } from '../../frame.js';
 import type { CandidateSpec } from './candidates.js';
 import { ranking, scorePredictions, type ClassificationSelection, type SelectionMetric, type TaskMetrics } from './scoring.js';
+import { classificationStackWeights, regressionStackWeights } from './stacking.js';
 
 export interface Contestant {
   id: string;
@@ -31,10 +32,17 @@ export interface CrossValidated {
  */
 export type SelectionRule = 'best-mean' | 'one-standard-error' | 'linear-within-one-standard-error';
 
+/**
+ * The ensembles that compete beside the single candidates: 'average' = equal-weight blends of the
+ * best 2 and 3; 'stack' = also a non-negative stack of every candidate (stacking.ts).
+ */
+export type EnsembleKind = 'average' | 'stack';
+
 export interface Ranking {
   contestants: Contestant[];
   /** outOfFold: the champion's predictions on the evaluated rows (in their order), which calibrate its scores and intervals. */
-  champion: { id: string; members: CandidateSpec[]; outOfFold: Float64Array };
+  /** weights: of each member's predictions (summing to 1); equal when absent. */
+  champion: { id: string; members: CandidateSpec[]; weights?: number[]; outOfFold: Float64Array };
   championMetric: { name: SelectionMetric; value: number };
 }
 
@@ -48,13 +56,16 @@ export function rankContestants(
   target: Float64Array,
   foldsEvaluated: number,
   rule: SelectionRule = 'best-mean',
+  ensembles: EnsembleKind = 'average',
 ): Ranking {
   const { metric, ranksBefore } = ranking(task, selectBy);
   const width = task.kind === 'classification' ? task.classes.length : 1;
   const yEval = Float64Array.from(evaluatedRows, (r) => target[r]);
   const scoreOf = (oof: Float64Array) => scorePredictions(task, yEval, gatherRows(oof, evaluatedRows, width));
-  const entry = (id: string, algorithm: string, members: CrossValidated[], outOfFold: Float64Array) => ({
+  const entry = (id: string, algorithm: string, members: CrossValidated[], outOfFold: Float64Array, weights?: number[]) => ({
     members,
+    weights: weights ?? members.map(() => 1 / members.length),
+    outOfFold,
     contestant: {
       id,
       algorithm,
@@ -68,10 +79,14 @@ export function rankContestants(
     const members = singles.slice(0, m).map((s) => s.members[0]);
     return entry(`blend(${members.map((s) => s.spec.id).join('+')})`, 'blend', members, averageArrays(members.map((s) => s.outOfFold)));
   });
+  if (ensembles === 'stack' && singles.length > 1) {
+    const stack = stackEntry(task, singles.map((s) => s.members[0]), evaluatedRows, yEval, width);
+    if (stack) blends.push(entry(`stack(${stack.members.map((m, j) => `${m.spec.id}:${stack.weights[j].toFixed(2)}`).join('+')})`, 'blend', stack.members, stack.outOfFold, stack.weights));
+  }
   let best = singles[0];
   for (const e of blends) if (ranksBefore(e.contestant.metrics, best.contestant.metrics)) best = e;
   if (rule !== 'best-mean' && (task.kind === 'regression' || selectBy === 'logLoss')) {
-    const lossOf = (e: typeof best) => rowLosses(task, yEval, gatherRows(averageArrays(e.members.map((m) => m.outOfFold)), evaluatedRows, width));
+    const lossOf = (e: typeof best) => rowLosses(task, yEval, gatherRows(e.outOfFold, evaluatedRows, width));
     const complexityOf = rule === 'one-standard-error'
       ? (e: typeof best) => e.members.reduce((a, m) => a + complexity(m.spec), 0)
       : (e: typeof best) => (e.members.length === 1 && e.members[0].spec.algorithm === 'linear' ? 1 : 2);
@@ -82,7 +97,8 @@ export function rankContestants(
     champion: {
       id: best.contestant.id,
       members: best.members.map((m) => m.spec),
-      outOfFold: gatherRows(averageArrays(best.members.map((m) => m.outOfFold)), evaluatedRows, width),
+      ...(best.members.length > 1 ? { weights: best.weights } : {}),
+      outOfFold: gatherRows(best.outOfFold, evaluatedRows, width),
     },
     championMetric: { name: metric, value: (best.contestant.metrics as unknown as Record<string, number>)[metric] },
   };
@@ -120,6 +136,21 @@ function oneStandardErrorChoice<E>(entries: E[], best: E, lossOf: (e: E) => Floa
     if (mean <= standardError) chosen = e;
   }
   return chosen;
+}
+
+/** The stack of all candidates with its members (weight > 0), their weights and out-of-fold predictions; null when one member is left. */
+function stackEntry(task: Task, candidates: CrossValidated[], rows: Int32Array, y: Float64Array, width: number) {
+  const weights = task.kind === 'classification'
+    ? classificationStackWeights(candidates.map((c) => Float64Array.from(rows, (r, i) => c.outOfFold[r * width + y[i]])))
+    : regressionStackWeights(candidates.map((c) => Float64Array.from(rows, (r) => c.outOfFold[r])), y);
+  const members = candidates.filter((_, j) => weights[j] > 0);
+  if (members.length < 2) return null;
+  const kept = weights.filter((w) => w > 0);
+  const outOfFold = new Float64Array(candidates[0].outOfFold.length);
+  members.forEach((m, j) => {
+    for (let i = 0; i < outOfFold.length; i++) outOfFold[i] += kept[j] * m.outOfFold[i];
+  });
+  return { members, weights: kept, outOfFold };
 }
 
 function gatherRows(a: Float64Array, rows: Int32Array, width: number): Float64Array {

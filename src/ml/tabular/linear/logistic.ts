@@ -27,6 +27,8 @@ const GRADIENT_TOLERANCE = 1e-4;
 export interface LogisticOptions {
   C: number;
   maxIterations: number;
+  /** Starting coefficients (a warm start from a neighbouring penalty); default all zero. */
+  start?: Float64Array;
 }
 
 export function fitLogistic(
@@ -78,7 +80,7 @@ export function fitLogistic(
     return (loss + 0.5 * penalty * reg) * invS;
   };
 
-  const result = minimizeLbfgs(objective, new Float64Array((x.p + 1) * outputs), {
+  const result = minimizeLbfgs(objective, opts.start ? Float64Array.from(opts.start) : new Float64Array((x.p + 1) * outputs), {
     maxIterations: opts.maxIterations,
     gradientTolerance: GRADIENT_TOLERANCE,
     relativeTolerance: 1e-12,

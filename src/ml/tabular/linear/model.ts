@@ -69,8 +69,9 @@ export class LinearModel implements TrainedModel {
 
   /**
    * Exact Shapley values of the linear score (log-odds, multiclass margins, or the value):
-   * coefficient × (design value − its training mean), summed over each input's one-hot columns.
-   * Numeric columns are standardised, so their training mean is 0. Models saved before the one-hot
+   * coefficient × (design value − its training mean), summed over each input's design columns
+   * (one-hot levels; a number's value, spline terms and missing indicator). Dense columns are
+   * standardised, so their training mean is 0. Models saved before the one-hot
    * columns' training shares were kept measure categories from "no level" (all zeros) instead.
    */
   explain(frame: Frame): Explanation {
@@ -92,10 +93,11 @@ export class LinearModel implements TrainedModel {
     for (let i = 0; i < x.n; i++) {
       for (let c = 0; c < k; c++) {
         const at = (i * k + c) * nf;
-        for (let j = 0; j < x.pNum; j++) values[at + j] = x.dense[i * x.pNum + j]! * theta[j * k + c]!;
+        // Each numeric input's dense columns (value, spline terms, missing indicator) add up to its term.
+        for (let j = 0; j < x.pNum; j++) values[at + this.design.denseInput[j]!]! += x.dense[i * x.pNum + j]! * theta[j * k + c]!;
         for (let j = 0; j < x.nCat; j++) {
           const a = x.active[i * x.nCat + j]!;
-          values[at + x.pNum + j] = (a < 0 ? 0 : theta[a * k + c]!) - catMean[j * k + c]!;
+          values[at + numeric.length + j] = (a < 0 ? 0 : theta[a * k + c]!) - catMean[j * k + c]!;
         }
       }
     }

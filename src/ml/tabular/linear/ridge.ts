@@ -23,6 +23,20 @@ export function fitRidge(
 }
 
 function fitRidgeCholesky(x: Design, y: Float64Array, weights: Float64Array, alpha: number): Float64Array {
+  return solveRidge(ridgeSystem(x, y, weights), alpha);
+}
+
+/** The weighted normal equations of a ridge fit, before the penalty: XᵀWX, XᵀWy and the weighted means. */
+export interface RidgeSystem {
+  p: number;
+  gram: Float64Array;
+  xty: Float64Array;
+  xMean: Float64Array;
+  yMean: number;
+  weightSum: number;
+}
+
+export function ridgeSystem(x: Design, y: Float64Array, weights: Float64Array): RidgeSystem {
   const { n, p, pNum, nCat } = x;
   const idx = new Int32Array(pNum + nCat);
   const val = new Float64Array(pNum + nCat);
@@ -48,6 +62,14 @@ function fitRidgeCholesky(x: Design, y: Float64Array, weights: Float64Array, alp
   if (weightSum <= 0) throw new Error('ridge: all training weights are zero');
   yMean /= weightSum;
   for (let j = 0; j < p; j++) xMean[j] /= weightSum;
+  return { p, gram, xty, xMean, yMean, weightSum };
+}
+
+/** Solves one ridge system for a penalty; the system is left as it was, so several penalties can share it. */
+export function solveRidge(system: RidgeSystem, alpha: number): Float64Array {
+  const { p, xMean, yMean, weightSum } = system;
+  const gram = Float64Array.from(system.gram);
+  const xty = Float64Array.from(system.xty);
   // Centring: XcᵀWXc = XᵀWX − S·x̄x̄ᵀ and XcᵀW yc = XᵀWy − S·x̄·ȳ.
   for (let a = 0; a < p; a++) {
     for (let b = 0; b < p; b++) gram[a * p + b] -= weightSum * xMean[a] * xMean[b];

@@ -1,0 +1,247 @@
+/**
+ * The yardstick's nested cross-validation taken apart so that selection rules and new candidates can
+ * be compared without refitting everything: for every set, outer fold and candidate it stores the
+ * candidate's inner out-of-fold predictions (the contest's own folds and seeds) and the test-fold
+ * predictions of its refit on the whole outer training fold. `evaluate` then runs the contest's own
+ * ranking (rankContestants) on the stored predictions, so a rule's nested score is what bench:yardstick
+ * would print for the same candidate list (bar the work budget, which is reproduced too).
+ *
+ * Usage:
+ *   npm run bench:yardstick-cache -- compute --candidates default[,extra…] [--half h] [--only a,b] [--smallest-first]
+ *   npm run bench:yardstick-cache -- evaluate --candidates default[,extra…] [--rule r] [--ensembles average|stack] [--half h] [--only a,b] [--drop id,id] [--verbose]
+ * The cache lives in bench/.data/yardstick-cache/<candidate id>/<set>.json; delete a candidate's folder
+ * when its code changes.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { dataRoot, repositoryRoot } from './lib/data-root.js';
+import { benchFold, loadBenchTable } from './lib/tabular-table.js';
+import { classificationMetrics } from '../src/ml/metrics/classification.js';
+import { regressionMetrics } from '../src/ml/metrics/regression.js';
+import { contestCandidates, contestWorkBudget, makeLearner, runFoldJob, type CandidateSpec, type SelectionRule } from '../src/ml/tabular/contest/index.js';
+import { rankContestants, type CrossValidated, type EnsembleKind } from '../src/ml/tabular/contest/rank-contestants.js';
+import { foldRows, shuffledFolds, stratifiedFolds } from '../src/ml/tabular/contest/folds.js';
+import { REFERENCE_MODELS, yardstickSets, type YardstickSet } from './yardstick.js';
+import type { Task } from '../src/ml/frame.js';
+
+const INNER_FOLDS = 5;
+const OUTER_FOLDS = 5;
+
+/** Candidates beyond the default list, by id (experiments). */
+const GRID = [0.03, 0.1, 0.3, 1, 3, 10, 30, 100];
+export const EXTRA_CANDIDATES: Record<string, (nRows: number) => CandidateSpec> = {
+  linear_tuned: () => ({ id: 'linear_tuned', algorithm: 'linear', params: { penaltyGrid: GRID } }),
+  linear_spline: () => ({ id: 'linear_spline', algorithm: 'linear', params: { splineKnots: 4, missingIndicators: true, penaltyGrid: GRID } }),
+  linear_spline_fixed: () => ({ id: 'linear_spline_fixed', algorithm: 'linear', params: { splineKnots: 4, missingIndicators: true } }),
+  linear_missing: () => ({ id: 'linear_missing', algorithm: 'linear', params: { missingIndicators: true, penaltyGrid: GRID } }),
+};
+
+interface CachedFold {
+  oof: number[];
+  test: number[];
+  cpuSeconds: number;
+}
+
+function cacheDir(): string {
+  return resolve(repositoryRoot(), 'bench', '.data', 'yardstick-cache');
+}
+
+function candidateList(names: string[], nRows: number): CandidateSpec[] {
+  const out: CandidateSpec[] = [];
+  for (const name of names) {
+    if (name === 'default') out.push(...contestCandidates(nRows));
+    else if (EXTRA_CANDIDATES[name]) out.push(EXTRA_CANDIDATES[name](nRows));
+    else throw new Error(`unknown candidate ${name}`);
+  }
+  return out;
+}
+
+function innerFolds(task: Task, y: Float64Array, seed: number): Int32Array {
+  return task.kind === 'classification'
+    ? stratifiedFolds(Int32Array.from(y), task.classes.length, INNER_FOLDS, seed)
+    : shuffledFolds(y.length, INNER_FOLDS, seed);
+}
+
+function compute(set: YardstickSet, names: string[]): void {
+  const root = dataRoot(resolve(repositoryRoot(), 'bench', '.data', 'yardstick'));
+  const table = loadBenchTable(root, set.task, set.name);
+  for (let k = 0; k < OUTER_FOLDS; k++) {
+    const split = benchFold(table, k);
+    const n = split.train.nRows;
+    const width = split.task.kind === 'classification' ? split.task.classes.length : 1;
+    const foldOf = innerFolds(split.task, split.yTrain, k);
+    for (const spec of candidateList(names, n)) {
+      const file = resolve(cacheDir(), spec.id, `${set.name}.json`);
+      const stored: CachedFold[] = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : [];
+      if (stored[k]) continue;
+      const cpu = process.cpuUsage();
+      const oof = new Float64Array(n * width);
+      for (let f = 0; f < INNER_FOLDS; f++) {
+        const { train, test } = foldRows(foldOf, f);
+        const out = runFoldJob({ frame: split.train, target: split.yTrain, task: split.task }, { candidate: spec, fold: f, trainRows: train, testRows: test, seed: k + f, balance: false });
+        for (let i = 0; i < test.length; i++) for (let c = 0; c < width; c++) oof[test[i] * width + c] = out.predictions[i * width + c];
+      }
+      const model = makeLearner(spec, 'final').fit(split.train, split.yTrain, split.task, { seed: k });
+      const test = model.predictScores(split.test);
+      const used = process.cpuUsage(cpu);
+      stored[k] = { oof: Array.from(oof), test: Array.from(test), cpuSeconds: (used.user + used.system) / 1e6 };
+      mkdirSync(resolve(cacheDir(), spec.id), { recursive: true });
+      writeFileSync(file, JSON.stringify(stored));
+    }
+  }
+}
+
+interface Evaluated {
+  set: YardstickSet;
+  ours: number;
+  best: number;
+  refs: Record<string, number>;
+  champions: string[];
+  cpuSeconds: number;
+  /** Test metric of each candidate alone (its refit), mean over folds. */
+  alone: Record<string, number>;
+}
+
+function referenceMeans(): Map<string, number> {
+  const root = dataRoot(resolve(repositoryRoot(), 'bench', '.data', 'yardstick'));
+  const t = root.read('reference', 'tabular_folds.csv');
+  const col = (h: string) => t.header.indexOf(h);
+  const sums = new Map<string, number>();
+  for (const r of t.rows) {
+    const key = `${r[col('dataset')]}/${r[col('model')]}`;
+    const v = Number(r[col(r[col('task')] === 'classification' ? 'roc_auc' : 'rmse')]);
+    sums.set(key, (sums.get(key) ?? 0) + v / OUTER_FOLDS);
+  }
+  return sums;
+}
+
+function metricOf(set: YardstickSet, table: ReturnType<typeof loadBenchTable>, yTest: Float64Array, scores: Float64Array, k: number): number {
+  return set.task === 'classification'
+    ? classificationMetrics(Int32Array.from(yTest), scores, k, { positiveClass: table.positiveClass }).rocAreaUnderCurve
+    : regressionMetrics(yTest, scores).rootMeanSquareError;
+}
+
+function evaluate(set: YardstickSet, names: string[], rule: SelectionRule, ensembles: EnsembleKind, drop: Set<string>, refs: Map<string, number>): Evaluated {
+  const root = dataRoot(resolve(repositoryRoot(), 'bench', '.data', 'yardstick'));
+  const table = loadBenchTable(root, set.task, set.name);
+  let sum = 0;
+  let cpuSeconds = 0;
+  const champions: string[] = [];
+  const alone: Record<string, number> = {};
+  for (let k = 0; k < OUTER_FOLDS; k++) {
+    const split = benchFold(table, k);
+    const n = split.train.nRows;
+    const width = split.task.kind === 'classification' ? split.task.classes.length : 1;
+    const specs = candidateList(names, n).filter((s) => !drop.has(s.id));
+    const foldOf = innerFolds(split.task, split.yTrain, k);
+    const states: CrossValidated[] = [];
+    const tests = new Map<string, Float64Array>();
+    for (const spec of specs) {
+      const file = resolve(cacheDir(), spec.id, `${set.name}.json`);
+      const stored: CachedFold[] = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : [];
+      if (!stored[k]) throw new Error(`no cache for ${spec.id} on ${set.name} fold ${k}: run compute`);
+      states.push({ spec, outOfFold: Float64Array.from(stored[k].oof), fitSeconds: 0 });
+      tests.set(spec.id, Float64Array.from(stored[k].test));
+      cpuSeconds += stored[k].cpuSeconds;
+      alone[spec.id] = (alone[spec.id] ?? 0) + metricOf(set, table, split.yTest, Float64Array.from(stored[k].test), width) / OUTER_FOLDS;
+    }
+    // The work budget as runContest counts it: whole rounds of every candidate, the first always.
+    const columns = Math.max(1, split.train.columns.length);
+    const budget = contestWorkBudget(n);
+    let work = 0;
+    let foldsEvaluated = 0;
+    for (let f = 0; f < INNER_FOLDS; f++) {
+      const trainRows = n - foldRows(foldOf, f).test.length;
+      if (f > 0 && work + specs.length * trainRows * columns > budget) break;
+      work += specs.length * trainRows * columns;
+      foldsEvaluated++;
+    }
+    const evaluatedRows = Int32Array.from(Array.from(foldOf.keys()).filter((i) => foldOf[i] < foldsEvaluated));
+    const ranked = rankContestants(split.task, 'logLoss', states, evaluatedRows, split.yTrain, foldsEvaluated, rule, ensembles);
+    champions.push(ranked.champion.id);
+    const scores = new Float64Array(split.test.nRows * width);
+    const weights = ranked.champion.weights ?? ranked.champion.members.map(() => 1 / ranked.champion.members.length);
+    ranked.champion.members.forEach((m, j) => {
+      const t = tests.get(m.id)!;
+      for (let i = 0; i < scores.length; i++) scores[i] += weights[j] * t[i];
+    });
+    sum += metricOf(set, table, split.yTest, scores, width);
+  }
+  const setRefs: Record<string, number> = {};
+  for (const m of REFERENCE_MODELS) setRefs[m] = refs.get(`${set.name}/${m}`) ?? NaN;
+  const values = Object.values(setRefs);
+  const best = set.task === 'classification' ? Math.max(...values) : Math.min(...values);
+  return { set, ours: sum / OUTER_FOLDS, best, refs: setRefs, champions, cpuSeconds, alone };
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const geo = (xs: number[]) => Math.exp(mean(xs.map(Math.log)));
+
+function summarise(results: Evaluated[], verbose: boolean): void {
+  if (verbose) {
+    for (const r of results) {
+      const counts = new Map<string, number>();
+      for (const c of r.champions) counts.set(c, (counts.get(c) ?? 0) + 1);
+      const gap = r.set.task === 'classification' ? `Δ ${(r.ours - r.best).toFixed(4)}` : `÷best ${(r.ours / r.best).toFixed(3)} ÷lgb ${(r.ours / r.refs.lightgbm).toFixed(3)}`;
+      const alone = Object.entries(r.alone).map(([id, v]) => `${id} ${v.toFixed(4)}`).join(' ');
+      console.log(`${r.set.half.slice(0, 4)} ${r.set.name.padEnd(20)} ours ${r.ours.toFixed(4)} best ${r.best.toFixed(4)} ${gap} | ${[...counts].map(([c, n]) => `${c}×${n}`).join(' ')} | alone: ${alone} | refs ${REFERENCE_MODELS.map((m) => r.refs[m].toFixed(4)).join(' ')}`);
+    }
+  }
+  for (const half of ['tuning', 'confirmation']) {
+    const part = results.filter((r) => r.set.half === half);
+    const cls = part.filter((r) => r.set.task === 'classification');
+    const reg = part.filter((r) => r.set.task === 'regression');
+    if (cls.length) {
+      const misses = cls.filter((r) => r.ours < r.best - 0.02).sort((a, b) => a.ours - a.best - (b.ours - b.best));
+      console.log(`${half}: ${cls.length} cls mean AUC ${mean(cls.map((r) => r.ours)).toFixed(4)} vs best ref ${mean(cls.map((r) => r.best)).toFixed(4)} (lgb ${mean(cls.map((r) => r.refs.lightgbm)).toFixed(4)}, linear ${mean(cls.map((r) => r.refs.linear)).toFixed(4)}); misses ${misses.length}${misses.length ? ` (${misses.map((r) => `${r.set.name} ${(r.ours - r.best).toFixed(3)}`).join(', ')})` : ''}`);
+    }
+    if (reg.length) {
+      console.log(`${half}: ${reg.length} reg RMSE ÷LightGBM ${geo(reg.map((r) => r.ours / r.refs.lightgbm)).toFixed(4)} ÷best ${geo(reg.map((r) => r.ours / r.best)).toFixed(4)}; >5% above best: ${reg.filter((r) => r.ours > 1.05 * r.best).map((r) => `${r.set.name} ×${(r.ours / r.best).toFixed(3)}`).join(', ')}`);
+    }
+    console.log(`${half}: CPU of all candidates (cv+refit) ${part.reduce((a, r) => a + r.cpuSeconds, 0).toFixed(1)}s`);
+  }
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const value = (flag: string) => {
+    const i = args.indexOf(flag);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  const names = (value('--candidates') ?? 'default').split(',');
+  const half = value('--half');
+  const only = value('--only')?.split(',');
+  const sets = yardstickSets().filter((s) => (!half || s.half === half) && (!only || only.includes(s.name)));
+  if (args[0] === 'compute') {
+    if (args.includes('--smallest-first')) {
+      // Small sets first: on a busy machine the most sets are complete soonest.
+      const catalog = dataRoot(resolve(repositoryRoot(), 'bench', '.data', 'yardstick')).read('tabular_catalog.csv');
+      const rows = new Map(catalog.rows.map((r) => [r[catalog.header.indexOf('path')].replace(/^.*\//, '').replace(/\.csv$/, ''), Number(r[catalog.header.indexOf('rows')]) * Number(r[catalog.header.indexOf('cols')])]));
+      sets.sort((a, b) => (rows.get(a.name) ?? 0) - (rows.get(b.name) ?? 0));
+    }
+    for (const set of sets) {
+      const cpu = process.cpuUsage();
+      compute(set, names);
+      const used = process.cpuUsage(cpu);
+      console.log(`${set.name}: ${((used.user + used.system) / 1e6).toFixed(1)}s`);
+    }
+    return;
+  }
+  const rule = (value('--rule') ?? 'linear-within-one-standard-error') as SelectionRule;
+  const drop = new Set((value('--drop') ?? '').split(',').filter(Boolean));
+  const refs = referenceMeans();
+  const results: Evaluated[] = [];
+  const missing: string[] = [];
+  for (const s of sets) {
+    try {
+      results.push(evaluate(s, names, rule, (value('--ensembles') ?? 'average') as EnsembleKind, drop, refs));
+    } catch (e) {
+      if (!/no cache/.test((e as Error).message)) throw e;
+      missing.push(s.name);
+    }
+  }
+  if (missing.length) console.log(`not cached yet (left out): ${missing.length} sets`);
+  summarise(results, args.includes('--verbose'));
+}
+
+await main();
