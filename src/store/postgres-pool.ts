@@ -22,6 +22,8 @@ class PostgresClient implements SqlClient {
   }
 
   async query<R>(sql: string, params?: readonly unknown[], opts?: QueryOptions): Promise<SqlResult<R>> {
+    // Once the connection has failed, node-postgres may leave a new query pending forever.
+    if (this.lost) throw this.lost;
     if (!opts?.timeoutMs) {
       const r = await this.raw.query(sql, params as unknown[] | undefined);
       return { rows: r.rows as R[], rowCount: r.rowCount, command: r.command };
