@@ -107,6 +107,11 @@ export function artifactHeader(kind: string, task: ModelTask | null, params: obj
 }
 
 /** Point predictions from scores: the most probable class (first on ties) or the value itself. */
+/** What `model.predict(frame)` answers, from its `predictScores(frame)` already computed where the model can (`decide`). */
+export function decisionsFrom(model: Model, scores: Float64Array, frame: Frame): Float64Array {
+  return model.decide ? model.decide(scores) : model.predict(frame);
+}
+
 export function pointPredictions(task: ModelTask, scores: Float64Array): Float64Array {
   if (task.kind !== 'classification') return scores;
   const k = task.classes.length;

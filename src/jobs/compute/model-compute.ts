@@ -32,7 +32,7 @@ import { EXPLANATION_WORK_LIMIT, explanationWork } from '../../ml/explain/explan
 import { meanAbsoluteContributions } from '../../service/models/record-explanations.js';
 import { PhaseClock } from './phase-clock.js';
 import { CalibratedModel } from '../../ml/calibration/calibrated-model.js';
-import { pointPredictions } from '../../ml/estimator.js';
+import { decisionsFrom } from '../../ml/estimator.js';
 
 export type { ModelComputeInput, ModelComputeOutput, ModelComputeResults } from '../../service/models/model-compute-contract.js';
 
@@ -123,7 +123,7 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
       reliability: reliabilityTable(yIdx, predictions, k),
     };
     // The decision may weigh classes (balance): not always the most probable class.
-    const predicted = Int32Array.from(model instanceof CalibratedModel ? model.decide(predictions) : pointPredictions(task, predictions));
+    const predicted = Int32Array.from(decisionsFrom(model, predictions, testFrame));
     const scores: number[][] = [];
     for (let i = 0; i < split.test.length; i++) {
       data.push(resultRow(input.columns, outputColumns, rows[split.test[i]!]!, target, task.classes[predicted[i]!]!));

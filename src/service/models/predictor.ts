@@ -4,7 +4,7 @@
  * ignored; missing features and unseen categories are missing values to the model.
  */
 import { loadFrameEncoder, type FrameEncoder, type RawColumns } from '../../ml/encode.js';
-import type { Model } from '../../ml/estimator.js';
+import { decisionsFrom, type Model } from '../../ml/estimator.js';
 import { loadModel, loadTrainedModel } from '../../ml/model-loader.js';
 import { IsolationForestModel } from '../../ml/tabular/isolation-forest/index.js';
 import { ConformalRegressor } from '../../ml/conformal/regression-intervals.js';
@@ -110,7 +110,7 @@ export class Predictor {
     const k = classes.length;
     // The model's decision (it may weigh classes: balance), not always the most probable class;
     // taken from the scores above rather than scoring the rows a second time.
-    const predicted = this.model.decide ? this.model.decide(out) : this.model.predict(frame);
+    const predicted = decisionsFrom(this.model, out, frame);
     for (let i = 0; i < n; i++) {
       const row = rows[i]!;
       row[target] = classes[predicted[i]!]!;
