@@ -5,16 +5,20 @@ import { isConnectionLoss } from '../store/connection-loss.js';
 /**
  * A kind of claimable work (imports, sessions): claim one under a lease, run it, renew the lease
  * while it runs. A worker that dies stops renewing; its lease expires and another claims the work.
+ *
+ * Each claim has its own holder name, `<worker>/<n>`: a run whose lease expired while it went on
+ * (the database was away longer than the lease) may be claimed again by the same worker, and the
+ * old run's late writes must then be refused like any other former holder's.
  */
 export interface JobKind<T> {
   name: string;
-  claim(owner: string, leaseMs: number): Promise<T | undefined>;
-  renew(job: T, owner: string, leaseMs: number): Promise<boolean>;
-  run(job: T, owner: string): Promise<void>;
-  /** Gives back every unfinished job this owner holds, so another worker takes them at once. */
+  claim(holder: string, leaseMs: number): Promise<T | undefined>;
+  renew(job: T, holder: string, leaseMs: number): Promise<boolean>;
+  run(job: T, holder: string): Promise<void>;
+  /** Gives back every unfinished job the worker `owner` holds under any claim, so another worker takes them at once. */
   release?(owner: string): Promise<number>;
   /** Gives back one job whose run lost the database midway, so it runs again (here or elsewhere) at once. */
-  giveBack?(job: T, owner: string): Promise<number>;
+  giveBack?(job: T, holder: string): Promise<number>;
 }
 
 export interface JobLoopOptions {
@@ -29,6 +33,7 @@ const CLAIM_FAILED_WAIT_MS = 1000;
 export class JobLoop {
   readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private running = 0;
+  private claims = 0;
   private stopped = false;
   private timer: NodeJS.Timeout | undefined;
   private readonly inFlight = new Set<Promise<void>>();
@@ -101,10 +106,11 @@ export class JobLoop {
     try {
       for (const kind of this.kinds) {
         while (this.running < this.opts.concurrency && !this.stopped) {
-          const job = await kind.claim(this.owner, this.leaseMs);
+          const holder = `${this.owner}/${++this.claims}`;
+          const job = await kind.claim(holder, this.leaseMs);
           if (job === undefined) break;
           claimed = true;
-          this.launch(kind, job);
+          this.launch(kind, job, holder);
         }
       }
     } catch (e) {
@@ -116,12 +122,12 @@ export class JobLoop {
     if (!this.stopped) this.schedule(claimed ? 50 : failed ? Math.max(this.pollMs, CLAIM_FAILED_WAIT_MS) : this.pollMs);
   }
 
-  private launch(kind: JobKind<unknown>, job: unknown): void {
+  private launch(kind: JobKind<unknown>, job: unknown, holder: string): void {
     this.running++;
     const renew = setInterval(() => {
-      kind.renew(job, this.owner, this.leaseMs).catch((e) => this.opts.log?.error({ err: e }, `lease renewal of ${kind.name} failed`));
+      kind.renew(job, holder, this.leaseMs).catch((e) => this.opts.log?.error({ err: e }, `lease renewal of ${kind.name} failed`));
     }, Math.max(1000, this.leaseMs / 3));
-    const p = kind.run(job, this.owner)
+    const p = kind.run(job, holder)
       .catch(async (e) => {
         if (!isConnectionLoss(e) || !kind.giveBack) {
           this.opts.log?.error({ err: e }, `${kind.name} job failed`);
@@ -130,7 +136,7 @@ export class JobLoop {
         // Not the job's fault: it is not recorded as failed but runs again. Given back now if the
         // database answers again already, else its lease (no longer renewed) expires by itself.
         clearInterval(renew);
-        const back = await kind.giveBack(job, this.owner).then(() => true, () => false);
+        const back = await kind.giveBack(job, holder).then(() => true, () => false);
         this.opts.log?.error({ err: e }, `${kind.name} job lost the database midway; ${back ? 'given back' : 'its lease will expire'} for another attempt`);
       })
       .finally(() => {

@@ -49,19 +49,23 @@ export async function renewLeased(db: Db, table: LeasedTable, id: string, owner:
 }
 
 /**
- * Gives back every unfinished row this owner holds (a worker shutting down), or only row `id` (a job
- * that lost its database connection midway): another worker may claim them at once instead of
- * waiting for the leases to expire. The owner's own late writes are refused from now on, since
- * they are checked against lease_owner.
+ * Gives back every unfinished row this worker holds (a worker shutting down: `owner` is the
+ * worker, and its claims are `owner/<n>`), or only row `id` held by the claim `owner` (a job that
+ * lost its database connection midway): another worker may claim them at once instead of waiting
+ * for the leases to expire. The holder's own late writes are refused from now on, since they are
+ * checked against lease_owner.
  */
 export async function releaseLeased(db: Db, table: LeasedTable, owner: string, id?: string): Promise<number> {
+  const held = id === undefined ? '(lease_owner = $1 OR starts_with(lease_owner, $1 || \'/\'))' : 'lease_owner = $1 AND id = $2';
   const rows = await db.query(
-    `WITH released AS (
-       UPDATE ${table} SET lease_owner = NULL, lease_expires_at = NULL
-       WHERE lease_owner = $1 AND status IN ('requested', 'started')${id === undefined ? '' : ' AND id = $2'} RETURNING id),
+    `WITH held AS (
+       SELECT id, lease_owner FROM ${table} WHERE ${held} AND status IN ('requested', 'started') FOR UPDATE),
+     released AS (
+       UPDATE ${table} t SET lease_owner = NULL, lease_expires_at = NULL FROM held WHERE t.id = held.id
+       RETURNING t.id, held.lease_owner AS owner),
      logged AS (
        UPDATE lease_claims SET released_at = now() FROM released
-       WHERE job_table = '${table}' AND job_id = released.id::text AND owner = $1 AND released_at IS NULL)
+       WHERE job_table = '${table}' AND job_id = released.id::text AND lease_claims.owner = released.owner AND released_at IS NULL)
      SELECT id FROM released`, id === undefined ? [owner] : [owner, id], bounded);
   return rows.length;
 }

@@ -39,7 +39,12 @@ describe('graceful shutdown of worker processes', { skip: !reachable && `Postgre
     return p;
   };
   const ownerOf = (w: SibylProcess) => new RegExp(`owner (\\S+)\\)`).exec(w.output())?.[1];
-  const holder = async (id: string) => (await client.query<{ lease_owner: string | null }>('SELECT lease_owner FROM sessions WHERE id = $1', [id])).rows[0]?.lease_owner ?? null;
+  // A claim's holder is "<worker>/<n>"; these tests ask which worker holds it.
+  const workerOfClaim = (holderName: string) => holderName.replace(/\/\d+$/, '');
+  const holder = async (id: string) => {
+    const held = (await client.query<{ lease_owner: string | null }>('SELECT lease_owner FROM sessions WHERE id = $1', [id])).rows[0]?.lease_owner;
+    return held ? workerOfClaim(held) : null;
+  };
   const newSession = async () => {
     const r = await apiClient(api.url, KEY)('POST', '/v1/sessions/model', { dataSourceName: 'letters', targetColumn: 'lettr', predictionDomain: 'classification' });
     assert.equal(r.status, 200, JSON.stringify(r.json));
@@ -74,7 +79,7 @@ describe('graceful shutdown of worker processes', { skip: !reachable && `Postgre
     assert.equal(await status(id), 'completed', 'the running session finished before the worker left');
     assert.equal(await status(waiting), 'requested', 'nothing new was claimed after SIGTERM');
     const claims = await client.query('SELECT owner FROM lease_claims WHERE job_id = $1', [id]);
-    assert.deepEqual(claims.rows.map((r) => r.owner), [ownerOf(w)]);
+    assert.deepEqual(claims.rows.map((r) => workerOfClaim(r.owner)), [ownerOf(w)]);
     // Hand the waiting session to a worker that stays, for the next test to start clean.
     const next = await start('worker', ['--concurrency', '1']);
     await waitFor('the waiting session', async () => ((await status(waiting)) === 'completed' ? true : undefined), SESSION_WITHIN_MS, 250);
@@ -96,7 +101,7 @@ describe('graceful shutdown of worker processes', { skip: !reachable && `Postgre
     const takenAfterMs = Date.now() - signalled;
     await waitFor('the session to complete', async () => ((await status(id)) === 'completed' ? true : undefined), SESSION_WITHIN_MS, 250);
     const claims = await client.query<{ owner: string; released_at: Date | null }>('SELECT owner, released_at FROM lease_claims WHERE job_id = $1 ORDER BY id', [id]);
-    assert.deepEqual(claims.rows.map((r) => r.owner), [ownerOf(w1), ownerOf(w2)]);
+    assert.deepEqual(claims.rows.map((r) => workerOfClaim(r.owner)), [ownerOf(w1), ownerOf(w2)]);
     assert.ok(claims.rows[0]!.released_at, 'the first worker released its lease');
     const history = (await apiClient(api.url, KEY)('GET', `/v1/sessions/${id}`)).json.statusHistory.map((h: { status: string }) => h.status);
     assert.deepEqual(history, ['requested', 'started', 'completed']);
