@@ -11,6 +11,7 @@ import { csvRecords, jsonRecords } from '../datasets/record-sources.js';
 import { readJsonUpload } from '../datasets/json-upload.js';
 import type { Readable } from 'node:stream';
 import { openAzureBlob, openS3Object, s3EndpointUrl, type AzureLocation, type S3Credentials, type S3Location } from './cloud-sources.js';
+import { isConnectionLoss } from '../../store/connection-loss.js';
 
 export interface ImportLimits {
   allowHosts: Set<string>;
@@ -137,13 +138,19 @@ export class ImportsService {
     return new ImportsStore(this.db).list(accountId, q);
   }
 
-  /** Runs one claimed import to its end; never throws (the outcome is recorded on the import). */
+  /**
+   * Runs one claimed import to its end, recording the outcome on the import. Throws only when the
+   * database went away under a URL import: that import did not fail, and the job loop gives it back
+   * to run again (jobs/job-loop.ts), as it does sessions. A cloud import cannot run anywhere else
+   * (its credentials are in this process's memory only), so it is recorded as failed.
+   */
   async run(imp: ImportRecord, owner: string): Promise<void> {
     const store = new ImportsStore(this.db);
     if (imp.status === 'requested') await store.setStatus(imp.id, owner, 'started');
     const secret = this.secrets.get(imp.id);
+    let source: Awaited<ReturnType<ImportsService['open']>> | undefined;
     try {
-      const source = await this.open(imp, secret);
+      source = await this.open(imp, secret);
       const format = guessContentType(source.name, source.contentType, (imp.contentType as DataFormat | null) ?? undefined) ?? 'csv';
       const columns = imp.columns as ColumnPatchMap;
       let result;
@@ -157,6 +164,10 @@ export class ImportsService {
         { severity: 'informational', message: `${result.rowsReceived} rows were imported into ${imp.datasetName} from ${source.from}.` },
       ], true);
     } catch (e) {
+      if (imp.type === 'url' && isConnectionLoss(e)) {
+        source?.stream.destroy();
+        throw e;
+      }
       await store.setStatus(imp.id, owner, 'failed', [{ severity: 'error', message: scrub(describe(e), secret) }], true);
     }
   }
