@@ -3,7 +3,10 @@
  * server running as its own process, on the embedded store and on PostgreSQL (when reachable).
  * Prints rows/s and the server's peak RSS (VmHWM). Goal: ≥ 100,000 rows/s embedded, peak RSS < 1 GB.
  * With --parts, measures the stages in this process instead (parse, profile, row JSON, and the
- * whole ingest into an embedded store without HTTP), which shows real costs on a loaded machine.
+ * whole ingest into an embedded store without HTTP), which shows real costs on a loaded machine,
+ * and the CPU of the database's side alone: the upload's COPY text copied into dataset_rows as the
+ * schema has it, and into a copy of that table without its indexes (PGlite: this process's CPU,
+ * its database thread included; PostgreSQL: the backends' CPU).
  *   npm run bench:ingest [-- --rows N] [-- --parts]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -20,6 +23,10 @@ import { ingest } from '../src/service/datasets/ingest.js';
 import { TableProfiler } from '../src/domain/profile.js';
 import { openDb } from '../src/store/db.js';
 import { AccountsStore } from '../src/store/accounts-store.js';
+import { encodeCsv } from '../src/service/datasets/csv-ingest-thread.js';
+import { COPY_ROWS } from '../src/service/datasets/ingest.js';
+import { ROW_COPY_COLUMNS } from '../src/store/dataset-rows-store.js';
+import type { Db } from '../src/store/db.js';
 
 const rowsArg = process.argv.indexOf('--rows');
 const ROWS = rowsArg > 0 ? Number(process.argv[rowsArg + 1]) : 1_000_000;
@@ -95,6 +102,56 @@ async function parts(): Promise<void> {
   const chunks = [...csvChunks(ROWS)].map((c) => Buffer.from(c));
   await ingestInProcess(chunks);
   await stages(chunks);
+  await copyStages(chunks);
+}
+
+const cpuSeconds = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };
+
+/**
+ * The database's share of an ingest: the upload's COPY batches (encoded once, as the ingest thread
+ * encodes them) into dataset_rows, and into the same table without indexes, on each store.
+ */
+async function copyStages(chunks: Buffer[]): Promise<void> {
+  const batches: Uint8Array[] = [];
+  const c0 = cpuSeconds();
+  await encodeCsv(Readable.from(chunks), { segment: 1, knownColumns: [], identity: undefined }, COPY_ROWS, Infinity, (b) => { batches.push(b.text as Uint8Array); });
+  console.log(`encode (parse, profile, COPY text; the ingest thread's work): ${(cpuSeconds() - c0).toFixed(2)} s CPU`);
+  const dir = mkdtempSync(join(tmpdir(), 'sibyl-ingest-'));
+  const embedded = await openDb({ dataDir: dir });
+  try {
+    await copyInto(embedded, 'PGlite', batches, cpuSeconds);
+  } finally {
+    await embedded.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  if (!(await postgresReachable())) return console.log('COPY on PostgreSQL: skipped (no PostgreSQL at 127.0.0.1:5432)');
+  const pgdb = await freshDatabase();
+  const db = await openDb({ databaseUrl: pgdb.url });
+  try {
+    const name = new URL(pgdb.url).pathname.slice(1);
+    await copyInto(db, 'PostgreSQL backends', batches, async () => {
+      let total = 0;
+      for (const { pid } of await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [name])) {
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+        total += (Number(fields[11]) + Number(fields[12])) / 100;
+      }
+      return total;
+    });
+  } finally {
+    await db.close();
+    await pgdb.drop();
+  }
+}
+
+async function copyInto(db: Db, label: string, batches: Uint8Array[], cpu: () => number | Promise<number>): Promise<void> {
+  await db.query('CREATE TABLE rows_without_indexes (LIKE dataset_rows)');
+  for (const table of ['dataset_rows', 'rows_without_indexes']) {
+    const c0 = await cpu();
+    // Each batch is handed over to the database (transferred), so copy it first.
+    for (const b of batches) await db.bulk().copyIn(table, ROW_COPY_COLUMNS, b.slice());
+    const secs = (await cpu()) - c0;
+    console.log(`COPY into ${table} (${label}): ${secs.toFixed(2)} s CPU = ${Math.round(ROWS / secs)} rows per CPU-second`);
+  }
 }
 
 async function ingestInProcess(chunks: Buffer[]): Promise<void> {
