@@ -25,6 +25,8 @@ export interface Config {
   importTimeoutMs: number;
   /** Records per predict request. */
   maxPredictRecords: number;
+  /** Threads that score prediction batches (0: the API thread scores them). */
+  predictThreads: number;
   /** Session workers run in this process (embedded default) — how many at once. */
   workerConcurrency: number;
   /** How long a claimed session/import stays with its worker without a renewal. */
@@ -109,6 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     importMaxBytes: whole('SIBYL_IMPORT_MAX_BYTES', 1024 * 1024 * 1024, 1, 'a size in bytes, at least 1'),
     importTimeoutMs: whole('SIBYL_IMPORT_TIMEOUT_MS', 10 * 60 * 1000, 1, 'milliseconds, at least 1'),
     maxPredictRecords: whole('SIBYL_MAX_PREDICT_RECORDS', 10000, 1, 'a number of records, at least 1'),
+    predictThreads: whole('SIBYL_PREDICT_THREADS', Math.min(4, availableParallelism()), 0, 'how many threads score prediction batches, 0 or more (0: the API thread does)'),
     workerConcurrency: whole('SIBYL_WORKERS', Math.max(1, availableParallelism() - 1), 1, 'how many sessions/imports run at once, at least 1'),
     leaseMs: whole('SIBYL_LEASE_MS', 30000, 1000, 'milliseconds, at least 1000 (a lease is renewed every third of it)'),
     writerLeaseMs: whole('SIBYL_WRITER_LEASE_MS', 30000, 1000, 'milliseconds, at least 1000 (an upload renews its lock every quarter of it)'),

@@ -5,6 +5,7 @@
  */
 import { loadFrameEncoder, type FrameEncoder, type RawColumns } from '../../ml/encode.js';
 import { decisionsFrom, type Model } from '../../ml/estimator.js';
+import type { Frame } from '../../ml/frame.js';
 import { loadModel, loadTrainedModel } from '../../ml/model-loader.js';
 import { IsolationForestModel } from '../../ml/tabular/isolation-forest/index.js';
 import { ConformalRegressor } from '../../ml/conformal/regression-intervals.js';
@@ -77,13 +78,31 @@ export class Predictor {
   }
 
   predict(records: Record<string, unknown>[], opts: PredictOptions = {}): Record<string, string>[] {
-    const n = records.length;
+    const { rows, frame } = this.encode(records);
+    return frame ? this.complete(rows, frame, this.model.predictScores(frame), opts) : rows;
+  }
+
+  /**
+   * As predict, with the scores (the model's predictScores of the encoded frame) computed by `score`,
+   * e.g. on a scoring thread (scoring-threads.ts); everything else runs here.
+   */
+  async predictWith(records: Record<string, unknown>[], opts: PredictOptions, score: (frame: Frame) => Promise<Float64Array>): Promise<Record<string, string>[]> {
+    const { rows, frame } = this.encode(records);
+    return frame ? this.complete(rows, frame, await score(frame), opts) : rows;
+  }
+
+  /** The records echoed as strings, and the model's input frame (none for no records). */
+  private encode(records: Record<string, unknown>[]): { rows: Record<string, string>[]; frame?: Frame } {
     const rows = records.map(echo);
-    if (n === 0) return rows;
-    const frame = this.encoder.encode(inputColumns(records, rows, this.encoder.inputColumns, this.numericInputs), n);
+    if (records.length === 0) return { rows };
+    return { rows, frame: this.encoder.encode(inputColumns(records, rows, this.encoder.inputColumns, this.numericInputs), records.length) };
+  }
+
+  /** Fills in the target (and scores, intervals) from the model's scores `out` of `frame`. */
+  private complete(rows: Record<string, string>[], frame: Frame, out: Float64Array, opts: PredictOptions): Record<string, string>[] {
+    const n = rows.length;
     const target = this.artifact.targetColumn;
     // Anomalies: the decision function (negative = anomalous); regression: the value.
-    const out = this.model.predictScores(frame);
     if (this.model instanceof IsolationForestModel) {
       for (let i = 0; i < n; i++) rows[i]![target] = String(out[i]);
       if (this.model.hasTailProbabilities) {

@@ -1,0 +1,118 @@
+/**
+ * Scores prediction batches on a few long-lived worker threads, so a 1,000-record batch neither
+ * holds the event loop (other requests wait on it) nor leaves the other cores idle while concurrent
+ * batches queue. Each thread keeps the models it has been sent (by key, e.g. the model id); the main
+ * thread parses, encodes and serialises, and sends only the encoded frame (typed arrays) and, with
+ * the first batch of a model for that thread (or when the thread has dropped it), the model's saved form. Scores are the same as in-thread scoring: the
+ * same code on the same inputs.
+ *
+ * Small batches stay in-thread (models-service.ts decides): a message round trip costs more than
+ * scoring a few rows. Without a compiled worker (tests run from the TypeScript sources) there are no
+ * threads and every batch is scored in-thread.
+ */
+import { Worker } from 'node:worker_threads';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Frame } from '../../ml/frame.js';
+
+export interface ScoreRequest {
+  id: number;
+  key: string;
+  frame: Frame;
+  /** The model's saved form: sent when the thread said it lacks the model. */
+  learner?: unknown;
+}
+
+export type ScoreReply = { id: number; scores?: Float64Array; needModel?: boolean; error?: string };
+
+interface Pending {
+  request: ScoreRequest;
+  learner: () => unknown;
+  resolve(scores: Float64Array): void;
+  reject(e: Error): void;
+}
+
+interface ScoringThread {
+  worker: Worker;
+  pending: Map<number, Pending>;
+  /** Keys whose model went with an earlier request: not sent again unless the thread asks. */
+  sent: Set<string>;
+}
+
+/** Keys remembered per thread before the memory starts over (a forgotten key costs one resend). */
+const SENT_KEYS = 1000;
+
+export class ScoringThreads {
+  private static readonly workerFile = fileURLToPath(new URL('./scoring-worker.js', import.meta.url));
+  private readonly threads: (ScoringThread | undefined)[];
+  private nextId = 1;
+
+  /** `size` threads at most, started on first use; 0 (or no compiled worker) scores in-thread. */
+  constructor(size: number) {
+    this.threads = new Array<ScoringThread | undefined>(existsSync(ScoringThreads.workerFile) ? size : 0);
+  }
+
+  get available(): boolean {
+    return this.threads.length > 0;
+  }
+
+  /** `predictScores(frame)` of the model saved as `learner()`, on the least busy thread. */
+  scores(key: string, learner: () => unknown, frame: Frame): Promise<Float64Array> {
+    const thread = this.leastBusy();
+    return new Promise<Float64Array>((resolve, reject) => {
+      const request: ScoreRequest = { id: this.nextId++, key, frame };
+      // A thread with work keeps the process alive until it answers; an idle one does not.
+      if (thread.pending.size === 0) thread.worker.ref();
+      thread.pending.set(request.id, { request, learner, resolve, reject });
+      if (thread.sent.has(key)) thread.worker.postMessage(request);
+      else {
+        if (thread.sent.size >= SENT_KEYS) thread.sent.clear();
+        thread.sent.add(key);
+        thread.worker.postMessage({ ...request, learner: learner() });
+      }
+    });
+  }
+
+  /** Stops the threads (pending batches fail); the next batch starts them again. */
+  async close(): Promise<void> {
+    await Promise.all(this.threads.map((t) => t?.worker.terminate()));
+  }
+
+  private leastBusy(): ScoringThread {
+    let best = -1;
+    for (let i = 0; i < this.threads.length; i++) {
+      const t = this.threads[i];
+      if (!t) return (this.threads[i] = this.start(i));
+      if (best < 0 || t.pending.size < this.threads[best]!.pending.size) best = i;
+    }
+    return this.threads[best]!;
+  }
+
+  private start(slot: number): ScoringThread {
+    const worker = new Worker(ScoringThreads.workerFile);
+    const thread: ScoringThread = { worker, pending: new Map(), sent: new Set() };
+    worker.on('message', (m: ScoreReply) => {
+      const p = thread.pending.get(m.id);
+      if (!p) return;
+      if (m.needModel) {
+        worker.postMessage({ ...p.request, learner: p.learner() });
+        return;
+      }
+      thread.pending.delete(m.id);
+      if (thread.pending.size === 0) worker.unref();
+      if (m.scores) p.resolve(m.scores);
+      else p.reject(new Error(`scoring thread: ${m.error ?? 'no scores'}`));
+    });
+    // A thread that dies fails its batches (500) and is replaced on the next batch.
+    const fail = (e: Error) => {
+      if (this.threads[slot] === thread) this.threads[slot] = undefined;
+      for (const p of thread.pending.values()) p.reject(e);
+      thread.pending.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`scoring thread stopped (exit code ${code})`)));
+    // Idle (after the listeners: adding one refs the thread again).
+    worker.unref();
+    return thread;
+  }
+}
