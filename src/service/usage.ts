@@ -22,6 +22,8 @@ export function plans(community: PlanLimits, serverUploadBytes: number): Record<
 
 export interface Usage { dataSets: number; sessions: number; predictions: number }
 
+interface Snapshot { headers: Record<string, string>; counts: Usage; plan: Plan; until: number; refreshing?: boolean }
+
 /** Counter sources added by later features (predictions, counted by the models service). */
 export type UsageCounter = (accountId: string) => Promise<Partial<Usage>>;
 
@@ -32,7 +34,7 @@ export type UsageCounter = (accountId: string) => Promise<Partial<Usage>>;
  * database for headers; a quota check that creates something reads fresh counts.
  */
 export class UsageService {
-  private readonly cache = new Map<string, { headers: Record<string, string>; counts: Usage; plan: Plan; until: number }>();
+  private readonly cache = new Map<string, Snapshot>();
   private readonly counters: UsageCounter[] = [];
 
   constructor(private readonly db: Db, private readonly plansByName: Record<string, PlanLimits>, private readonly ttlMs = 5000) {}
@@ -96,7 +98,21 @@ export class UsageService {
 
   private async snapshot(accountId: string) {
     const hit = this.cache.get(accountId);
-    if (hit && hit.until > Date.now()) return hit;
+    const now = Date.now();
+    if (hit && hit.until > now) {
+      // Refreshed in the background in the second half of its life, so steady traffic (predict) never
+      // waits on the count queries; quota checks that create something invalidate and read fresh.
+      if (hit.until - now < this.ttlMs / 2 && !hit.refreshing) {
+        hit.refreshing = true;
+        this.read(accountId, hit).catch(() => { hit.refreshing = false; });
+      }
+      return hit;
+    }
+    return this.read(accountId);
+  }
+
+  /** Plan and counts from the database, cached; a refresh (`replacing`) lands only if its entry is still there. */
+  private async read(accountId: string, replacing?: Snapshot): Promise<Snapshot> {
     const account = await new AccountsStore(this.db).findAccount(accountId);
     const name = account && this.plansByName[account.plan] ? account.plan : 'community';
     const plan: Plan = { name, ...this.plansByName[name]! };
@@ -118,7 +134,10 @@ export class UsageService {
       'Nexosis-Account-Balance': '0.00 USD',
       'Nexosis-Request-Cost': '0.00 USD',
     };
-    const entry = { headers, counts, plan, until: Date.now() + this.ttlMs };
+    const entry: Snapshot = { headers, counts, plan, until: Date.now() + this.ttlMs };
+    // An entry invalidated meanwhile stays gone (its reader reads fresh). Batches checked against the
+    // old entry but not yet counted show in the next refresh, as after an expiry.
+    if (replacing && this.cache.get(accountId) !== replacing) return replacing;
     if (this.cache.size > 10000) this.cache.clear();
     this.cache.set(accountId, entry);
     return entry;
