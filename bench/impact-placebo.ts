@@ -13,11 +13,12 @@
  * Next to ours: statsmodels UnobservedComponents (local level + stochastic seasonal, MLE parameters
  * held fixed) on the same windows, through bench/impact_placebo_statsmodels.py.
  *
- *   npm run bench:impact-placebo [-- --quick] [-- --no-reference] [-- --no-power] [-- --uncalibrated] [-- --list] [-- --frequency=quarterly]
+ *   npm run bench:impact-placebo [-- --quick] [-- --no-reference] [-- --no-power] [-- --uncalibrated] [-- --list] [-- --verbose] [-- --frequency=quarterly]
  *
  * --quick keeps a quarter of the series (a few minutes); the full run is the figure to report.
  * --uncalibrated adds the engine without its backtest calibration (calibrate: false) beside ours.
  * --list prints every placebo window with p < 0.05: its model and backtest calibration.
+ * --verbose prints each window as it is done, with its p-value and CPU time.
  * The Python is $SIBYL_PYTHON, else /work/venv/bin/python, else python3.
  */
 import { spawn } from 'node:child_process';
@@ -168,7 +169,7 @@ const pct = (k: number, n: number) => (n === 0 ? '    —' : `${((100 * k) / n).
 /** Half-width of a 95 % binomial interval at 5 % for n windows, to read a false-positive rate against. */
 const se5 = (n: number) => (n === 0 ? '' : `±${(196 * Math.sqrt(0.05 * 0.95 / n)).toFixed(1)}`);
 
-interface Row { w: Window; o: Outcome; ref?: Outcome; raw?: Outcome }
+interface Row { w: Window; o: Outcome; ref?: Outcome; raw?: Outcome; cpuSeconds?: number }
 
 function covers(w: Window, o: Outcome): boolean {
   return w.truth >= o.absLo && w.truth <= o.absHi;
@@ -220,6 +221,7 @@ async function main(): Promise<void> {
   const withRef = !args.includes('--no-reference');
   // Also the engine without backtest calibration (parameters fixed at their estimates): the figures before it.
   const withRaw = args.includes('--uncalibrated');
+  const verbose = args.includes('--verbose');
   const injections = args.includes('--no-power') ? [] : INJECTIONS;
   const per = quick ? Math.ceil(PER_COLLECTION / 4) : PER_COLLECTION;
   let series: Series[] = [];
@@ -241,8 +243,12 @@ async function main(): Promise<void> {
   const t0 = performance.now();
   const rows: Row[] = windows.map((w, i) => {
     if (i % 50 === 0) console.log(`  ${i}/${windows.length} windows…`);
+    const cpu0 = process.cpuUsage();
     try {
-      return { w, o: ours(w), raw: withRaw ? ours(w, false) : undefined };
+      const o = ours(w);
+      const used = process.cpuUsage(cpu0);
+      if (verbose) console.log(`  ${w.id}: p ${o.p.toFixed(3)}, ${((used.user + used.system) / 1e6).toFixed(1)} s CPU`);
+      return { w, o, raw: withRaw ? ours(w, false) : undefined, cpuSeconds: (used.user + used.system) / 1e6 };
     } catch (e) {
       console.log(`  ${w.id}: ${(e as Error).message}`);
       return { w, o: { p: NaN, absLo: NaN, absHi: NaN, relLo: NaN, relHi: NaN, error: String(e) } };
@@ -252,7 +258,10 @@ async function main(): Promise<void> {
   const ref = await refPromise;
   for (const r of rows) r.ref = ref.get(r.w.id);
   const refFailed = withRef ? rows.filter((r) => !r.ref || r.ref.error !== undefined).length : 0;
-  console.log(`ours: ${oursSeconds.toFixed(0)} s for ${rows.length} windows${withRef ? `; statsmodels failed on ${refFailed}` : ''}`);
+  const cpu = rows.reduce((s, r) => s + (r.cpuSeconds ?? 0), 0);
+  console.log(`ours: ${oursSeconds.toFixed(0)} s wall, ${cpu.toFixed(0)} s CPU for ${rows.length} windows${withRef ? `; statsmodels failed on ${refFailed}` : ''}`);
+  const slowest = [...rows].sort((a, b) => (b.cpuSeconds ?? 0) - (a.cpuSeconds ?? 0)).slice(0, 5);
+  console.log(`  slowest (CPU s): ${slowest.map((r) => `${r.w.id} ${(r.cpuSeconds ?? 0).toFixed(1)}`).join('; ')}`);
 
   console.log('\nplacebo windows (no event; nominal: FPR 5.0 / 10.0, coverage 95.0; ± is the 95 % sampling error of a 5 % rate)');
   placeboTable(rows.filter((r) => r.w.injection === 'none'), withRef);

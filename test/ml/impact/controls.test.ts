@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { estimateImpact } from '../../../src/ml/timeseries/impact/estimate.js';
 import { prepareControls } from '../../../src/ml/timeseries/impact/controls.js';
-import { simulationRandom as seededRandom } from '../../../src/ml/timeseries/impact/simulate.js';
+import { coefficientDesign, simulationRandom as seededRandom } from '../../../src/ml/timeseries/impact/simulate.js';
+import { fitStructural } from '../../../src/ml/timeseries/statespace/fit.js';
 
 const N = 150;
 const PRE_END = 119;
@@ -53,4 +54,33 @@ test('with more controls than n_pre/4 only the best-correlated are kept, the inf
   assert.ok(Math.abs(mean) < 1e-12 && Math.abs(sd - 1) < 1e-12);
   // A control constant over the pre-period is dropped.
   assert.deepEqual(prepareControls(y, [new Float64Array(N).fill(4), x], PRE_END + 1).used, [1]);
+});
+
+test("the coefficients' sampling covariance matches their spread over replications; the state absorbs most of a coefficient error", () => {
+  // Short pre-periods (40 points), where the coefficient's error matters: β̂ from 80 independent
+  // series against the standard error the fit reports for each.
+  const n = 40;
+  const estimates: number[] = [];
+  const variances: number[] = [];
+  for (let r = 0; r < 80; r++) {
+    const { x, y } = synthetic(1000 + r);
+    const fit = fitStructural(y.subarray(0, n), [x.subarray(0, n)], { slope: 'none', seasonalPeriod: 1 });
+    estimates.push(fit.coefficients[0]);
+    variances.push(fit.coefficientCovariance[0]);
+  }
+  const mean = estimates.reduce((a, b) => a + b, 0) / estimates.length;
+  const empirical = estimates.reduce((a, b) => a + (b - mean) ** 2, 0) / (estimates.length - 1);
+  const reported = variances.reduce((a, b) => a + b, 0) / variances.length;
+  // 80 replications pin a variance down to about ±16 % (1 sd); the bounds allow 2.5 sd.
+  assert.ok(reported / empirical > 0.6 && reported / empirical < 1.6, `reported ${reported}, empirical ${empirical}`);
+  assert.ok(Math.abs(mean - COEFFICIENT) < 3 * Math.sqrt(empirical / estimates.length), `mean β̂ ${mean}`);
+
+  // A local level absorbs most of a coefficient error on a control that stays where it ended (the
+  // state, estimated from y − βx, carries −δ × the control's filtered level), none of a move after the event.
+  const { x, y } = synthetic(7);
+  const fit = fitStructural(y.subarray(0, n), [x.subarray(0, n)], { slope: 'none', seasonalPeriod: 1 });
+  const flat = coefficientDesign(fit, [new Float64Array(5).fill(x[n - 1])])[0];
+  const moved = coefficientDesign(fit, [new Float64Array(5).fill(x[n - 1] + 5)])[0];
+  assert.ok(Math.max(...flat.map(Math.abs)) < 0.2 * x[n - 1], `flat ${flat} for a control at ${x[n - 1]}`);
+  assert.ok(moved.every((d, t) => Math.abs(d - flat[t] - 5) < 1e-9), `moved ${moved}`);
 });

@@ -28,7 +28,7 @@ import { transitionCovariance, transitionMean } from '../statespace/kalman.js';
 import type { StructuralSpec } from '../statespace/structural.js';
 import type { Scale } from './candidates.js';
 import type { SeededRandom } from '../../core/random.js';
-import { forecastMoments } from './simulate.js';
+import { coefficientDesign, coefficientSumVariance, forecastMoments } from './simulate.js';
 
 /** Weight of the model's own variance (c = 1), in backtests. */
 export const PRIOR_BACKTESTS = 3;
@@ -118,9 +118,11 @@ function backtestZ(
     mean += scale === 'log' ? weights[t] : m.mean[t];
     observed += window[t];
   }
-  // Standardised by the predictive spread with the scale's uncertainty carried (see scaleUncertainty),
-  // so the calibration measures what the per-path draws of the event window leave out.
-  const sd = Math.sqrt(sumVariance(fit, weights) * scaleUncertainty(fit).varianceFactor);
+  // Standardised by the predictive spread with the scale's and the coefficients' uncertainty carried
+  // (see scaleUncertainty, coefficientDesign), so the calibration measures what the per-path draws
+  // of the event window leave out.
+  const coefficientVariance = coefficientSumVariance(fit, coefficientDesign(fit, xWindow), weights);
+  const sd = Math.sqrt((sumVariance(fit, weights) + coefficientVariance) * scaleUncertainty(fit).varianceFactor);
   return sd > 0 ? (observed - mean) / sd : NaN;
 }
 

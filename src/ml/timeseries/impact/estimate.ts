@@ -12,7 +12,7 @@ import { varianceNames, type StructuralSpec } from '../statespace/structural.js'
 import { calibrate, minTrainingPoints, scaleUncertainty, spreadPaths, type Calibration } from './calibration.js';
 import { fitCandidates } from './candidates.js';
 import { prepareControls } from './controls.js';
-import { forecastMoments, simulatePaths, simulationRandom } from './simulate.js';
+import { addCoefficientDraws, coefficientDesign, coefficientSumVariance, forecastMoments, simulatePaths, simulationRandom } from './simulate.js';
 import { summarisePaths } from './summary.js';
 
 export interface ImpactInput {
@@ -122,6 +122,15 @@ export function estimateImpact(input: ImpactInput): ImpactResult {
   });
   const moments = forecastMoments(fit, offset);
   const paths = simulatePaths(fit, offset, nSimulations, simulationRandom(seed));
+  // The control coefficients are estimates too: each path draws its own (a stream of its own, so
+  // that estimates without controls keep their paths).
+  const design = coefficientDesign(fit, controls.values.map((x) => x.subarray(nPre)));
+  if (design.length > 0) {
+    addCoefficientDraws(paths, fit, design, simulationRandom(seed + 2));
+    for (let t = 0; t < nPost; t++) {
+      moments.variance[t] += coefficientSumVariance(fit, design, unitAt(t, nPost));
+    }
+  }
   let predicted = moments.mean;
   if (chosen.scale === 'log') {
     // The mean of a log-normal counterfactual, not its median exp(mean).
@@ -164,4 +173,11 @@ export function estimateImpact(input: ImpactInput): ImpactResult {
     calibration,
     warnings,
   };
+}
+
+/** Weights picking the t-th of n steps. */
+function unitAt(t: number, n: number): Float64Array {
+  const w = new Float64Array(n);
+  w[t] = 1;
+  return w;
 }

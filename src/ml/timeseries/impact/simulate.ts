@@ -78,3 +78,69 @@ function dot(a: Float64Array, b: Float64Array): number {
   for (let i = 0; i < a.length; i++) s += a[i] * b[i];
   return s;
 }
+
+/**
+ * How a unit error in each coefficient moves the post-period forecast (k rows × horizon): the
+ * control's own value, less its part already absorbed by the state — the state is estimated from
+ * y minus the regression, so a coefficient too large by δ lowers the state by δ × (the control's
+ * filtered state) and the two cancel where the control stays near its recent level. This is the
+ * forecast-error term of a regression with state-space errors (generalised least squares).
+ */
+export function coefficientDesign(fit: StructuralFit, xPost: readonly Float64Array[]): Float64Array[] {
+  const { system } = fit;
+  const m = system.m;
+  const k = xPost.length;
+  if (k === 0) return [];
+  const horizon = xPost[0].length;
+  const state = Float64Array.from(fit.regressorStateMeans);
+  const design = xPost.map(() => new Float64Array(horizon));
+  for (let t = 0; t < horizon; t++) {
+    for (let j = 0; j < k; j++) {
+      let absorbed = 0;
+      for (let i = 0; i < m; i++) absorbed += system.z[i] * state[i * k + j];
+      design[j][t] = xPost[j][t] - absorbed;
+    }
+    transitionMean(system, state, k);
+  }
+  return design;
+}
+
+/**
+ * Adds to each path (paths × horizon, row-major, on the model's scale) the effect of coefficients
+ * drawn from their sampling distribution N(β̂, fit.coefficientCovariance): a control's coefficient
+ * is estimated on the pre-period, and holding it at its estimate would understate the spread of the
+ * counterfactual most where the controls move most.
+ */
+export function addCoefficientDraws(
+  paths: Float64Array, fit: StructuralFit, design: readonly Float64Array[], random: SeededRandom,
+): void {
+  const k = design.length;
+  if (k === 0) return;
+  const horizon = design[0].length;
+  const chol = cholesky(fit.coefficientCovariance, k, true);
+  if (!chol) return;
+  const u = new Float64Array(k);
+  const delta = new Float64Array(k);
+  for (let p = 0; p < paths.length / horizon; p++) {
+    for (let i = 0; i < k; i++) u[i] = random.normal();
+    for (let i = 0; i < k; i++) {
+      let s = 0;
+      for (let j = 0; j <= i; j++) s += chol[i * k + j] * u[j];
+      delta[i] = s;
+    }
+    for (let t = 0; t < horizon; t++) {
+      let shift = 0;
+      for (let j = 0; j < k; j++) shift += delta[j] * design[j][t];
+      paths[p * horizon + t] += shift;
+    }
+  }
+}
+
+/** Variance of Σ_t w_t (forecast error from the coefficients): gᵀ C g with g_j = Σ_t w_t design_j[t]. */
+export function coefficientSumVariance(fit: StructuralFit, design: readonly Float64Array[], weights: Float64Array): number {
+  const k = design.length;
+  const g = design.map((d) => d.reduce((s, v, t) => s + weights[t] * v, 0));
+  let variance = 0;
+  for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) variance += g[i] * fit.coefficientCovariance[i * k + j] * g[j];
+  return variance;
+}

@@ -7,6 +7,7 @@
 import { diffuseKalmanFilter, type FilterOutput } from './kalman.js';
 import { nelderMead } from '../../core/nelder-mead.js';
 import { profileLikelihood } from './profile.js';
+import { solveSymmetric } from '../../core/linalg.js';
 import { structuralSystem, varianceNames, type StateSpaceSystem, type StructuralSpec } from './structural.js';
 
 /** Likelihood converged: values agree to 1e-9 (relative) and log-variance ratios to 1e-4. */
@@ -31,6 +32,14 @@ export interface StructuralFit {
   /** Predicted state after the data, for y minus the regression part: mean (m) and covariance (m × m). */
   nextStateMean: Float64Array;
   nextStateCovariance: Float64Array;
+  /**
+   * Sampling covariance of the coefficients (k × k): scale × (X'F⁻¹X)⁻¹, given the variance ratios.
+   * The state is estimated from y minus the regression, so a coefficient error moves it too: see
+   * `regressorStateMeans`.
+   */
+  coefficientCovariance: Float64Array;
+  /** Predicted state after the data per unit of each coefficient (m × k, row-major): nextStateMean = a_y − Σ β_j a_j. */
+  regressorStateMeans: Float64Array;
 }
 
 function ratiosFromLogits(logits: ArrayLike<number>): Float64Array {
@@ -104,6 +113,11 @@ export function fitStructural(
     for (let j = 0; j < regressors.length; j++) s -= profiled.coefficients[j] * out.nextMean[i * data.length + 1 + j];
     nextStateMean[i] = s;
   }
+  const nReg = regressors.length;
+  const regressorStateMeans = new Float64Array(m * nReg);
+  for (let i = 0; i < m; i++) {
+    for (let j = 0; j < nReg; j++) regressorStateMeans[i * nReg + j] = out.nextMean[i * data.length + 1 + j];
+  }
   return {
     spec,
     variances,
@@ -114,7 +128,21 @@ export function fitStructural(
     firstUsed: out.used.indexOf(1),
     nextStateMean,
     nextStateCovariance: out.nextCovariance.map((p) => p * profiled.scale),
+    coefficientCovariance: inverseTimes(profiled.information, nReg, profiled.scale),
+    regressorStateMeans,
   };
+}
+
+/** scale × a⁻¹ for a symmetric positive (semi)definite k × k matrix, column by column. */
+function inverseTimes(a: Float64Array, k: number, scale: number): Float64Array {
+  const out = new Float64Array(k * k);
+  for (let j = 0; j < k; j++) {
+    const unit = new Float64Array(k);
+    unit[j] = 1;
+    const column = solveSymmetric(a, unit, k);
+    for (let i = 0; i < k; i++) out[i * k + j] = scale * column[i];
+  }
+  return out;
 }
 
 /**

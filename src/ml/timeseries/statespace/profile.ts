@@ -15,6 +15,11 @@ export interface ProfiledLikelihood {
   logLikelihood: number;
   /** Observations that contributed. */
   nObs: number;
+  /**
+   * X'F⁻¹X of the filtered regressor innovations (k × k): the coefficients' covariance is
+   * scale × its inverse (the generalised least-squares covariance given the variance ratios).
+   */
+  information: Float64Array;
 }
 
 /** Profiled likelihood over the used steps from index `from` on (to compare models on common steps). */
@@ -46,5 +51,5 @@ export function profileLikelihood(out: FilterOutput, from = 0): ProfiledLikeliho
   // A perfect fit would send the likelihood to infinity; the floor keeps the optimiser finite.
   const scale = Math.max(ssr / nObs, 1e-300);
   const logLikelihood = -0.5 * (nObs * (Math.log(2 * Math.PI) + 1 + Math.log(scale)) + sumLogF);
-  return { coefficients, scale, logLikelihood, nObs };
+  return { coefficients, scale, logLikelihood, nObs, information: xtx };
 }
