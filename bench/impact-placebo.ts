@@ -7,11 +7,13 @@
  *
  * - placebo: the window as it is (true effect 0): false-positive rate at p < 0.05 and p < 0.10, and
  *   coverage of the 95 % intervals of the absolute and relative effect;
- * - power (the longer window at the series end): the window multiplied by 1.05, 1.10, 1.20, and by a ramp from 1 to 1.20: share of p < 0.05
- *   and coverage of the true cumulative effect.
+ * - power (every window, judged against the same counterfactual as its placebo: one fit per window):
+ *   the window multiplied by 1.05, 1.10, 1.20, and by a ramp from 1 to 1.20: share of p < 0.05 and
+ *   coverage of the true cumulative effect, per frequency and window position.
  *
  * Next to ours: statsmodels UnobservedComponents (local level + stochastic seasonal, MLE parameters
- * held fixed) on the same windows, through bench/impact_placebo_statsmodels.py.
+ * held fixed) on the same placebo windows and, for power, the longer window at the series end, through
+ * bench/impact_placebo_statsmodels.py.
  *
  *   npm run bench:impact-placebo [-- --quick] [-- --no-reference] [-- --no-power] [-- --uncalibrated] [-- --list] [-- --verbose] [-- --frequency=quarterly]
  *
@@ -27,7 +29,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { column, readCsv } from './lib/benchdata.js';
 import { repositoryRoot } from './lib/data-root.js';
-import { estimateImpact } from '../src/ml/timeseries/impact/estimate.js';
+import { counterfactual, effectsAgainst } from '../src/ml/timeseries/impact/estimate.js';
 
 type Frequency = 'monthly' | 'quarterly' | 'daily';
 
@@ -118,9 +120,8 @@ function windowsOf(s: Series, injections: Injection[]): Window[] {
       const preEnd = end - length;
       // The pre-period must cover three cycles and three window lengths.
       if (preEnd + 1 < Math.max(3 * period, 3 * length)) continue;
-      // Power is measured on the longer window at the series end, to keep the run short.
-      const powered = position === 'end' && length === LENGTHS[s.frequency][1];
-      for (const injection of ['none' as Injection, ...(powered ? injections : [])]) {
+      // Every window also gets the injected effects: they share its counterfactual (one fit).
+      for (const injection of ['none' as Injection, ...injections]) {
         const y = s.values.slice(0, end + 1);
         let truth = 0;
         for (let t = 0; t < length; t++) {
@@ -158,11 +159,24 @@ function reference(windows: Window[]): Promise<Map<string, Outcome>> {
   });
 }
 
-function ours(w: Window, calibrate = true): Outcome {
-  const r = estimateImpact({ y: w.y, preEnd: w.preEnd, period: w.period, seed: 0, calibrate });
-  const c = r.calibration;
-  const detail = `${r.model}, ${c.backtests} backtests, scale ${c.scale.toFixed(2)}, dof ${c.dof}, z ${c.z.map((v) => v.toFixed(1)).join(' ')}`;
-  return { p: r.pValue, absLo: r.absoluteEffectInterval[0], absHi: r.absoluteEffectInterval[1], relLo: r.relativeEffectInterval[0], relHi: r.relativeEffectInterval[1], detail };
+/**
+ * Our outcomes for windows that share a pre-period (a placebo window and its injected variants): the
+ * counterfactual depends on the pre-period only, so it is fitted once and each variant judged against it.
+ */
+function ours(group: Window[], calibrate = true): Outcome[] {
+  const w = group[0];
+  const cf = counterfactual({ y: w.y, preEnd: w.preEnd, period: w.period, seed: 0, calibrate });
+  const c = cf.calibration;
+  const detail = `${cf.model}, ${c.backtests} backtests, scale ${c.scale.toFixed(2)}, dof ${c.dof}, z ${c.z.map((v) => v.toFixed(1)).join(' ')}`;
+  return group.map((v) => {
+    const r = effectsAgainst(cf, v.y.subarray(v.preEnd + 1));
+    return { p: r.pValue, absLo: r.absoluteEffectInterval[0], absHi: r.absoluteEffectInterval[1], relLo: r.relativeEffectInterval[0], relHi: r.relativeEffectInterval[1], detail };
+  });
+}
+
+/** The statsmodels reference runs on the placebo windows and, for power, on the longer window at the series end. */
+function referenced(w: Window): boolean {
+  return w.injection === 'none' || (w.position === 'end' && w.length === LENGTHS[w.frequency][1]);
 }
 
 const pct = (k: number, n: number) => (n === 0 ? '    —' : `${((100 * k) / n).toFixed(1).padStart(5)}`);
@@ -203,14 +217,22 @@ function placeboTable(rows: Row[], withRef: boolean): void {
 }
 
 function powerTable(rows: Row[], withRef: boolean): void {
-  console.log(`  ${'injection'.padEnd(24)} ${'n'.padStart(4)}  power@.05 cover95 | ${withRef ? 'statsmodels power@.05 cover95' : ''}`);
+  console.log(`  ${'injection'.padEnd(30)} ${'n'.padStart(4)}  power@.05 cover95 | ${withRef ? 'statsmodels power@.05 cover95 (longer window at the end)' : ''}`);
   for (const frequency of ['monthly', 'quarterly', 'daily', 'all'] as const) {
-    for (const injection of INJECTIONS) {
-      const g = rows.filter((r) => r.w.injection === injection && (frequency === 'all' || r.w.frequency === frequency));
-      if (g.length === 0) continue;
-      const h = g.filter((r) => r.ref && r.ref.error === undefined);
-      const raw = g[0].raw ? `| uncalibrated ${pct(g.filter((r) => r.raw!.p < 0.05).length, g.length)} ${pct(g.filter((r) => covers(r.w, r.raw!)).length, g.length)} ` : '';
-      console.log(`  ${`${frequency} ${injection}`.padEnd(24)} ${String(g.length).padStart(4)}  ${pct(g.filter((r) => r.o.p < 0.05).length, g.length)}     ${pct(g.filter((r) => covers(r.w, r.o)).length, g.length)}  ${raw}${withRef ? `|             ${pct(h.filter((r) => r.ref!.p < 0.05).length, h.length)}   ${pct(h.filter((r) => covers(r.w, r.ref!)).length, h.length)}` : ''}`);
+    for (const position of ['end', 'earlier', 'middle', 'all'] as const) {
+      if (frequency === 'all' && position !== 'all') continue;
+      for (const injection of INJECTIONS) {
+        const g = rows.filter((r) => r.w.injection === injection && (frequency === 'all' || r.w.frequency === frequency) && (position === 'all' || r.w.position === position));
+        if (g.length === 0) continue;
+        const h = g.filter((r) => r.ref && r.ref.error === undefined);
+        const raw = g[0].raw ? `| uncalibrated ${pct(g.filter((r) => r.raw!.p < 0.05).length, g.length)} ${pct(g.filter((r) => covers(r.w, r.raw!)).length, g.length)} ` : '';
+        // statsmodels runs on the longer end windows only: ours on those same windows beside it.
+        const same = g.filter((r) => referenced(r.w));
+        const refPart = withRef && h.length > 0
+          ? `|             ${pct(h.filter((r) => r.ref!.p < 0.05).length, h.length)}   ${pct(h.filter((r) => covers(r.w, r.ref!)).length, h.length)}  (n ${h.length}; ours on these ${pct(same.filter((r) => r.o.p < 0.05).length, same.length).trim()})`
+          : '';
+        console.log(`  ${`${frequency} ${position} ${injection}`.padEnd(30)} ${String(g.length).padStart(4)}  ${pct(g.filter((r) => r.o.p < 0.05).length, g.length)}     ${pct(g.filter((r) => covers(r.w, r.o)).length, g.length)}  ${raw}${refPart}`);
+      }
     }
   }
 }
@@ -239,27 +261,35 @@ async function main(): Promise<void> {
   const counts = (['monthly', 'quarterly', 'daily'] as const).map((f) => `${series.filter((s) => s.frequency === f).length} ${f}`).join(', ');
   console.log(`impact placebo benchmark${quick ? ' (--quick)' : ''}: ${series.length} series (${counts}), ${windows.length} windows (${windows.filter((w) => w.injection === 'none').length} placebo)`);
 
-  const refPromise = withRef ? reference(windows) : Promise.resolve(new Map<string, Outcome>());
+  const refPromise = withRef ? reference(windows.filter(referenced)) : Promise.resolve(new Map<string, Outcome>());
   const t0 = performance.now();
-  const rows: Row[] = windows.map((w, i) => {
-    if (i % 50 === 0) console.log(`  ${i}/${windows.length} windows…`);
+  const groups = new Map<string, Window[]>();
+  for (const w of windows) {
+    const key = w.id.slice(0, w.id.lastIndexOf('|'));
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key)!.push(w);
+  }
+  const rows: Row[] = [...groups.values()].flatMap((group, i): Row[] => {
+    if (i % 25 === 0) console.log(`  ${i}/${groups.size} pre-periods…`);
     const cpu0 = process.cpuUsage();
     try {
-      const o = ours(w);
+      const o = ours(group);
       const used = process.cpuUsage(cpu0);
-      if (verbose) console.log(`  ${w.id}: p ${o.p.toFixed(3)}, ${((used.user + used.system) / 1e6).toFixed(1)} s CPU`);
-      return { w, o, raw: withRaw ? ours(w, false) : undefined, cpuSeconds: (used.user + used.system) / 1e6 };
+      const cpuSeconds = (used.user + used.system) / 1e6;
+      if (verbose) console.log(`  ${group[0].id}: p ${o[0].p.toFixed(3)}, ${cpuSeconds.toFixed(1)} s CPU`);
+      const raw = withRaw ? ours(group, false) : undefined;
+      return group.map((w, k) => ({ w, o: o[k], raw: raw?.[k], cpuSeconds: k === 0 ? cpuSeconds : 0 }));
     } catch (e) {
-      console.log(`  ${w.id}: ${(e as Error).message}`);
-      return { w, o: { p: NaN, absLo: NaN, absHi: NaN, relLo: NaN, relHi: NaN, error: String(e) } };
+      console.log(`  ${group[0].id}: ${(e as Error).message}`);
+      return group.map((w) => ({ w, o: { p: NaN, absLo: NaN, absHi: NaN, relLo: NaN, relHi: NaN, error: String(e) } }));
     }
   });
   const oursSeconds = (performance.now() - t0) / 1000;
   const ref = await refPromise;
   for (const r of rows) r.ref = ref.get(r.w.id);
-  const refFailed = withRef ? rows.filter((r) => !r.ref || r.ref.error !== undefined).length : 0;
+  const refFailed = withRef ? rows.filter((r) => referenced(r.w) && (!r.ref || r.ref.error !== undefined)).length : 0;
   const cpu = rows.reduce((s, r) => s + (r.cpuSeconds ?? 0), 0);
-  console.log(`ours: ${oursSeconds.toFixed(0)} s wall, ${cpu.toFixed(0)} s CPU for ${rows.length} windows${withRef ? `; statsmodels failed on ${refFailed}` : ''}`);
+  console.log(`ours: ${oursSeconds.toFixed(0)} s wall, ${cpu.toFixed(0)} s CPU for ${rows.length} windows (${groups.size} fits)${withRef ? `; statsmodels failed on ${refFailed} of ${windows.filter(referenced).length}` : ''}`);
   const slowest = [...rows].sort((a, b) => (b.cpuSeconds ?? 0) - (a.cpuSeconds ?? 0)).slice(0, 5);
   console.log(`  slowest (CPU s): ${slowest.map((r) => `${r.w.id} ${(r.cpuSeconds ?? 0).toFixed(1)}`).join('; ')}`);
 

@@ -3,7 +3,9 @@
  * on the pre-period only — local level, optionally a drift and a stochastic seasonal, plus a
  * regression on standardised control series, chosen by AICc (candidates.ts) — predicts the
  * counterfactual post-period; simulated counterfactual paths give the intervals and the p-value of
- * the cumulative effect (PROTOCOL §4). The spread of those paths is calibrated on placebo backtests
+ * the cumulative effect (PROTOCOL §4). Each path carries the uncertainty of the estimated parameters
+ * that the data pin down in closed form: the variance scale (drawn from its posterior) and the control
+ * coefficients (drawn from their GLS sampling distribution). The spread of those paths is calibrated on placebo backtests
  * inside the pre-period (calibration.ts), so that p-values and intervals hold on real series and not
  * only under the fitted model. Pure computation; the series comes from prepare.ts, the period
  * from seasonalPeriods(interval).main.
@@ -90,15 +92,31 @@ const DEFAULT_SIMULATIONS = 10_000;
 const MAX_FIT_POINTS = 500;
 
 export function estimateImpact(input: ImpactInput): ImpactResult {
+  const { y, preEnd } = input;
+  // Checked before the (costly) fit.
+  for (let t = preEnd + 1; t < y.length; t++) {
+    if (!Number.isFinite(y[t])) throw new RangeError(`post-period value at ${t} is missing`);
+  }
+  return effectsAgainst(counterfactual(input), y.subarray(preEnd + 1));
+}
+
+/**
+ * The counterfactual of the post-period and everything it rests on, without the post-period values:
+ * the model sees only the pre-period (and the controls), so several post-periods — a benchmark's
+ * injected effects — can be judged against one counterfactual by `effectsAgainst`.
+ */
+export interface Counterfactual extends Omit<ImpactResult, 'absoluteEffect' | 'relativeEffect' | 'absoluteEffectInterval' | 'relativeEffectInterval' | 'cumulativeLower' | 'cumulativeUpper' | 'pValue' | 'lower' | 'upper'> {
+  /** Simulated counterfactual paths, nSimulations × post-period length, row-major. */
+  paths: Float64Array;
+}
+
+export function counterfactual(input: ImpactInput): Counterfactual {
   const { y, preEnd, period = 1, nSimulations = DEFAULT_SIMULATIONS, seed = 0 } = input;
   const nPre = preEnd + 1;
   const n = y.length;
   if (!Number.isInteger(nSimulations) || nSimulations < 1) throw new RangeError(`nSimulations ${nSimulations}`);
   if (!Number.isInteger(preEnd) || nPre < 3 || nPre >= n) {
     throw new RangeError(`preEnd ${preEnd} must leave at least 3 pre-period and 1 post-period points of ${n}`);
-  }
-  for (let t = nPre; t < n; t++) {
-    if (!Number.isFinite(y[t])) throw new RangeError(`post-period value at ${t} is missing`);
   }
   const rawControls = input.controls ?? [];
   for (const c of rawControls) {
@@ -123,8 +141,8 @@ export function estimateImpact(input: ImpactInput): ImpactResult {
   const moments = forecastMoments(fit, offset);
   const paths = simulatePaths(fit, offset, nSimulations, simulationRandom(seed));
   // The control coefficients are estimates too: each path draws its own (a stream of its own, so
-  // that estimates without controls keep their paths).
-  const design = coefficientDesign(fit, controls.values.map((x) => x.subarray(nPre)));
+  // that estimates without controls keep their paths). Uncalibrated estimates hold every parameter.
+  const design = input.calibrate === false ? [] : coefficientDesign(fit, controls.values.map((x) => x.subarray(nPre)));
   if (design.length > 0) {
     addCoefficientDraws(paths, fit, design, simulationRandom(seed + 2));
     for (let t = 0; t < nPost; t++) {
@@ -153,18 +171,9 @@ export function estimateImpact(input: ImpactInput): ImpactResult {
     warnings.push(`The model fits the periods before the event badly: on backtests before the event its errors were ${calibration.scale.toFixed(1)} times larger than it expected, and the intervals have been widened accordingly.`);
   }
 
-  const observed = y.subarray(nPre);
-  let absoluteEffect = 0;
-  let predictedSum = 0;
-  for (let t = 0; t < nPost; t++) {
-    absoluteEffect += observed[t] - predicted[t];
-    predictedSum += predicted[t];
-  }
   return {
     predicted,
-    absoluteEffect,
-    relativeEffect: absoluteEffect / predictedSum,
-    ...summarisePaths(paths, observed),
+    paths,
     model: chosen.label,
     controlsUsed: controls.used,
     coefficients: Array.from(fit.coefficients, (b, j) => b / controls.sds[j]),
@@ -180,4 +189,26 @@ function unitAt(t: number, n: number): Float64Array {
   const w = new Float64Array(n);
   w[t] = 1;
   return w;
+}
+
+/** Effects of the observed post-period against a counterfactual. */
+export function effectsAgainst(cf: Counterfactual, observed: Float64Array): ImpactResult {
+  const nPost = cf.predicted.length;
+  if (observed.length !== nPost) throw new RangeError(`${observed.length} post-period values for a counterfactual of ${nPost}`);
+  for (let t = 0; t < nPost; t++) {
+    if (!Number.isFinite(observed[t])) throw new RangeError(`post-period value ${t} is missing`);
+  }
+  let absoluteEffect = 0;
+  let predictedSum = 0;
+  for (let t = 0; t < nPost; t++) {
+    absoluteEffect += observed[t] - cf.predicted[t];
+    predictedSum += cf.predicted[t];
+  }
+  const { paths, ...rest } = cf;
+  return {
+    ...rest,
+    absoluteEffect,
+    relativeEffect: absoluteEffect / predictedSum,
+    ...summarisePaths(paths, observed),
+  };
 }
