@@ -29,7 +29,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { column, readCsv } from './lib/benchdata.js';
 import { repositoryRoot } from './lib/data-root.js';
-import { counterfactual, effectsAgainst } from '../src/ml/timeseries/impact/estimate.js';
+import { ADEQUACY_LEVEL, counterfactual, effectsAgainst } from '../src/ml/timeseries/impact/estimate.js';
 
 type Frequency = 'monthly' | 'quarterly' | 'daily';
 
@@ -52,7 +52,7 @@ interface Window {
 
 type Injection = 'none' | '+5%' | '+10%' | '+20%' | 'ramp to +20%';
 
-interface Outcome { p: number; absLo: number; absHi: number; relLo: number; relHi: number; error?: string; detail?: string }
+interface Outcome { p: number; absLo: number; absHi: number; relLo: number; relHi: number; error?: string; detail?: string; inadequate?: boolean }
 
 const PERIOD: Record<Frequency, number> = { monthly: 12, quarterly: 4, daily: 7 };
 const LENGTHS: Record<Frequency, number[]> = { monthly: [6, 12], quarterly: [4, 8], daily: [14, 28] };
@@ -170,7 +170,8 @@ function ours(group: Window[], calibrate = true): Outcome[] {
   const detail = `${cf.model}, ${c.backtests} backtests, scale ${c.scale.toFixed(2)}, dof ${c.dof}, z ${c.z.map((v) => v.toFixed(1)).join(' ')}`;
   return group.map((v) => {
     const r = effectsAgainst(cf, v.y.subarray(v.preEnd + 1));
-    return { p: r.pValue, absLo: r.absoluteEffectInterval[0], absHi: r.absoluteEffectInterval[1], relLo: r.relativeEffectInterval[0], relHi: r.relativeEffectInterval[1], detail };
+    const inadequate = r.adequacy !== null && r.adequacy.pValue < ADEQUACY_LEVEL;
+    return { p: r.pValue, absLo: r.absoluteEffectInterval[0], absHi: r.absoluteEffectInterval[1], relLo: r.relativeEffectInterval[0], relHi: r.relativeEffectInterval[1], detail, inadequate };
   });
 }
 
@@ -303,6 +304,10 @@ async function main(): Promise<void> {
   if (args.includes('--list')) {
     for (const r of rows.filter((x) => x.w.injection === 'none' && x.o.p < 0.05)) console.log(`  p ${r.o.p.toFixed(3)} ${r.w.id}: ${r.o.detail}`);
   }
+  const placebo = rows.filter((r) => r.w.injection === 'none');
+  const flagged = placebo.filter((r) => r.o.inadequate);
+  const unflagged = placebo.filter((r) => !r.o.inadequate);
+  console.log(`  Ljung–Box warning (p < ${ADEQUACY_LEVEL}) on ${pct(flagged.length, placebo.length).trim()}% of placebo windows; FPR@.05 with it ${pct(flagged.filter((r) => r.o.p < 0.05).length, flagged.length).trim()}% of ${flagged.length}, without ${pct(unflagged.filter((r) => r.o.p < 0.05).length, unflagged.length).trim()}% of ${unflagged.length}`);
   const relCover = rows.filter((r) => r.w.injection === 'none');
   console.log(`  relative-effect 95 % interval covers 0: ${pct(relCover.filter((r) => r.o.relLo <= 0 && r.o.relHi >= 0).length, relCover.length).trim()}%`);
   if (injections.length) {

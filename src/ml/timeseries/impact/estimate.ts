@@ -12,6 +12,7 @@
  */
 import { varianceNames, type StructuralSpec } from '../statespace/structural.js';
 import { calibrate, minTrainingPoints, scaleUncertainty, spreadPaths, type Calibration } from './calibration.js';
+import { ljungBox, type Adequacy } from './adequacy.js';
 import { fitCandidates } from './candidates.js';
 import { prepareControls } from './controls.js';
 import { addCoefficientDraws, coefficientDesign, coefficientSumVariance, forecastMoments, simulatePaths, simulationRandom } from './simulate.js';
@@ -72,7 +73,9 @@ export interface ImpactResult {
   candidates: CandidateModel[];
   /** Backtest calibration of the counterfactual's spread (scale 1 and no backtests when turned off). */
   calibration: Calibration;
-  /** Why the figures deserve caution: a short pre-period, a model that fits the pre-period badly. */
+  /** Ljung–Box test of the model's one-step errors on the pre-period (null with fewer than 20). */
+  adequacy: Adequacy | null;
+  /** Why the figures deserve caution: a short pre-period, a model that fits the pre-period badly or leaves autocorrelated errors. */
   warnings: string[];
 }
 
@@ -80,6 +83,8 @@ export interface ImpactResult {
 export const FEW_BACKTESTS = 3;
 /** A calibration scale above this: the model's own uncertainty was far too small before the event. */
 export const POOR_FIT_SCALE = 2;
+/** A Ljung–Box p-value below this on the pre-period's one-step errors: the model misses structure. */
+export const ADEQUACY_LEVEL = 0.01;
 
 const DEFAULT_SIMULATIONS = 10_000;
 
@@ -167,6 +172,10 @@ export function counterfactual(input: ImpactInput): Counterfactual {
   if (input.calibrate !== false && calibration.backtests < FEW_BACKTESTS) {
     warnings.push(`The pre-period is short for a window of ${nPost} periods: only ${calibration.backtests} backtest(s) of that length fit before the event, so the model could not be checked and the intervals are wide. A longer history before the event gives sharper results.`);
   }
+  const adequacy = ljungBox(fit, chosen.scale === 'log' ? yPre.map(Math.log) : yPre, xPre);
+  if (adequacy && adequacy.pValue < ADEQUACY_LEVEL) {
+    warnings.push(`The model leaves a pattern in its errors before the event (Ljung–Box p = ${adequacy.pValue.toPrecision(2)} over ${adequacy.lags} lags): it misses some persistence or cycle of the series, so its errors come in runs. ${input.calibrate === false ? 'Its intervals are not calibrated and may be too narrow.' : 'The intervals are widened by what such runs cost on backtests before the event, which may still understate them.'}`);
+  }
   if (calibration.scale > POOR_FIT_SCALE) {
     warnings.push(`The model fits the periods before the event badly: on backtests before the event its errors were ${calibration.scale.toFixed(1)} times larger than it expected, and the intervals have been widened accordingly.`);
   }
@@ -180,6 +189,7 @@ export function counterfactual(input: ImpactInput): Counterfactual {
     variances: Object.fromEntries(varianceNames(fit.spec).map((name, i) => [name, fit.variances[i]])),
     candidates: candidates.map((c) => ({ model: c.label, aicc: c.aicc })),
     calibration,
+    adequacy,
     warnings,
   };
 }
