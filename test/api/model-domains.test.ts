@@ -61,7 +61,7 @@ for (const backend of await backends()) {
       assert.ok(strength > 40 && strength < 100, `the first row of the data set is 80 MPa; predicted ${strength}`);
 
       // Conformal intervals: on the held-back rows (206) they cover at least their level (within 3
-      // standard errors). The holdout is drawn from the session's id, so it changes from run to run;
+      // standard errors). The holdout is drawn from the session's seed;
       // cross-conformal intervals may over-cover a little, which costs width (measured in
       // bench:tabular), not validity, so the upper side only has to stay clear of trivially wide bands.
       for (const [level, key] of [[0.8, 'predictionIntervalCoverage80'], [0.95, 'predictionIntervalCoverage95']] as const) {
@@ -89,6 +89,27 @@ for (const backend of await backends()) {
         assert.equal(r.status, 400, JSON.stringify(bad));
         assert.equal(r.json.errorType, 'RequestValidation');
         assert.ok('predictionIntervals' in r.json.errorDetails);
+      }
+    });
+
+    it('the same data and request give the same model; extraParameters.seed names another, and a bad one is a 400', async () => {
+      assert.equal((await s.call('PUT', '/v1/data/concrete-seeds', { json: { data: records(readFixture('regression', 'concrete.csv')) } })).status, 201);
+      const request = { dataSourceName: 'concrete-seeds', targetColumn: 'compressive_strength', predictionDomain: 'regression' };
+      const run = async (extraParameters?: Record<string, unknown>) => {
+        const created = await s.call('POST', '/v1/sessions/model', { json: { ...request, extraParameters } });
+        assert.equal(created.status, 200, created.text);
+        const done = await finished(s, created.json.sessionId);
+        assert.equal(done.status, 'completed', JSON.stringify(done.messages));
+        const results = await s.call('GET', `/v1/sessions/${done.sessionId}/results?pageSize=1000`);
+        return { metrics: results.json.metrics, data: results.json.data, algorithm: done.algorithm };
+      };
+      const [first, again, seeded] = [await run(), await run(), await run({ seed: 7 })];
+      assert.deepEqual(again, first, 'a second session on the same data and request');
+      assert.notDeepEqual(seeded.data, first.data, 'another seed holds back other rows');
+      for (const seed of [-1, 1.5, 'x', 2 ** 32]) {
+        const bad = await s.call('POST', '/v1/sessions/model', { json: { ...request, extraParameters: { seed } } });
+        assert.equal(bad.status, 400, JSON.stringify(seed));
+        assert.ok('extraParameters.seed' in bad.json.errorDetails, bad.text);
       }
     });
 

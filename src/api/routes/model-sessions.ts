@@ -37,6 +37,10 @@ function readModelSessionRequest(req: FastifyRequest): ModelSessionRequest {
   if (contamination !== undefined && contamination !== null && !(typeof contamination === 'number' && contamination > 0 && contamination <= MAX_CONTAMINATION)) {
     p.fail('extraParameters.contamination', `contamination is the share of rows that are anomalies: a number in (0, ${MAX_CONTAMINATION}]; got ${JSON.stringify(contamination)}`);
   }
+  const seed = extra.raw('seed');
+  if (seed !== undefined && seed !== null && !(Number.isInteger(seed) && (seed as number) >= 0 && (seed as number) <= 0xffffffff)) {
+    p.fail('extraParameters.seed', `seed makes a session repeatable: an integer from 0 to ${0xffffffff}; got ${JSON.stringify(seed)}`);
+  }
   const columns = normalizeColumnMap(p.raw('columns'));
   for (const [name, problems] of Object.entries(columns.errors)) for (const m of problems) p.fail(`columns.${name}`, m);
   const callbackUrl = p.str('callbackUrl');

@@ -105,12 +105,3 @@ export class SeededRandom {
   }
 }
 
-/** A stable 32-bit seed from a string (FNV-1a), e.g. a session id. */
-export function seedFromId(id: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < id.length; i++) {
-    h ^= id.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}

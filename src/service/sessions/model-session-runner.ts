@@ -12,7 +12,6 @@ import type { StoredColumn } from '../../store/schema.js';
 import { columnsOf } from '../datasets/datasets-service.js';
 import { ColumnarLoader } from '../datasets/columnar-loader.js';
 import { NotFoundError } from '../errors.js';
-import { seedFromId } from '../../ml/core/random.js';
 import type { PredictionDomain } from '../models/model-artifact.js';
 import { modelsOf } from '../models/models-service.js';
 import { MemoryWatch } from './memory-watch.js';
@@ -20,6 +19,16 @@ import { CONTEST_SAMPLE_ROWS } from '../../ml/tabular/contest/sample.js';
 import { contestWorkBudget } from '../../ml/tabular/contest/run-contest.js';
 
 const NUMERIC_TYPES = new Set(['numeric', 'numericMeasure']);
+
+/**
+ * The seed of every random choice in a session (holdout split, contest folds, learners). Fixed
+ * unless `extraParameters.seed` names another (validated at creation), so the same data and
+ * request give the same model, as LightGBM's and our own learners' fixed default seeds do.
+ */
+const DEFAULT_SESSION_SEED = 1;
+function sessionSeed(extra: Record<string, unknown>): number {
+  return typeof extra.seed === 'number' ? extra.seed : DEFAULT_SESSION_SEED;
+}
 
 export const runModelSession: SessionRunner = async (session, { services, compute }): Promise<SessionOutcome> => {
   const memory = new MemoryWatch();
@@ -46,7 +55,7 @@ export const runModelSession: SessionRunner = async (session, { services, comput
     const keyColumn = names.find((n) => columns[n]!.role === 'key') ?? (dataset.identityKind === 'key' ? dataset.identityColumn : null);
     const input: ModelComputeInput = {
       domain,
-      seed: seedFromId(session.id),
+      seed: sessionSeed(extra),
       specs,
       columns: loaded,
       rows,
