@@ -2,7 +2,7 @@
  * Rows as Uint8 bin codes, column-major (feature f's at f*nRows ..), as read when partitioning a leaf
  * on one feature and walking trees on bins; training-memory.ts adds a row-major copy for histograms.
  */
-import type { Frame } from '../../frame.js';
+import type { FeatureColumn, Frame } from '../../frame.js';
 import { type FeatureBins, codeToBinTable, numBins, valueToBin } from './bin-mapper.js';
 
 /** Layout of the used features: where each feature's bins sit in a histogram. */
@@ -39,18 +39,20 @@ export interface BinnedRows {
 export function binRows(frame: Frame, layout: FeatureLayout, rows: Int32Array): BinnedRows {
   const n = rows.length;
   const codes = new Uint8Array(layout.bins.length * n);
-  layout.bins.forEach((b, f) => {
-    const col = frame.columns[layout.column[f]];
-    const out = codes.subarray(f * n, (f + 1) * n);
-    if (b.kind === 'numeric' && col.kind === 'numeric') {
-      for (let i = 0; i < n; i++) out[i] = valueToBin(b, col.values[rows[i]]);
-    } else if (b.kind === 'categorical' && col.kind === 'categorical') {
-      const table = codeToBinTable(b, col.levels);
-      for (let i = 0; i < n; i++) {
-        const c = col.codes[rows[i]];
-        out[i] = c >= 0 && c < table.length ? table[c] : b.missingBin;
-      }
-    } else throw new Error(`GBDT: column ${col.name} changed kind`);
-  });
+  layout.bins.forEach((b, f) => binColumn(b, frame.columns[layout.column[f]], rows, codes.subarray(f * n, (f + 1) * n)));
   return { nRows: n, codes };
+}
+
+/** out[i] = the bin of column col's value in row rows[i]. */
+export function binColumn(b: FeatureBins, col: FeatureColumn, rows: Int32Array, out: Uint8Array): void {
+  const n = rows.length;
+  if (b.kind === 'numeric' && col.kind === 'numeric') {
+    for (let i = 0; i < n; i++) out[i] = valueToBin(b, col.values[rows[i]]);
+  } else if (b.kind === 'categorical' && col.kind === 'categorical') {
+    const table = codeToBinTable(b, col.levels);
+    for (let i = 0; i < n; i++) {
+      const c = col.codes[rows[i]];
+      out[i] = c >= 0 && c < table.length ? table[c] : b.missingBin;
+    }
+  } else throw new Error(`GBDT: column ${col.name} changed kind`);
 }

@@ -1,7 +1,9 @@
 /**
  * LightGBM's DataPartition: the (bagged) training row indices, grouped so that each leaf's rows are one
- * contiguous segment; splitting a leaf partitions its segment in place (in wasm, see training-memory.ts).
+ * contiguous segment; splitting a leaf partitions its segment in place (in wasm, over the fit's threads:
+ * see row-work.ts).
  */
+import type { FeatureTeam } from './feature-team.js';
 import type { TrainingMemory } from './training-memory.js';
 
 export class DataPartition {
@@ -9,7 +11,7 @@ export class DataPartition {
   readonly begin: Int32Array;
   readonly count: Int32Array;
 
-  constructor(private readonly memory: TrainingMemory, maxLeaves: number) {
+  constructor(private readonly memory: TrainingMemory, private readonly team: FeatureTeam, maxLeaves: number) {
     this.indices = memory.indices;
     this.begin = new Int32Array(maxLeaves);
     this.count = new Int32Array(maxLeaves);
@@ -26,7 +28,7 @@ export class DataPartition {
   /** Splits `leaf` on feature f: rows whose bin has goesLeft[bin] = 1 stay, the others move to `newLeaf`. */
   split(leaf: number, newLeaf: number, f: number, goesLeft: Uint8Array): void {
     const b = this.begin[leaf];
-    const mid = this.memory.partition(b, b + this.count[leaf], f, goesLeft);
+    const mid = this.team.partition(b, b + this.count[leaf], this.memory.sideTable(f, goesLeft));
     this.begin[newLeaf] = mid;
     this.count[newLeaf] = b + this.count[leaf] - mid;
     this.count[leaf] = mid - b;

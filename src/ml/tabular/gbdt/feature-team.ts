@@ -6,17 +6,24 @@
  * thread merges the threads' best splits in range order, keeping an earlier range on equal gain, which
  * is exactly the single-thread scan's choice: models are byte-identical whatever the thread count.
  *
+ * The same threads share the fit's row work (row-work.ts): gradients, partitioning a split leaf's rows,
+ * adding a tree's values to the scores, each cut into one row range per thread and giving the numbers
+ * one thread gives. Without that, a third of a two-thread fit ran on the main thread alone.
+ *
  * Helper threads are worker threads attached to the fit's shared wasm memory; jobs and results pass
  * through a control block in that memory (Atomics wait/notify), not messages, as a job lasts microseconds
  * to milliseconds.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { FeatureLayout } from './binned-data.js';
 import { subtractHistogram } from './histogram.js';
 import type { ResolvedGbdtParams } from './params.js';
 import { type LeafSums, type SplitInfo, findBestSplit } from './split-finder.js';
-import type { HistogramBuilder, HistogramPlan } from './training-memory.js';
-import type { KernelMemory } from './wasm-kernels.js';
+import { HistogramBuilder, type HistogramPlan, type TrainingMemory } from './training-memory.js';
+import { Kernels, type KernelMemory } from './wasm-kernels.js';
+import { type Objective, type ObjectiveState, objectiveState } from './objectives.js';
+import { RowWork } from './row-work.js';
+import { acquireHelper, releaseHelpers } from './helper-pool.js';
 
 /** One step of tree growth, for every thread's feature range. Slots are histogram pool indices; -1 = skip. */
 export interface LeafJob {
@@ -43,6 +50,8 @@ export interface TeamInit {
   layout: FeatureLayout;
   params: ResolvedGbdtParams;
   teamAt: number;
+  objective: ObjectiveState;
+  maxLeaves: number;
   thread: number;
   threads: number;
   /** The job sequence number the thread has seen so far. */
@@ -63,8 +72,21 @@ const FIND_B = 23;
 const GRAD_AT = 24;
 const HESS_AT = 25;
 const N_FEATURES = 26;
-const CTRL_INTS = 32;
+/** Row jobs: the split feature's codes (partition); the tree's leaves and class (scores). */
+const CODES_AT = 27;
+const N_LEAVES = 28;
+const CLASS = 29;
+/** + thread: the end of the left part of the thread's range after a partition job. */
+const MID = 32;
+const CTRL_INTS = 48;
+/** Job kinds. */
+const LEAF = 0;
 const STOP = 1;
+const PARTITION = 2;
+const GRADIENTS = 3;
+const SCORES = 4;
+/** Rows below which row work stays on the main thread: waking the team would cost more. */
+const PARALLEL_ROWS = 8192;
 export const MAX_THREADS = 8;
 /** Per thread and leaf: gain, feature, thresholdBin, defaultLeft, lg, lh, lc, rg, rh, rc, leftBins length. */
 const RESULT_F64 = 11;
@@ -75,9 +97,9 @@ const LEFT_BINS_BYTES = 256;
  */
 const SPINS = 200;
 
-/** Bytes of the control block for nf features and `threads` threads. */
-export function teamBytes(nf: number, threads: number): number {
-  return CTRL_INTS * 4 + align8(nf * 4) + 6 * 8 + threads * 2 * (RESULT_F64 * 8 + LEFT_BINS_BYTES);
+/** Bytes of the control block for nf features, `threads` threads and trees of up to maxLeaves leaves. */
+export function teamBytes(nf: number, threads: number, maxLeaves: number): number {
+  return CTRL_INTS * 4 + align8(nf * 4) + 6 * 8 + threads * 2 * (RESULT_F64 * 8 + LEFT_BINS_BYTES) + align8(maxLeaves * 8) + maxLeaves * 8;
 }
 
 function align8(b: number): number {
@@ -100,8 +122,15 @@ class ControlBlock {
   private readonly results: BigInt64Array;
   private readonly leftBins: Uint8Array;
   private readonly featuresAt: number;
+  /**
+   * A scores job's leaves (partition segments and values). Plain views: written before the job's
+   * sequence number is stored and read after it is loaded, which orders them (as for the histograms).
+   */
+  readonly leafBegin: Int32Array;
+  readonly leafCount: Int32Array;
+  readonly leafValue: Float64Array;
 
-  constructor(buffer: ArrayBufferLike, at: number, nf: number, threads: number) {
+  constructor(buffer: ArrayBufferLike, at: number, nf: number, threads: number, maxLeaves: number) {
     this.ints = new Int32Array(buffer, at, CTRL_INTS + nf);
     this.featuresAt = CTRL_INTS;
     at += CTRL_INTS * 4 + align8(nf * 4);
@@ -110,6 +139,10 @@ class ControlBlock {
     this.results = new BigInt64Array(buffer, at, threads * 2 * RESULT_F64);
     at += threads * 2 * RESULT_F64 * 8;
     this.leftBins = new Uint8Array(buffer, at, threads * 2 * LEFT_BINS_BYTES);
+    at += threads * 2 * LEFT_BINS_BYTES;
+    this.leafBegin = new Int32Array(buffer, at, maxLeaves);
+    this.leafCount = new Int32Array(buffer, at + maxLeaves * 4, maxLeaves);
+    this.leafValue = new Float64Array(buffer, at + align8(maxLeaves * 8), maxLeaves);
   }
 
   get(i: number): number {
@@ -131,7 +164,7 @@ class ControlBlock {
   }
 
   writeJob(job: LeafJob): void {
-    this.set(KIND, 0);
+    this.set(KIND, LEAF);
     this.set(BUILD, job.build);
     this.set(BEGIN, job.begin);
     this.set(END, job.end);
@@ -189,6 +222,23 @@ function getF64(a: BigInt64Array, i: number): number {
   return castF64[0];
 }
 
+/** Thread t's share of begin .. end: [cut(t), cut(t + 1)). */
+function rowCut(begin: number, end: number, t: number, threads: number): number {
+  return begin + Math.floor(((end - begin) * t) / threads);
+}
+
+/** A helper's part of a row job. */
+function serveRows(kind: number, control: ControlBlock, rows: RowWork, t: number, threads: number, nRows: number): void {
+  const begin = control.get(BEGIN);
+  const end = control.get(END);
+  const a = rowCut(begin, end, t, threads);
+  const b = rowCut(begin, end, t + 1, threads);
+  if (kind === PARTITION) control.set(MID + t, rows.partition(a, b, control.get(CODES_AT)));
+  else if (kind === GRADIENTS) rows.gradients(a, b);
+  else if (kind === SCORES) rows.addLeafValues(a, b, control.get(N_LEAVES), control.leafBegin, control.leafCount, control.leafValue, control.get(CLASS));
+  else throw new Error(`GBDT: unknown job kind ${kind} (${nRows} rows)`);
+}
+
 /** First feature of each thread's range (and nf last): ranges of equal feature counts. */
 function featureRanges(nf: number, threads: number): Int32Array {
   return Int32Array.from({ length: threads + 1 }, (_, t) => Math.round((t * nf) / threads));
@@ -230,38 +280,36 @@ export class ThreadShare {
   }
 }
 
-/** Idle helper threads, kept for the next fit in this process (unref'd: they never keep it alive). */
-const idle: Worker[] = [];
-
-function acquireWorker(): Worker {
-  const w = idle.pop() ?? new Worker(new URL('./feature-team-worker.js', import.meta.url));
-  w.unref();
-  return w;
-}
-
 /** The threads of one fit; with one thread, the main thread's share is the whole job. */
 export class FeatureTeam {
   private readonly own: ThreadShare;
+  /** The main thread's view of the fit's row arrays (scores, partition indices). */
+  readonly rows: RowWork;
   private readonly control: ControlBlock;
   private readonly workers: Worker[] = [];
+  private readonly nRows: number;
+  private readonly bounds: Int32Array;
+  private readonly mids: Int32Array;
   private seq = 0;
 
-  constructor(
-    histograms: HistogramBuilder,
-    memory: KernelMemory,
-    teamAt: number,
-    layout: FeatureLayout,
-    params: ResolvedGbdtParams,
-    readonly threads: number,
-  ) {
+  /** memory: made with teamBytes(nf, threads, params.numLeaves); objective: after initScores. */
+  constructor(memory: TrainingMemory, layout: FeatureLayout, params: ResolvedGbdtParams, objective: Objective, readonly threads: number) {
     if (!(threads >= 1 && threads <= MAX_THREADS)) throw new Error(`GBDT: threads must be in 1..${MAX_THREADS}`);
     const nf = layout.bins.length;
+    const { histograms, teamAt } = memory;
+    this.nRows = histograms.plan.nRows;
+    this.bounds = new Int32Array(threads + 1);
+    this.mids = new Int32Array(threads);
     this.own = new ThreadShare(histograms, layout, params, 0, threads);
-    this.control = new ControlBlock(histograms.pool[0].buffer, teamAt, nf, threads);
+    this.rows = new RowWork(memory.kernels, histograms.plan, objective);
+    this.control = new ControlBlock(histograms.pool[0].buffer, teamAt, nf, threads, params.numLeaves);
     for (let i = 0; i < CTRL_INTS; i++) this.control.set(i, 0);
     for (let t = 1; t < threads; t++) {
-      const worker = acquireWorker();
-      const init: TeamInit = { memory, plan: histograms.plan, layout, params, teamAt, thread: t, threads, seq: 0 };
+      const worker = acquireHelper();
+      const init: TeamInit = {
+        memory: memory.kernels.wasmMemory, plan: histograms.plan, layout, params, teamAt, objective: objectiveState(objective),
+        maxLeaves: params.numLeaves, thread: t, threads, seq: 0,
+      };
       worker.postMessage(init);
       this.workers.push(worker);
     }
@@ -291,13 +339,62 @@ export class FeatureTeam {
     return [merge(0, mine[0]), merge(1, mine[1])];
   }
 
+  /** Gradients and hessians of every training row from the current scores. */
+  gradients(): void {
+    const n = this.nRows;
+    if (this.workers.length === 0 || n < PARALLEL_ROWS) return this.rows.gradients(0, n);
+    this.startRows(GRADIENTS, 0, n);
+    this.rows.gradients(0, rowCut(0, n, 1, this.threads));
+    this.finish();
+  }
+
+  /**
+   * Stable partition of the partition indices begin .. end − 1 by the memory's side table over the
+   * codes at codesAt (TrainingMemory.sideTable); returns the end of the left part.
+   */
+  partition(begin: number, end: number, codesAt: number): number {
+    if (this.workers.length === 0 || end - begin < PARALLEL_ROWS) return this.rows.partition(begin, end, codesAt);
+    this.control.set(CODES_AT, codesAt);
+    this.startRows(PARTITION, begin, end);
+    const { bounds, mids, threads } = this;
+    for (let t = 0; t <= threads; t++) bounds[t] = rowCut(begin, end, t, threads);
+    mids[0] = this.rows.partition(bounds[0], bounds[1], codesAt);
+    this.finish();
+    for (let t = 1; t < threads; t++) mids[t] = this.control.get(MID + t);
+    return this.rows.mergePartitions(bounds, mids, threads);
+  }
+
+  /** Adds leaf l's value to the class-c scores of the rows at partition positions leafBegin[l] .. + leafCount[l] − 1 (positions 0 .. total − 1 in all). */
+  addLeafValues(numLeaves: number, leafBegin: Int32Array, leafCount: Int32Array, leafValue: Float64Array, c: number, total: number): void {
+    if (this.workers.length === 0 || total < PARALLEL_ROWS) {
+      this.rows.addLeafValues(0, total, numLeaves, leafBegin, leafCount, leafValue, c);
+      return;
+    }
+    const cb = this.control;
+    cb.leafBegin.set(leafBegin.subarray(0, numLeaves));
+    cb.leafCount.set(leafCount.subarray(0, numLeaves));
+    cb.leafValue.set(leafValue.subarray(0, numLeaves));
+    cb.set(N_LEAVES, numLeaves);
+    cb.set(CLASS, c);
+    this.startRows(SCORES, 0, total);
+    this.rows.addLeafValues(0, rowCut(0, total, 1, this.threads), numLeaves, leafBegin, leafCount, leafValue, c);
+    this.finish();
+  }
+
+  private startRows(kind: number, begin: number, end: number): void {
+    this.control.set(KIND, kind);
+    this.control.set(BEGIN, begin);
+    this.control.set(END, end);
+    this.start();
+  }
+
   /** Ends the helpers' job loops; they return to the idle list. */
   close(): void {
     if (this.workers.length === 0) return;
     this.control.set(KIND, STOP);
     this.start();
     this.finish();
-    idle.push(...this.workers.splice(0));
+    releaseHelpers(this.workers.splice(0));
   }
 
   private start(): void {
@@ -324,8 +421,11 @@ export class FeatureTeam {
 }
 
 /** A helper thread's loop for one fit: wait for a job, do its share, signal; until STOP. */
-export function serveFit(init: TeamInit, histograms: HistogramBuilder): void {
-  const control = new ControlBlock(init.memory.buffer, init.teamAt, init.layout.bins.length, init.threads);
+export function serveFit(init: TeamInit): void {
+  const kernels = new Kernels(init.memory);
+  const histograms = new HistogramBuilder(kernels, init.plan);
+  const rows = new RowWork(kernels, init.plan, init.objective);
+  const control = new ControlBlock(init.memory.buffer, init.teamAt, init.layout.bins.length, init.threads, init.maxLeaves);
   const share = new ThreadShare(histograms, init.layout, init.params, init.thread, init.threads);
   const ints = control.ints;
   const t = init.thread;
@@ -340,10 +440,12 @@ export function serveFit(init: TeamInit, histograms: HistogramBuilder): void {
     }
     const skipped = next !== seq + 1;
     seq = next;
-    const stop = control.get(KIND) === STOP;
+    const kind = control.get(KIND);
+    const stop = kind === STOP;
     try {
       if (skipped) throw new Error(`GBDT: helper thread ${t} missed a job (${seq})`);
-      if (!stop) {
+      if (kind !== LEAF && !stop) serveRows(kind, control, rows, t, init.threads, init.plan.nRows);
+      else if (!stop) {
         // The feature list changes once per tree: re-filter only when it did.
         const now = control.readFeatures();
         if (!sameFeatures(features, now)) {

@@ -1,7 +1,7 @@
 /** GbdtLearner: the boosting loop (objective, bagging, feature sampling, early stopping); its budget is nEstimators rounds. */
 import type { FitOptions, Frame, Learner, Task, TrainedModel } from '../../frame.js';
-import { type FeatureBins, fitBins, isUseful } from './bin-mapper.js';
-import { type BinnedRows, type FeatureLayout, binRows, makeLayout } from './binned-data.js';
+import type { BinnedRows, FeatureLayout } from './binned-data.js';
+import { prepareData } from './prepare-data.js';
 import { compileForest } from './compiled-forest.js';
 import { holdoutSplit } from './holdout.js';
 import { GBDT_ALGORITHM, GbdtModel } from './model.js';
@@ -43,19 +43,22 @@ export class GbdtLearner implements Learner {
     const { train, valid } = p.earlyStoppingRounds > 0
       ? holdoutSplit(target, task.kind === 'classification' ? task.classes.length : 0, p.validationFraction, opts.seed)
       : { train: all, valid: new Int32Array(0) };
-    const layout = fitLayout(frame, train, p.maxBins, opts.seed);
-    const trainData = binRows(frame, layout, train);
-    const validData = binRows(frame, layout, valid);
-    const yTrain = pick(target, train);
-    const yValid = pick(target, valid);
-    const wTrain = opts.weights ? pick(opts.weights, train) : null;
-    const wValid = opts.weights ? pick(opts.weights, valid) : null;
     // Small fits gain nothing from helper threads: a job would last less than waking one.
-    const threads = trainData.nRows * layout.bins.length >= MIN_CELLS_PER_THREAD * this.threads ? this.threads : 1;
-    const memory = new TrainingMemory(layout, trainData, objective.numScores, p.numLeaves, { teamBytes: teamBytes(layout.bins.length, threads) });
-    const team = new FeatureTeam(memory.histograms, memory.kernels.wasmMemory, memory.teamAt, layout, p, threads);
+    const threads = frame.nRows * frame.columns.length >= MIN_CELLS_PER_THREAD * this.threads ? this.threads : 1;
+    const { layout, trainData, validData } = prepareData(frame, train, valid, p.maxBins, opts.seed, threads);
+    const memory = new TrainingMemory(layout, trainData, objective.numScores, p.numLeaves, {
+      teamBytes: teamBytes(layout.bins.length, threads, p.numLeaves), weighted: opts.weights !== undefined,
+    });
+    // Targets and weights of the training rows in the fit's shared memory, where every thread reads them.
+    const yTrain = pickInto(target, train, memory.y);
+    const yValid = pickInto(target, valid, new Float64Array(valid.length));
+    const wTrain = opts.weights ? pickInto(opts.weights, train, memory.weights!) : null;
+    const wValid = opts.weights ? pickInto(opts.weights, valid, new Float64Array(valid.length)) : null;
+    // Before the team starts: it copies the objective's state (Huber's delta is set here).
+    const init = objective.initScores(yTrain, wTrain);
+    const team = new FeatureTeam(memory, layout, p, objective, threads);
     try {
-      return this.boost(frame, task, p, objective, layout, trainData, validData, yTrain, yValid, wTrain, wValid, memory, team, opts);
+      return this.boost(frame, task, p, objective, init, layout, trainData, validData, yValid, wValid, memory, team, opts);
     } finally {
       team.close();
     }
@@ -63,15 +66,15 @@ export class GbdtLearner implements Learner {
 
   /** The boosting rounds on prepared data. */
   private boost(
-    frame: Frame, task: Task, p: ResolvedGbdtParams, objective: Objective, layout: FeatureLayout, trainData: BinnedRows, validData: BinnedRows,
-    yTrain: Float64Array, yValid: Float64Array, wTrain: Float64Array | null, wValid: Float64Array | null,
+    frame: Frame, task: Task, p: ResolvedGbdtParams, objective: Objective, init: Float64Array, layout: FeatureLayout,
+    trainData: BinnedRows, validData: BinnedRows,
+    yValid: Float64Array, wValid: Float64Array | null,
     memory: TrainingMemory, team: FeatureTeam, opts: FitOptions,
   ): TrainedModel {
-    const { grad, hess } = memory;
+    const { grad, hess, scores } = memory;
     const k = objective.numScores;
-    const init = objective.initScores(yTrain, wTrain);
     const nt = trainData.nRows;
-    const scores = filledScores(init, nt);
+    init.forEach((v, c) => scores.fill(v, c * nt, (c + 1) * nt));
     const validScores = filledScores(init, validData.nRows);
     const useValid = validData.nRows > 0;
     const learner = new TreeLearner(layout, trainData, p, memory, team);
@@ -91,19 +94,23 @@ export class GbdtLearner implements Learner {
         for (const r of bag) inBag[r] = 1;
       }
       const features = sampleFeatures(layout, p.featureFraction, featureRng);
-      objective.gradients(scores, yTrain, wTrain, grad, hess);
+      team.gradients();
       const roundTrees: Tree[] = [];
       for (let c = 0; c < k; c++) {
         const tree = learner.grow(grad.subarray(c * nt, (c + 1) * nt), hess.subarray(c * nt, (c + 1) * nt), bag, features);
         roundTrees.push(tree);
         // Now, while the learner's partition still describes this tree's leaves.
-        if (tree.numLeaves > 1) addTreeScores(tree, learner, classScores(scores, c, nt), bag ? inBag : null, trainData, layout);
+        if (tree.numLeaves > 1) {
+          const part = learner.partition;
+          team.addLeafValues(tree.numLeaves, part.begin, part.count, tree.leafValue, c, bag ? bag.length : nt);
+          if (bag) addTreeScores(tree, classScores(scores, c, nt), inBag, trainData, layout);
+        }
       }
       // LightGBM stops once no tree of a round can split: later rounds would only repeat constants.
       if (roundTrees.every((t) => t.numLeaves === 1)) break;
       roundTrees.forEach((tree, c) => {
-        if (tree.numLeaves === 1) addTreeScores(tree, null, classScores(scores, c, nt), null, trainData, layout);
-        if (useValid) addTreeScores(tree, null, classScores(validScores, c, validData.nRows), null, validData, layout);
+        if (tree.numLeaves === 1) addTreeScores(tree, classScores(scores, c, nt), null, trainData, layout);
+        if (useValid) addTreeScores(tree, classScores(validScores, c, validData.nRows), null, validData, layout);
       });
       trees.push(...roundTrees);
       if (useValid) {
@@ -164,21 +171,7 @@ function makeObjective(p: ResolvedGbdtParams, task: Task): Objective {
   throw new Error(`GBDT: objective ${o} does not fit a regression task`);
 }
 
-function fitLayout(frame: Frame, train: Int32Array, maxBins: number, seed: number): FeatureLayout {
-  const columns: number[] = [];
-  const bins: FeatureBins[] = [];
-  frame.columns.forEach((col, j) => {
-    const b = fitBins(col, train, maxBins, seed + j);
-    if (isUseful(b)) {
-      columns.push(j);
-      bins.push(b);
-    }
-  });
-  return makeLayout(columns, bins);
-}
-
-function pick(v: Float64Array, rows: Int32Array): Float64Array {
-  const out = new Float64Array(rows.length);
+function pickInto(v: Float64Array, rows: Int32Array, out: Float64Array): Float64Array {
   for (let i = 0; i < rows.length; i++) out[i] = v[rows[i]];
   return out;
 }
@@ -202,21 +195,10 @@ function sampleFeatures(layout: FeatureLayout, fraction: number, rng: Rng): Int3
 }
 
 /**
- * Adds a tree's output to each row's score: rows in the bag through the learner's leaf partition,
- * the others (out-of-bag or validation rows) by walking the tree on their bins.
+ * Adds a tree's output to the scores of the rows not in `inBag` (null: every row) by walking the tree
+ * on their bins: out-of-bag and validation rows (rows in the bag get theirs through the leaf partition).
  */
-function addTreeScores(
-  tree: Tree, learner: TreeLearner | null, scores: Float64Array, inBag: Uint8Array | null, data: BinnedRows, layout: FeatureLayout,
-): void {
-  if (learner) {
-    const part = learner.partition;
-    for (let l = 0; l < tree.numLeaves; l++) {
-      const v = tree.leafValue[l];
-      const end = part.begin[l] + part.count[l];
-      for (let i = part.begin[l]; i < end; i++) scores[part.indices[i]] += v;
-    }
-    if (!inBag) return;
-  }
+function addTreeScores(tree: Tree, scores: Float64Array, inBag: Uint8Array | null, data: BinnedRows, layout: FeatureLayout): void {
   for (let r = 0; r < data.nRows; r++) {
     if (inBag && inBag[r]) continue;
     scores[r] += tree.leafValue[tree.leafOfBinned(data.codes, data.nRows, r, layout)];

@@ -12,7 +12,11 @@ export interface Objective {
   readonly numScores: number;
   /** Starting raw score per class. */
   initScores(y: Float64Array, w: Float64Array | null): Float64Array;
-  gradients(scores: Float64Array, y: Float64Array, w: Float64Array | null, grad: Float64Array, hess: Float64Array): void;
+  /**
+   * Gradients and hessians of rows begin .. end − 1 (default all; y.length rows in all). Each row's
+   * values depend on that row alone, so row ranges may be computed on different threads.
+   */
+  gradients(scores: Float64Array, y: Float64Array, w: Float64Array | null, grad: Float64Array, hess: Float64Array, begin?: number, end?: number): void;
   /** Weighted mean loss. */
   loss(scores: Float64Array, y: Float64Array, w: Float64Array | null): number;
 }
@@ -41,8 +45,8 @@ export class BinaryLogloss implements Objective {
     return Float64Array.of(Math.log(p / (1 - p)));
   }
 
-  gradients(scores: Float64Array, y: Float64Array, w: Float64Array | null, grad: Float64Array, hess: Float64Array): void {
-    for (let i = 0; i < y.length; i++) {
+  gradients(scores: Float64Array, y: Float64Array, w: Float64Array | null, grad: Float64Array, hess: Float64Array, begin = 0, end = y.length): void {
+    for (let i = begin; i < end; i++) {
       const p = sigmoid(scores[i]);
       const wi = w ? w[i] : 1;
       grad[i] = (p - y[i]) * wi;
@@ -74,16 +78,16 @@ export class MulticlassSoftmax implements Objective {
   }
 
   /** LightGBM scales the hessian by k/(k−1) so that a k-class step matches the binary one. */
-  gradients(scores: Float64Array, y: Float64Array, w: Float64Array | null, grad: Float64Array, hess: Float64Array): void {
+  gradients(scores: Float64Array, y: Float64Array, w: Float64Array | null, grad: Float64Array, hess: Float64Array, begin = 0, end = y.length): void {
     const n = y.length;
     const k = this.numScores;
     const factor = k / (k - 1);
-    const sum = this.softmaxInto(scores, n, grad);
+    const sum = this.softmaxInto(scores, n, grad, begin, end);
     // One division per row, then products (the class loop runs over every row k times).
-    for (let i = 0; i < n; i++) sum[i] = 1 / sum[i];
+    for (let i = 0; i < sum.length; i++) sum[i] = 1 / sum[i];
     for (let c = 0; c < k; c++) {
-      for (let i = 0, o = c * n; i < n; i++, o++) {
-        const p = grad[o] * sum[i];
+      for (let i = begin, o = c * n + begin; i < end; i++, o++) {
+        const p = grad[o] * sum[i - begin];
         const wi = w ? w[i] : 1;
         grad[o] = (p - (y[i] === c ? 1 : 0)) * wi;
         hess[o] = Math.max(factor * p * (1 - p), EPS) * wi;
@@ -101,16 +105,17 @@ export class MulticlassSoftmax implements Objective {
   }
 
   /**
-   * out = exp(score − row max), class-major like the scores; returns each row's sum (so that
-   * p = out / sum). Loops run class by class so that every array is read sequentially.
+   * out = exp(score − row max) for rows begin .. end − 1, class-major like the scores; returns each
+   * row's sum (so that p = out / sum), indexed from begin. Loops run class by class so that every array
+   * is read sequentially.
    */
-  private softmaxInto(scores: Float64Array, n: number, out: Float64Array): Float64Array {
-    const max = new Float64Array(n).fill(-Infinity);
+  private softmaxInto(scores: Float64Array, n: number, out: Float64Array, begin = 0, end = n): Float64Array {
+    const max = new Float64Array(end - begin).fill(-Infinity);
     for (let c = 0; c < this.numScores; c++)
-      for (let i = 0, o = c * n; i < n; i++, o++) if (scores[o] > max[i]) max[i] = scores[o];
-    const sum = new Float64Array(n);
+      for (let i = 0, o = c * n + begin; i < end - begin; i++, o++) if (scores[o] > max[i]) max[i] = scores[o];
+    const sum = new Float64Array(end - begin);
     for (let c = 0; c < this.numScores; c++)
-      for (let i = 0, o = c * n; i < n; i++, o++) sum[i] += out[o] = Math.exp(scores[o] - max[i]);
+      for (let i = 0, o = c * n + begin; i < end - begin; i++, o++) sum[i] += out[o] = Math.exp(scores[o] - max[i]);
     return sum;
   }
 }
@@ -125,8 +130,8 @@ export class L2Regression implements Objective {
     return Float64Array.of(s / weightSum(w, y.length));
   }
 
-  gradients(scores: Float64Array, y: Float64Array, w: Float64Array | null, grad: Float64Array, hess: Float64Array): void {
-    for (let i = 0; i < y.length; i++) {
+  gradients(scores: Float64Array, y: Float64Array, w: Float64Array | null, grad: Float64Array, hess: Float64Array, begin = 0, end = y.length): void {
+    for (let i = begin; i < end; i++) {
       const wi = w ? w[i] : 1;
       grad[i] = (scores[i] - y[i]) * wi;
       hess[i] = wi;
@@ -160,9 +165,9 @@ export class HuberRegression implements Objective {
     return Float64Array.of(med);
   }
 
-  gradients(scores: Float64Array, y: Float64Array, w: Float64Array | null, grad: Float64Array, hess: Float64Array): void {
+  gradients(scores: Float64Array, y: Float64Array, w: Float64Array | null, grad: Float64Array, hess: Float64Array, begin = 0, end = y.length): void {
     const d = this.delta;
-    for (let i = 0; i < y.length; i++) {
+    for (let i = begin; i < end; i++) {
       const wi = w ? w[i] : 1;
       const r = scores[i] - y[i];
       grad[i] = (r > d ? d : r < -d ? -d : r) * wi;
@@ -187,4 +192,28 @@ function stdDev(v: Float64Array): number {
   let ss = 0;
   for (const x of v) ss += (x - mean) ** 2;
   return Math.sqrt(ss / v.length);
+}
+
+/** What a helper thread needs to rebuild a fit's objective (after initScores, which may set Huber's delta). */
+export interface ObjectiveState {
+  name: ObjectiveName;
+  numScores: number;
+  huberDelta: number;
+}
+
+export function objectiveState(o: Objective): ObjectiveState {
+  return { name: o.name, numScores: o.numScores, huberDelta: o instanceof HuberRegression ? o.delta : NaN };
+}
+
+export function objectiveFromState(s: ObjectiveState): Objective {
+  switch (s.name) {
+    case 'binary':
+      return new BinaryLogloss();
+    case 'multiclass':
+      return new MulticlassSoftmax(s.numScores);
+    case 'l2':
+      return new L2Regression();
+    case 'huber':
+      return new HuberRegression(s.huberDelta);
+  }
 }

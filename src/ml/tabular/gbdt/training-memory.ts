@@ -3,14 +3,15 @@
  * per fit: the histogram pool (one per leaf), the gradients and hessians of every class, the leaf
  * partition's row indices and scratch, the training rows' bin codes both column-major (for
  * partitioning) and as row-major histogram slots (for histogram building), a bin → side table and the
- * feature team's control block. Helper threads attach to this (shared) memory (HistogramBuilder.attach)
- * and build their features' share of the same histograms in place.
+ * feature team's control block, and the rows' scores, targets and weights. Helper threads attach to
+ * this (shared) memory through its plan and build their features' share of the same histograms in
+ * place, and their row ranges of the row work (row-work.ts).
  */
 import type { BinnedRows, FeatureLayout } from './binned-data.js';
 import { HIST_STRIDE } from './histogram.js';
-import { type BuildFn, type KernelMemory, Kernels, type PartitionFn } from './wasm-kernels.js';
+import { type BuildFn, Kernels, type PartitionFn } from './wasm-kernels.js';
 
-/** Where the histogram builder's arrays sit in the memory: what a helper thread needs to attach. */
+/** Where the fit's arrays sit in the memory: what a helper thread needs to attach. */
 export interface HistogramPlan {
   nRows: number;
   nFeatures: number;
@@ -20,6 +21,17 @@ export interface HistogramPlan {
   poolSize: number;
   slotsAt: number;
   indicesAt: number;
+  /** For row-range work (row-work.ts): partition scratch, column-major codes, bin → side table. */
+  scratchAt: number;
+  codesAt: number;
+  sideAt: number;
+  /** Raw scores, gradients and hessians (numScores × nRows, class-major), targets and weights (−1: none). */
+  numScores: number;
+  scoresAt: number;
+  gradAt: number;
+  hessAt: number;
+  yAt: number;
+  weightsAt: number;
 }
 
 /** The histogram pool and the kernel that fills it, on one (possibly shared) memory. */
@@ -40,11 +52,6 @@ export class HistogramBuilder {
     this.indicesAt = plan.indicesAt;
   }
 
-  /** A helper thread's builder on a shared memory made by the fit's TrainingMemory. */
-  static attach(memory: KernelMemory, plan: HistogramPlan): HistogramBuilder {
-    return new HistogramBuilder(new Kernels(memory), plan);
-  }
-
   /**
    * Features f0 .. f1-1 of pool[slot] = their histogram over the rows indices[begin .. end) for the
    * gradient pair at byte addresses gradAt, hessAt (one class's slices of the memory's gradients).
@@ -63,6 +70,10 @@ export class TrainingMemory {
   /** Class-major: class c of row r at c*nRows + r. */
   readonly grad: Float64Array;
   readonly hess: Float64Array;
+  /** Raw scores of the training rows (class-major), their targets and weights (null: unweighted). */
+  readonly scores: Float64Array;
+  readonly y: Float64Array;
+  readonly weights: Float64Array | null;
   readonly indices: Int32Array;
   /** Byte address and size of the feature team's control block (feature-team.ts). */
   readonly teamAt: number;
@@ -73,8 +84,8 @@ export class TrainingMemory {
   private readonly partitionKernel: PartitionFn;
   private readonly nRows: number;
 
-  /** teamBytes: room for the feature team's control block. */
-  constructor(layout: FeatureLayout, data: BinnedRows, numScores: number, poolSize: number, opts: { teamBytes?: number } = {}) {
+  /** teamBytes: room for the feature team's control block; weighted: room for row weights. */
+  constructor(layout: FeatureLayout, data: BinnedRows, numScores: number, poolSize: number, opts: { teamBytes?: number; weighted?: boolean } = {}) {
     const n = data.nRows;
     const nf = layout.bins.length;
     const totalBins = layout.binOffset[nf];
@@ -85,6 +96,9 @@ export class TrainingMemory {
       pool: histBytes * poolSize,
       grad: align(numScores * n * 8),
       hess: align(numScores * n * 8),
+      scores: align(numScores * n * 8),
+      y: align(n * 8),
+      weights: align(opts.weighted ? n * 8 : 0),
       indices: align(n * 4),
       scratch: align(n * 4),
       codes: align(n * nf),
@@ -103,6 +117,10 @@ export class TrainingMemory {
     const poolAt = carve(sizes.pool);
     this.grad = new Float64Array(buffer, carve(sizes.grad), numScores * n);
     this.hess = new Float64Array(buffer, carve(sizes.hess), numScores * n);
+    this.scores = new Float64Array(buffer, carve(sizes.scores), numScores * n);
+    this.y = new Float64Array(buffer, carve(sizes.y), n);
+    const weightsAt = carve(sizes.weights);
+    this.weights = opts.weighted ? new Float64Array(buffer, weightsAt, n) : null;
     this.indices = new Int32Array(buffer, carve(sizes.indices), n);
     this.scratch = new Int32Array(buffer, carve(sizes.scratch), n);
     this.codes = new Uint8Array(buffer, carve(sizes.codes), n * nf);
@@ -119,6 +137,9 @@ export class TrainingMemory {
     this.kernels = kernels;
     this.histograms = new HistogramBuilder(kernels, {
       nRows: n, nFeatures: nf, binOffset: layout.binOffset, wideSlots, poolAt, poolSize, slotsAt, indicesAt: this.indices.byteOffset,
+      scratchAt: this.scratch.byteOffset, codesAt: this.codes.byteOffset, sideAt: this.sideOfBin.byteOffset,
+      numScores, scoresAt: this.scores.byteOffset, gradAt: this.grad.byteOffset, hessAt: this.hess.byteOffset, yAt: this.y.byteOffset,
+      weightsAt: this.weights ? weightsAt : -1,
     });
     this.partitionKernel = kernels.partition;
     this.nRows = n;
@@ -136,6 +157,12 @@ export class TrainingMemory {
     const slot = this.pool.indexOf(hist);
     if (slot < 0) throw new Error('GBDT: not a histogram of this memory');
     this.histograms.build(slot, begin, begin + count, grad.byteOffset, hess.byteOffset, 0, this.histograms.plan.nFeatures);
+  }
+
+  /** Sets the bin → side table for a partition on feature f; returns the byte address of f's codes. */
+  sideTable(f: number, goesLeft: Uint8Array): number {
+    this.sideOfBin.set(goesLeft);
+    return this.codes.byteOffset + f * this.nRows;
   }
 
   /**

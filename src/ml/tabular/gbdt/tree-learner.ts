@@ -32,7 +32,7 @@ export class TreeLearner {
     memory: TrainingMemory,
     private readonly team: FeatureTeam,
   ) {
-    this.partition = new DataPartition(memory, p.numLeaves);
+    this.partition = new DataPartition(memory, team, p.numLeaves);
     this.pool = memory.pool;
     this.slotOf = new Int32Array(p.numLeaves);
     this.best = new Array<SplitInfo>(p.numLeaves).fill(NO_SPLIT);

@@ -1,0 +1,92 @@
+/**
+ * The per-row work of a fit besides histograms — gradients, partitioning a leaf's rows after a split,
+ * adding a tree's leaf values to the rows' scores — on a row range, so that the feature team
+ * (feature-team.ts) can cut it into one range per thread. Each piece gives the same numbers whatever
+ * the ranges: gradients and score updates are per row; a partition of consecutive ranges, each stable,
+ * is merged (mergePartitions) into the one stable partition a single thread makes.
+ */
+import { type Objective, type ObjectiveState, objectiveFromState } from './objectives.js';
+import type { HistogramPlan } from './training-memory.js';
+import type { Kernels, PartitionFn } from './wasm-kernels.js';
+
+/** Views of one fit's row arrays on a thread, and the row-range kernels. */
+export class RowWork {
+  readonly indices: Int32Array;
+  readonly scores: Float64Array;
+  private readonly scratch: Int32Array;
+  private readonly grad: Float64Array;
+  private readonly hess: Float64Array;
+  private readonly y: Float64Array;
+  private readonly weights: Float64Array | null;
+  private readonly partitionKernel: PartitionFn;
+  private readonly objective: Objective;
+
+  constructor(kernels: Kernels, private readonly plan: HistogramPlan, objective: Objective | ObjectiveState) {
+    const { buffer } = kernels;
+    const n = plan.nRows;
+    const k = plan.numScores;
+    this.indices = new Int32Array(buffer, plan.indicesAt, n);
+    this.scratch = new Int32Array(buffer, plan.scratchAt, n);
+    this.scores = new Float64Array(buffer, plan.scoresAt, k * n);
+    this.grad = new Float64Array(buffer, plan.gradAt, k * n);
+    this.hess = new Float64Array(buffer, plan.hessAt, k * n);
+    this.y = new Float64Array(buffer, plan.yAt, n);
+    this.weights = plan.weightsAt >= 0 ? new Float64Array(buffer, plan.weightsAt, n) : null;
+    this.partitionKernel = kernels.partition;
+    this.objective = 'gradients' in objective ? objective : objectiveFromState(objective);
+  }
+
+  /** Gradients and hessians of rows begin .. end − 1, every class. */
+  gradients(begin: number, end: number): void {
+    this.objective.gradients(this.scores, this.y, this.weights, this.grad, this.hess, begin, end);
+  }
+
+  /**
+   * Stable partition of indices[begin .. end) by the side table (bin → 1 = left) over the codes at
+   * byte address codesAt; scratch[begin .. end) is its spare room. Returns the end of the left part.
+   */
+  partition(begin: number, end: number, codesAt: number): number {
+    const p = this.plan;
+    return this.partitionKernel(p.indicesAt, begin, end, codesAt, p.sideAt, p.scratchAt + begin * 4);
+  }
+
+  /**
+   * Joins consecutive stably partitioned ranges (range t: bounds[t] .. bounds[t+1], left part up to
+   * mids[t]) into one stable partition of bounds[0] .. bounds[last]: the left parts in order, then the
+   * right parts in order. Returns the end of the left part.
+   */
+  mergePartitions(bounds: ArrayLike<number>, mids: ArrayLike<number>, parts: number): number {
+    const { indices, scratch } = this;
+    const begin = bounds[0];
+    let right = begin;
+    for (let t = 0; t < parts; t++) {
+      scratch.set(indices.subarray(mids[t], bounds[t + 1]), right);
+      right += bounds[t + 1] - mids[t];
+    }
+    let left = begin;
+    for (let t = 0; t < parts; t++) {
+      // Moving left parts down never overwrites a part not yet moved (left ≤ bounds[t]).
+      indices.copyWithin(left, bounds[t], mids[t]);
+      left += mids[t] - bounds[t];
+    }
+    indices.set(scratch.subarray(begin, right), left);
+    return left;
+  }
+
+  /**
+   * Adds leaf l's value to the class-c score of every row at positions from .. to − 1 of the
+   * partition, where leaf l holds positions leafBegin[l] .. leafBegin[l] + leafCount[l] − 1.
+   */
+  addLeafValues(
+    from: number, to: number, numLeaves: number, leafBegin: ArrayLike<number>, leafCount: ArrayLike<number>, leafValue: ArrayLike<number>, c: number,
+  ): void {
+    const { indices, scores } = this;
+    const offset = c * this.plan.nRows;
+    for (let l = 0; l < numLeaves; l++) {
+      const a = Math.max(from, leafBegin[l]);
+      const b = Math.min(to, leafBegin[l] + leafCount[l]);
+      const v = leafValue[l];
+      for (let i = a; i < b; i++) scores[offset + indices[i]] += v;
+    }
+  }
+}
