@@ -182,7 +182,7 @@ class ControlBlock {
     return {
       build: this.get(BUILD), begin: this.get(BEGIN), end: this.get(END), parent: this.get(PARENT),
       findA: this.get(FIND_A), findB: this.get(FIND_B),
-      sumsA: { grad: f(0), hess: f(1), count: f(2) }, sumsB: { grad: f(3), hess: f(4), count: f(5) },
+      sumsA: { grad: f(0), hess: f(1), count: f(2) | 0 }, sumsB: { grad: f(3), hess: f(4), count: f(5) | 0 },
       gradAt: this.get(GRAD_AT), hessAt: this.get(HESS_AT),
     };
   }
@@ -198,16 +198,21 @@ class ControlBlock {
     v.forEach((x, i) => putF64(this.results, o + i, x));
   }
 
+  /**
+   * Integral fields come back as int32 (| 0), as the main thread's own SplitInfo holds them: a float64
+   * there changes the objects' field representation, and V8 then deoptimised the split finder on every
+   * later fit in the process (about 4× slower, single-thread fits included).
+   */
   readResult(thread: number, leaf: 0 | 1): SplitInfo {
     const o = (thread * 2 + leaf) * RESULT_F64;
     const r = (i: number) => getF64(this.results, o + i);
     const nLeft = r(10);
     const b = (thread * 2 + leaf) * LEFT_BINS_BYTES;
     return {
-      gain: r(0), feature: r(1), thresholdBin: r(2), defaultLeft: r(3) === 1,
+      gain: r(0), feature: r(1) | 0, thresholdBin: r(2) | 0, defaultLeft: r(3) === 1,
       leftBins: nLeft >= 0 ? Uint8Array.from({ length: nLeft }, (_, i) => Atomics.load(this.leftBins, b + i)) : null,
-      left: { grad: r(4), hess: r(5), count: r(6) },
-      right: { grad: r(7), hess: r(8), count: r(9) },
+      left: { grad: r(4), hess: r(5), count: r(6) | 0 },
+      right: { grad: r(7), hess: r(8), count: r(9) | 0 },
     };
   }
 }
