@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { fitBins } from '../../../src/ml/tabular/gbdt/bin-mapper.js';
 import { binRows, makeLayout } from '../../../src/ml/tabular/gbdt/binned-data.js';
 import { TrainingMemory } from '../../../src/ml/tabular/gbdt/training-memory.js';
+import { RowWork } from '../../../src/ml/tabular/gbdt/row-work.js';
+import { L2Regression } from '../../../src/ml/tabular/gbdt/objectives.js';
 import { frame, lcg, numeric } from './synthetic.js';
 
 /** Columns a (continuous, some NaN), b (7 levels), then `extra` continuous ones. */
@@ -61,4 +63,24 @@ test('partition kernel: a stable split of one segment by a bin → side table, t
   const right = segment.filter((r) => goesLeft[data.codes[n + r]] === 0);
   assert.equal(mid, 100 + left.length);
   assert.deepEqual(Array.from(memory.indices), [...before.slice(0, 100), ...left, ...right, ...before.slice(400)]);
+});
+
+test('row ranges partitioned apart and merged give the one-range stable partition (how threads share a split)', () => {
+  const { n, data, memory } = setup();
+  const rows = new RowWork(memory.kernels, memory.histograms.plan, new L2Regression());
+  const rnd = lcg(3);
+  const perm = Array.from({ length: n }, (_, i) => i).sort(() => rnd() - 0.5);
+  const goesLeft = Uint8Array.from({ length: 8 }, () => (rnd() < 0.5 ? 1 : 0));
+  const codesAt = memory.sideTable(1, goesLeft);
+  const segment = perm.slice(50, 450);
+  const left = segment.filter((r) => goesLeft[data.codes[n + r]] === 1);
+  const right = segment.filter((r) => goesLeft[data.codes[n + r]] === 0);
+  for (const parts of [1, 2, 3, 7]) {
+    memory.indices.set(perm);
+    const bounds = Int32Array.from({ length: parts + 1 }, (_, t) => 50 + Math.floor((400 * t) / parts));
+    const mids = Int32Array.from({ length: parts }, (_, t) => rows.partition(bounds[t], bounds[t + 1], codesAt));
+    const mid = rows.mergePartitions(bounds, mids, parts);
+    assert.equal(mid, 50 + left.length, `${parts} parts`);
+    assert.deepEqual(Array.from(memory.indices), [...perm.slice(0, 50), ...left, ...right, ...perm.slice(450)], `${parts} parts`);
+  }
 });
