@@ -87,6 +87,12 @@ const GRADIENTS = 3;
 const SCORES = 4;
 /** Rows below which row work stays on the main thread: waking the team would cost more. */
 const PARALLEL_ROWS = 8192;
+/**
+ * Rows × features of a leaf job's histogram below which the main thread does the whole job alone (as
+ * one thread would, so with the same result): deep in a tree, or with many small trees (one per class
+ * and round), waking the helpers cost more than their half of the job saved.
+ */
+const SOLO_CELLS = 32_768;
 export const MAX_THREADS = 8;
 /** Per thread and leaf: gain, feature, thresholdBin, defaultLeft, lg, lh, lc, rg, rh, rc, leftBins length. */
 const RESULT_F64 = 11;
@@ -288,6 +294,9 @@ export class ThreadShare {
 /** The threads of one fit; with one thread, the main thread's share is the whole job. */
 export class FeatureTeam {
   private readonly own: ThreadShare;
+  /** The whole job on the main thread (every feature), for jobs too small to share. */
+  private readonly solo: ThreadShare;
+  private readonly nFeatures: number;
   /** The main thread's view of the fit's row arrays (scores, partition indices). */
   readonly rows: RowWork;
   private readonly control: ControlBlock;
@@ -306,6 +315,8 @@ export class FeatureTeam {
     this.bounds = new Int32Array(threads + 1);
     this.mids = new Int32Array(threads);
     this.own = new ThreadShare(histograms, layout, params, 0, threads);
+    this.solo = threads > 1 ? new ThreadShare(histograms, layout, params, 0, 1) : this.own;
+    this.nFeatures = nf;
     this.rows = new RowWork(memory.kernels, histograms.plan, objective);
     this.control = new ControlBlock(histograms.pool[0].buffer, teamAt, nf, threads, params.numLeaves);
     for (let i = 0; i < CTRL_INTS; i++) this.control.set(i, 0);
@@ -322,12 +333,14 @@ export class FeatureTeam {
 
   setFeatures(features: Int32Array): void {
     this.own.setFeatures(features);
+    if (this.solo !== this.own) this.solo.setFeatures(features);
     this.control.writeFeatures(features);
   }
 
   /** Runs the job on every thread; the best split of leaf A and of leaf B (gain 0: none), or null if not asked. */
   run(job: LeafJob): [SplitInfo | null, SplitInfo | null] {
     if (this.workers.length === 0) return this.own.run(job);
+    if (job.build < 0 || (job.end - job.begin) * this.nFeatures < SOLO_CELLS) return this.solo.run(job);
     this.control.writeJob(job);
     this.start();
     const mine = this.own.run(job);
