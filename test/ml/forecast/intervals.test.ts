@@ -5,6 +5,7 @@ import { etsForecast, fitEts, type EtsModel, type EtsSpec } from '../../../src/m
 import { forecast } from '../../../src/ml/timeseries/forecast/index.js';
 import { censorAtZero, VarianceCalibration, weightedCombination } from '../../../src/ml/timeseries/forecast/uncertainty.js';
 import { studentTQuantile } from '../../../src/ml/timeseries/forecast/quantiles.js';
+import { backtestOrigins } from '../../../src/ml/timeseries/forecast/backtest.js';
 import { rng } from './synthetic.js';
 
 function m3(period: 'quarterly' | 'yearly') {
@@ -138,4 +139,39 @@ test('backtest windows of strongly correlated errors count as few degrees of fre
   assert.ok(trending.dof(12)! < 6, `trending: ${trending.dof(12)}`);
   assert.ok(independent.dof(12)! > 20, `independent: ${independent.dof(12)}`);
   assert.equal(new VarianceCalibration().dof(12), undefined);
+});
+
+test('band quantiles follow the shape of the backtest errors: peaked heavy-tailed errors give a narrower 50 % band than the Gaussian of the same variance', () => {
+  const draw = rng(11);
+  // Laplace errors with variance 1: |z| has median ln 2 / √2 ≈ 0.49 (Gaussian: 0.674) and 95 % quantile ln 20 / √2 ≈ 2.12 (1.96).
+  const laplace = () => (draw() < 0.5 ? -1 : 1) * Math.log(1 - draw()) / Math.SQRT2;
+  const sd = new Float64Array(10).fill(1), mean = new Float64Array(10);
+  const heavy = new VarianceCalibration();
+  for (let w = 0; w < 200; w++) heavy.add(Float64Array.from({ length: 10 }, laplace), { mean, sd });
+  const gaussian = (c: number) => studentTQuantile((1 + c) / 2, Infinity);
+  const q = heavy.bandQuantiles([0.5, 0.95], 10, gaussian);
+  const factor = heavy.factor(10);
+  assert.ok(Math.abs(factor - 1) < 0.08, `variance factor ${factor}`);
+  assert.ok(Math.abs(q.get(0.5)! * factor - Math.LN2 / Math.SQRT2) < 0.05, `50 % half-width ${q.get(0.5)! * factor}`);
+  assert.ok(Math.abs(q.get(0.95)! * factor - Math.log(20) / Math.SQRT2) < 0.15, `95 % half-width ${q.get(0.95)! * factor}`);
+  // Few errors: the conformal rank ⌈(n + 1)c⌉ exceeds n for the 95 % band, which keeps the parametric quantile.
+  const few = new VarianceCalibration();
+  few.add(Float64Array.from({ length: 10 }, laplace), { mean, sd });
+  const qFew = few.bandQuantiles([0.5, 0.95], 10, gaussian);
+  assert.ok(qFew.has(0.5));
+  assert.equal(qFew.has(0.95), false);
+});
+
+test('a short yearly series without a scoring backtest window still gets its bands calibrated from overlapping shorter windows', () => {
+  // 13 points, h = 6: no scoring window (8 training points needed), calibration windows from 6 points on.
+  assert.deepEqual(backtestOrigins(13, 6, 1, 2), []);
+  assert.deepEqual(backtestOrigins(13, 6, 1, 4, 2, 6), [11, 9, 7]);
+  const series = m3('yearly').filter((s) => s.y.length >= 14).slice(0, 60).map((s) => ({ ...s, y: s.y.subarray(s.y.length - 13) }));
+  let inside = 0, total = 0;
+  for (const s of series) {
+    const r = forecast(s.y, 6, { period: 1, levels: [0.05, 0.95] });
+    s.actual.forEach((v, k) => { if (v >= r.intervals['0.9'].lower[k] && v <= r.intervals['0.9'].upper[k]) inside++; total++; });
+  }
+  // 360 points: 0.93 with the calibration windows, 0.79 without (the model's own variance only).
+  assert.ok(inside / total > 0.86, `90 % band covers ${inside / total}`);
 });

@@ -8,13 +8,14 @@ const MIN_TRAIN = 8;
 /**
  * Training lengths of the backtest origins: windows of h points ending at the end of the series,
  * stepping back h at a time, at most `maxOrigins`, each leaving at least MIN_TRAIN points (and a
- * full seasonal cycle) for fitting.
+ * full seasonal cycle) for fitting. A `step` shorter than h gives overlapping windows (more errors
+ * at each horizon step, for calibrating the spread; the last windows are then cut short by the end).
  */
-export function backtestOrigins(n: number, h: number, period: number, maxOrigins: number): number[] {
-  const minTrain = Math.max(MIN_TRAIN, period + 1);
+export function backtestOrigins(n: number, h: number, period: number, maxOrigins: number, step = h, shortest = MIN_TRAIN): number[] {
+  const minTrain = Math.max(shortest, period + 1);
   const out: number[] = [];
   for (let i = 1; i <= maxOrigins; i++) {
-    const len = n - i * h;
+    const len = n - i * step;
     if (len < minTrain) break;
     out.push(len);
   }
