@@ -141,27 +141,6 @@ test('backtest windows of strongly correlated errors count as few degrees of fre
   assert.equal(new VarianceCalibration().dof(12), undefined);
 });
 
-test('band quantiles follow the shape of the backtest errors: peaked heavy-tailed errors give a narrower 50 % band than the Gaussian of the same variance', () => {
-  const draw = rng(11);
-  // Laplace errors with variance 1: |z| has median ln 2 / √2 ≈ 0.49 (Gaussian: 0.674) and 95 % quantile ln 20 / √2 ≈ 2.12 (1.96).
-  const laplace = () => (draw() < 0.5 ? -1 : 1) * Math.log(1 - draw()) / Math.SQRT2;
-  const sd = new Float64Array(10).fill(1), mean = new Float64Array(10);
-  const heavy = new VarianceCalibration();
-  for (let w = 0; w < 200; w++) heavy.add(Float64Array.from({ length: 10 }, laplace), { mean, sd });
-  const gaussian = (c: number) => studentTQuantile((1 + c) / 2, Infinity);
-  const q = heavy.bandQuantiles([0.5, 0.95], 10, gaussian);
-  const factor = heavy.factor(10);
-  assert.ok(Math.abs(factor - 1) < 0.08, `variance factor ${factor}`);
-  assert.ok(Math.abs(q.get(0.5)! * factor - Math.LN2 / Math.SQRT2) < 0.05, `50 % half-width ${q.get(0.5)! * factor}`);
-  assert.ok(Math.abs(q.get(0.95)! * factor - Math.log(20) / Math.SQRT2) < 0.15, `95 % half-width ${q.get(0.95)! * factor}`);
-  // Few errors: the conformal rank ⌈(n + 1)c⌉ exceeds n for the 95 % band, which keeps the parametric quantile.
-  const few = new VarianceCalibration();
-  few.add(Float64Array.from({ length: 10 }, laplace), { mean, sd });
-  const qFew = few.bandQuantiles([0.5, 0.95], 10, gaussian);
-  assert.ok(qFew.has(0.5));
-  assert.equal(qFew.has(0.95), false);
-});
-
 test('a short yearly series without a scoring backtest window still gets its bands calibrated from overlapping shorter windows', () => {
   // 13 points, h = 6: no scoring window (8 training points needed), calibration windows from 6 points on.
   assert.deepEqual(backtestOrigins(13, 6, 1, 2), []);

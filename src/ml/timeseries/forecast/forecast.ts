@@ -4,8 +4,7 @@
  */
 import { backtestOrigins, ScoreAccumulator } from './backtest.js';
 import { BASE_METHODS, combFamilies, combine, type MethodContext } from './methods.js';
-import { normalQuantile } from '../../core/statistics.js';
-import { centralIntervals, DEFAULT_LEVELS, quantileForecasts, studentTQuantile } from './quantiles.js';
+import { centralIntervals, DEFAULT_LEVELS, quantileForecasts } from './quantiles.js';
 import { regressionForecast } from './regression.js';
 import { isConstant } from './stats.js';
 import { censorAtZero, VarianceCalibration } from './uncertainty.js';
@@ -29,12 +28,6 @@ const CALIBRATION_STEPS_PER_WINDOW = 3;
  */
 const MIN_CALIBRATION_TRAIN = 6;
 
-/**
- * Weight, in windows of h errors, of the parametric band quantile against the backtest errors' own
- * quantile (chosen among 0, 1, 2, 4 on a tenth of M3 and confirmed on M1 and tourism: less weight
- * gave sharper bands that covered too little at 90–95 %).
- */
-const QUANTILE_PRIOR_WINDOWS = 4;
 
 function fillMissing(y: Float64Array): Float64Array {
   const out = Float64Array.from(y);
@@ -103,14 +96,10 @@ function runCandidates(y: Float64Array, h: number, ctx: MethodContext, names: st
  * uncertainty of the parameters and of the model choice, and the data's changes of regime; the
  * backtest, refitting the whole procedure on the training data alone, sees all of them.
  */
-function calibrated(f: PointForecast, calibration: VarianceCalibration | undefined, h: number, levels: number[]): PointForecast {
+function calibrated(f: PointForecast, calibration: VarianceCalibration | undefined, h: number): PointForecast {
   if (!calibration) return f;
   const c = calibration.factor(h);
-  const dof = calibration.dof(h);
-  const coverages = [...new Set(levels.map((p) => Math.round(Math.abs(2 * p - 1) * 1e9) / 1e9))].filter((v) => v > 0);
-  const parametric = (cov: number) => (dof === undefined ? normalQuantile((1 + cov) / 2) : studentTQuantile((1 + cov) / 2, dof));
-  const bandQuantiles = calibration.bandQuantiles(coverages, QUANTILE_PRIOR_WINDOWS * h, parametric);
-  return { ...f, sd: f.sd.map((s) => s * c), dof, bandQuantiles };
+  return { ...f, sd: f.sd.map((s) => s * c), dof: calibration.dof(h) };
 }
 
 /** The features as seen from an origin inside the series; a window running past the end takes the known future values. */
@@ -200,9 +189,9 @@ export function forecast(y: Float64Array, h: number, opts: ForecastOptions): For
     const final = runCandidates(series, h, ctx, [method, 'naive'], xreg);
     if (!final.has(method)) method = 'naive';
     const calibration = calibrations.get(method);
-    if (calibration && names.length > 1) {
-      // Overlapping windows between the scoring ones, for the chosen method only: each horizon
-      // step gets several errors to calibrate its spread from.
+    if (calibration && names.length > 1 && origins.length === 0) {
+      // A series too short for a scoring window: overlapping windows on shorter training spans, for
+      // the chosen method only, give it some errors to calibrate its spread from.
       const step = Math.max(1, Math.ceil(h / CALIBRATION_STEPS_PER_WINDOW));
       const span = Math.ceil((MAX_ORIGINS * h) / step);
       for (const trainLen of backtestOrigins(n, h, ctx.period, span, step, MIN_CALIBRATION_TRAIN)) {
@@ -212,7 +201,7 @@ export function forecast(y: Float64Array, h: number, opts: ForecastOptions): For
         if (f) calibration.add(series.subarray(trainLen, trainLen + h), f, true);
       }
     }
-    chosen = calibrated(final.get(method)!, calibration, h, levels);
+    chosen = calibrated(final.get(method)!, calibration, h);
   }
   // Strictly positive data get non-negative forecasts and quantiles.
   const floor = series.every((v) => v > 0) ? 0 : -Infinity;

@@ -28,9 +28,7 @@ export function quantileForecasts(f: PointForecast, levels: number[], floor = -I
   const out: Record<string, Float64Array> = {};
   for (const p of levels) {
     if (!(p > 0 && p < 1)) throw new RangeError(`quantile level ${p} is not in (0, 1)`);
-    const coverage = Math.round(Math.abs(2 * p - 1) * 1e9) / 1e9;
-    const calibrated = f.bandQuantiles?.get(coverage);
-    const z = calibrated !== undefined ? Math.sign(p - 0.5) * calibrated : f.dof === undefined ? normalQuantile(p) : studentTQuantile(p, f.dof);
+    const z = f.dof === undefined ? normalQuantile(p) : studentTQuantile(p, f.dof);
     out[String(p)] = f.mean.map((m, k) => Math.max(floor, Number.isFinite(f.sd[k]) ? m + z * f.sd[k] : m));
   }
   return out;

@@ -72,11 +72,6 @@ export interface PointForecast {
    * quantiles); absent for a model's own Gaussian spread.
    */
   dof?: number;
-  /**
-   * Half-widths of central bands in units of sd, by central coverage, where backtest errors calibrated
-   * them; levels not listed use the Gaussian or Student t quantile.
-   */
-  bandQuantiles?: Map<number, number>;
 }
 
 /** A candidate method: fits on y and forecasts h steps. */

@@ -109,8 +109,6 @@ export class VarianceCalibration {
   private windows: number[] = [];
   private lagProduct = 0;
   private lagSquares = 0;
-  /** Every capped standardised error, for the empirical band quantiles. */
-  private errors: number[] = [];
 
   /** `overlapping`: a window that shares points with others already added; its errors count for the factors, not as new degrees of freedom. */
   add(actual: ArrayLike<number>, f: PointForecast, overlapping = false): void {
@@ -122,7 +120,6 @@ export class VarianceCalibration {
       const z = Math.max(-Z_CAP, Math.min((actual[k] - f.mean[k]) / s, Z_CAP));
       this.sumSq += z * z;
       this.count++;
-      this.errors.push(z);
       m++;
       if (Number.isFinite(previous)) {
         this.lagProduct += previous * z;
@@ -136,30 +133,6 @@ export class VarianceCalibration {
   /** Multiplier of the standard deviation. */
   factor(priorPoints: number): number {
     return Math.sqrt((priorPoints + this.sumSq) / (priorPoints + this.count));
-  }
-
-  /**
-   * Half-widths of central bands, in units of the calibrated sd, from the shape of the backtest errors
-   * rather than the normal's: the split-conformal quantile of the absolute errors over the factor
-   * (rank ⌈(n + 1)c⌉ of n), averaged with the parametric quantile `parametric(c)` weighted as
-   * `priorPoints` errors, since the errors of one window are correlated and a few windows say little
-   * about a tail. A level whose rank exceeds n keeps the parametric quantile.
-   *
-   * Why: one variance factor fits the spread on average, but forecast errors are peaked with heavy
-   * tails (a level shift or a missed turn in some windows), so Gaussian bands from that variance were
-   * too wide at 50–80 % while about right at 90–95 %.
-   */
-  bandQuantiles(coverages: number[], priorPoints: number, parametric: (c: number) => number): Map<number, number> {
-    const scale = this.factor(priorPoints);
-    const u = this.errors.map((z) => Math.abs(z) / scale).sort((a, b) => a - b);
-    const n = u.length;
-    const out = new Map<number, number>();
-    for (const c of coverages) {
-      const rank = Math.ceil((n + 1) * c);
-      if (n === 0 || rank > n) continue;
-      out.set(c, (priorPoints * parametric(c) + n * u[rank - 1]) / (priorPoints + n));
-    }
-    return out;
   }
 
   /** Degrees of freedom of the factor: the prior's and the windows' effective independent errors; undefined without backtests. */
