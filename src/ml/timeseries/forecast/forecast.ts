@@ -23,11 +23,11 @@ const CALIBRATION_STEPS_PER_WINDOW = 3;
 
 /**
  * Shortest training span of a calibration window. Shorter than the scoring windows' minimum: a short
- * yearly series (13 points, h = 6) has no scoring window at all, and its model variance alone covered
- * 66 % of M1's held-out points with a 90 % band; fits on few points err more, which errs on the wide side.
+ * yearly series (13 points, h = 6) has no scoring window at all and kept the model's own variance
+ * (M1 yearly, 181 series: the 90 % band covered 74.7 % of held-out points, 85.7 % with these windows);
+ * fits on few points err more, which errs on the wide side.
  */
 const MIN_CALIBRATION_TRAIN = 6;
-
 
 function fillMissing(y: Float64Array): Float64Array {
   const out = Float64Array.from(y);
@@ -195,7 +195,6 @@ export function forecast(y: Float64Array, h: number, opts: ForecastOptions): For
       const step = Math.max(1, Math.ceil(h / CALIBRATION_STEPS_PER_WINDOW));
       const span = Math.ceil((MAX_ORIGINS * h) / step);
       for (const trainLen of backtestOrigins(n, h, ctx.period, span, step, MIN_CALIBRATION_TRAIN)) {
-        if (origins.includes(trainLen)) continue;
         const train = series.subarray(0, trainLen);
         const f = runCandidates(train, h, ctx, [method], xreg && sliceXreg(xreg, trainLen, h)).get(method);
         if (f) calibration.add(series.subarray(trainLen, trainLen + h), f, true);
