@@ -5,7 +5,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { backends } from '../support/backends.js';
-import { eventually, startTestServer, type TestServer } from '../support/server.js';
+import { completedSession, startTestServer, type TestServer } from '../support/server.js';
 
 /** Houses: the price follows size, rooms and district, with noise; some values missing. */
 function housesCsv(rows: number): string {
@@ -23,12 +23,7 @@ function housesCsv(rows: number): string {
 async function train(s: TestServer, body: Record<string, unknown>): Promise<string> {
   const r = await s.call('POST', '/v1/sessions/model', { json: body });
   assert.equal(r.status, 200, r.text);
-  const done = await eventually(async () => {
-    const g = await s.call('GET', `/v1/sessions/${r.json.sessionId}`);
-    return g.json.status === 'completed' || g.json.status === 'failed' ? g.json : undefined;
-  }, 120_000, 200);
-  assert.equal(done.status, 'completed', JSON.stringify(done.messages));
-  return done.modelId;
+  return (await completedSession(s, r.json.sessionId)).modelId;
 }
 
 const records = Array.from({ length: 300 }, (_, i) => ({ size: i % 23 === 0 ? null : 35 + ((i * 53) % 180), rooms: 1 + (i % 6), district: ['north', 'south', 'centre', 'harbour'][i % 4] }));

@@ -2,7 +2,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { backends } from '../support/backends.js';
-import { eventually, startTestServer, type TestServer } from '../support/server.js';
+import { completedSession, eventually, startTestServer, type TestServer } from '../support/server.js';
 
 const MAX_RECORDS = 50;
 
@@ -21,12 +21,7 @@ function fruitCsv(): string {
 async function trainModel(s: TestServer, dataSourceName: string): Promise<string> {
   const r = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName, predictionDomain: 'classification', targetColumn: 'kind' } });
   assert.equal(r.status, 200, r.text);
-  const done = await eventually(async () => {
-    const g = await s.call('GET', `/v1/sessions/${r.json.sessionId}`);
-    return g.json.status === 'completed' || g.json.status === 'failed' ? g.json : undefined;
-  }, 120_000, 200);
-  assert.equal(done.status, 'completed', JSON.stringify(done.messages));
-  return done.modelId;
+  return (await completedSession(s, r.json.sessionId)).modelId;
 }
 
 for (const backend of await backends()) {
