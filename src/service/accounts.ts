@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { AccountRow, AccountsStore, KeyRow } from '../store/accounts-store.js';
 import { ValidationError } from './errors.js';
+import { aliveRefreshingAhead, type Expiring } from './refresh-ahead.js';
 
 /** Keys look like `sk_<8-char prefix><32 random chars>`; the prefix finds the row, the hash proves the key. */
 const PREFIX_LEN = 8;
@@ -23,7 +24,7 @@ export function generateKey(): string {
 export interface Principal { accountId: string; keyId: string }
 
 export class AccountsService {
-  private readonly cache = new Map<string, { principal: Principal; until: number; refreshing?: boolean }>();
+  private readonly cache = new Map<string, Expiring & { principal: Principal }>();
 
   constructor(private readonly store: AccountsStore, private readonly cacheMs = 5000) {}
 
@@ -31,22 +32,12 @@ export class AccountsService {
   async authenticate(key: string | undefined): Promise<Principal | undefined> {
     if (!key || key.length < 8 || key.length > 200) return undefined;
     const hash = hashKey(key);
-    const hit = this.cache.get(hash);
-    const now = Date.now();
-    if (hit && hit.until > now) {
-      // Refreshed in the background in the second half of its life, so steady traffic never waits on
-      // the database (a request that did was a predict's p99); an entry is never used past `until`.
-      if (hit.until - now < this.cacheMs / 2 && !hit.refreshing) {
-        hit.refreshing = true;
-        this.lookup(key, hash, hit).catch(() => { hit.refreshing = false; });
-      }
-      return hit.principal;
-    }
-    return this.lookup(key, hash);
+    const hit = aliveRefreshingAhead(this.cache.get(hash), this.cacheMs, (stale) => this.lookup(key, hash, stale));
+    return hit ? hit.principal : this.lookup(key, hash);
   }
 
   /** The key's principal from the database, cached; a refresh (`replacing`) lands only if its entry is still there. */
-  private async lookup(key: string, hash: string, replacing?: { principal: Principal; until: number }): Promise<Principal | undefined> {
+  private async lookup(key: string, hash: string, replacing?: Expiring): Promise<Principal | undefined> {
     const candidates = await this.store.keysByPrefix(keyPrefix(key));
     const want = Buffer.from(hash, 'hex');
     const match = candidates.find((k) => {

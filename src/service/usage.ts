@@ -4,6 +4,7 @@ import { DatasetsStore } from '../store/datasets-store.js';
 import { AccountsStore } from '../store/accounts-store.js';
 import { UsageStore, monthKey } from '../store/usage-store.js';
 import { QuotaError, TooLargeError } from './errors.js';
+import { aliveRefreshingAhead, type Expiring } from './refresh-ahead.js';
 
 export type { PlanLimits };
 export interface Plan extends PlanLimits { name: string }
@@ -22,7 +23,7 @@ export function plans(community: PlanLimits, serverUploadBytes: number): Record<
 
 export interface Usage { dataSets: number; sessions: number; predictions: number }
 
-interface Snapshot { headers: Record<string, string>; counts: Usage; plan: Plan; until: number; refreshing?: boolean }
+interface Snapshot extends Expiring { headers: Record<string, string>; counts: Usage; plan: Plan }
 
 /** Counter sources added by later features (predictions, counted by the models service). */
 export type UsageCounter = (accountId: string) => Promise<Partial<Usage>>;
@@ -97,18 +98,8 @@ export class UsageService {
   }
 
   private async snapshot(accountId: string) {
-    const hit = this.cache.get(accountId);
-    const now = Date.now();
-    if (hit && hit.until > now) {
-      // Refreshed in the background in the second half of its life, so steady traffic (predict) never
-      // waits on the count queries; quota checks that create something invalidate and read fresh.
-      if (hit.until - now < this.ttlMs / 2 && !hit.refreshing) {
-        hit.refreshing = true;
-        this.read(accountId, hit).catch(() => { hit.refreshing = false; });
-      }
-      return hit;
-    }
-    return this.read(accountId);
+    // Quota checks that create something invalidate the entry and read fresh.
+    return aliveRefreshingAhead(this.cache.get(accountId), this.ttlMs, (stale) => this.read(accountId, stale)) ?? this.read(accountId);
   }
 
   /** Plan and counts from the database, cached; a refresh (`replacing`) lands only if its entry is still there. */
