@@ -1,19 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { Db } from '../../src/store/db.js';
 import { PgLitePool } from '../../src/store/pglite-pool.js';
 import { migrate } from '../../src/store/migrate.js';
 import { SessionsStore } from '../../src/store/sessions-store.js';
+import { insertSessionRow } from '../support/session-row.js';
 import { JobLoop, type JobKind } from '../../src/jobs/job-loop.js';
-
-async function requestedSession(db: Db): Promise<string> {
-  const account = randomUUID();
-  const id = randomUUID();
-  await db.query('INSERT INTO accounts (id, email) VALUES ($1, $2)', [account, `${account}@example.test`]);
-  await db.query("INSERT INTO sessions (id, account_id, type, status, dataset_name) VALUES ($1, $2, 'model', 'requested', 'd')", [id, account]);
-  return id;
-}
 
 const claimsOf = async (db: Db, id: string) => db.query<{ owner: string; expires_at: Date; released_at: Date | null }>(
   "SELECT owner, expires_at, released_at FROM lease_claims WHERE job_table = 'sessions' AND job_id = $1 ORDER BY id", [id]);
@@ -23,7 +15,7 @@ test('a session claimed again by the same worker after its lease expired: the ol
   await migrate(db.pool);
   try {
     const store = new SessionsStore(db);
-    const id = await requestedSession(db);
+    const id = await insertSessionRow(db, 'requested');
     const worker = 'host:1:abcd';
     assert.equal((await store.claim(`${worker}/1`, 50))?.id, id);
     assert.ok(await store.transition(id, `${worker}/1`, 'started'));

@@ -1,24 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { Db } from '../../src/store/db.js';
 import { PgLitePool } from '../../src/store/pglite-pool.js';
 import { migrate } from '../../src/store/migrate.js';
 import { SessionsStore } from '../../src/store/sessions-store.js';
+import { insertSessionRow } from '../support/session-row.js';
 import { pageResults, RESULT_PAGE_ROWS } from '../../src/store/result-pages.js';
 
 const N = 2 * RESULT_PAGE_ROWS + 345;
 const dataRows = Array.from({ length: N }, (_, i) => ({ id: String(i), y: i % 3 === 0 ? 'a' : 'b', 'y:predicted': 'a' }));
 const scores = Array.from({ length: N }, (_, i) => [i / N, 1 - i / N]);
 const level = (q: number) => Array.from({ length: 40 }, (_, i) => ({ t: String(i), v: String(i * q) }));
-
-async function sessionRow(db: Db): Promise<string> {
-  const account = randomUUID();
-  const id = randomUUID();
-  await db.query("INSERT INTO accounts (id, email) VALUES ($1, $2)", [account, `${account}@example.test`]);
-  await db.query("INSERT INTO sessions (id, account_id, type, status, dataset_name) VALUES ($1, $2, 'model', 'completed', 'd')", [id, account]);
-  return id;
-}
 
 /** Every row of a part, read through the store in API-sized pages (crossing stored page boundaries). */
 async function readAll(store: SessionsStore, id: string, part: string, size: number): Promise<unknown[]> {
@@ -32,7 +24,7 @@ test('results written in pages are read back by row range, across stored page bo
   const db = new Db(await PgLitePool.open(undefined));
   await migrate(db.pool);
   try {
-    const id = await sessionRow(db);
+    const id = await insertSessionRow(db, 'completed');
     const store = new SessionsStore(db);
     const paged = pageResults({ accuracy: 0.9 }, dataRows, { classes: ['a', 'b'], classScores: scores, intervals: { '0.5': level(1), '0.9': level(2) }, contest: { z: 1, a: 2 } });
     await store.saveResultPages(id, 'g1', paged);
@@ -68,8 +60,8 @@ test('migration 7 pages results stored whole before it, keeping row and key orde
   const db = new Db(await PgLitePool.open(undefined));
   try {
     await migrate(db.pool, 6);
-    const id = await sessionRow(db);
-    const forecast = await sessionRow(db);
+    const id = await insertSessionRow(db, 'completed');
+    const forecast = await insertSessionRow(db, 'completed');
     const extra = { zeta: 1, classScores: scores, intervals: { '0.9': level(2), '0.5': level(1) }, outliers: level(3), holdout: level(4), alpha: { b: 1, a: 2 } };
     await db.query("INSERT INTO session_results (session_id, metrics, data, extra) VALUES ($1, '{\"m\": 1}', $2, $3)", [id, JSON.stringify(dataRows), JSON.stringify(extra)]);
     await db.query("INSERT INTO session_results (session_id, metrics, data, extra) VALUES ($1, '{}', '[]', '{}')", [forecast]);
