@@ -11,25 +11,16 @@
  * printed beside wall seconds because the machine is shared: their ratio is the steadier comparison.
  * Each set is also fitted on two threads (GbdtLearner's threads option; credit_data is below the size
  * where the learner uses them): wall-clock speed-up over one thread, which means something only when
- * the machine's two cores are otherwise idle (the load average is printed beside it).
+ * the machine's two cores are otherwise idle (the load average is printed beside it); bench/gbdt-threads.ts
+ * measures the 2-thread fit in ways a shared machine does not spoil.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { benchdata } from './lib/benchdata.js';
-import { loadBenchTable } from './lib/tabular-table.js';
-import { encodeTarget, fitFrameEncoder } from '../src/ml/encode.js';
-import type { Frame, Task } from '../src/ml/frame.js';
+import { type Case, benchCase, syntheticCase } from './lib/gbdt-cases.js';
+import type { Frame } from '../src/ml/frame.js';
 import { GbdtLearner } from '../src/ml/tabular/gbdt/index.js';
-
-interface Case {
-  name: string;
-  frame: Frame;
-  y: Float64Array;
-  task: Task;
-  rounds: number;
-}
 
 interface Timing {
   wall: number;
@@ -66,33 +57,6 @@ def predict_seconds():
 best['predict1000'] = min(predict_seconds() for _ in range(10))
 print(json.dumps(best))
 `;
-
-function benchCase(name: string, kind: 'classification' | 'regression', rounds: number): Case {
-  const table = loadBenchTable(benchdata(), kind, name);
-  const n = table.targetValues.length;
-  const frame = fitFrameEncoder(table.specs, table.columns).encode(table.columns, n);
-  const { task, y } = encodeTarget(table.targetValues, kind, table.classes);
-  return { name, frame, y, task, rounds };
-}
-
-/** 40k × 30 uniform features; the label depends on 20 of them, partly non-linearly, with noise. */
-function syntheticCase(): Case {
-  const n = 40_000;
-  let s = 42;
-  const rnd = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296);
-  const columns = Array.from({ length: 30 }, (_, j) => ({
-    kind: 'numeric' as const,
-    name: `x${j}`,
-    values: Float64Array.from({ length: n }, () => 2 * rnd() - 1),
-  }));
-  const y = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    let z = rnd() - 0.5;
-    for (let j = 0; j < 10; j++) z += columns[j].values[i] * (j % 3 === 0 ? 1 : -0.5) + 0.5 * Math.sin(3 * columns[j + 10].values[i]);
-    y[i] = z > 0 ? 1 : 0;
-  }
-  return { name: 'synthetic_40k_x_30', frame: { nRows: n, columns }, y, task: { kind: 'classification', classes: ['0', '1'] }, rounds: 200 };
-}
 
 function timed<T>(f: () => T): [T, Timing] {
   const t0 = performance.now();

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Task } from '../../../src/ml/frame.js';
 import { GbdtLearner } from '../../../src/ml/tabular/gbdt/index.js';
+import { teamStats, teamTuning } from '../../../src/ml/tabular/gbdt/team-tuning.js';
 import { categorical, frame, lcg, numeric } from './synthetic.js';
 
 /** 12,000 rows × 30 columns (large enough for the learner to use helper threads): numeric with NaN, categorical. */
@@ -54,6 +55,27 @@ test('regression with row weights (Huber loss, no bagging): threads 1, 2 and 3 t
   assert.equal(three, one);
   // The weights matter (a fit without them differs), so they did reach every thread's gradients.
   assert.notEqual(JSON.stringify(new GbdtLearner(params, { threads: 2 }).fit(f, target, { kind: 'regression' }, { seed: 2 }).toJSON()), two);
+});
+
+test('every job shared, however small (hand-off rules at zero): 2 threads still train the 1-thread model', () => {
+  // The default rules keep small leaves and row ranges on the main thread; here the helpers take part in
+  // every leaf job (deep leaves with a few rows, categorical bitsets) and every row job.
+  const { f, y } = data(3);
+  const task: Task = { kind: 'classification', classes: ['k0', 'k1', 'k2'] };
+  const params = { nEstimators: 6, featureFraction: 0.8, baggingFraction: 0.7, baggingFreq: 2, minDataPerCategoryGroup: 20 };
+  const one = JSON.stringify(new GbdtLearner(params, { threads: 1 }).fit(f, y, task, { seed: 4 }).toJSON());
+  const saved = { ...teamTuning };
+  Object.assign(teamTuning, { soloWork: 0, parallelRows: 0 });
+  teamStats.reset();
+  try {
+    const two = JSON.stringify(new GbdtLearner(params, { threads: 2 }).fit(f, y, task, { seed: 4 }).toJSON());
+    assert.equal(two, one);
+    // Only the root's split search (its histogram is not built in that job) stayed on the main thread.
+    assert.equal(teamStats.soloJobs, teamStats.trees);
+    assert.ok(teamStats.leafSyncs > 20 * teamStats.trees, `${teamStats.leafSyncs} shared leaf jobs for ${teamStats.trees} trees`);
+  } finally {
+    Object.assign(teamTuning, saved);
+  }
 });
 
 test('threads outside 1..8 are refused with a message naming the option', () => {

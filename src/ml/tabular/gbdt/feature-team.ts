@@ -11,8 +11,8 @@
  * one thread gives. Without that, a third of a two-thread fit ran on the main thread alone.
  *
  * Helper threads are worker threads attached to the fit's shared wasm memory; jobs and results pass
- * through a control block in that memory (Atomics wait/notify), not messages, as a job lasts microseconds
- * to milliseconds.
+ * through a control block in that memory (polled, then Atomics wait/notify: spin-wait.ts), not messages,
+ * as a job lasts microseconds to milliseconds. Which jobs are shared: team-tuning.ts.
  */
 import type { Worker } from 'node:worker_threads';
 import type { FeatureLayout } from './binned-data.js';
@@ -24,6 +24,8 @@ import { Kernels, type KernelMemory } from './wasm-kernels.js';
 import { type Objective, type ObjectiveState, objectiveState } from './objectives.js';
 import { RowWork } from './row-work.js';
 import { acquireHelper, releaseHelpers } from './helper-pool.js';
+import { teamStats, teamTuning } from './team-tuning.js';
+import { SpinWait } from './spin-wait.js';
 
 /** One step of tree growth, for every thread's feature range. Slots are histogram pool indices; -1 = skip. */
 export interface LeafJob {
@@ -56,6 +58,8 @@ export interface TeamInit {
   threads: number;
   /** The job sequence number the thread has seen so far. */
   seq: number;
+  /** teamTuning.spins of the main thread: the most polls before sleeping (spin-wait.ts). */
+  spins: number;
 }
 
 // Control block (Int32 words): job sequence, per-thread done sequence and error flag, job fields.
@@ -76,8 +80,12 @@ const N_FEATURES = 26;
 const CODES_AT = 27;
 const N_LEAVES = 28;
 const CLASS = 29;
+/** Bumped whenever the feature list is written: helpers re-read it once per tree, not per job. */
+const FEATURES_VERSION = 30;
 /** + thread: the end of the left part of the thread's range after a partition job. */
 const MID = 32;
+/** + thread: the helper's busy time on its last job, in tenths of a microsecond (for teamStats). */
+const BUSY_TENTH_US = 40;
 const CTRL_INTS = 48;
 /** Job kinds. */
 const LEAF = 0;
@@ -85,24 +93,10 @@ const STOP = 1;
 const PARTITION = 2;
 const GRADIENTS = 3;
 const SCORES = 4;
-/** Rows below which row work stays on the main thread: waking the team would cost more. */
-const PARALLEL_ROWS = 8192;
-/**
- * Rows × features of a leaf job's histogram below which the main thread does the whole job alone (as
- * one thread would, so with the same result): deep in a tree, or with many small trees (one per class
- * and round), waking the helpers cost more than their half of the job saved.
- */
-const SOLO_CELLS = 32_768;
 export const MAX_THREADS = 8;
 /** Per thread and leaf: gain, feature, thresholdBin, defaultLeft, lg, lh, lc, rg, rh, rc, leftBins length. */
 const RESULT_F64 = 11;
 const LEFT_BINS_BYTES = 256;
-/**
- * Polls of the control block before sleeping on it: a job or its answer usually follows within
- * microseconds, far sooner than a sleeping thread wakes.
- */
-const SPINS = 200;
-
 /** Bytes of the control block for nf features, `threads` threads and trees of up to maxLeaves leaves. */
 export function teamBytes(nf: number, threads: number, maxLeaves: number): number {
   return CTRL_INTS * 4 + align8(nf * 4) + 6 * 8 + threads * 2 * (RESULT_F64 * 8 + LEFT_BINS_BYTES) + align8(maxLeaves * 8) + maxLeaves * 8;
@@ -112,20 +106,18 @@ function align8(b: number): number {
   return Math.ceil(b / 8) * 8;
 }
 
-/** Bit-casts between a float64 and the int64 that Atomics can move. */
-const castF64 = new Float64Array(1);
-const castI64 = new BigInt64Array(castF64.buffer);
-
 /**
- * Views on the control block, the same on every thread. Every access goes through Atomics: the
- * block is written by one thread and read by another, and Atomics alone keeps the compilers from
- * caching or reordering those reads around the hand-over.
+ * Views on the control block, the same on every thread. Integer fields go through Atomics. Float64
+ * fields (job sums, results, a scores job's leaves) are plain views: each is written before the job's
+ * (or the answer's) sequence number is stored with Atomics and read after that number is loaded, which
+ * orders them as it orders the histograms; as int64 bit patterns through Atomics they cost a BigInt
+ * allocation per value, 17 per leaf job.
  */
 class ControlBlock {
   readonly ints: Int32Array;
-  /** Float64 values as their int64 bit patterns: job sums, then per thread and leaf a result. */
-  private readonly sums: BigInt64Array;
-  private readonly results: BigInt64Array;
+  /** Job sums, then per thread and leaf a result. */
+  private readonly sums: Float64Array;
+  private readonly results: Float64Array;
   private readonly leftBins: Uint8Array;
   private readonly featuresAt: number;
   /**
@@ -140,9 +132,9 @@ class ControlBlock {
     this.ints = new Int32Array(buffer, at, CTRL_INTS + nf);
     this.featuresAt = CTRL_INTS;
     at += CTRL_INTS * 4 + align8(nf * 4);
-    this.sums = new BigInt64Array(buffer, at, 6);
+    this.sums = new Float64Array(buffer, at, 6);
     at += 6 * 8;
-    this.results = new BigInt64Array(buffer, at, threads * 2 * RESULT_F64);
+    this.results = new Float64Array(buffer, at, threads * 2 * RESULT_F64);
     at += threads * 2 * RESULT_F64 * 8;
     this.leftBins = new Uint8Array(buffer, at, threads * 2 * LEFT_BINS_BYTES);
     at += threads * 2 * LEFT_BINS_BYTES;
@@ -162,6 +154,7 @@ class ControlBlock {
   writeFeatures(features: Int32Array): void {
     for (let i = 0; i < features.length; i++) Atomics.store(this.ints, this.featuresAt + i, features[i]);
     this.set(N_FEATURES, features.length);
+    this.set(FEATURES_VERSION, this.get(FEATURES_VERSION) + 1);
   }
 
   readFeatures(): Int32Array {
@@ -179,12 +172,18 @@ class ControlBlock {
     this.set(FIND_B, job.findB);
     this.set(GRAD_AT, job.gradAt);
     this.set(HESS_AT, job.hessAt);
-    const v = [job.sumsA.grad, job.sumsA.hess, job.sumsA.count, job.sumsB.grad, job.sumsB.hess, job.sumsB.count];
-    v.forEach((x, i) => putF64(this.sums, i, x));
+    const s = this.sums;
+    s[0] = job.sumsA.grad;
+    s[1] = job.sumsA.hess;
+    s[2] = job.sumsA.count;
+    s[3] = job.sumsB.grad;
+    s[4] = job.sumsB.hess;
+    s[5] = job.sumsB.count;
   }
 
   readJob(): LeafJob {
-    const f = (i: number) => getF64(this.sums, i);
+    const s = this.sums;
+    const f = (i: number) => s[i];
     return {
       build: this.get(BUILD), begin: this.get(BEGIN), end: this.get(END), parent: this.get(PARENT),
       findA: this.get(FIND_A), findB: this.get(FIND_B),
@@ -201,7 +200,7 @@ class ControlBlock {
     ];
     const b = (thread * 2 + leaf) * LEFT_BINS_BYTES;
     if (split.leftBins) for (let i = 0; i < split.leftBins.length; i++) Atomics.store(this.leftBins, b + i, split.leftBins[i]);
-    v.forEach((x, i) => putF64(this.results, o + i, x));
+    for (let i = 0; i < RESULT_F64; i++) this.results[o + i] = v[i];
   }
 
   /**
@@ -211,7 +210,7 @@ class ControlBlock {
    */
   readResult(thread: number, leaf: 0 | 1): SplitInfo {
     const o = (thread * 2 + leaf) * RESULT_F64;
-    const r = (i: number) => getF64(this.results, o + i);
+    const r = (i: number) => this.results[o + i];
     const nLeft = r(10);
     const b = (thread * 2 + leaf) * LEFT_BINS_BYTES;
     return {
@@ -221,16 +220,6 @@ class ControlBlock {
       right: { grad: r(7), hess: r(8), count: r(9) | 0 },
     };
   }
-}
-
-function putF64(a: BigInt64Array, i: number, v: number): void {
-  castF64[0] = v;
-  Atomics.store(a, i, castI64[0]);
-}
-
-function getF64(a: BigInt64Array, i: number): number {
-  castI64[0] = Atomics.load(a, i);
-  return castF64[0];
 }
 
 /** Thread t's share of begin .. end: [cut(t), cut(t + 1)). */
@@ -296,7 +285,10 @@ export class FeatureTeam {
   private readonly own: ThreadShare;
   /** The whole job on the main thread (every feature), for jobs too small to share. */
   private readonly solo: ThreadShare;
-  private readonly nFeatures: number;
+  /** The current tree's features and their bins in all (for the work of a leaf job). */
+  private treeFeatures = 0;
+  private treeBins = 0;
+  private readonly binsOf: Int32Array;
   /** The main thread's view of the fit's row arrays (scores, partition indices). */
   readonly rows: RowWork;
   private readonly control: ControlBlock;
@@ -305,6 +297,11 @@ export class FeatureTeam {
   private readonly bounds: Int32Array;
   private readonly mids: Int32Array;
   private seq = 0;
+  /** When the current shared job was handed out (performance.now). */
+  private startedAt = 0;
+  /** teamTuning as the fit started. */
+  private readonly tuning = { ...teamTuning };
+  private readonly spin = new SpinWait(this.tuning.spins);
 
   /** memory: made with teamBytes(nf, threads, params.numLeaves); objective: after initScores. */
   constructor(memory: TrainingMemory, layout: FeatureLayout, params: ResolvedGbdtParams, objective: Objective, readonly threads: number) {
@@ -316,7 +313,7 @@ export class FeatureTeam {
     this.mids = new Int32Array(threads);
     this.own = new ThreadShare(histograms, layout, params, 0, threads);
     this.solo = threads > 1 ? new ThreadShare(histograms, layout, params, 0, 1) : this.own;
-    this.nFeatures = nf;
+    this.binsOf = layout.numBins;
     this.rows = new RowWork(memory.kernels, histograms.plan, objective);
     this.control = new ControlBlock(histograms.pool[0].buffer, teamAt, nf, threads, params.numLeaves);
     for (let i = 0; i < CTRL_INTS; i++) this.control.set(i, 0);
@@ -324,7 +321,7 @@ export class FeatureTeam {
       const worker = acquireHelper();
       const init: TeamInit = {
         memory: memory.kernels.wasmMemory, plan: histograms.plan, layout, params, teamAt, objective: objectiveState(objective),
-        maxLeaves: params.numLeaves, thread: t, threads, seq: 0,
+        maxLeaves: params.numLeaves, thread: t, threads, seq: 0, spins: this.tuning.spins,
       };
       worker.postMessage(init);
       this.workers.push(worker);
@@ -332,6 +329,10 @@ export class FeatureTeam {
   }
 
   setFeatures(features: Int32Array): void {
+    teamStats.trees++;
+    this.treeFeatures = features.length;
+    this.treeBins = 0;
+    for (const f of features) this.treeBins += this.binsOf[f];
     this.own.setFeatures(features);
     if (this.solo !== this.own) this.solo.setFeatures(features);
     this.control.writeFeatures(features);
@@ -340,7 +341,11 @@ export class FeatureTeam {
   /** Runs the job on every thread; the best split of leaf A and of leaf B (gain 0: none), or null if not asked. */
   run(job: LeafJob): [SplitInfo | null, SplitInfo | null] {
     if (this.workers.length === 0) return this.own.run(job);
-    if (job.build < 0 || (job.end - job.begin) * this.nFeatures < SOLO_CELLS) return this.solo.run(job);
+    if (job.build < 0 || this.work(job) < this.tuning.soloWork) {
+      teamStats.soloJobs++;
+      return this.solo.run(job);
+    }
+    teamStats.leafSyncs++;
     this.control.writeJob(job);
     this.start();
     const mine = this.own.run(job);
@@ -357,10 +362,16 @@ export class FeatureTeam {
     return [merge(0, mine[0]), merge(1, mine[1])];
   }
 
+  /** A leaf job's work units (teamTuning.soloWork): histogram cells built, bins subtracted and scanned. */
+  private work(job: LeafJob): number {
+    const scans = (job.parent >= 0 ? 1 : 0) + (job.findA >= 0 ? 1 : 0) + (job.findB >= 0 ? 1 : 0);
+    return (job.end - job.begin) * this.treeFeatures + (this.tuning.countScans ? scans * this.treeBins : 0);
+  }
+
   /** Gradients and hessians of every training row from the current scores. */
   gradients(): void {
     const n = this.nRows;
-    if (this.workers.length === 0 || n < PARALLEL_ROWS) return this.rows.gradients(0, n);
+    if (this.workers.length === 0 || n < this.tuning.parallelRows) return this.rows.gradients(0, n);
     this.startRows(GRADIENTS, 0, n);
     this.rows.gradients(0, rowCut(0, n, 1, this.threads));
     this.finish();
@@ -371,7 +382,7 @@ export class FeatureTeam {
    * codes at codesAt (TrainingMemory.sideTable); returns the end of the left part.
    */
   partition(begin: number, end: number, codesAt: number): number {
-    if (this.workers.length === 0 || end - begin < PARALLEL_ROWS) return this.rows.partition(begin, end, codesAt);
+    if (this.workers.length === 0 || end - begin < this.tuning.parallelRows) return this.rows.partition(begin, end, codesAt);
     this.control.set(CODES_AT, codesAt);
     this.startRows(PARTITION, begin, end);
     const { bounds, mids, threads } = this;
@@ -384,7 +395,7 @@ export class FeatureTeam {
 
   /** Adds leaf l's value to the class-c scores of the rows at partition positions leafBegin[l] .. + leafCount[l] − 1 (positions 0 .. total − 1 in all). */
   addLeafValues(numLeaves: number, leafBegin: Int32Array, leafCount: Int32Array, leafValue: Float64Array, c: number, total: number): void {
-    if (this.workers.length === 0 || total < PARALLEL_ROWS) {
+    if (this.workers.length === 0 || total < this.tuning.parallelRows) {
       this.rows.addLeafValues(0, total, numLeaves, leafBegin, leafCount, leafValue, c);
       return;
     }
@@ -400,6 +411,7 @@ export class FeatureTeam {
   }
 
   private startRows(kind: number, begin: number, end: number): void {
+    teamStats.rowSyncs++;
     this.control.set(KIND, kind);
     this.control.set(BEGIN, begin);
     this.control.set(END, end);
@@ -418,23 +430,30 @@ export class FeatureTeam {
   private start(): void {
     const ints = this.control.ints;
     this.seq++;
+    teamStats.syncs++;
+    this.startedAt = performance.now();
     Atomics.store(ints, SEQ, this.seq);
     Atomics.notify(ints, SEQ);
   }
 
   private finish(): void {
     const ints = this.control.ints;
+    const shareEnd = performance.now();
     for (let t = 1; t < this.threads; t++) {
-      for (let spins = 0; ; spins++) {
-        const done = Atomics.load(ints, DONE + t);
-        if (done === this.seq) break;
-        if (spins >= SPINS) Atomics.wait(ints, DONE + t, done, 1000);
-      }
+      const slept = this.spin.sleptMs;
+      for (let done = Atomics.load(ints, DONE + t); done !== this.seq; ) done = this.spin.waitWhile(ints, DONE + t, done);
+      teamStats.sleepMs += this.spin.sleptMs - slept;
       if (Atomics.load(ints, FAILED + t) !== 0) {
         this.workers.splice(0).forEach((w) => void w.terminate());
         throw new Error(`GBDT: helper thread ${t} failed (see its error output)`);
       }
     }
+    const share = shareEnd - this.startedAt;
+    const helper = Atomics.load(ints, BUSY_TENTH_US + 1) / 1e4;
+    teamStats.mainShareMs += share;
+    teamStats.waitMs += performance.now() - shareEnd;
+    teamStats.helperBusyMs += helper;
+    teamStats.jobCriticalMs += Math.max(share, helper);
   }
 }
 
@@ -448,14 +467,12 @@ export function serveFit(init: TeamInit): void {
   const ints = control.ints;
   const t = init.thread;
   let seq = init.seq;
-  let features: Int32Array | null = null;
+  let featuresVersion = -1;
+  const spin = new SpinWait(init.spins);
   for (;;) {
     // The next job: SEQ moves on (a wake-up alone proves nothing), by exactly one.
-    let next = Atomics.load(ints, SEQ);
-    for (let spins = 0; next === seq; spins++) {
-      if (spins >= SPINS) Atomics.wait(ints, SEQ, seq);
-      next = Atomics.load(ints, SEQ);
-    }
+    const next = spin.waitWhile(ints, SEQ, seq);
+    const busyFrom = performance.now();
     const skipped = next !== seq + 1;
     seq = next;
     const kind = control.get(KIND);
@@ -464,11 +481,11 @@ export function serveFit(init: TeamInit): void {
       if (skipped) throw new Error(`GBDT: helper thread ${t} missed a job (${seq})`);
       if (kind !== LEAF && !stop) serveRows(kind, control, rows, t, init.threads, init.plan.nRows);
       else if (!stop) {
-        // The feature list changes once per tree: re-filter only when it did.
-        const now = control.readFeatures();
-        if (!sameFeatures(features, now)) {
-          features = now;
-          share.setFeatures(features);
+        // The feature list changes at most once per tree: re-read only when it was rewritten.
+        const version = control.get(FEATURES_VERSION);
+        if (version !== featuresVersion) {
+          featuresVersion = version;
+          share.setFeatures(control.readFeatures());
         }
         const [a, b] = share.run(control.readJob());
         if (a) control.writeResult(t, 0, a);
@@ -478,14 +495,9 @@ export function serveFit(init: TeamInit): void {
       Atomics.store(ints, FAILED + t, 1);
       console.error(e);
     }
+    Atomics.store(ints, BUSY_TENTH_US + t, Math.min(2 ** 31 - 1, Math.round((performance.now() - busyFrom) * 1e4)));
     Atomics.store(ints, DONE + t, seq);
     Atomics.notify(ints, DONE + t);
     if (stop) return;
   }
-}
-
-function sameFeatures(a: Int32Array | null, b: Int32Array): boolean {
-  if (!a || a.length !== b.length) return false;
-  for (let i = 0; i < b.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

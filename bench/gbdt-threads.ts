@@ -1,0 +1,123 @@
+/**
+ * One GBDT fit on 1 and 2 threads, measured so that it means something on a shared machine: CPU per fit
+ * (all threads, and the main thread alone from /proc), hand-offs to the helper per tree, and a
+ * critical-path estimate of the 2-thread fit from the main thread's own timeline: its serial work, its
+ * share of each shared job, its wait for the helper, and the helper's busy time per job
+ * (feature-team.ts teamStats). "free hand-offs" = serial + Σ max(main share, helper busy): the wall time
+ * the fit would take if every hand-off cost nothing and the helper had a core of its own, scaled to CPU
+ * seconds by the main thread's CPU per second awake (the machine's load stretches every interval); its
+ * ratio to the 1-thread fit's main-thread CPU is the speed-up a quiet 2-core machine can approach. Wall-clock
+ * speed-ups are printed too, alternating 1- and 2-thread fits, with the load average beside them.
+ * Usage: npm run bench:gbdt-threads -- [--only letter_recognition,synthetic] [--repeats 3]
+ */
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { type Case, benchCase, syntheticCase } from './lib/gbdt-cases.js';
+import { GbdtLearner } from '../src/ml/tabular/gbdt/index.js';
+import { teamStats, teamTuning } from '../src/ml/tabular/gbdt/team-tuning.js';
+
+interface Run {
+  wall: number;
+  cpu: number;
+  mainCpu: number;
+  trees: number;
+  syncs: number;
+  leafSyncs: number;
+  rowSyncs: number;
+  soloJobs: number;
+  serial: number;
+  mainShare: number;
+  wait: number;
+  sleep: number;
+  helperBusy: number;
+  freeHandoffs: number;
+  model: string;
+}
+
+/** CPU seconds of this process's main thread (utime + stime of task pid, in clock ticks of 10 ms). */
+function mainThreadCpu(): number {
+  const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+function run(c: Case, threads: number): Run {
+  const learner = new GbdtLearner({ nEstimators: c.rounds, numLeaves: 31, learningRate: 0.1 }, { threads });
+  teamStats.reset();
+  const m0 = mainThreadCpu();
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  const model = learner.fit(c.frame, c.y, c.task, { seed: 0 });
+  const wall = (performance.now() - t0) / 1000;
+  const cu = process.cpuUsage(c0);
+  const mainCpu = mainThreadCpu() - m0;
+  const s = teamStats;
+  const jobs = (s.mainShareMs + s.waitMs) / 1000;
+  return {
+    wall, cpu: (cu.user + cu.system) / 1e6, mainCpu, trees: s.trees, syncs: s.syncs, leafSyncs: s.leafSyncs, rowSyncs: s.rowSyncs,
+    soloJobs: s.soloJobs, serial: wall - jobs, mainShare: s.mainShareMs / 1000, wait: s.waitMs / 1000, sleep: s.sleepMs / 1000, helperBusy: s.helperBusyMs / 1000,
+    // Wall time on a loaded machine stretches every interval; scaled by the main thread's CPU per second awake.
+    freeHandoffs: ((wall - jobs + s.jobCriticalMs / 1000) * mainCpu) / (wall - s.sleepMs / 1000), model: JSON.stringify(model.toJSON()),
+  };
+}
+
+function median(v: number[]): number {
+  const s = [...v].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+function main(): void {
+  const onlyArg = process.argv.indexOf('--only');
+  const only = onlyArg > 0 ? new Set(process.argv[onlyArg + 1].split(',')) : null;
+  const repArg = process.argv.indexOf('--repeats');
+  const repeats = repArg > 0 ? Number(process.argv[repArg + 1]) : 3;
+  const makers: [string, () => Case][] = [
+    ['synthetic', syntheticCase],
+    ['letter_recognition', () => benchCase('letter_recognition', 'classification', 100)],
+    ['satellite', () => benchCase('satellite', 'classification', 100)],
+    ['credit_data', () => benchCase('credit_data', 'classification', 100)],
+  ];
+  const tuneArg = process.argv.indexOf('--tune');
+  if (tuneArg > 0) Object.assign(teamTuning, JSON.parse(process.argv[tuneArg + 1]));
+  console.log('tuning', JSON.stringify(teamTuning));
+  const f2 = (x: number) => x.toFixed(2);
+  for (const [key, make] of makers) {
+    if (only && !only.has(key)) continue;
+    const c = make();
+    // Warm-up (JIT, helper threads started), then alternate so that both see the same load.
+    run(c, 1);
+    run(c, 2);
+    const ones: Run[] = [];
+    const twos: Run[] = [];
+    const speedups: string[] = [];
+    for (let i = 0; i < repeats; i++) {
+      const a = run(c, 1);
+      const b = run(c, 2);
+      ones.push(a);
+      twos.push(b);
+      speedups.push(`${f2(a.wall / b.wall)}× (load ${f2(loadavg()[0])})`);
+      if (a.model !== b.model) throw new Error(`${c.name}: the 2-thread model differs from the 1-thread model`);
+    }
+    // Medians over the repeats; CPU figures are the steadier ones on a shared machine.
+    const m = (rs: Run[], k: keyof Omit<Run, 'model'>) => median(rs.map((r) => r[k]));
+    const t = twos[0].trees;
+    console.log(`${c.name}: ${c.frame.nRows} rows × ${c.frame.columns.length} cols, ${c.rounds} rounds, ${t} trees; models byte-identical`);
+    console.log(`  1 thread : cpu ${f2(m(ones, 'cpu'))} s (main thread ${f2(m(ones, 'mainCpu'))} s), wall ${f2(m(ones, 'wall'))} s`);
+    console.log(
+      `  2 threads: cpu ${f2(m(twos, 'cpu'))} s (main thread ${f2(m(twos, 'mainCpu'))} s), wall ${f2(m(twos, 'wall'))} s; ` +
+        `hand-offs per tree ${f2(m(twos, 'syncs') / t)} (leaf jobs ${f2(m(twos, 'leafSyncs') / t)}, row jobs ${f2(m(twos, 'rowSyncs') / t)}), ` +
+        `leaf jobs kept on the main thread per tree ${f2(m(twos, 'soloJobs') / t)}`,
+    );
+    console.log(
+      `  2-thread timeline (main thread, wall s): serial ${f2(m(twos, 'serial'))}, share of shared jobs ${f2(m(twos, 'mainShare'))}, ` +
+        `wait for helper ${f2(m(twos, 'wait'))} (asleep ${f2(m(twos, 'sleep'))}); helper busy ${f2(m(twos, 'helperBusy'))}; ` +
+        `critical path with free hand-offs ${f2(m(twos, 'freeHandoffs'))} CPU s`,
+    );
+    console.log(
+      `  speed-up estimate (1-thread main CPU / free-hand-off critical path): ${f2(m(ones, 'mainCpu') / m(twos, 'freeHandoffs'))}×; ` +
+        `wall speed-ups, alternating runs: ${speedups.join(', ')}`,
+    );
+  }
+}
+
+main();

@@ -1,0 +1,53 @@
+/**
+ * When the GBDT feature team (feature-team.ts) hands work to its helper threads, and what it did. The
+ * rules decide only which thread computes what, never the numbers: models are byte-identical for any
+ * values (test/ml/gbdt/gbdt-threads.test.ts fits with every job shared). They are variables so that
+ * bench/gbdt-threads.ts can compare rules (its --tune option); fits read them when they start.
+ */
+export const teamTuning = {
+  /**
+   * The most polls of the control block before sleeping on it (spin-wait.ts; a poll takes a few
+   * nanoseconds). While a tree grows the next job or an answer follows within microseconds, but a
+   * sleeping thread takes tens of microseconds to wake: with a fixed 200 polls nearly every hand-off
+   * paid that, and a 2-thread fit was slower than one thread. 2^18 measured slower again.
+   */
+  spins: 1 << 15,
+  /**
+   * Work units of a leaf job below which the main thread does the whole job alone (as one thread would,
+   * so with the same result). A unit is one histogram cell added (a row of one feature) or one histogram
+   * bin subtracted or scanned for a split: the split scan of a leaf costs the same however few its rows,
+   * so small leaves deep in a tree still share it when their histograms are wide.
+   */
+  soloWork: 8192,
+  /** Whether soloWork counts the bins scanned (false: rows × features only, the rule before). */
+  countScans: true,
+  /** Rows below which row work (gradients, partitions, scores) stays on the main thread. */
+  parallelRows: 4096,
+};
+
+/**
+ * What the team did, summed over every fit in this process since the last reset: for benchmarks
+ * (bench/gbdt-threads.ts), which cannot time the threads apart on a shared machine. Wall-clock
+ * intervals on the main thread: its share of each shared job, and its wait for the helpers after it.
+ */
+export const teamStats = {
+  /** Trees grown (setFeatures calls). */
+  trees: 0,
+  /** Hand-offs to the helpers (one per shared job), by kind, and leaf jobs the main thread did alone. */
+  syncs: 0,
+  leafSyncs: 0,
+  rowSyncs: 0,
+  soloJobs: 0,
+  /** Main thread: its share of shared jobs; its wait for the helpers after it (of which asleep). */
+  mainShareMs: 0,
+  waitMs: 0,
+  sleepMs: 0,
+  /** The first helper's busy time on shared jobs. */
+  helperBusyMs: 0,
+  /** Σ over shared jobs of max(main share, helper busy): the jobs' length with free hand-offs. */
+  jobCriticalMs: 0,
+  reset(): void {
+    this.trees = this.syncs = this.leafSyncs = this.rowSyncs = this.soloJobs = 0;
+    this.mainShareMs = this.waitMs = this.sleepMs = this.helperBusyMs = this.jobCriticalMs = 0;
+  },
+};
