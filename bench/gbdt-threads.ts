@@ -8,7 +8,9 @@
  * seconds by the main thread's CPU per second awake (the machine's load stretches every interval); its
  * ratio to the 1-thread fit's main-thread CPU is the speed-up a quiet 2-core machine can approach. Wall-clock
  * speed-ups are printed too, alternating 1- and 2-thread fits, with the load average beside them.
- * Usage: npm run bench:gbdt-threads -- [--only letter_recognition,synthetic] [--repeats 3]
+ * Usage: npm run bench:gbdt-threads -- [--only letter_recognition,synthetic] [--repeats 3] [--tune '{…}']
+ * --tune overrides the hand-off rules of team-tuning.ts for the run; the rules before them were
+ * '{"spins":200,"soloWork":32768,"countScans":false,"parallelRows":8192}' (spins then fixed, not adaptive).
  */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -79,7 +81,7 @@ function main(): void {
   ];
   const tuneArg = process.argv.indexOf('--tune');
   if (tuneArg > 0) Object.assign(teamTuning, JSON.parse(process.argv[tuneArg + 1]));
-  console.log('tuning', JSON.stringify(teamTuning));
+  console.log(`hand-off rules (team-tuning.ts): ${JSON.stringify(teamTuning)}`);
   const f2 = (x: number) => x.toFixed(2);
   for (const [key, make] of makers) {
     if (only && !only.has(key)) continue;
