@@ -5,6 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Kernels, SCORE_LANES } from '../../../src/ml/tabular/gbdt/wasm-kernels.js';
+import type { ForestArrays } from '../../../src/ml/tabular/gbdt/compiled-forest.js';
+import { walkLayout, type WalkLayout } from '../../../src/ml/tabular/gbdt/walk-layout.js';
 import { type ForestInput, buildReference, partitionReference, scoreReference } from './kernel-reference.js';
 import { lcg } from './synthetic.js';
 
@@ -149,7 +151,7 @@ function randomForest(rnd: () => number, nTrees: number, nf: number, categorical
   };
 }
 
-test('score: tree walks (numeric thresholds, NaN to the default side, categorical bitsets, empty trees, k scores) equal the reference', () => {
+test('score: tree walks (numeric thresholds, NaN to the default side, categorical bitsets, empty trees, k scores) equal the reference exactly', () => {
   const rnd = lcg(19);
   const int = (n: number) => Math.floor(rnd() * n);
   for (let trial = 0; trial < 20; trial++) {
@@ -167,11 +169,12 @@ test('score: tree walks (numeric thresholds, NaN to the default side, categorica
         const u = rnd();
         x[r * nf + f] = categorical.has(f) ? int(nBins) : u < 0.1 ? NaN : u < 0.15 ? forest.threshold[int(forest.threshold.length)] ?? 0 : rnd() * 2 - 1;
       }
-    const at = {} as Record<keyof ForestInput, number>;
-    for (const [key, a] of Object.entries(forest) as [keyof ForestInput, ForestInput[keyof ForestInput]][]) {
-      const ctor = a.constructor as TypedCtor<typeof a>;
-      const view = alloc(ctor, Math.max(1, a.length));
-      view.set(a as never);
+    // The kernel walks the forest's walk layout (walk-layout.ts), made from the same arrays.
+    const layout = walkLayout(forest as ForestArrays);
+    const at = {} as Record<keyof WalkLayout, number>;
+    for (const [key, a] of Object.entries(layout) as [keyof WalkLayout, WalkLayout[keyof WalkLayout]][]) {
+      const view = alloc(Uint8Array, Math.max(1, a.byteLength));
+      view.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
       at[key] = view.byteOffset;
     }
     const out = alloc(Float64Array, nRows * k);
@@ -179,11 +182,9 @@ test('score: tree walks (numeric thresholds, NaN to the default side, categorica
     out.set(initial);
     const expected = initial.slice();
     scoreReference(x, nf, nRows, forest, expected, k);
-    kernels.score(
-      x.byteOffset, nf, nRows, at.nodeOffset, at.leafOffset, forest.nodeOffset.length - 1, at.feature, at.threshold, at.children,
-      at.defaultLeft, at.catOffset, at.catBits, at.leafValue, out.byteOffset, k,
-    );
-    assertClose(out, expected, `trial ${trial} out`);
+    kernels.score(x.byteOffset, nf, nRows, at.treeRoot, forest.nodeOffset.length - 1, at.nodes, at.value, at.catBits, out.byteOffset, k);
+    // Exactly: the same leaves added in the same order.
+    assert.deepEqual(out, expected, `trial ${trial} out`);
   }
 });
 

@@ -8,6 +8,7 @@ import { type CategoricalBins, type FeatureBins, codeToBinTable } from './bin-ma
 import type { FeatureLayout } from './binned-data.js';
 import type { Tree } from './tree.js';
 import { Kernels, SCORE_LANES } from './wasm-kernels.js';
+import { walkLayout, type WalkLayout } from './walk-layout.js';
 
 /** Rows scored per kernel call. */
 const CHUNK_ROWS = 8192;
@@ -36,8 +37,8 @@ export interface ForestArrays {
 }
 
 export class Forest {
-  /** Wasm copy of the arrays for the scoring kernel, made on first use; inputs and outputs follow it. */
-  private scorer: { kernels: Kernels; at: Record<keyof ForestArrays, number>; end: number } | null = null;
+  /** The forest's walk layout (walk-layout.ts) in wasm memory, made on first use; inputs and outputs follow it. */
+  private scorer: { kernels: Kernels; at: Record<keyof WalkLayout, number>; end: number } | null = null;
 
   constructor(
     readonly features: ForestFeature[],
@@ -53,7 +54,7 @@ export class Forest {
   }
 
   /**
-   * Raw scores, row-major nRows × numScores, by the wasm "score" kernel (branch-free tree walks), in
+   * Raw scores, row-major nRows × numScores, by the wasm "score" kernel (tree walks over the walk layout, walk-layout.ts), in
    * chunks of rows so that the kernel memory stays small whatever the batch size.
    */
   rawScores(frame: Frame): Float64Array {
@@ -75,21 +76,19 @@ export class Forest {
       x.fill(0, rows * nf);
       this.rowMajorInputs(columns, start, rows, x);
       for (let r = 0; r < padded; r++) out.set(this.initScores, r * k);
-      kernels.score(
-        xAt, nf, padded, at.nodeOffset, at.leafOffset, this.numTrees, at.feature, at.threshold, at.children,
-        at.defaultLeft, at.catOffset, at.catBits, at.leafValue, outAt, k,
-      );
+      kernels.score(xAt, nf, padded, at.treeRoot, this.numTrees, at.nodes, at.value, at.catBits, outAt, k);
       result.set(out.subarray(0, rows * k), start * k);
     }
     return result;
   }
 
-  private copyToWasm(): { kernels: Kernels; at: Record<keyof ForestArrays, number>; end: number } {
-    const entries = Object.entries(this.arrays) as [keyof ForestArrays, ForestArrays[keyof ForestArrays]][];
-    const align = (b: number) => Math.ceil(b / 8) * 8;
+  private copyToWasm(): { kernels: Kernels; at: Record<keyof WalkLayout, number>; end: number } {
+    const entries = Object.entries(walkLayout(this.arrays)) as [keyof WalkLayout, WalkLayout[keyof WalkLayout]][];
+    // 16-byte alignment: node records never straddle a cache line.
+    const align = (b: number) => Math.ceil(b / 16) * 16;
     const total = entries.reduce((sum, [, a]) => sum + align(a.byteLength), 0);
     const kernels = new Kernels(total);
-    const at = {} as Record<keyof ForestArrays, number>;
+    const at = {} as Record<keyof WalkLayout, number>;
     let offset = 0;
     for (const [key, a] of entries) {
       new Uint8Array(kernels.buffer, offset, a.byteLength).set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));

@@ -105,34 +105,31 @@
     (local.get $nl))
 
   ;; Adds every tree's output to out (row-major nRows × k; tree t adds to column t mod k) for the rows of
-  ;; x (row-major nRows × nf, f64; categorical features hold their training bin). Tree t's nodes are
-  ;; nodeOffset[t] .. nodeOffset[t+1]-1 (an empty range: the tree is the single leaf 0), its leaves start
-  ;; at leafOffset[t]. Node i (global index): feature[i] = f ≥ 0 numeric (right when x > threshold[i],
-  ;; NaN goes left iff defaultLeft[i] = 1), ~f categorical (right when the bin's bit in the bitset at
-  ;; catBits word catOffset[i] is clear); children[2i + right] is a tree-local node ≥ 0 or a leaf ~c.
-  ;; Rows go four at a time (nRows must be a multiple of 4): the four independent walks overlap their
-  ;; loads. A lane's node is a global node index ≥ 0 while it walks; at leaf c it becomes -2 - c, and -1
-;; stands for "empty tree: leaf 0", so a lane is done when its node is negative.
+  ;; x (row-major nRows × nf, f64; categorical features hold their training bin). The forest is in the
+  ;; walk layout of walk-layout.ts: 16-byte node records at nodes (pre-order per tree, tree t's root at
+  ;; treeRoot[t]): threshold f64 (categorical: its first catBits word, i32), word i32 = feature << 3 |
+  ;; categorical << 1 | defaultLeft (sign bit: leaf), right child i32; the left child is the next record;
+  ;; a leaf steps to itself and its value is value[node]. Numeric: right unless value ≤ threshold, NaN
+  ;; right unless defaultLeft; categorical: right when the bin's bit is clear.
+  ;; Rows go 4 at a time (nRows must be a multiple of 4): their walks are independent chains of loads that
+  ;; overlap. Every lane steps each round (a lane at its leaf stays there), without a branch per lane,
+  ;; until all 4 words read are leaves. Trees are added in order, so sums are those of one walk per row.
   (func $score (export "score")
-    (param $x i32) (param $nf i32) (param $nRows i32) (param $nodeOffset i32) (param $leafOffset i32) (param $nTrees i32)
-    (param $feature i32) (param $threshold i32) (param $children i32) (param $defaultLeft i32) (param $catOffset i32)
-    (param $catBits i32) (param $leafValue i32) (param $out i32) (param $k i32)
-    (local $t i32) (local $n0 i32) (local $l0 i32) (local $c i32) (local $sr i32) (local $empty i32) (local $a i32)
-    (local $node0 i32) (local $node1 i32) (local $node2 i32) (local $node3 i32)
-    (local $leaf0 i32) (local $leaf1 i32) (local $leaf2 i32) (local $leaf3 i32)
-    (local $row0 i32) (local $row1 i32) (local $row2 i32) (local $row3 i32)
-    (local $start i32) (local $rowBytes i32) (local $f i32) (local $v f64) (local $right i32) (local $bin i32) (local $next i32)
+    (param $x i32) (param $nf i32) (param $nRows i32) (param $treeRoot i32) (param $nTrees i32)
+    (param $nodes i32) (param $value i32) (param $catBits i32) (param $out i32) (param $k i32)
+    (local $t i32) (local $root i32) (local $c i32) (local $sr i32) (local $rowBytes i32) (local $kBytes i32)
+    (local $a i32) (local $v f64) (local $bin i32) (local $right i32) (local $o i32)
+    (local $node0 i32) (local $w0 i32) (local $row0 i32)
+    (local $node1 i32) (local $w1 i32) (local $row1 i32)
+    (local $node2 i32) (local $w2 i32) (local $row2 i32)
+    (local $node3 i32) (local $w3 i32) (local $row3 i32)
     (local.set $rowBytes (i32.shl (local.get $nf) (i32.const 3)))
+    (local.set $kBytes (i32.shl (local.get $k) (i32.const 3)))
     (block $treesDone
       (loop $trees
         (br_if $treesDone (i32.ge_u (local.get $t) (local.get $nTrees)))
-        (local.set $a (i32.add (local.get $nodeOffset) (i32.shl (local.get $t) (i32.const 2))))
-        (local.set $n0 (i32.load (local.get $a)))
-        (local.set $empty (i32.eq (i32.load offset=4 (local.get $a)) (local.get $n0)))
-        (local.set $l0 (i32.load (i32.add (local.get $leafOffset) (i32.shl (local.get $t) (i32.const 2)))))
+        (local.set $root (i32.load (i32.add (local.get $treeRoot) (i32.shl (local.get $t) (i32.const 2)))))
         (local.set $c (i32.rem_u (local.get $t) (local.get $k)))
-        ;; An empty tree is a single leaf 0: every lane starts there.
-        (local.set $start (select (i32.const -1) (local.get $n0) (local.get $empty)))
         (local.set $sr (i32.const 0))
         (block $rowsDone
           (loop $rows
@@ -141,142 +138,106 @@
             (local.set $row1 (i32.add (local.get $row0) (local.get $rowBytes)))
             (local.set $row2 (i32.add (local.get $row1) (local.get $rowBytes)))
             (local.set $row3 (i32.add (local.get $row2) (local.get $rowBytes)))
-            (local.set $node0 (local.get $start))
-            (local.set $node1 (local.get $start))
-            (local.set $node2 (local.get $start))
-            (local.set $node3 (local.get $start))
-            (local.set $leaf0 (i32.const 0))
-            (local.set $leaf1 (i32.const 0))
-            (local.set $leaf2 (i32.const 0))
-            (local.set $leaf3 (i32.const 0))
+            (local.set $node0 (local.get $root))
+            (local.set $node1 (local.get $root))
+            (local.set $node2 (local.get $root))
+            (local.set $node3 (local.get $root))
             (block $walked
               (loop $walk
-                ;; Lane 0: one step down unless at a leaf already.
-                (if (i32.ge_s (local.get $node0) (i32.const 0))
+                (local.set $w0 (i32.load offset=8 (i32.add (local.get $nodes) (i32.shl (local.get $node0) (i32.const 4)))))
+                (local.set $w1 (i32.load offset=8 (i32.add (local.get $nodes) (i32.shl (local.get $node1) (i32.const 4)))))
+                (local.set $w2 (i32.load offset=8 (i32.add (local.get $nodes) (i32.shl (local.get $node2) (i32.const 4)))))
+                (local.set $w3 (i32.load offset=8 (i32.add (local.get $nodes) (i32.shl (local.get $node3) (i32.const 4)))))
+                ;; Done when every lane's word has the sign bit (a leaf).
+                (br_if $walked (i32.lt_s (i32.and (i32.and (i32.and (local.get $w0) (local.get $w1)) (local.get $w2)) (local.get $w3)) (i32.const 0)))
+                ;; Lane 0: one step (a leaf steps to itself).
+                (local.set $a (i32.add (local.get $nodes) (i32.shl (local.get $node0) (i32.const 4))))
+                (local.set $v (f64.load (i32.add (local.get $row0) (i32.and (local.get $w0) (i32.const 0x7ffffff8)))))
+                (local.set $right (if (result i32) (i32.and (local.get $w0) (i32.const 2))
                   (then
-                    (local.set $f (i32.load (i32.add (local.get $feature) (i32.shl (local.get $node0) (i32.const 2)))))
-                    (if (i32.ge_s (local.get $f) (i32.const 0))
-                      (then
-                        (local.set $v (f64.load (i32.add (local.get $row0) (i32.shl (local.get $f) (i32.const 3)))))
-                        (local.set $right (select
-                          (i32.sub (i32.const 1) (i32.load8_u (i32.add (local.get $defaultLeft) (local.get $node0))))
-                          (i32.sub (i32.const 1) (f64.le (local.get $v)
-                            (f64.load (i32.add (local.get $threshold) (i32.shl (local.get $node0) (i32.const 3))))))
-                          (f64.ne (local.get $v) (local.get $v)))))
-                      (else
-                        (local.set $bin (i32.trunc_f64_u
-                          (f64.load (i32.add (local.get $row0) (i32.shl (i32.xor (local.get $f) (i32.const -1)) (i32.const 3))))))
-                        (local.set $right (i32.sub (i32.const 1) (i32.and (i32.const 1) (i32.shr_u
-                          (i32.load (i32.add (local.get $catBits) (i32.shl
-                            (i32.add (i32.load (i32.add (local.get $catOffset) (i32.shl (local.get $node0) (i32.const 2))))
-                                     (i32.shr_u (local.get $bin) (i32.const 5)))
-                            (i32.const 2))))
-                          (i32.and (local.get $bin) (i32.const 31))))))))
-                    (local.set $next (i32.load (i32.add (i32.add (local.get $children) (i32.shl (local.get $node0) (i32.const 3)))
-                      (i32.shl (local.get $right) (i32.const 2)))))
-                    (local.set $node0 (select (i32.sub (local.get $next) (i32.const 1)) (i32.add (local.get $n0) (local.get $next))
-                      (i32.lt_s (local.get $next) (i32.const 0))))))
-                ;; Lane 1: one step down unless at a leaf already.
-                (if (i32.ge_s (local.get $node1) (i32.const 0))
+                    (local.set $bin (i32.trunc_f64_u (local.get $v)))
+                    (i32.xor (i32.const 1) (i32.and (i32.const 1) (i32.shr_u
+                      (i32.load (i32.add (local.get $catBits)
+                        (i32.shl (i32.add (i32.load (local.get $a)) (i32.shr_u (local.get $bin) (i32.const 5))) (i32.const 2))))
+                      (local.get $bin)))))
+                  (else
+                    (select
+                      (i32.xor (i32.and (local.get $w0) (i32.const 1)) (i32.const 1))
+                      (i32.xor (f64.le (local.get $v) (f64.load (local.get $a))) (i32.const 1))
+                      (f64.ne (local.get $v) (local.get $v))))))
+                (local.set $node0 (select
+                  (i32.load offset=12 (local.get $a))
+                  (i32.add (i32.add (local.get $node0) (i32.const 1)) (i32.shr_s (local.get $w0) (i32.const 31)))
+                  (local.get $right)))
+                ;; Lane 1: one step (a leaf steps to itself).
+                (local.set $a (i32.add (local.get $nodes) (i32.shl (local.get $node1) (i32.const 4))))
+                (local.set $v (f64.load (i32.add (local.get $row1) (i32.and (local.get $w1) (i32.const 0x7ffffff8)))))
+                (local.set $right (if (result i32) (i32.and (local.get $w1) (i32.const 2))
                   (then
-                    (local.set $f (i32.load (i32.add (local.get $feature) (i32.shl (local.get $node1) (i32.const 2)))))
-                    (if (i32.ge_s (local.get $f) (i32.const 0))
-                      (then
-                        (local.set $v (f64.load (i32.add (local.get $row1) (i32.shl (local.get $f) (i32.const 3)))))
-                        (local.set $right (select
-                          (i32.sub (i32.const 1) (i32.load8_u (i32.add (local.get $defaultLeft) (local.get $node1))))
-                          (i32.sub (i32.const 1) (f64.le (local.get $v)
-                            (f64.load (i32.add (local.get $threshold) (i32.shl (local.get $node1) (i32.const 3))))))
-                          (f64.ne (local.get $v) (local.get $v)))))
-                      (else
-                        (local.set $bin (i32.trunc_f64_u
-                          (f64.load (i32.add (local.get $row1) (i32.shl (i32.xor (local.get $f) (i32.const -1)) (i32.const 3))))))
-                        (local.set $right (i32.sub (i32.const 1) (i32.and (i32.const 1) (i32.shr_u
-                          (i32.load (i32.add (local.get $catBits) (i32.shl
-                            (i32.add (i32.load (i32.add (local.get $catOffset) (i32.shl (local.get $node1) (i32.const 2))))
-                                     (i32.shr_u (local.get $bin) (i32.const 5)))
-                            (i32.const 2))))
-                          (i32.and (local.get $bin) (i32.const 31))))))))
-                    (local.set $next (i32.load (i32.add (i32.add (local.get $children) (i32.shl (local.get $node1) (i32.const 3)))
-                      (i32.shl (local.get $right) (i32.const 2)))))
-                    (local.set $node1 (select (i32.sub (local.get $next) (i32.const 1)) (i32.add (local.get $n0) (local.get $next))
-                      (i32.lt_s (local.get $next) (i32.const 0))))))
-                ;; Lane 2: one step down unless at a leaf already.
-                (if (i32.ge_s (local.get $node2) (i32.const 0))
+                    (local.set $bin (i32.trunc_f64_u (local.get $v)))
+                    (i32.xor (i32.const 1) (i32.and (i32.const 1) (i32.shr_u
+                      (i32.load (i32.add (local.get $catBits)
+                        (i32.shl (i32.add (i32.load (local.get $a)) (i32.shr_u (local.get $bin) (i32.const 5))) (i32.const 2))))
+                      (local.get $bin)))))
+                  (else
+                    (select
+                      (i32.xor (i32.and (local.get $w1) (i32.const 1)) (i32.const 1))
+                      (i32.xor (f64.le (local.get $v) (f64.load (local.get $a))) (i32.const 1))
+                      (f64.ne (local.get $v) (local.get $v))))))
+                (local.set $node1 (select
+                  (i32.load offset=12 (local.get $a))
+                  (i32.add (i32.add (local.get $node1) (i32.const 1)) (i32.shr_s (local.get $w1) (i32.const 31)))
+                  (local.get $right)))
+                ;; Lane 2: one step (a leaf steps to itself).
+                (local.set $a (i32.add (local.get $nodes) (i32.shl (local.get $node2) (i32.const 4))))
+                (local.set $v (f64.load (i32.add (local.get $row2) (i32.and (local.get $w2) (i32.const 0x7ffffff8)))))
+                (local.set $right (if (result i32) (i32.and (local.get $w2) (i32.const 2))
                   (then
-                    (local.set $f (i32.load (i32.add (local.get $feature) (i32.shl (local.get $node2) (i32.const 2)))))
-                    (if (i32.ge_s (local.get $f) (i32.const 0))
-                      (then
-                        (local.set $v (f64.load (i32.add (local.get $row2) (i32.shl (local.get $f) (i32.const 3)))))
-                        (local.set $right (select
-                          (i32.sub (i32.const 1) (i32.load8_u (i32.add (local.get $defaultLeft) (local.get $node2))))
-                          (i32.sub (i32.const 1) (f64.le (local.get $v)
-                            (f64.load (i32.add (local.get $threshold) (i32.shl (local.get $node2) (i32.const 3))))))
-                          (f64.ne (local.get $v) (local.get $v)))))
-                      (else
-                        (local.set $bin (i32.trunc_f64_u
-                          (f64.load (i32.add (local.get $row2) (i32.shl (i32.xor (local.get $f) (i32.const -1)) (i32.const 3))))))
-                        (local.set $right (i32.sub (i32.const 1) (i32.and (i32.const 1) (i32.shr_u
-                          (i32.load (i32.add (local.get $catBits) (i32.shl
-                            (i32.add (i32.load (i32.add (local.get $catOffset) (i32.shl (local.get $node2) (i32.const 2))))
-                                     (i32.shr_u (local.get $bin) (i32.const 5)))
-                            (i32.const 2))))
-                          (i32.and (local.get $bin) (i32.const 31))))))))
-                    (local.set $next (i32.load (i32.add (i32.add (local.get $children) (i32.shl (local.get $node2) (i32.const 3)))
-                      (i32.shl (local.get $right) (i32.const 2)))))
-                    (local.set $node2 (select (i32.sub (local.get $next) (i32.const 1)) (i32.add (local.get $n0) (local.get $next))
-                      (i32.lt_s (local.get $next) (i32.const 0))))))
-                ;; Lane 3: one step down unless at a leaf already.
-                (if (i32.ge_s (local.get $node3) (i32.const 0))
+                    (local.set $bin (i32.trunc_f64_u (local.get $v)))
+                    (i32.xor (i32.const 1) (i32.and (i32.const 1) (i32.shr_u
+                      (i32.load (i32.add (local.get $catBits)
+                        (i32.shl (i32.add (i32.load (local.get $a)) (i32.shr_u (local.get $bin) (i32.const 5))) (i32.const 2))))
+                      (local.get $bin)))))
+                  (else
+                    (select
+                      (i32.xor (i32.and (local.get $w2) (i32.const 1)) (i32.const 1))
+                      (i32.xor (f64.le (local.get $v) (f64.load (local.get $a))) (i32.const 1))
+                      (f64.ne (local.get $v) (local.get $v))))))
+                (local.set $node2 (select
+                  (i32.load offset=12 (local.get $a))
+                  (i32.add (i32.add (local.get $node2) (i32.const 1)) (i32.shr_s (local.get $w2) (i32.const 31)))
+                  (local.get $right)))
+                ;; Lane 3: one step (a leaf steps to itself).
+                (local.set $a (i32.add (local.get $nodes) (i32.shl (local.get $node3) (i32.const 4))))
+                (local.set $v (f64.load (i32.add (local.get $row3) (i32.and (local.get $w3) (i32.const 0x7ffffff8)))))
+                (local.set $right (if (result i32) (i32.and (local.get $w3) (i32.const 2))
                   (then
-                    (local.set $f (i32.load (i32.add (local.get $feature) (i32.shl (local.get $node3) (i32.const 2)))))
-                    (if (i32.ge_s (local.get $f) (i32.const 0))
-                      (then
-                        (local.set $v (f64.load (i32.add (local.get $row3) (i32.shl (local.get $f) (i32.const 3)))))
-                        (local.set $right (select
-                          (i32.sub (i32.const 1) (i32.load8_u (i32.add (local.get $defaultLeft) (local.get $node3))))
-                          (i32.sub (i32.const 1) (f64.le (local.get $v)
-                            (f64.load (i32.add (local.get $threshold) (i32.shl (local.get $node3) (i32.const 3))))))
-                          (f64.ne (local.get $v) (local.get $v)))))
-                      (else
-                        (local.set $bin (i32.trunc_f64_u
-                          (f64.load (i32.add (local.get $row3) (i32.shl (i32.xor (local.get $f) (i32.const -1)) (i32.const 3))))))
-                        (local.set $right (i32.sub (i32.const 1) (i32.and (i32.const 1) (i32.shr_u
-                          (i32.load (i32.add (local.get $catBits) (i32.shl
-                            (i32.add (i32.load (i32.add (local.get $catOffset) (i32.shl (local.get $node3) (i32.const 2))))
-                                     (i32.shr_u (local.get $bin) (i32.const 5)))
-                            (i32.const 2))))
-                          (i32.and (local.get $bin) (i32.const 31))))))))
-                    (local.set $next (i32.load (i32.add (i32.add (local.get $children) (i32.shl (local.get $node3) (i32.const 3)))
-                      (i32.shl (local.get $right) (i32.const 2)))))
-                    (local.set $node3 (select (i32.sub (local.get $next) (i32.const 1)) (i32.add (local.get $n0) (local.get $next))
-                      (i32.lt_s (local.get $next) (i32.const 0))))))
-                ;; Every lane at a leaf (all four negative): the AND is negative.
-                (br_if $walked (i32.lt_s
-                  (i32.and (i32.and (local.get $node0) (local.get $node1)) (i32.and (local.get $node2) (local.get $node3)))
-                  (i32.const 0)))
+                    (local.set $bin (i32.trunc_f64_u (local.get $v)))
+                    (i32.xor (i32.const 1) (i32.and (i32.const 1) (i32.shr_u
+                      (i32.load (i32.add (local.get $catBits)
+                        (i32.shl (i32.add (i32.load (local.get $a)) (i32.shr_u (local.get $bin) (i32.const 5))) (i32.const 2))))
+                      (local.get $bin)))))
+                  (else
+                    (select
+                      (i32.xor (i32.and (local.get $w3) (i32.const 1)) (i32.const 1))
+                      (i32.xor (f64.le (local.get $v) (f64.load (local.get $a))) (i32.const 1))
+                      (f64.ne (local.get $v) (local.get $v))))))
+                (local.set $node3 (select
+                  (i32.load offset=12 (local.get $a))
+                  (i32.add (i32.add (local.get $node3) (i32.const 1)) (i32.shr_s (local.get $w3) (i32.const 31)))
+                  (local.get $right)))
                 (br $walk)))
-            (call $addLeaf (local.get $out) (local.get $sr) (i32.const 0) (local.get $k) (local.get $c) (local.get $leafValue)
-              (local.get $l0) (local.get $node0) (local.get $empty))
-            (call $addLeaf (local.get $out) (local.get $sr) (i32.const 1) (local.get $k) (local.get $c) (local.get $leafValue)
-              (local.get $l0) (local.get $node1) (local.get $empty))
-            (call $addLeaf (local.get $out) (local.get $sr) (i32.const 2) (local.get $k) (local.get $c) (local.get $leafValue)
-              (local.get $l0) (local.get $node2) (local.get $empty))
-            (call $addLeaf (local.get $out) (local.get $sr) (i32.const 3) (local.get $k) (local.get $c) (local.get $leafValue)
-              (local.get $l0) (local.get $node3) (local.get $empty))
+            ;; out[(sr + lane)·k + c] += value[node of lane]
+            (local.set $o (i32.add (local.get $out) (i32.shl (i32.add (i32.mul (local.get $sr) (local.get $k)) (local.get $c)) (i32.const 3))))
+            (f64.store (local.get $o) (f64.add (f64.load (local.get $o)) (f64.load (i32.add (local.get $value) (i32.shl (local.get $node0) (i32.const 3))))))
+            (local.set $o (i32.add (local.get $o) (local.get $kBytes)))
+            (f64.store (local.get $o) (f64.add (f64.load (local.get $o)) (f64.load (i32.add (local.get $value) (i32.shl (local.get $node1) (i32.const 3))))))
+            (local.set $o (i32.add (local.get $o) (local.get $kBytes)))
+            (f64.store (local.get $o) (f64.add (f64.load (local.get $o)) (f64.load (i32.add (local.get $value) (i32.shl (local.get $node2) (i32.const 3))))))
+            (local.set $o (i32.add (local.get $o) (local.get $kBytes)))
+            (f64.store (local.get $o) (f64.add (f64.load (local.get $o)) (f64.load (i32.add (local.get $value) (i32.shl (local.get $node3) (i32.const 3))))))
             (local.set $sr (i32.add (local.get $sr) (i32.const 4)))
             (br $rows)))
         (local.set $t (i32.add (local.get $t) (i32.const 1)))
         (br $trees))))
-
-  ;; out[(sr + lane)·k + c] += leafValue[l0 + leaf], where node = -2 - leaf (a finished walk) or -1 (an
-  ;; empty tree: leaf 0).
-  (func $addLeaf
-    (param $out i32) (param $sr i32) (param $lane i32) (param $k i32) (param $c i32) (param $leafValue i32)
-    (param $l0 i32) (param $node i32) (param $empty i32)
-    (local $o i32) (local $leaf i32)
-    (local.set $leaf (select (i32.const 0) (i32.sub (i32.const -2) (local.get $node)) (local.get $empty)))
-    (local.set $o (i32.add (local.get $out) (i32.shl
-      (i32.add (i32.mul (i32.add (local.get $sr) (local.get $lane)) (local.get $k)) (local.get $c)) (i32.const 3))))
-    (f64.store (local.get $o) (f64.add (f64.load (local.get $o))
-      (f64.load (i32.add (local.get $leafValue) (i32.shl (i32.add (local.get $l0) (local.get $leaf)) (i32.const 3))))))))
+)

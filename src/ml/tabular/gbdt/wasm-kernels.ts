@@ -43,10 +43,10 @@ export type BuildFn = (
   hist: number, slots: number, idx: number, begin: number, end: number, grad: number, hess: number, nf: number, f0: number, f1: number,
 ) => void;
 export type PartitionFn = (idx: number, begin: number, end: number, codes: number, table: number, tmp: number) => number;
-/** nRows: a multiple of SCORE_LANES (pad the inputs). */
+/** The forest in its walk layout (walk-layout.ts); nRows: a multiple of SCORE_LANES (pad the inputs). */
 export type ScoreFn = (
-  x: number, nf: number, nRows: number, nodeOffset: number, leafOffset: number, nTrees: number, feature: number, threshold: number,
-  children: number, defaultLeft: number, catOffset: number, catBits: number, leafValue: number, out: number, k: number,
+  x: number, nf: number, nRows: number, treeRoot: number, nTrees: number, nodes: number, value: number, catBits: number,
+  out: number, k: number,
 ) => void;
 
 /** A wasm memory (the global WebAssembly typings are not in this project's lib). */
