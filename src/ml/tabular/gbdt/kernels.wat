@@ -106,29 +106,31 @@
 
   ;; Adds every tree's output to out (row-major nRows × k; tree t adds to column t mod k) for the rows of
   ;; x (row-major nRows × nf, f64; categorical features hold their training bin). The forest is in the
-  ;; walk layout of walk-layout.ts: 16-byte node records at nodes (pre-order per tree, tree t's root at
-  ;; treeRoot[t]): threshold f64 (categorical: its first catBits word, i32), word i32 = feature << 3 |
-  ;; categorical << 1 | defaultLeft (sign bit: leaf), right child i32; the left child is the next record;
-  ;; a leaf steps to itself and its value is value[node]. Numeric: right unless value ≤ threshold, NaN
-  ;; right unless defaultLeft; categorical: right when the bin's bit is clear.
-  ;; Rows go 4 at a time (nRows must be a multiple of 4): their walks are independent chains of loads that
-  ;; overlap. Every lane steps each round (a lane at its leaf stays there), without a branch per lane,
-  ;; until all 4 words read are leaves. Trees are added in order, so sums are those of one walk per row.
+  ;; walk layout of walk-layout.ts: 16-byte node records from nodes, each tree's in pre-order, tree t's
+  ;; root record at index treeRoot[t]. A record is threshold f64 (categorical: its first catBits word as
+  ;; i32), word i32 = feature << 3 | categorical << 1 | defaultLeft (sign bit: a leaf), and the right
+  ;; child's byte offset from nodes; the left child is the next record. Numeric: left when value ≤
+  ;; threshold, NaN left iff defaultLeft; categorical: left when the bin's bit is set. A leaf (threshold
+  ;; +∞, defaultLeft) always goes "left", which for a leaf is itself; its value is value[index].
+  ;; Rows go 4 at a time (nRows must be a multiple of 4), each lane's state the address of its record:
+  ;; the 4 walks are independent chains of loads that overlap. Every lane steps each round, without a
+  ;; branch per lane, until the 4 words read are all leaves. Trees are added in order, so the sums are
+  ;; exactly those of one walk per row.
   (func $score (export "score")
     (param $x i32) (param $nf i32) (param $nRows i32) (param $treeRoot i32) (param $nTrees i32)
     (param $nodes i32) (param $value i32) (param $catBits i32) (param $out i32) (param $k i32)
     (local $t i32) (local $root i32) (local $c i32) (local $sr i32) (local $rowBytes i32) (local $kBytes i32)
-    (local $a i32) (local $v f64) (local $bin i32) (local $right i32) (local $o i32)
-    (local $node0 i32) (local $w0 i32) (local $row0 i32)
-    (local $node1 i32) (local $w1 i32) (local $row1 i32)
-    (local $node2 i32) (local $w2 i32) (local $row2 i32)
-    (local $node3 i32) (local $w3 i32) (local $row3 i32)
+    (local $v f64) (local $bin i32) (local $left i32) (local $o i32)
+    (local $a0 i32) (local $w0 i32) (local $row0 i32)
+    (local $a1 i32) (local $w1 i32) (local $row1 i32)
+    (local $a2 i32) (local $w2 i32) (local $row2 i32)
+    (local $a3 i32) (local $w3 i32) (local $row3 i32)
     (local.set $rowBytes (i32.shl (local.get $nf) (i32.const 3)))
     (local.set $kBytes (i32.shl (local.get $k) (i32.const 3)))
     (block $treesDone
       (loop $trees
         (br_if $treesDone (i32.ge_u (local.get $t) (local.get $nTrees)))
-        (local.set $root (i32.load (i32.add (local.get $treeRoot) (i32.shl (local.get $t) (i32.const 2)))))
+        (local.set $root (i32.add (local.get $nodes) (i32.shl (i32.load (i32.add (local.get $treeRoot) (i32.shl (local.get $t) (i32.const 2)))) (i32.const 4))))
         (local.set $c (i32.rem_u (local.get $t) (local.get $k)))
         (local.set $sr (i32.const 0))
         (block $rowsDone
@@ -138,104 +140,100 @@
             (local.set $row1 (i32.add (local.get $row0) (local.get $rowBytes)))
             (local.set $row2 (i32.add (local.get $row1) (local.get $rowBytes)))
             (local.set $row3 (i32.add (local.get $row2) (local.get $rowBytes)))
-            (local.set $node0 (local.get $root))
-            (local.set $node1 (local.get $root))
-            (local.set $node2 (local.get $root))
-            (local.set $node3 (local.get $root))
+            (local.set $a0 (local.get $root))
+            (local.set $a1 (local.get $root))
+            (local.set $a2 (local.get $root))
+            (local.set $a3 (local.get $root))
             (block $walked
               (loop $walk
-                (local.set $w0 (i32.load offset=8 (i32.add (local.get $nodes) (i32.shl (local.get $node0) (i32.const 4)))))
-                (local.set $w1 (i32.load offset=8 (i32.add (local.get $nodes) (i32.shl (local.get $node1) (i32.const 4)))))
-                (local.set $w2 (i32.load offset=8 (i32.add (local.get $nodes) (i32.shl (local.get $node2) (i32.const 4)))))
-                (local.set $w3 (i32.load offset=8 (i32.add (local.get $nodes) (i32.shl (local.get $node3) (i32.const 4)))))
+                (local.set $w0 (i32.load offset=8 (local.get $a0)))
+                (local.set $w1 (i32.load offset=8 (local.get $a1)))
+                (local.set $w2 (i32.load offset=8 (local.get $a2)))
+                (local.set $w3 (i32.load offset=8 (local.get $a3)))
                 ;; Done when every lane's word has the sign bit (a leaf).
                 (br_if $walked (i32.lt_s (i32.and (i32.and (i32.and (local.get $w0) (local.get $w1)) (local.get $w2)) (local.get $w3)) (i32.const 0)))
                 ;; Lane 0: one step (a leaf steps to itself).
-                (local.set $a (i32.add (local.get $nodes) (i32.shl (local.get $node0) (i32.const 4))))
                 (local.set $v (f64.load (i32.add (local.get $row0) (i32.and (local.get $w0) (i32.const 0x7ffffff8)))))
-                (local.set $right (if (result i32) (i32.and (local.get $w0) (i32.const 2))
+                (local.set $left (if (result i32) (i32.and (local.get $w0) (i32.const 2))
                   (then
                     (local.set $bin (i32.trunc_f64_u (local.get $v)))
-                    (i32.xor (i32.const 1) (i32.and (i32.const 1) (i32.shr_u
+                    (i32.and (i32.const 1) (i32.shr_u
                       (i32.load (i32.add (local.get $catBits)
-                        (i32.shl (i32.add (i32.load (local.get $a)) (i32.shr_u (local.get $bin) (i32.const 5))) (i32.const 2))))
-                      (local.get $bin)))))
+                        (i32.shl (i32.add (i32.load (local.get $a0)) (i32.shr_u (local.get $bin) (i32.const 5))) (i32.const 2))))
+                      (local.get $bin))))
                   (else
                     (select
-                      (i32.xor (i32.and (local.get $w0) (i32.const 1)) (i32.const 1))
-                      (i32.xor (f64.le (local.get $v) (f64.load (local.get $a))) (i32.const 1))
+                      (i32.and (local.get $w0) (i32.const 1))
+                      (f64.le (local.get $v) (f64.load (local.get $a0)))
                       (f64.ne (local.get $v) (local.get $v))))))
-                (local.set $node0 (select
-                  (i32.load offset=12 (local.get $a))
-                  (i32.add (i32.add (local.get $node0) (i32.const 1)) (i32.shr_s (local.get $w0) (i32.const 31)))
-                  (local.get $right)))
+                (local.set $a0 (select
+                  (i32.add (i32.add (local.get $a0) (i32.const 16)) (i32.shl (i32.shr_s (local.get $w0) (i32.const 31)) (i32.const 4)))
+                  (i32.add (local.get $nodes) (i32.load offset=12 (local.get $a0)))
+                  (local.get $left)))
                 ;; Lane 1: one step (a leaf steps to itself).
-                (local.set $a (i32.add (local.get $nodes) (i32.shl (local.get $node1) (i32.const 4))))
                 (local.set $v (f64.load (i32.add (local.get $row1) (i32.and (local.get $w1) (i32.const 0x7ffffff8)))))
-                (local.set $right (if (result i32) (i32.and (local.get $w1) (i32.const 2))
+                (local.set $left (if (result i32) (i32.and (local.get $w1) (i32.const 2))
                   (then
                     (local.set $bin (i32.trunc_f64_u (local.get $v)))
-                    (i32.xor (i32.const 1) (i32.and (i32.const 1) (i32.shr_u
+                    (i32.and (i32.const 1) (i32.shr_u
                       (i32.load (i32.add (local.get $catBits)
-                        (i32.shl (i32.add (i32.load (local.get $a)) (i32.shr_u (local.get $bin) (i32.const 5))) (i32.const 2))))
-                      (local.get $bin)))))
+                        (i32.shl (i32.add (i32.load (local.get $a1)) (i32.shr_u (local.get $bin) (i32.const 5))) (i32.const 2))))
+                      (local.get $bin))))
                   (else
                     (select
-                      (i32.xor (i32.and (local.get $w1) (i32.const 1)) (i32.const 1))
-                      (i32.xor (f64.le (local.get $v) (f64.load (local.get $a))) (i32.const 1))
+                      (i32.and (local.get $w1) (i32.const 1))
+                      (f64.le (local.get $v) (f64.load (local.get $a1)))
                       (f64.ne (local.get $v) (local.get $v))))))
-                (local.set $node1 (select
-                  (i32.load offset=12 (local.get $a))
-                  (i32.add (i32.add (local.get $node1) (i32.const 1)) (i32.shr_s (local.get $w1) (i32.const 31)))
-                  (local.get $right)))
+                (local.set $a1 (select
+                  (i32.add (i32.add (local.get $a1) (i32.const 16)) (i32.shl (i32.shr_s (local.get $w1) (i32.const 31)) (i32.const 4)))
+                  (i32.add (local.get $nodes) (i32.load offset=12 (local.get $a1)))
+                  (local.get $left)))
                 ;; Lane 2: one step (a leaf steps to itself).
-                (local.set $a (i32.add (local.get $nodes) (i32.shl (local.get $node2) (i32.const 4))))
                 (local.set $v (f64.load (i32.add (local.get $row2) (i32.and (local.get $w2) (i32.const 0x7ffffff8)))))
-                (local.set $right (if (result i32) (i32.and (local.get $w2) (i32.const 2))
+                (local.set $left (if (result i32) (i32.and (local.get $w2) (i32.const 2))
                   (then
                     (local.set $bin (i32.trunc_f64_u (local.get $v)))
-                    (i32.xor (i32.const 1) (i32.and (i32.const 1) (i32.shr_u
+                    (i32.and (i32.const 1) (i32.shr_u
                       (i32.load (i32.add (local.get $catBits)
-                        (i32.shl (i32.add (i32.load (local.get $a)) (i32.shr_u (local.get $bin) (i32.const 5))) (i32.const 2))))
-                      (local.get $bin)))))
+                        (i32.shl (i32.add (i32.load (local.get $a2)) (i32.shr_u (local.get $bin) (i32.const 5))) (i32.const 2))))
+                      (local.get $bin))))
                   (else
                     (select
-                      (i32.xor (i32.and (local.get $w2) (i32.const 1)) (i32.const 1))
-                      (i32.xor (f64.le (local.get $v) (f64.load (local.get $a))) (i32.const 1))
+                      (i32.and (local.get $w2) (i32.const 1))
+                      (f64.le (local.get $v) (f64.load (local.get $a2)))
                       (f64.ne (local.get $v) (local.get $v))))))
-                (local.set $node2 (select
-                  (i32.load offset=12 (local.get $a))
-                  (i32.add (i32.add (local.get $node2) (i32.const 1)) (i32.shr_s (local.get $w2) (i32.const 31)))
-                  (local.get $right)))
+                (local.set $a2 (select
+                  (i32.add (i32.add (local.get $a2) (i32.const 16)) (i32.shl (i32.shr_s (local.get $w2) (i32.const 31)) (i32.const 4)))
+                  (i32.add (local.get $nodes) (i32.load offset=12 (local.get $a2)))
+                  (local.get $left)))
                 ;; Lane 3: one step (a leaf steps to itself).
-                (local.set $a (i32.add (local.get $nodes) (i32.shl (local.get $node3) (i32.const 4))))
                 (local.set $v (f64.load (i32.add (local.get $row3) (i32.and (local.get $w3) (i32.const 0x7ffffff8)))))
-                (local.set $right (if (result i32) (i32.and (local.get $w3) (i32.const 2))
+                (local.set $left (if (result i32) (i32.and (local.get $w3) (i32.const 2))
                   (then
                     (local.set $bin (i32.trunc_f64_u (local.get $v)))
-                    (i32.xor (i32.const 1) (i32.and (i32.const 1) (i32.shr_u
+                    (i32.and (i32.const 1) (i32.shr_u
                       (i32.load (i32.add (local.get $catBits)
-                        (i32.shl (i32.add (i32.load (local.get $a)) (i32.shr_u (local.get $bin) (i32.const 5))) (i32.const 2))))
-                      (local.get $bin)))))
+                        (i32.shl (i32.add (i32.load (local.get $a3)) (i32.shr_u (local.get $bin) (i32.const 5))) (i32.const 2))))
+                      (local.get $bin))))
                   (else
                     (select
-                      (i32.xor (i32.and (local.get $w3) (i32.const 1)) (i32.const 1))
-                      (i32.xor (f64.le (local.get $v) (f64.load (local.get $a))) (i32.const 1))
+                      (i32.and (local.get $w3) (i32.const 1))
+                      (f64.le (local.get $v) (f64.load (local.get $a3)))
                       (f64.ne (local.get $v) (local.get $v))))))
-                (local.set $node3 (select
-                  (i32.load offset=12 (local.get $a))
-                  (i32.add (i32.add (local.get $node3) (i32.const 1)) (i32.shr_s (local.get $w3) (i32.const 31)))
-                  (local.get $right)))
+                (local.set $a3 (select
+                  (i32.add (i32.add (local.get $a3) (i32.const 16)) (i32.shl (i32.shr_s (local.get $w3) (i32.const 31)) (i32.const 4)))
+                  (i32.add (local.get $nodes) (i32.load offset=12 (local.get $a3)))
+                  (local.get $left)))
                 (br $walk)))
-            ;; out[(sr + lane)·k + c] += value[node of lane]
+            ;; out[(sr + lane)·k + c] += value[record index of lane]
             (local.set $o (i32.add (local.get $out) (i32.shl (i32.add (i32.mul (local.get $sr) (local.get $k)) (local.get $c)) (i32.const 3))))
-            (f64.store (local.get $o) (f64.add (f64.load (local.get $o)) (f64.load (i32.add (local.get $value) (i32.shl (local.get $node0) (i32.const 3))))))
+            (f64.store (local.get $o) (f64.add (f64.load (local.get $o)) (f64.load (i32.add (local.get $value) (i32.shr_u (i32.sub (local.get $a0) (local.get $nodes)) (i32.const 1))))))
             (local.set $o (i32.add (local.get $o) (local.get $kBytes)))
-            (f64.store (local.get $o) (f64.add (f64.load (local.get $o)) (f64.load (i32.add (local.get $value) (i32.shl (local.get $node1) (i32.const 3))))))
+            (f64.store (local.get $o) (f64.add (f64.load (local.get $o)) (f64.load (i32.add (local.get $value) (i32.shr_u (i32.sub (local.get $a1) (local.get $nodes)) (i32.const 1))))))
             (local.set $o (i32.add (local.get $o) (local.get $kBytes)))
-            (f64.store (local.get $o) (f64.add (f64.load (local.get $o)) (f64.load (i32.add (local.get $value) (i32.shl (local.get $node2) (i32.const 3))))))
+            (f64.store (local.get $o) (f64.add (f64.load (local.get $o)) (f64.load (i32.add (local.get $value) (i32.shr_u (i32.sub (local.get $a2) (local.get $nodes)) (i32.const 1))))))
             (local.set $o (i32.add (local.get $o) (local.get $kBytes)))
-            (f64.store (local.get $o) (f64.add (f64.load (local.get $o)) (f64.load (i32.add (local.get $value) (i32.shl (local.get $node3) (i32.const 3))))))
+            (f64.store (local.get $o) (f64.add (f64.load (local.get $o)) (f64.load (i32.add (local.get $value) (i32.shr_u (i32.sub (local.get $a3) (local.get $nodes)) (i32.const 1))))))
             (local.set $sr (i32.add (local.get $sr) (i32.const 4)))
             (br $rows)))
         (local.set $t (i32.add (local.get $t) (i32.const 1)))

@@ -10,10 +10,10 @@
  * so lanes that reach a leaf early can keep stepping without a branch until every lane is done.
  *
  * word = feature << 3 | categorical << 1 | defaultLeft; the sign bit marks a leaf (word = LEAF_WORD).
- * Numeric node: right when value > threshold, NaN right unless defaultLeft (compared as the reference
- * does: right = !(value ≤ threshold)). Categorical node: the threshold's low 32 bits hold its first
- * word in catBits; right when the bin's bit is clear. Leaf: threshold +∞ and defaultLeft, so every
- * value goes "left", and a leaf's left is itself (next = node + 1 + (word >> 31)).
+ * Numeric node: left when value ≤ threshold, NaN left iff defaultLeft (the reference's rule, so NaN
+ * thresholds or values compare as they always did). Categorical node: the threshold's low 32 bits
+ * hold its first word in catBits; left when the bin's bit is set. Leaf: threshold +∞ and defaultLeft,
+ * so every value goes "left", and a leaf's left is itself (next = node + 1 + (word >> 31)).
  */
 import type { ForestArrays } from './compiled-forest.js';
 
@@ -22,7 +22,7 @@ export const NODE_BYTES = 16;
 export const LEAF_WORD = (0x80000000 | 1) | 0;
 
 export interface WalkLayout {
-  /** NODE_BYTES per node, every tree's nodes in pre-order from its root. */
+  /** NODE_BYTES per node, every tree's nodes in pre-order from its root; the right child as its byte offset in nodes. */
   nodes: Uint8Array;
   /** Per node: the leaf's value (0 for split nodes), read once a walk ends there. */
   value: Float64Array;
@@ -51,7 +51,7 @@ export function walkLayout(a: ForestArrays): WalkLayout {
       if (child < 0) {
         threshold[2 * at] = Infinity;
         ints[w] = LEAF_WORD;
-        ints[w + 1] = at;
+        ints[w + 1] = at * NODE_BYTES;
         value[at] = a.leafValue[l0 + ~child];
         return at;
       }
@@ -65,7 +65,7 @@ export function walkLayout(a: ForestArrays): WalkLayout {
         ints[w] = (f << 3) | a.defaultLeft[i];
       }
       emit(a.children[2 * i]); // lands at at + 1
-      ints[w + 1] = emit(a.children[2 * i + 1]);
+      ints[w + 1] = emit(a.children[2 * i + 1]) * NODE_BYTES;
       return at;
     };
     treeRoot[t] = emit(a.nodeOffset[t + 1] > n0 ? 0 : ~0);
