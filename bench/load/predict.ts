@@ -10,6 +10,7 @@ import { classificationCsv } from './lib/csv-files.js';
 import { BENCH_KEY, launch, startBenchServer } from './lib/server.js';
 import { runClassification, uploadCsv } from './lib/upload.js';
 import type { LoadScenario } from './lib/scenario.js';
+import { ThreadCpu } from './lib/thread-cpu.js';
 import { readFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -64,13 +65,15 @@ const scenario: LoadScenario = {
         // machine hardly changes, unlike the wall-clock ones beside them.
         let cpu0 = server.cpuSeconds();
         let client0 = process.cpuUsage();
+        const threads = ThreadCpu.start(server.pid);
         const t0 = performance.now();
         await Promise.all([0, 1].map(async () => { while (next++ < batches) if ((await post(server.url, path, batchBody)) !== 200) errors++; }));
         const batchSeconds = (performance.now() - t0) / 1000;
         const batchCpu = server.cpuSeconds() - cpu0;
+        const perThread = threads.stop().slice(0, 4).map((s) => (s * 1000 / batches).toFixed(1));
         const batchClientCpu = cpuSecondsSince(client0);
         log(`${store} batch predict: ${Math.round((batches * BATCH) / batchSeconds).toLocaleString('en')} rows/s wall clock (${batches} × ${BATCH} records, 2 in flight, ${errors} errors; goal ≥ 50,000); `
-          + `server CPU ${(batchCpu * 1000 / batches).toFixed(1)} ms per batch = ${Math.round((batches * BATCH) / batchCpu).toLocaleString('en')} rows per server CPU-second; client CPU ${(batchClientCpu * 1000 / batches).toFixed(1)} ms per batch`);
+          + `server CPU ${(batchCpu * 1000 / batches).toFixed(1)} ms per batch = ${Math.round((batches * BATCH) / batchCpu).toLocaleString('en')} rows per server CPU-second (busiest threads ${perThread.join(', ')} ms per batch); client CPU ${(batchClientCpu * 1000 / batches).toFixed(1)} ms per batch`);
 
         const lat: number[] = [];
         errors = 0;
