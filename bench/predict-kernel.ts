@@ -57,3 +57,12 @@ console.log(`predict kernel: ${forest.numTrees} trees (depth median ${depths[dep
   + `${batches} batches of ${BATCH} rows`);
 console.log(`  CPU ${cpuMs.toFixed(2)} ms per batch = ${((cpuMs * 1e6) / (BATCH * forest.numTrees)).toFixed(1)} ns per row × tree `
   + `(wall ${wallMs.toFixed(2)} ms; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on 2 cores)`);
+
+// One record (the single-record predict path, scored in-thread).
+const single = slice(frame, 0, 1);
+const singles = batches * 20;
+for (let i = 0; i < 200; i++) forest.rawScores(single);
+const s0 = process.cpuUsage();
+for (let i = 0; i < singles; i++) forest.rawScores(single);
+const s = process.cpuUsage(s0);
+console.log(`  one row: CPU ${((s.user + s.system) / singles).toFixed(1)} µs per call (${singles} calls)`);

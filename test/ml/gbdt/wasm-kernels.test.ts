@@ -160,7 +160,7 @@ test('score: tree walks (numeric thresholds, NaN to the default side, categorica
     const nBins = 2 + int(70);
     const categorical = new Set(Array.from({ length: nf }, (_, f) => f).filter(() => rnd() < 0.3));
     const forest = randomForest(rnd, 1 + int(40), nf, categorical, nBins);
-    const nRows = SCORE_LANES * (1 + int(60));
+    const nRows = 1 + int(240);
     const { kernels, alloc } = arena(1 << 22);
     const x = alloc(Float64Array, nRows * nf);
     for (let r = 0; r < nRows; r++)
@@ -182,7 +182,11 @@ test('score: tree walks (numeric thresholds, NaN to the default side, categorica
     out.set(initial);
     const expected = initial.slice();
     scoreReference(x, nf, nRows, forest, expected, k);
-    kernels.score(x.byteOffset, nf, nRows, at.treeRoot, forest.nodeOffset.length - 1, at.nodes, at.value, at.catBits, out.byteOffset, k);
+    // score4 over the rows in fours, score1 over the rest.
+    const fours = nRows - (nRows % SCORE_LANES);
+    const nTrees = forest.nodeOffset.length - 1;
+    kernels.score4(x.byteOffset, nf, fours, at.treeRoot, nTrees, at.nodes, at.value, at.catBits, out.byteOffset, k);
+    kernels.score1(x.byteOffset + fours * nf * 8, nf, nRows - fours, at.treeRoot, nTrees, at.nodes, at.value, at.catBits, out.byteOffset + fours * k * 8, k);
     // Exactly: the same leaves added in the same order.
     assert.deepEqual(out, expected, `trial ${trial} out`);
   }

@@ -54,15 +54,16 @@ export class Forest {
   }
 
   /**
-   * Raw scores, row-major nRows × numScores, by the wasm "score" kernel (tree walks over the walk layout, walk-layout.ts), in
-   * chunks of rows so that the kernel memory stays small whatever the batch size.
+   * Raw scores, row-major nRows × numScores, by the wasm score kernels (tree walks over the walk layout,
+   * walk-layout.ts): score4 over the rows in fours, score1 over the one to three left, in chunks of rows
+   * so that the kernel memory stays small whatever the batch size.
    */
   rawScores(frame: Frame): Float64Array {
     const nf = this.features.length;
     const n = frame.nRows;
     const k = this.numScores;
     const { kernels, at, end } = (this.scorer ??= this.copyToWasm());
-    const chunk = Math.min(CHUNK_ROWS, Math.ceil(n / SCORE_LANES) * SCORE_LANES);
+    const chunk = Math.min(CHUNK_ROWS, n);
     const xAt = end;
     const outAt = xAt + chunk * nf * 8;
     kernels.ensureBytes(outAt + chunk * k * 8);
@@ -72,11 +73,13 @@ export class Forest {
     const result = new Float64Array(n * k);
     for (let start = 0; start < n; start += chunk) {
       const rows = Math.min(chunk, n - start);
-      const padded = Math.ceil(rows / SCORE_LANES) * SCORE_LANES;
-      x.fill(0, rows * nf);
+      const fours = rows - (rows % SCORE_LANES);
       this.rowMajorInputs(columns, start, rows, x);
-      for (let r = 0; r < padded; r++) out.set(this.initScores, r * k);
-      kernels.score(xAt, nf, padded, at.treeRoot, this.numTrees, at.nodes, at.value, at.catBits, outAt, k);
+      for (let r = 0; r < rows; r++) out.set(this.initScores, r * k);
+      if (fours > 0) kernels.score4(xAt, nf, fours, at.treeRoot, this.numTrees, at.nodes, at.value, at.catBits, outAt, k);
+      if (rows > fours) {
+        kernels.score1(xAt + fours * nf * 8, nf, rows - fours, at.treeRoot, this.numTrees, at.nodes, at.value, at.catBits, outAt + fours * k * 8, k);
+      }
       result.set(out.subarray(0, rows * k), start * k);
     }
     return result;

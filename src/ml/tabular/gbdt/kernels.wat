@@ -116,7 +116,7 @@
   ;; the 4 walks are independent chains of loads that overlap. Every lane steps each round, without a
   ;; branch per lane, until the 4 words read are all leaves. Trees are added in order, so the sums are
   ;; exactly those of one walk per row.
-  (func $score (export "score")
+  (func $score4 (export "score4")
     (param $x i32) (param $nf i32) (param $nRows i32) (param $treeRoot i32) (param $nTrees i32)
     (param $nodes i32) (param $value i32) (param $catBits i32) (param $out i32) (param $k i32)
     (local $t i32) (local $root i32) (local $c i32) (local $sr i32) (local $rowBytes i32) (local $kBytes i32)
@@ -235,6 +235,60 @@
             (local.set $o (i32.add (local.get $o) (local.get $kBytes)))
             (f64.store (local.get $o) (f64.add (f64.load (local.get $o)) (f64.load (i32.add (local.get $value) (i32.shr_u (i32.sub (local.get $a3) (local.get $nodes)) (i32.const 1))))))
             (local.set $sr (i32.add (local.get $sr) (i32.const 4)))
+            (br $rows)))
+        (local.set $t (i32.add (local.get $t) (i32.const 1)))
+        (br $trees))))
+
+  ;; score4's walk for one row at a time: the rows of a batch beyond a multiple of 4 (a single record is
+  ;; walked once, not in four lanes). Same arguments, same sums.
+  (func $score1 (export "score1")
+    (param $x i32) (param $nf i32) (param $nRows i32) (param $treeRoot i32) (param $nTrees i32)
+    (param $nodes i32) (param $value i32) (param $catBits i32) (param $out i32) (param $k i32)
+    (local $t i32) (local $root i32) (local $c i32) (local $sr i32) (local $rowBytes i32) (local $kBytes i32)
+    (local $v f64) (local $bin i32) (local $left i32) (local $o i32)
+    (local $a0 i32) (local $w0 i32) (local $row0 i32)
+    (local.set $rowBytes (i32.shl (local.get $nf) (i32.const 3)))
+    (local.set $kBytes (i32.shl (local.get $k) (i32.const 3)))
+    (block $treesDone
+      (loop $trees
+        (br_if $treesDone (i32.ge_u (local.get $t) (local.get $nTrees)))
+        (local.set $root (i32.add (local.get $nodes) (i32.shl (i32.load (i32.add (local.get $treeRoot) (i32.shl (local.get $t) (i32.const 2)))) (i32.const 4))))
+        (local.set $c (i32.rem_u (local.get $t) (local.get $k)))
+        (local.set $sr (i32.const 0))
+        (block $rowsDone
+          (loop $rows
+            (br_if $rowsDone (i32.ge_u (local.get $sr) (local.get $nRows)))
+            (local.set $row0 (i32.add (local.get $x) (i32.mul (local.get $sr) (local.get $rowBytes))))
+
+            (local.set $a0 (local.get $root))
+            (block $walked
+              (loop $walk
+                (local.set $w0 (i32.load offset=8 (local.get $a0)))
+                ;; Done when every lane's word has the sign bit (a leaf).
+                (br_if $walked (i32.lt_s (local.get $w0) (i32.const 0)))
+                ;; Lane 0: one step (a leaf steps to itself).
+                (local.set $v (f64.load (i32.add (local.get $row0) (i32.and (local.get $w0) (i32.const 0x7ffffff8)))))
+                (local.set $left (if (result i32) (i32.and (local.get $w0) (i32.const 2))
+                  (then
+                    (local.set $bin (i32.trunc_f64_u (local.get $v)))
+                    (i32.and (i32.const 1) (i32.shr_u
+                      (i32.load (i32.add (local.get $catBits)
+                        (i32.shl (i32.add (i32.load (local.get $a0)) (i32.shr_u (local.get $bin) (i32.const 5))) (i32.const 2))))
+                      (local.get $bin))))
+                  (else
+                    (select
+                      (i32.and (local.get $w0) (i32.const 1))
+                      (f64.le (local.get $v) (f64.load (local.get $a0)))
+                      (f64.ne (local.get $v) (local.get $v))))))
+                (local.set $a0 (select
+                  (i32.add (i32.add (local.get $a0) (i32.const 16)) (i32.shl (i32.shr_s (local.get $w0) (i32.const 31)) (i32.const 4)))
+                  (i32.add (local.get $nodes) (i32.load offset=12 (local.get $a0)))
+                  (local.get $left)))
+                (br $walk)))
+            ;; out[(sr + lane)·k + c] += value[record index of lane]
+            (local.set $o (i32.add (local.get $out) (i32.shl (i32.add (i32.mul (local.get $sr) (local.get $k)) (local.get $c)) (i32.const 3))))
+            (f64.store (local.get $o) (f64.add (f64.load (local.get $o)) (f64.load (i32.add (local.get $value) (i32.shr_u (i32.sub (local.get $a0) (local.get $nodes)) (i32.const 1))))))
+            (local.set $sr (i32.add (local.get $sr) (i32.const 1)))
             (br $rows)))
         (local.set $t (i32.add (local.get $t) (i32.const 1)))
         (br $trees))))

@@ -1,5 +1,5 @@
 /**
- * The forest as the wasm score kernel walks it (kernels.wat, "score"): made when a forest is copied
+ * The forest as the wasm score kernel walks it (kernels.wat, score4 and score1): made when a forest is copied
  * into kernel memory, never saved (a model's saved form stays ForestArrays).
  *
  * Why this shape: a walk step used to load the feature, the threshold, the children and the default

@@ -8,7 +8,7 @@
  */
 import kernelBytes from './kernels.wasm.js';
 
-/** Rows the score kernel walks side by side; nRows passed to it must be a multiple. */
+/** Rows score4 walks side by side; nRows passed to it must be a multiple (score1 takes any). */
 export const SCORE_LANES = 4;
 
 // The project's lib (ES2023, no DOM) has no WebAssembly typings; Node provides the global. Only what is used here:
@@ -43,7 +43,7 @@ export type BuildFn = (
   hist: number, slots: number, idx: number, begin: number, end: number, grad: number, hess: number, nf: number, f0: number, f1: number,
 ) => void;
 export type PartitionFn = (idx: number, begin: number, end: number, codes: number, table: number, tmp: number) => number;
-/** The forest in its walk layout (walk-layout.ts); nRows: a multiple of SCORE_LANES (pad the inputs). */
+/** The forest in its walk layout (walk-layout.ts); for score4, nRows a multiple of SCORE_LANES. */
 export type ScoreFn = (
   x: number, nf: number, nRows: number, treeRoot: number, nTrees: number, nodes: number, value: number, catBits: number,
   out: number, k: number,
@@ -58,7 +58,9 @@ export class Kernels {
   readonly build16: BuildFn;
   readonly build32: BuildFn;
   readonly partition: PartitionFn;
-  readonly score: ScoreFn;
+  /** Tree walks four rows at a time, and one at a time (for the rows left over). */
+  readonly score4: ScoreFn;
+  readonly score1: ScoreFn;
   /** Zeroes n bytes from address at. */
   readonly clear: (at: number, n: number) => void;
   private readonly memory: WebAssembly.Memory;
@@ -80,7 +82,8 @@ export class Kernels {
     this.build16 = exports.build16 as BuildFn;
     this.build32 = exports.build32 as BuildFn;
     this.partition = exports.partition as PartitionFn;
-    this.score = exports.score as ScoreFn;
+    this.score4 = exports.score4 as ScoreFn;
+    this.score1 = exports.score1 as ScoreFn;
     this.clear = exports.clear as (at: number, n: number) => void;
   }
 
