@@ -111,7 +111,7 @@
   ;; i32), word i32 = feature << 3 | categorical << 1 | defaultLeft (sign bit: a leaf), and the right
   ;; child's byte offset from nodes; the left child is the next record. Numeric: left when value ≤
   ;; threshold, NaN left iff defaultLeft; categorical: left when the bin's bit is set. A leaf (threshold
-  ;; +∞, defaultLeft) always goes "left", which for a leaf is itself; its value is value[index].
+  ;; NaN, not defaultLeft) always goes right, to itself; its value is value[index].
   ;; Rows go 4 at a time (nRows must be a multiple of 4), each lane's state the address of its record:
   ;; the 4 walks are independent chains of loads that overlap. Every lane steps each round, without a
   ;; branch per lane, until the 4 words read are all leaves. Trees are added in order, so the sums are
@@ -167,7 +167,7 @@
                       (f64.le (local.get $v) (f64.load (local.get $a0)))
                       (f64.ne (local.get $v) (local.get $v))))))
                 (local.set $a0 (select
-                  (i32.add (i32.add (local.get $a0) (i32.const 16)) (i32.shl (i32.shr_s (local.get $w0) (i32.const 31)) (i32.const 4)))
+                  (i32.add (local.get $a0) (i32.const 16))
                   (i32.add (local.get $nodes) (i32.load offset=12 (local.get $a0)))
                   (local.get $left)))
                 ;; Lane 1: one step (a leaf steps to itself).
@@ -185,7 +185,7 @@
                       (f64.le (local.get $v) (f64.load (local.get $a1)))
                       (f64.ne (local.get $v) (local.get $v))))))
                 (local.set $a1 (select
-                  (i32.add (i32.add (local.get $a1) (i32.const 16)) (i32.shl (i32.shr_s (local.get $w1) (i32.const 31)) (i32.const 4)))
+                  (i32.add (local.get $a1) (i32.const 16))
                   (i32.add (local.get $nodes) (i32.load offset=12 (local.get $a1)))
                   (local.get $left)))
                 ;; Lane 2: one step (a leaf steps to itself).
@@ -203,7 +203,7 @@
                       (f64.le (local.get $v) (f64.load (local.get $a2)))
                       (f64.ne (local.get $v) (local.get $v))))))
                 (local.set $a2 (select
-                  (i32.add (i32.add (local.get $a2) (i32.const 16)) (i32.shl (i32.shr_s (local.get $w2) (i32.const 31)) (i32.const 4)))
+                  (i32.add (local.get $a2) (i32.const 16))
                   (i32.add (local.get $nodes) (i32.load offset=12 (local.get $a2)))
                   (local.get $left)))
                 ;; Lane 3: one step (a leaf steps to itself).
@@ -221,7 +221,7 @@
                       (f64.le (local.get $v) (f64.load (local.get $a3)))
                       (f64.ne (local.get $v) (local.get $v))))))
                 (local.set $a3 (select
-                  (i32.add (i32.add (local.get $a3) (i32.const 16)) (i32.shl (i32.shr_s (local.get $w3) (i32.const 31)) (i32.const 4)))
+                  (i32.add (local.get $a3) (i32.const 16))
                   (i32.add (local.get $nodes) (i32.load offset=12 (local.get $a3)))
                   (local.get $left)))
                 (br $walk)))
@@ -281,7 +281,7 @@
                       (f64.le (local.get $v) (f64.load (local.get $a0)))
                       (f64.ne (local.get $v) (local.get $v))))))
                 (local.set $a0 (select
-                  (i32.add (i32.add (local.get $a0) (i32.const 16)) (i32.shl (i32.shr_s (local.get $w0) (i32.const 31)) (i32.const 4)))
+                  (i32.add (local.get $a0) (i32.const 16))
                   (i32.add (local.get $nodes) (i32.load offset=12 (local.get $a0)))
                   (local.get $left)))
                 (br $walk)))

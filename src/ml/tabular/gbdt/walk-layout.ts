@@ -12,14 +12,14 @@
  * word = feature << 3 | categorical << 1 | defaultLeft; the sign bit marks a leaf (word = LEAF_WORD).
  * Numeric node: left when value ≤ threshold, NaN left iff defaultLeft (the reference's rule, so NaN
  * thresholds or values compare as they always did). Categorical node: the threshold's low 32 bits
- * hold its first word in catBits; left when the bin's bit is set. Leaf: threshold +∞ and defaultLeft,
- * so every value goes "left", and a leaf's left is itself (next = node + 1 + (word >> 31)).
+ * hold its first word in catBits; left when the bin's bit is set. Leaf: threshold NaN and not
+ * defaultLeft, so every value (NaN too) goes right, and a leaf's right child is itself.
  */
 import type { ForestArrays } from './compiled-forest.js';
 
 export const NODE_BYTES = 16;
-/** Sign bit (leaf), defaultLeft (NaN stays), feature 0, numeric. */
-export const LEAF_WORD = (0x80000000 | 1) | 0;
+/** Sign bit (leaf), not defaultLeft (NaN goes right too), feature 0, numeric. */
+export const LEAF_WORD = 0x80000000 | 0;
 
 export interface WalkLayout {
   /** NODE_BYTES per node, every tree's nodes in pre-order from its root; the right child as its byte offset in nodes. */
@@ -49,7 +49,7 @@ export function walkLayout(a: ForestArrays): WalkLayout {
       const at = next++;
       const w = 4 * at + 2;
       if (child < 0) {
-        threshold[2 * at] = Infinity;
+        threshold[2 * at] = NaN;
         ints[w] = LEAF_WORD;
         ints[w + 1] = at * NODE_BYTES;
         value[at] = a.leafValue[l0 + ~child];
