@@ -10,8 +10,8 @@
  * so lanes that reach a leaf early can keep stepping without a branch until every lane is done.
  *
  * word = feature << 3 | categorical << 1 | defaultLeft; the sign bit marks a leaf (word = LEAF_WORD).
- * Numeric node: left when value ≤ threshold, NaN left iff defaultLeft (the reference's rule, so NaN
- * thresholds or values compare as they always did). Categorical node: the threshold's low 32 bits
+ * Numeric node: left when value ≤ threshold, NaN left iff defaultLeft (the rule the kernel has always
+ * applied, so scores are bit-identical to those of the saved arrays' walk). Categorical node: the threshold's low 32 bits
  * hold its first word in catBits; left when the bin's bit is set. Leaf: threshold NaN and not
  * defaultLeft, so every value (NaN too) goes right, and a leaf's right child is itself.
  */
