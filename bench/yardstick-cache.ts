@@ -18,7 +18,7 @@ import { dataRoot, repositoryRoot } from './lib/data-root.js';
 import { benchFold, loadBenchTable } from './lib/tabular-table.js';
 import { classificationMetrics } from '../src/ml/metrics/classification.js';
 import { regressionMetrics } from '../src/ml/metrics/regression.js';
-import { contestCandidates, contestWorkBudget, makeLearner, runFoldJob, type CandidateSpec, type SelectionRule } from '../src/ml/tabular/contest/index.js';
+import { contestCandidates, contestWorkBudget, LINEAR_PENALTY_GRID, SPLINE_RIDGE, makeLearner, runFoldJob, type CandidateSpec, type SelectionRule } from '../src/ml/tabular/contest/index.js';
 import { rankContestants, type CrossValidated, type EnsembleKind } from '../src/ml/tabular/contest/rank-contestants.js';
 import { foldRows, shuffledFolds, stratifiedFolds } from '../src/ml/tabular/contest/folds.js';
 import { REFERENCE_MODELS, yardstickSets, type YardstickSet } from './yardstick.js';
@@ -28,10 +28,10 @@ const INNER_FOLDS = 5;
 const OUTER_FOLDS = 5;
 
 /** Candidates beyond the default list, by id (experiments). */
-const GRID = [0.03, 0.1, 0.3, 1, 3, 10, 30, 100];
+const GRID = LINEAR_PENALTY_GRID;
 export const EXTRA_CANDIDATES: Record<string, (nRows: number) => CandidateSpec> = {
   linear_tuned: () => ({ id: 'linear_tuned', algorithm: 'linear', params: { penaltyGrid: GRID } }),
-  linear_spline: () => ({ id: 'linear_spline', algorithm: 'linear', params: { splineKnots: 4, missingIndicators: true, penaltyGrid: GRID } }),
+  linear_spline: () => SPLINE_RIDGE,
   linear_spline_fixed: () => ({ id: 'linear_spline_fixed', algorithm: 'linear', params: { splineKnots: 4, missingIndicators: true } }),
   linear_missing: () => ({ id: 'linear_missing', algorithm: 'linear', params: { missingIndicators: true, penaltyGrid: GRID } }),
 };
@@ -46,11 +46,14 @@ function cacheDir(): string {
   return resolve(repositoryRoot(), 'bench', '.data', 'yardstick-cache');
 }
 
-function candidateList(names: string[], nRows: number): CandidateSpec[] {
+function candidateList(names: string[], nRows: number, kind: Task['kind']): CandidateSpec[] {
   const out: CandidateSpec[] = [];
   for (const name of names) {
-    if (name === 'default') out.push(...contestCandidates(nRows));
-    else if (EXTRA_CANDIDATES[name]) out.push(EXTRA_CANDIDATES[name](nRows));
+    if (name === 'default') out.push(...contestCandidates(nRows, kind));
+    else if (EXTRA_CANDIDATES[name]) {
+      const spec = EXTRA_CANDIDATES[name](nRows);
+      if (!out.some((s) => s.id === spec.id)) out.push(spec);
+    }
     else throw new Error(`unknown candidate ${name}`);
   }
   return out;
@@ -70,7 +73,7 @@ function compute(set: YardstickSet, names: string[]): void {
     const n = split.train.nRows;
     const width = split.task.kind === 'classification' ? split.task.classes.length : 1;
     const foldOf = innerFolds(split.task, split.yTrain, k);
-    for (const spec of candidateList(names, n)) {
+    for (const spec of candidateList(names, n, split.task.kind)) {
       const file = resolve(cacheDir(), spec.id, `${set.name}.json`);
       const stored: CachedFold[] = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : [];
       if (stored[k]) continue;
@@ -132,7 +135,7 @@ function evaluate(set: YardstickSet, names: string[], rule: SelectionRule, ensem
     const split = benchFold(table, k);
     const n = split.train.nRows;
     const width = split.task.kind === 'classification' ? split.task.classes.length : 1;
-    const specs = candidateList(names, n).filter((s) => !drop.has(s.id));
+    const specs = candidateList(names, n, split.task.kind).filter((s) => !drop.has(s.id));
     const foldOf = innerFolds(split.task, split.yTrain, k);
     const states: CrossValidated[] = [];
     const tests = new Map<string, Float64Array>();

@@ -76,7 +76,7 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
   const sample = contestSample(yTrain, task, input.contestSampleRows ?? CONTEST_SAMPLE_ROWS, input.seed);
   const contestFrame = sample ? selectRows(trainFrame, sample) : trainFrame;
   const contestTarget = sample ? pick(yTrain, sample) : yTrain;
-  const candidates = contestCandidates(contestFrame.nRows);
+  const candidates = contestCandidates(contestFrame.nRows, task.kind);
   const pool = new ContestWorkerPool(2);
   let contest;
   try {

@@ -120,7 +120,7 @@ export async function runContest(frame: Frame, target: Float64Array, task: Task,
     work += splits[outcome.fold].train.length * columns;
   };
 
-  const candidates = opts.candidates ?? contestCandidates(n);
+  const candidates = opts.candidates ?? contestCandidates(n, task.kind);
   await runJobs(executor, candidates, async (spec) => {
     try {
       const outcome = await executor.run(data, jobFor(spec, 0));
