@@ -2,8 +2,9 @@
  * Maps class scores to probabilities of the data's class mix, fitted on out-of-fold scores.
  * Class balancing trains on a balanced prior and forest leaves vote mostly 0 or 1, so raw scores
  * say how a row ranks, not how often it is right. Three maps, each fitted by maximum likelihood
- * (isotonic: by least squares, the pool-adjacent-violators fit), and the one with the lowest
- * cross-validated log loss is used ('none' competes too):
+ * to Platt's smoothed targets (smoothedTargets; isotonic: by least squares, the
+ * pool-adjacent-violators fit), and the one with the lowest cross-validated log loss is used
+ * ('none' competes too):
  * - temperature: softmax(a·log p + b), one slope and a bias per class (the bias moves the balanced
  *   prior back to the data's; for two classes this is Platt scaling on the score's logit);
  * - platt: per class σ(a_c·logit p_c + b_c), one-vs-rest, renormalised;
@@ -149,9 +150,24 @@ function mapScores(cal: Exclude<ClassCalibrator, { method: 'none' }>, proba: Flo
   return out;
 }
 
+/**
+ * Platt's (1999) targets, for k classes: a row of class c counts as (N_c + 1)/(N_c + k) of its own
+ * class and 1/(N_c + k) of each other, N_c the rows of class c — the rule of succession, what N_c
+ * rows can tell of the chance of class c. With 0/1 targets, scores that separate the calibration
+ * rows (wine: every out-of-fold row right in some folds) drive the slope without bound (a
+ * temperature slope of 35–46 was fitted), and the one held-out row the champion gets wrong is then
+ * given the floor probability.
+ */
+function smoothedTargets(y: Int32Array, k: number): { own: Float64Array; other: Float64Array } {
+  const counts = new Float64Array(k);
+  for (const c of y) counts[c]++;
+  return { own: counts.map((nc) => (nc + 1) / (nc + k)), other: counts.map((nc) => 1 / (nc + k)) };
+}
+
 function fitTemperature(proba: Float64Array, y: Int32Array, k: number): { method: 'temperature'; slope: number; bias: number[] } {
   const n = y.length;
   const logs = proba.map((p) => Math.log(Math.max(SCORE_EPS, p)));
+  const { own, other } = smoothedTargets(y, k);
   const z = new Float64Array(k);
   const q = new Float64Array(k);
   // x = [slope, bias_0..bias_{k-1}]; a tiny ridge on the biases fixes their common shift.
@@ -161,9 +177,10 @@ function fitTemperature(proba: Float64Array, y: Int32Array, k: number): { method
     for (let i = 0; i < n; i++) {
       for (let c = 0; c < k; c++) z[c] = x[0] * logs[i * k + c] + x[1 + c];
       softmaxInto(z, q, 0);
-      loss -= Math.log(Math.max(1e-300, q[y[i]]));
       for (let c = 0; c < k; c++) {
-        const d = q[c] - (c === y[i] ? 1 : 0);
+        const t = c === y[i] ? own[y[i]] : other[y[i]];
+        loss -= t * Math.log(Math.max(1e-300, q[c]));
+        const d = q[c] - t;
         grad[0] += d * logs[i * k + c];
         grad[1 + c] += d;
       }
@@ -185,13 +202,17 @@ function fitTemperature(proba: Float64Array, y: Int32Array, k: number): { method
 /** Logistic regression of [y = cls] on one input: [slope, intercept]. */
 function fitSigmoid(input: Float64Array, y: Int32Array, cls: number): [number, number] {
   const n = y.length;
+  // Platt's targets (smoothedTargets with k = 2): (N+ + 1)/(N+ + 2) and 1/(N− + 2).
+  const positives = y.reduce((a, v) => a + (v === cls ? 1 : 0), 0);
+  const hit = (positives + 1) / (positives + 2);
+  const miss = 1 / (n - positives + 2);
   const f = (x: Float64Array, grad: Float64Array) => {
     grad.fill(0);
     let loss = 0;
     for (let i = 0; i < n; i++) {
       const p = sigmoid(x[0] * input[i] + x[1]);
-      const t = y[i] === cls ? 1 : 0;
-      loss -= t ? Math.log(Math.max(1e-300, p)) : Math.log(Math.max(1e-300, 1 - p));
+      const t = y[i] === cls ? hit : miss;
+      loss -= t * Math.log(Math.max(1e-300, p)) + (1 - t) * Math.log(Math.max(1e-300, 1 - p));
       grad[0] += (p - t) * input[i];
       grad[1] += p - t;
     }

@@ -58,6 +58,26 @@ test('credit_data, classes balanced in training (the default): calibration resto
   assert.equal(table10.reduce((a, b) => a + b.count, 0), y.length);
 });
 
+test('wine: out-of-fold scores that separate the classes do not buy a sharpening map that costs held-out log loss', async () => {
+  // 178 rows, 3 classes. In fold 0 the champion's out-of-fold scores put every calibration row's
+  // class first; fitted to 0/1 targets the temperature slope ran to ~35 and the one held-out row the
+  // champion got wrong was left the floor probability (log loss 0.086 → 0.164). Platt's targets keep
+  // the slope finite, and the cross-validated choice then keeps scores that are already good.
+  const split = benchFold(fixtureTable('classification', 'wine'), 0);
+  const k = split.task.kind === 'classification' ? split.task.classes.length : 0;
+  const contest = await runContest(split.train, split.yTrain, split.task, { seed: 0, balance: true });
+  const raw = fitChampion(split.train, split.yTrain, split.task, contest, { seed: 0, balance: true });
+  const u = championUncertainty(raw, split.train, split.yTrain, contest, { seed: 0, balance: true });
+  const y = Int32Array.from(split.yTest);
+  const lossBefore = classificationMetrics(y, raw.predictScores(split.test), k).logLoss;
+  const lossAfter = classificationMetrics(y, u.model.predictScores(split.test), k).logLoss;
+  // 36 held-out rows: one row moved from p = 0.9 to the floor would add 0.15.
+  assert.ok(lossAfter <= lossBefore + 0.01, `held-out log loss ${lossBefore} → ${lossAfter} (${u.calibration!.calibrator.method})`);
+  const yCal = Int32Array.from(contest.evaluatedRows, (r) => split.yTrain[r]);
+  const temperature = fitCalibrator('temperature', contest.champion.outOfFold, yCal, k);
+  assert.ok(temperature.method === 'temperature' && temperature.slope < 5, `temperature slope ${JSON.stringify(temperature)}`);
+});
+
 test('each calibration map returns probability rows; the choice falls back to none for scores that are already calibrated', () => {
   // Scores drawn as calibrated: P(class 1) = s exactly, from a seeded generator.
   let a = 12345;
