@@ -132,7 +132,7 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
     Object.assign(extra, { classes: task.classes, confusionMatrix: confusionMatrix(yIdx, predicted, k), classScores: scores });
   } else {
     metrics = { ...regressionMetrics(yTest, predictions) };
-    const intervals = SESSION_INTERVAL_LEVELS.map((level) => ({ level, ...uncertainty.intervals!.intervals(testFrame, predictions, level) }));
+    const intervals = uncertainty.intervals!.intervalsAt(testFrame, predictions, SESSION_INTERVAL_LEVELS).map((iv, j) => ({ level: SESSION_INTERVAL_LEVELS[j]!, ...iv }));
     for (const { level, lower, upper } of intervals) metrics[`predictionIntervalCoverage${Math.round(level * 100)}`] = intervalCoverage(yTest, lower, upper);
     extra.predictionIntervals = { method: uncertainty.intervals!.method, levels: SESSION_INTERVAL_LEVELS };
     for (let i = 0; i < split.test.length; i++) {

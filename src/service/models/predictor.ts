@@ -114,9 +114,11 @@ export class Predictor {
     const classes = this.artifact.classes;
     if (!classes) {
       for (let i = 0; i < n; i++) rows[i]![target] = String(out[i]);
-      for (const level of opts.predictionIntervals ?? []) {
-        if (!this.intervals) break;
-        const { lower, upper } = this.intervals.intervals(frame, out, level);
+      const levels = this.intervals ? opts.predictionIntervals ?? [] : [];
+      const intervals = this.intervals?.intervalsAt(frame, out, levels) ?? [];
+      for (let l = 0; l < levels.length; l++) {
+        const level = levels[l]!;
+        const { lower, upper } = intervals[l]!;
         const lo = intervalField(target, 'lower', level);
         const hi = intervalField(target, 'upper', level);
         for (let i = 0; i < n; i++) {
