@@ -3,7 +3,8 @@
 Classification: log loss, Brier score (binary: scikit-learn's brier_score_loss of class 1 in sorted
 label order; multiclass: the sum over classes) and top-label expected calibration error (15 equal
 bins) of LGBMClassifier's probabilities on each test fold. Regression: a LightGBM quantile pair
-(alpha = (1-L)/2 and (1+L)/2) per level L; coverage and mean width on each test fold.
+(alpha = (1-L)/2 and (1+L)/2) per level L; coverage, mean width and mean interval score
+(Gneiting & Raftery 2007: width + 2/(1-L) x the miss) on each test fold.
 
 usage: python lightgbm_uncertainty.py data.csv target '["dropped"]' folds.csv classification|regression '[0.8,0.95]'
 prints one JSON line: per-fold means.
@@ -65,6 +66,8 @@ for k in range(5):
             lo, hi = np.minimum(lo, hi), np.maximum(lo, hi)
             res[f'coverage{L}'] = float(np.mean((yte >= lo) & (yte <= hi)))
             res[f'width{L}'] = float(np.mean(hi - lo))
+            a = 1 - L
+            res[f'score{L}'] = float(np.mean(hi - lo + (2 / a) * (np.maximum(0, lo - yte) + np.maximum(0, yte - hi))))
     for key, v in res.items():
         out[key] = out.get(key, 0.0) + v / 5
 print(json.dumps(out))

@@ -7,7 +7,7 @@
  * (bench/lightgbm_uncertainty.py; python from SIBYL_PYTHON, .venv, /work/venv or python3).
  * The same contest on many more sets, by nested CV with a tuning and a confirmation half: bench/yardstick.ts
  * (npm run bench:yardstick).
- * Usage: npm run bench:tabular [-- --only a,b] [--balance] [--work <training cells per contest; default contestWorkBudget(rows)>] [--select-by logLoss|macroAverageF1Score]
+ * Usage: npm run bench:tabular [-- --only a,b] [--no-anomaly] [--balance] [--work <training cells per contest; default contestWorkBudget(rows)>] [--select-by logLoss|macroAverageF1Score]
  *        [--selection-rule best-mean|one-standard-error|linear-within-one-standard-error (default: the contest's)]
  */
 import { execFileSync } from 'node:child_process';
@@ -22,7 +22,7 @@ import { regressionMetrics } from '../src/ml/metrics/regression.js';
 import { contestWorkBudget, fitChampion, runContest, type CandidateExecutor, type ClassificationSelection, type SelectionRule } from '../src/ml/tabular/contest/index.js';
 import { ContestWorkerPool } from '../src/jobs/contest-pool.js';
 import { championUncertainty } from '../src/ml/calibration/champion-uncertainty.js';
-import { BENCH_INTERVAL_LEVELS, meanOf, methodCounts, newTally, reliabilityLines, tallyFold, type UncertaintyTally } from './lib/uncertainty.js';
+import { BENCH_INTERVAL_LEVELS, meanOf, methodCounts, newTally, pooledCoverage, reliabilityLines, tallyFold, type UncertaintyTally } from './lib/uncertainty.js';
 
 export function listBenchTables(): { kind: TabularKind; name: string }[] {
   const catalog = readCsv('tabular_catalog.csv');
@@ -145,10 +145,16 @@ function describeUncertainty(r: DatasetResult): string[] {
       ...reliabilityLines(u),
     ];
   }
-  const parts = BENCH_INTERVAL_LEVELS.map((l) =>
-    `${Math.round(l * 100)}%: coverage ${fmt(meanOf(u, `coverage${l}`), 3)} width ${fmt(meanOf(u, `width${l}`), 3)} (lgb quantile pair ${fmt(lgb?.[`coverage${l}`], 3)} / ${fmt(lgb?.[`width${l}`], 3)})`);
-  return [`  conformal intervals [${methodCounts(u)}]: ${parts.join('  ')}`];
+  const lines = BENCH_INTERVAL_LEVELS.map((l) => {
+    const p = pooledCoverage(u, l);
+    const verdict = Math.abs(p.coverage - l) <= p.band ? 'within' : p.coverage > l ? 'OVER' : 'UNDER';
+    return `    ${Math.round(l * 100)}%: coverage ${pct(p.coverage)} ± ${pct(p.band)} (n ${p.rows}, ${verdict} sampling error)  width ${fmt(p.width, 3)}  interval score ${fmt(p.score, 3)}` +
+      `  | lgb quantile pair: coverage ${pct(lgb?.[`coverage${l}`])} width ${fmt(lgb?.[`width${l}`], 3)} interval score ${fmt(lgb?.[`score${l}`], 3)}`;
+  });
+  return [`  conformal intervals [${methodCounts(u)}], test folds pooled; ± = 2·√(L(1−L)/n), the binomial sampling error at the nominal level:`, ...lines];
 }
+
+const pct = (v: number | undefined) => (v === undefined || !Number.isFinite(v) ? 'n/a' : `${(v * 100).toFixed(1)}%`);
 
 async function evaluateDataset(
   kind: TabularKind,
@@ -290,16 +296,19 @@ async function main(): Promise<void> {
   }
   if (regressed.length) {
     const parts = BENCH_INTERVAL_LEVELS.map((l) => {
-      const ours = mean(regressed.map((r) => meanOf(r.uncertainty, `coverage${l}`)));
+      const ours = mean(regressed.map((r) => pooledCoverage(r.uncertainty, l).coverage));
       const withRef = regressed.filter((r) => r.lightgbmUncertainty);
       const ref = mean(withRef.map((r) => r.lightgbmUncertainty![`coverage${l}`]));
-      const widthRatio = geometricMean(withRef.map((r) => meanOf(r.uncertainty, `width${l}`) / r.lightgbmUncertainty![`width${l}`]));
-      const worst = Math.max(...regressed.map((r) => Math.abs(meanOf(r.uncertainty, `coverage${l}`) - l)));
-      return `${Math.round(l * 100)}% coverage ${num(ours)} (lgb quantile pair ${num(ref)}; worst data set ${(worst * 100).toFixed(1)} points off), width ratio vs lgb ${num(widthRatio)}`;
+      const widthRatio = geometricMean(withRef.map((r) => pooledCoverage(r.uncertainty, l).width / r.lightgbmUncertainty![`width${l}`]));
+      const scoreRatio = geometricMean(withRef.map((r) => pooledCoverage(r.uncertainty, l).score / r.lightgbmUncertainty![`score${l}`]));
+      const worst = Math.max(...regressed.map((r) => Math.abs(pooledCoverage(r.uncertainty, l).coverage - l)));
+      const within = regressed.filter((r) => { const p = pooledCoverage(r.uncertainty, l); return Math.abs(p.coverage - l) <= p.band; }).length;
+      return `${Math.round(l * 100)}% coverage ${num(ours)} (lgb quantile pair ${num(ref)}; ${within} of ${regressed.length} sets within sampling error, worst ${(worst * 100).toFixed(1)} points off), ` +
+        `width ratio vs lgb ${num(widthRatio)}, interval score ratio vs lgb ${num(scoreRatio)}`;
     });
     console.log(`intervals: ${regressed.length} datasets; ${parts.join('; ')}`);
   }
-  const anomaly = await anomalySummary();
+  const anomaly = args.includes('--no-anomaly') ? undefined : await anomalySummary();
   // Its own summary line is left out: the figures are part of the tabular summary below.
   for (const line of anomaly?.lines ?? []) if (!line.startsWith('anomaly:')) console.log(line);
   console.log(

@@ -14,6 +14,8 @@ export const BENCH_INTERVAL_LEVELS = [0.8, 0.9, 0.95];
 export interface UncertaintyTally {
   /** Sums over folds (divide by `folds`). */
   sums: Record<string, number>;
+  /** Sums over the test rows of all folds (pooled): rows covered, rows, width and interval score per level. */
+  pooled: Record<string, number>;
   folds: number;
   methods: string[];
   /** Pooled top-label reliability of the calibrated scores: rows, confidence sum, correct count per bin. */
@@ -21,7 +23,7 @@ export interface UncertaintyTally {
 }
 
 export function newTally(): UncertaintyTally {
-  return { sums: {}, folds: 0, methods: [], reliability: Array.from({ length: RELIABILITY_BINS }, () => ({ count: 0, confidence: 0, correct: 0 })) };
+  return { sums: {}, pooled: {}, folds: 0, methods: [], reliability: Array.from({ length: RELIABILITY_BINS }, () => ({ count: 0, confidence: 0, correct: 0 })) };
 }
 
 export function tallyFold(t: UncertaintyTally, task: Task, raw: TrainedModel, u: ChampionUncertainty, test: Frame, yTest: Float64Array): void {
@@ -51,11 +53,40 @@ export function tallyFold(t: UncertaintyTally, task: Task, raw: TrainedModel, u:
   }
   t.methods.push(u.intervals!.method);
   const predictions = u.model.predictScores(test);
-  for (const level of BENCH_INTERVAL_LEVELS) {
-    const { lower, upper } = u.intervals!.intervals(test, predictions, level);
+  const intervals = u.intervals!.intervalsAt(test, predictions, BENCH_INTERVAL_LEVELS);
+  for (const [j, level] of BENCH_INTERVAL_LEVELS.entries()) {
+    const { lower, upper } = intervals[j];
     add(`coverage${level}`, intervalCoverage(yTest, lower, upper));
     add(`width${level}`, meanWidth(lower, upper));
+    const pool = (key: string, v: number) => (t.pooled[`${key}${level}`] = (t.pooled[`${key}${level}`] ?? 0) + v);
+    pool('rows', yTest.length);
+    pool('covered', intervalCoverage(yTest, lower, upper) * yTest.length);
+    pool('width', meanWidth(lower, upper) * yTest.length);
+    pool('score', meanIntervalScore(yTest, lower, upper, level) * yTest.length);
   }
+}
+
+/** Gneiting & Raftery's interval score of central intervals at `level`: width + 2/α × the miss. */
+export function meanIntervalScore(y: ArrayLike<number>, lower: ArrayLike<number>, upper: ArrayLike<number>, level: number): number {
+  const alpha = 1 - level;
+  let sum = 0;
+  for (let i = 0; i < y.length; i++) sum += upper[i] - lower[i] + (2 / alpha) * (Math.max(0, lower[i] - y[i]) + Math.max(0, y[i] - upper[i]));
+  return y.length ? sum / y.length : NaN;
+}
+
+/**
+ * Pooled coverage of the test folds at `level` and its binomial sampling error under the nominal
+ * level (2·√(L(1−L)/n)): the band within which an exactly calibrated method lands 95 % of the time.
+ */
+export function pooledCoverage(t: UncertaintyTally, level: number): { coverage: number; rows: number; band: number; width: number; score: number } {
+  const rows = t.pooled[`rows${level}`] ?? 0;
+  return {
+    coverage: (t.pooled[`covered${level}`] ?? NaN) / rows,
+    rows,
+    band: 2 * Math.sqrt((level * (1 - level)) / rows),
+    width: (t.pooled[`width${level}`] ?? NaN) / rows,
+    score: (t.pooled[`score${level}`] ?? NaN) / rows,
+  };
 }
 
 export const meanOf = (t: UncertaintyTally, key: string) => (t.sums[key] ?? NaN) / t.folds;
