@@ -7,7 +7,7 @@ import type { Frame, Task, TrainedModel } from '../../src/ml/frame.js';
 import { classificationMetrics } from '../../src/ml/metrics/classification.js';
 import { brierScore, expectedCalibrationError, RELIABILITY_BINS } from '../../src/ml/metrics/calibration.js';
 import type { ChampionUncertainty } from '../../src/ml/calibration/champion-uncertainty.js';
-import { intervalCoverage, meanWidth } from '../../src/ml/conformal/interval-fields.js';
+import { intervalCoverage, meanIntervalScore, meanWidth } from '../../src/ml/conformal/interval-fields.js';
 
 export const BENCH_INTERVAL_LEVELS = [0.8, 0.9, 0.95];
 
@@ -64,14 +64,6 @@ export function tallyFold(t: UncertaintyTally, task: Task, raw: TrainedModel, u:
     pool('width', meanWidth(lower, upper) * yTest.length);
     pool('score', meanIntervalScore(yTest, lower, upper, level) * yTest.length);
   }
-}
-
-/** Gneiting & Raftery's interval score of central intervals at `level`: width + 2/α × the miss. */
-export function meanIntervalScore(y: ArrayLike<number>, lower: ArrayLike<number>, upper: ArrayLike<number>, level: number): number {
-  const alpha = 1 - level;
-  let sum = 0;
-  for (let i = 0; i < y.length; i++) sum += upper[i] - lower[i] + (2 / alpha) * (Math.max(0, lower[i] - y[i]) + Math.max(0, y[i] - upper[i]));
-  return y.length ? sum / y.length : NaN;
 }
 
 /**

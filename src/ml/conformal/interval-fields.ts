@@ -20,3 +20,14 @@ export function meanWidth(lower: ArrayLike<number>, upper: ArrayLike<number>): n
   for (let i = 0; i < lower.length; i++) sum += upper[i] - lower[i];
   return lower.length ? sum / lower.length : NaN;
 }
+
+/**
+ * Mean interval score of central intervals at `level` (Gneiting & Raftery 2007): width + 2/α × the
+ * distance by which the truth falls outside; a proper score, lower is better.
+ */
+export function meanIntervalScore(y: ArrayLike<number>, lower: ArrayLike<number>, upper: ArrayLike<number>, level: number): number {
+  const alpha = 1 - level;
+  let sum = 0;
+  for (let i = 0; i < y.length; i++) sum += upper[i] - lower[i] + (2 / alpha) * (Math.max(0, lower[i] - y[i]) + Math.max(0, y[i] - upper[i]));
+  return y.length ? sum / y.length : NaN;
+}

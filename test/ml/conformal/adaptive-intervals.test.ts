@@ -11,16 +11,13 @@ import { fitChampion, runContest, type CandidateSpec } from '../../../src/ml/tab
 import { championUncertainty } from '../../../src/ml/calibration/champion-uncertainty.js';
 import { fitConformal } from '../../../src/ml/conformal/regression-intervals.js';
 import { pick, selectRows } from '../../../src/ml/tabular/contest/frame-rows.js';
+import { meanIntervalScore } from '../../../src/ml/conformal/interval-fields.js';
 
 const candidates: CandidateSpec[] = [
   { id: 'random_forest', algorithm: 'random_forest', params: { nTrees: 60 } },
   { id: 'gbdt', algorithm: 'gbdt', params: { nEstimators: 60 } },
 ];
 const LEVELS = [0.8, 0.9, 0.95];
-
-/** Gneiting & Raftery's interval score: width + 2/α × the miss. */
-const intervalScore = (y: number, lo: number, hi: number, level: number) =>
-  hi - lo + (2 / (1 - level)) * (Math.max(0, lo - y) + Math.max(0, y - hi));
 
 test('boston_housing, 5 protocol folds: pooled held-out coverage within sampling error; the adaptive form, where chosen, scores better', async () => {
   const table = fixtureTable('regression', 'boston_housing');
@@ -43,9 +40,9 @@ test('boston_housing, 5 protocol folds: pooled held-out coverage within sampling
       const flat = plain.intervals(split.test, predictions, level);
       split.yTest.forEach((y, i) => {
         if (y >= chosen.lower[i] && y <= chosen.upper[i]) covered[j]++;
-        chosenScore[j] += intervalScore(y, chosen.lower[i], chosen.upper[i], level);
-        plainScore[j] += intervalScore(y, flat.lower[i], flat.upper[i], level);
       });
+      chosenScore[j] += meanIntervalScore(split.yTest, chosen.lower, chosen.upper, level) * split.yTest.length;
+      plainScore[j] += meanIntervalScore(split.yTest, flat.lower, flat.upper, level) * split.yTest.length;
     });
   }
   LEVELS.forEach((level, j) => {
