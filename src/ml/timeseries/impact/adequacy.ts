@@ -6,6 +6,7 @@
  * window's length; this test names the cause in a warning.
  */
 import type { StructuralFit } from '../statespace/fit.js';
+import { logGamma } from '../../core/statistics.js';
 import { diffuseKalmanFilter } from '../statespace/kalman.js';
 
 export interface Adequacy {
@@ -88,16 +89,4 @@ export function chiSquareUpperTail(x: number, k: number): number {
     if (Math.abs(delta - 1) < 1e-15) break;
   }
   return Math.min(1, Math.exp(logPrefix) * h);
-}
-
-/** log Γ(x) for x > 0 (Lanczos, g = 7). */
-function logGamma(x: number): number {
-  const c = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
-    -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
-  if (x < 0.5) return Math.log(Math.PI / Math.abs(Math.sin(Math.PI * x))) - logGamma(1 - x);
-  const xm = x - 1;
-  let s = c[0];
-  for (let i = 1; i < 9; i++) s += c[i] / (xm + i);
-  const t = xm + 7.5;
-  return 0.5 * Math.log(2 * Math.PI) + (xm + 0.5) * Math.log(t) - t + Math.log(s);
 }
