@@ -8,6 +8,7 @@ import { centralIntervals, DEFAULT_LEVELS, quantileForecasts } from './quantiles
 import { regressionForecast } from './regression.js';
 import { isConstant } from './stats.js';
 import { censorAtZero, VarianceCalibration } from './uncertainty.js';
+import { POOLED_TAIL_SHAPE, withTailShape } from './tail-shape.js';
 import type { CandidateReport, ForecastOptions, ForecastResult, ForecastXreg, PointForecast } from './types.js';
 
 /** Backtest windows per series (more is steadier but costs a refit each). */
@@ -147,12 +148,40 @@ function constantForecast(value: number, n: number, h: number): PointForecast {
   return { mean: new Float64Array(h).fill(value), sd: new Float64Array(h), fitted: new Float64Array(n).fill(value) };
 }
 
+/** The chosen method's predictive distribution before the pooled tail shape, and how it was chosen. */
+export interface PredictiveDistribution {
+  /** Mean and spread (backtest-calibrated when `calibrated`), means not yet floored. */
+  chosen: PointForecast;
+  method: string;
+  candidates: CandidateReport[];
+  /** Lower bound of every forecast and quantile: 0 for strictly positive data. */
+  floor: number;
+  /** Whether the spread was rescaled by backtest errors (the forecasts the pooled shape was fitted on). */
+  calibrated: boolean;
+}
+
 /** Univariate forecast of y, h steps ahead; see ForecastOptions and ForecastResult for the contract. */
 export function forecast(y: Float64Array, h: number, opts: ForecastOptions): ForecastResult {
+  const levels = opts.levels ?? DEFAULT_LEVELS;
+  const d = predictiveDistribution(y, h, opts);
+  const chosen = d.calibrated ? withTailShape(d.chosen, POOLED_TAIL_SHAPE) : d.chosen;
+  const floor = d.floor;
+  const mean = chosen.mean.map((v) => Math.max(v, floor));
+  return {
+    mean,
+    quantiles: quantileForecasts({ ...chosen, mean }, levels, floor),
+    intervals: centralIntervals({ ...chosen, mean }, levels, floor),
+    method: d.method,
+    candidates: d.candidates,
+    fitted: chosen.fitted,
+  };
+}
+
+/** Runs the candidates, backtests them, picks one and calibrates its spread (everything but the pooled tail shape). */
+export function predictiveDistribution(y: Float64Array, h: number, opts: ForecastOptions): PredictiveDistribution {
   validate(y.length, h, opts);
   const series = fillMissing(y);
   const n = series.length;
-  const levels = opts.levels ?? DEFAULT_LEVELS;
   const ctx: MethodContext = {
     period: Math.round(opts.period),
     extraPeriods: (opts.extraPeriods ?? []).map(Math.round).filter((p) => p > 1),
@@ -162,6 +191,7 @@ export function forecast(y: Float64Array, h: number, opts: ForecastOptions): For
   let chosen: PointForecast;
   let method: string;
   let candidates: CandidateReport[] = [];
+  let wasCalibrated = false;
   if (isConstant(series) && !xreg) {
     chosen = constantForecast(series[0], n, h);
     method = 'constant';
@@ -201,16 +231,9 @@ export function forecast(y: Float64Array, h: number, opts: ForecastOptions): For
       }
     }
     chosen = calibrated(final.get(method)!, calibration, h);
+    wasCalibrated = calibration !== undefined && calibration.dof(h) !== undefined;
   }
   // Strictly positive data get non-negative forecasts and quantiles.
   const floor = series.every((v) => v > 0) ? 0 : -Infinity;
-  const mean = chosen.mean.map((v) => Math.max(v, floor));
-  return {
-    mean,
-    quantiles: quantileForecasts({ ...chosen, mean }, levels, floor),
-    intervals: centralIntervals({ ...chosen, mean }, levels, floor),
-    method,
-    candidates,
-    fitted: chosen.fitted,
-  };
+  return { chosen, method, candidates, floor, calibrated: wasCalibrated };
 }

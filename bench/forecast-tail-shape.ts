@@ -1,0 +1,127 @@
+/**
+ * Estimates the pooled tail shape of forecast errors (src/ml/timeseries/forecast/tail-shape.ts) from
+ * the training series of a collection alone: each series' last h training points are a pseudo-holdout,
+ * forecast by the whole procedure (backtests, choice, calibration) from the points before them; the
+ * errors standardised by the calibrated spread, with the series' own degrees of freedom, are pooled
+ * and (s, ν₀) fitted by maximum likelihood. The competition holdouts are never read. M3 is the
+ * collection the shipped constant comes from; M1 and tourism are the confirmation sets (their figures
+ * printed here are for comparison, not used).
+ *
+ *   npm run bench:forecast-tail-shape [-- --only m3] [--stride 1] [--workers 2] [--save DIR | --from DIR]
+ *   (--save keeps the standardised errors as DIR/<coll>.json, --from refits kept ones)
+ *
+ * Prints per collection the fitted shape, per period too, and the pseudo-holdout coverage of the
+ * 50/80/90/95 % bands without and with it.
+ */
+import { fork } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { predictiveDistribution } from '../src/ml/timeseries/forecast/forecast.js';
+import { studentTQuantile } from '../src/ml/timeseries/forecast/quantiles.js';
+import { combinedDof, fitBestTailShape, fitTailShape, studentTLogDensity, type ShapeSample, type TailShape } from '../src/ml/timeseries/forecast/tail-shape.js';
+import { column, readCsv } from './lib/benchdata.js';
+
+interface Task { id: string; period: string; m: number; h: number; y: number[] }
+interface Sample extends ShapeSample { period: string }
+
+const BAND_LEVELS = [0.5, 0.8, 0.9, 0.95];
+const CHILD_FLAG = '--tail-shape-worker';
+
+/** Standardised pseudo-holdout errors of one series; none when its spread was not calibrated by backtests. */
+function samplesOf(t: Task): Sample[] {
+  const n = t.y.length - t.h;
+  if (n < 3) return [];
+  try {
+    const d = predictiveDistribution(Float64Array.from(t.y.slice(0, n)), t.h, { period: t.m });
+    if (!d.calibrated) return [];
+    const out: Sample[] = [];
+    for (let k = 0; k < t.h; k++) {
+      const mean = Math.max(d.chosen.mean[k], d.floor), sd = d.chosen.sd[k];
+      if (!(sd > 0) || !Number.isFinite(sd)) continue;
+      out.push({ z: (t.y[n + k] - mean) / sd, dof: d.chosen.dof ?? Infinity, period: t.period });
+    }
+    return out;
+  } catch {
+    return [];
+  }
+}
+
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+function loadTasks(coll: string, stride: number): Task[] {
+  const meta = readCsv(`forecast/${coll}/${coll}_meta.csv`);
+  const col = (name: string) => meta.header.indexOf(name);
+  const info = new Map(meta.rows.map((r) => [r[0], { period: r[col('period')].toLowerCase(), m: Number(r[col('frequency')]), h: Number(r[col('h')]) }]));
+  const tasks: Task[] = [];
+  for (const p of [...new Set([...info.values()].map((v) => v.period))]) {
+    const t = readCsv(`forecast/${coll}/${coll}_${p}_train.csv`);
+    const ids = column(t, 'series_id'), values = column(t, 'value');
+    const series = new Map<string, number[]>();
+    ids.forEach((id, i) => { if (!series.has(id)) series.set(id, []); series.get(id)!.push(Number(values[i])); });
+    let i = 0;
+    for (const [id, y] of series) if (i++ % stride === 0) tasks.push({ id, period: p, m: info.get(id)!.m, h: info.get(id)!.h, y });
+  }
+  return tasks;
+}
+
+async function runParallel(tasks: Task[], workers: number): Promise<Sample[]> {
+  const chunks = Array.from({ length: workers }, (_, w) => tasks.filter((_, i) => i % workers === w));
+  const parts = await Promise.all(chunks.map((chunk) => new Promise<Sample[]>((resolve, reject) => {
+    const child = fork(fileURLToPath(import.meta.url), [CHILD_FLAG]);
+    child.once('message', (m) => resolve(m as Sample[]));
+    child.once('error', reject);
+    child.send(chunk);
+  })));
+  return parts.flat();
+}
+
+/** Share of the samples inside each central band under a shape. */
+function coverage(samples: readonly ShapeSample[], shape: TailShape): number[] {
+  return BAND_LEVELS.map((c) => {
+    let inside = 0;
+    for (const { z, dof } of samples) if (Math.abs(z) <= shape.scale * studentTQuantile((1 + c) / 2, combinedDof(shape.dof, dof, shape.seriesDofWeight))) inside++;
+    return inside / samples.length;
+  });
+}
+
+const pct = (v: number[]) => v.map((x) => (100 * x).toFixed(1).padStart(6)).join(' ');
+const show = (s: TailShape) => `s = ${s.scale.toFixed(4)}, ν₀ = ${Number.isFinite(s.dof) ? s.dof.toFixed(3) : '∞'}, λ = ${s.seriesDofWeight}`;
+
+async function main(): Promise<void> {
+  const only = (arg('only') ?? 'm3').split(',');
+  const stride = Number(arg('stride') ?? 1);
+  const workers = Number(arg('workers') ?? Math.min(2, availableParallelism()));
+  const identity: TailShape = { scale: 1, dof: Infinity, seriesDofWeight: 1 };
+  for (const coll of only) {
+    const tasks = loadTasks(coll, stride);
+    const cpu = process.cpuUsage();
+    const from = arg('from'), save = arg('save');
+    const samples: Sample[] = from ? JSON.parse(readFileSync(resolve(from, `${coll}.json`), 'utf8')) : await runParallel(tasks, workers);
+    if (save) { mkdirSync(save, { recursive: true }); writeFileSync(resolve(save, `${coll}.json`), JSON.stringify(samples)); }
+    const combined = fitTailShape(samples, 1), replaced = fitTailShape(samples, 0);
+    const shape = fitBestTailShape(samples);
+    console.log(`\n== ${coll}: ${tasks.length} training series (every ${stride}), ${samples.length} pseudo-holdout errors ==`);
+    const unshaped = samples.reduce((a, { z, dof }) => a + studentTLogDensity(z, combinedDof(Infinity, dof)), 0);
+    console.log(`log-likelihood: no pooled shape ${unshaped.toFixed(1)}; λ = 1 ${combined.logLikelihood.toFixed(1)} (${show(combined)}); λ = 0 ${replaced.logLikelihood.toFixed(1)} (${show(replaced)})`);
+    console.log(`pooled shape (likeliest λ of 0, 0.1, …, 1): ${show(shape)}, log-likelihood ${shape.logLikelihood.toFixed(1)}`);
+    console.log(`period      n_errors   cov50  cov80  cov90  cov95 (identity → pooled shape)`);
+    for (const p of [...new Set(samples.map((s) => s.period)), 'all']) {
+      const sub = p === 'all' ? samples : samples.filter((s) => s.period === p);
+      console.log(`${p.padEnd(10)} ${String(sub.length).padStart(9)}  ${pct(coverage(sub, identity))}  →  ${pct(coverage(sub, shape))}`);
+    }
+    const used = process.cpuUsage(cpu);
+    console.log(`(parent CPU ${((used.user + used.system) / 1e6).toFixed(1)} s; the forecasts run in ${workers} child processes)`);
+  }
+}
+
+if (process.argv.includes(CHILD_FLAG)) {
+  process.once('message', (tasks: Task[]) => process.send!(tasks.flatMap(samplesOf), () => process.exit(0)));
+} else {
+  await main();
+}
