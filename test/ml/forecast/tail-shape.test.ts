@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { column, readFixture } from '../../support/fixtures.js';
 import { predictiveDistribution } from '../../../src/ml/timeseries/forecast/forecast.js';
-import { combinedDof, fitTailShape, studentTLogDensity, type ShapeSample } from '../../../src/ml/timeseries/forecast/tail-shape.js';
+import { combinedDof, fitBestTailShape, fitTailShape, studentTLogDensity, type ShapeSample } from '../../../src/ml/timeseries/forecast/tail-shape.js';
 import { gaussian } from './synthetic.js';
 
 /** Draws of s · t(ν) for integer ν: a normal over the root of a χ²_ν / ν made of ν squared normals. */
@@ -44,6 +44,18 @@ test('the pooled shape is what remains after each series\' own degrees of freedo
   const samples: ShapeSample[] = studentDraws(8000, 6, 1, 5).map((z) => ({ z, dof: 12 }));
   const fit = fitTailShape(samples);
   assert.ok(fit.dof > 8 && fit.dof < 20, `ν₀ = ${fit.dof}`);
+});
+
+test('the weight of the series\' own degrees of freedom is fitted: near 1 when they explain the tails, near 0 when they say nothing', () => {
+  // Each series' errors are t(d) with its own d (3 or 40): d tells the tails.
+  const light = studentDraws(1000, 40, 1, 21), heavy = studentDraws(1000, 3, 1, 22);
+  const told: ShapeSample[] = [...light.map((z) => ({ z, dof: 40 })), ...heavy.map((z) => ({ z, dof: 3 }))];
+  const informative = fitBestTailShape(told).seriesDofWeight;
+  assert.ok(informative >= 0.7, `informative d: λ = ${informative}`);
+  // The same errors with the labels swapped: d is wrong about the tails, the pooled ν₀ must carry them.
+  const misled: ShapeSample[] = [...light.map((z) => ({ z, dof: 3 })), ...heavy.map((z) => ({ z, dof: 40 }))];
+  const misleading = fitBestTailShape(misled).seriesDofWeight;
+  assert.ok(misleading <= 0.2, `misleading d: λ = ${misleading}`);
 });
 
 test('on real quarterly series the pseudo-holdout errors are heavier-tailed than Gaussian at the calibrated spread', () => {
