@@ -62,7 +62,7 @@ async function main(): Promise<void> {
   // --linear '{…}': the linear candidate's settings for an experiment (--plain: scikit-learn's).
   const linear = PLAIN ? {} : arg('--linear') ? JSON.parse(arg('--linear')!) : undefined;
   const candidates: CandidateSpec[] | undefined = linear
-    ? contestCandidates(frame.nRows).map((c) => (c.algorithm === 'linear' ? { id: 'linear', algorithm: 'linear', params: linear } : c))
+    ? contestCandidates(frame.nRows, task.kind).map((c) => (c.algorithm === 'linear' ? { id: 'linear', algorithm: 'linear', params: linear } : c))
     : undefined;
   const ensembles = PLAIN ? 'average' : (arg('--ensembles') as EnsembleKind | undefined);
   for (let r = 0; r < REPEAT; r++) {

@@ -26,8 +26,12 @@ export function meanWidth(lower: ArrayLike<number>, upper: ArrayLike<number>): n
  * distance by which the truth falls outside; a proper score, lower is better.
  */
 export function meanIntervalScore(y: ArrayLike<number>, lower: ArrayLike<number>, upper: ArrayLike<number>, level: number): number {
-  const alpha = 1 - level;
   let sum = 0;
-  for (let i = 0; i < y.length; i++) sum += upper[i] - lower[i] + (2 / alpha) * (Math.max(0, lower[i] - y[i]) + Math.max(0, y[i] - upper[i]));
+  for (let i = 0; i < y.length; i++) sum += intervalScore(upper[i] - lower[i], Math.max(0, lower[i] - y[i]) + Math.max(0, y[i] - upper[i]), level);
   return y.length ? sum / y.length : NaN;
+}
+
+/** The interval score of one central interval at `level`: its width, and 2/α × how far the truth lies outside it. */
+export function intervalScore(width: number, outside: number, level: number): number {
+  return width + (2 / (1 - level)) * outside;
 }

@@ -23,6 +23,7 @@ import type { Frame, SerializedModel, TrainedModel } from '../frame.js';
 import { GbdtLearner } from '../tabular/gbdt/index.js';
 import { shuffledFolds, foldRows } from '../tabular/contest/folds.js';
 import { pick, selectRows } from '../tabular/contest/frame-rows.js';
+import { intervalScore } from './interval-fields.js';
 
 export interface SerializedConformal {
   format: 'sibyl-conformal-regression';
@@ -171,12 +172,11 @@ function crossValidatedScore(residual: Float64Array, scores: Float64Array, sigma
     const fold = ConformalRegressor.fromScores(pick(scores, train), 'absolute');
     for (const level of COMPARISON_LEVELS) {
       const q = fold.quantile(level);
-      const alpha = 1 - level;
       for (const r of test) {
         const half = q * sigma[r];
         // An unbounded interval (too few rows for the level) scores as the largest finite one would.
         const width = Number.isFinite(half) ? 2 * half : 2 * residual[r];
-        total += width + (2 / alpha) * Math.max(0, residual[r] - half);
+        total += intervalScore(width, Math.max(0, residual[r] - half), level);
       }
     }
   }

@@ -48,7 +48,7 @@ export const SPLINE_RIDGE: CandidateSpec = {
   params: { splineKnots: 4, missingIndicators: true, penaltyGrid: LINEAR_PENALTY_GRID },
 };
 
-export function contestCandidates(nRows: number, kind: Task['kind'] = 'classification'): CandidateSpec[] {
+export function contestCandidates(nRows: number, kind: Task['kind']): CandidateSpec[] {
   const list: CandidateSpec[] = [
     { id: 'linear', algorithm: 'linear', params: {} },
     ...(kind === 'regression' ? [SPLINE_RIDGE] : []),
