@@ -3,15 +3,26 @@
  * contiguous segment; splitting a leaf partitions its segment in place (in wasm, over the fit's threads:
  * see row-work.ts).
  */
-import type { FeatureTeam } from './feature-team.js';
-import type { TrainingMemory } from './training-memory.js';
+
+/** The arrays a partition lives in: a tree lane of the training memory (training-memory.ts). */
+export interface PartitionMemory {
+  readonly indices: Int32Array;
+  /** Sets the bin → side table for a partition on feature f; returns the byte address of f's codes. */
+  sideTable(f: number, goesLeft: Uint8Array): number;
+}
+
+/** Who partitions a segment (the feature team over its threads, or one thread alone). */
+export interface SegmentPartitioner {
+  /** Stable partition of indices begin .. end − 1 by the side table over the codes at codesAt; the end of the left part. */
+  partition(begin: number, end: number, codesAt: number): number;
+}
 
 export class DataPartition {
   readonly indices: Int32Array;
   readonly begin: Int32Array;
   readonly count: Int32Array;
 
-  constructor(private readonly memory: TrainingMemory, private readonly team: FeatureTeam, maxLeaves: number) {
+  constructor(private readonly memory: PartitionMemory, private readonly team: SegmentPartitioner, maxLeaves: number) {
     this.indices = memory.indices;
     this.begin = new Int32Array(maxLeaves);
     this.count = new Int32Array(maxLeaves);

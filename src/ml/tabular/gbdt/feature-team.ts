@@ -10,11 +10,16 @@
  * adding a tree's values to the scores, each cut into one row range per thread and giving the numbers
  * one thread gives. Without that, a third of a two-thread fit ran on the main thread alone.
  *
+ * A multiclass round grows one tree per class from the same gradients; with at least as many classes as
+ * threads, the threads grow whole trees of the round instead (growClasses), each on its own tree lane
+ * (tree-lane.ts), taking the next class from a shared counter: no hand-off per leaf, and each tree is
+ * the one a single thread grows, whoever grows it.
+ *
  * Helper threads are worker threads attached to the fit's shared wasm memory; jobs and results pass
  * through a control block in that memory (polled, then Atomics wait/notify: spin-wait.ts), not messages,
  * as a job lasts microseconds to milliseconds. Which jobs are shared: team-tuning.ts.
  */
-import type { Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, type Worker, receiveMessageOnPort } from 'node:worker_threads';
 import type { FeatureLayout } from './binned-data.js';
 import { subtractHistogram } from './histogram.js';
 import type { ResolvedGbdtParams } from './params.js';
@@ -26,6 +31,8 @@ import { RowWork } from './row-work.js';
 import { acquireHelper, releaseHelpers } from './helper-pool.js';
 import { teamStats, teamTuning } from './team-tuning.js';
 import { SpinWait } from './spin-wait.js';
+import { TreeLane } from './tree-lane.js';
+import { Tree } from './tree.js';
 
 /** One step of tree growth, for every thread's feature range. Slots are histogram pool indices; -1 = skip. */
 export interface LeafJob {
@@ -60,6 +67,16 @@ export interface TeamInit {
   seq: number;
   /** teamTuning.spins of the main thread: the most polls before sleeping (spin-wait.ts). */
   spins: number;
+  /** Tree lanes of the memory (> thread: this thread may grow whole trees, growClasses). */
+  lanes: number;
+  /** Where the thread sends the trees it grew in a class job (read with receiveMessageOnPort). */
+  port: MessagePort;
+}
+
+/** A class job's answer from a helper: the classes it took and their trees (structured clones). */
+interface GrownTrees {
+  classes: number[];
+  trees: Tree[];
 }
 
 // Control block (Int32 words): job sequence, per-thread done sequence and error flag, job fields.
@@ -86,13 +103,18 @@ const FEATURES_VERSION = 30;
 const MID = 32;
 /** + thread: the helper's busy time on its last job, in tenths of a microsecond (for teamStats). */
 const BUSY_TENTH_US = 40;
-const CTRL_INTS = 48;
+/** Class jobs: classes in the round, the bag's length (−1: every row), the next class not yet taken. */
+const N_CLASSES = 48;
+const BAG_LENGTH = 49;
+const NEXT_CLASS = 50;
+const CTRL_INTS = 52;
 /** Job kinds. */
 const LEAF = 0;
 const STOP = 1;
 const PARTITION = 2;
 const GRADIENTS = 3;
 const SCORES = 4;
+const CLASSES = 5;
 export const MAX_THREADS = 8;
 /** Per thread and leaf: gain, feature, thresholdBin, defaultLeft, lg, lh, lc, rg, rh, rc, leftBins length. */
 const RESULT_F64 = 11;
@@ -302,6 +324,11 @@ export class FeatureTeam {
   /** teamTuning as the fit started. */
   private readonly tuning = { ...teamTuning };
   private readonly spin = new SpinWait(this.tuning.spins);
+  /** The main thread's tree lane for class jobs (null: the memory has one lane). */
+  private readonly lane: TreeLane | null;
+  private readonly ports: MessagePort[] = [];
+  private readonly maxLeaves: number;
+  private readonly bag: Int32Array;
 
   /** memory: made with teamBytes(nf, threads, params.numLeaves); objective: after initScores. */
   constructor(memory: TrainingMemory, layout: FeatureLayout, params: ResolvedGbdtParams, objective: Objective, readonly threads: number) {
@@ -317,14 +344,20 @@ export class FeatureTeam {
     this.rows = new RowWork(memory.kernels, histograms.plan, objective);
     this.control = new ControlBlock(histograms.pool[0].buffer, teamAt, nf, threads, params.numLeaves);
     for (let i = 0; i < CTRL_INTS; i++) this.control.set(i, 0);
+    const lanes = histograms.plan.lanes.length;
+    this.lane = lanes > 1 ? new TreeLane(memory.kernels, histograms.plan, 0, layout, params, objective) : null;
+    this.maxLeaves = params.numLeaves;
+    this.bag = memory.bag;
     for (let t = 1; t < threads; t++) {
       const worker = acquireHelper();
+      const { port1, port2 } = new MessageChannel();
       const init: TeamInit = {
         memory: memory.kernels.wasmMemory, plan: histograms.plan, layout, params, teamAt, objective: objectiveState(objective),
-        maxLeaves: params.numLeaves, thread: t, threads, seq: 0, spins: this.tuning.spins,
+        maxLeaves: params.numLeaves, thread: t, threads, seq: 0, spins: this.tuning.spins, lanes, port: port2,
       };
-      worker.postMessage(init);
+      worker.postMessage(init, [port2]);
       this.workers.push(worker);
+      this.ports.push(port1);
     }
   }
 
@@ -410,6 +443,43 @@ export class FeatureTeam {
     this.finish();
   }
 
+  /** Whether growClasses can run: the memory has a tree lane per thread. */
+  get growsClasses(): boolean {
+    return this.lane !== null;
+  }
+
+  /**
+   * The round's k class trees, grown whole by the threads at once (each taking the next class), on rows
+   * `bag` (null: every row) and the given features; each tree's leaf values are added to its class's
+   * scores of the rows in the bag. Trees in class order, the same as one thread grows them one by one.
+   */
+  growClasses(k: number, bag: Int32Array | null, features: Int32Array): Tree[] {
+    const lane = this.lane;
+    if (!lane) throw new Error('GBDT: class jobs need a tree lane per thread');
+    teamStats.trees += k;
+    teamStats.classSyncs++;
+    const cb = this.control;
+    if (bag) this.bag.set(bag);
+    cb.writeFeatures(features);
+    cb.set(N_CLASSES, k);
+    cb.set(BAG_LENGTH, bag ? bag.length : -1);
+    cb.set(NEXT_CLASS, 0);
+    cb.set(KIND, CLASSES);
+    this.start();
+    const trees = new Array<Tree>(k);
+    const bagLength = bag ? bag.length : -1;
+    for (let c = Atomics.add(cb.ints, NEXT_CLASS, 1); c < k; c = Atomics.add(cb.ints, NEXT_CLASS, 1)) {
+      trees[c] = lane.growClass(c, bagLength, features);
+    }
+    this.finish();
+    for (const port of this.ports) {
+      const answer = receiveMessageOnPort(port)?.message as GrownTrees | undefined;
+      if (!answer) throw new Error('GBDT: a helper thread sent no trees for a class job');
+      answer.classes.forEach((c, i) => (trees[c] = Object.assign(new Tree(this.maxLeaves), answer.trees[i])));
+    }
+    return trees;
+  }
+
   private startRows(kind: number, begin: number, end: number): void {
     teamStats.rowSyncs++;
     this.control.set(KIND, kind);
@@ -424,6 +494,7 @@ export class FeatureTeam {
     this.control.set(KIND, STOP);
     this.start();
     this.finish();
+    for (const port of this.ports.splice(0)) port.close();
     releaseHelpers(this.workers.splice(0));
   }
 
@@ -468,7 +539,9 @@ export function serveFit(init: TeamInit): void {
   const t = init.thread;
   let seq = init.seq;
   let featuresVersion = -1;
+  let features: Int32Array = new Int32Array(0);
   const spin = new SpinWait(init.spins);
+  const lane = init.lanes > t ? new TreeLane(kernels, init.plan, t, init.layout, init.params, init.objective) : null;
   for (;;) {
     // The next job: SEQ moves on (a wake-up alone proves nothing), by exactly one.
     const next = spin.waitWhile(ints, SEQ, seq);
@@ -479,14 +552,26 @@ export function serveFit(init: TeamInit): void {
     const stop = kind === STOP;
     try {
       if (skipped) throw new Error(`GBDT: helper thread ${t} missed a job (${seq})`);
-      if (kind !== LEAF && !stop) serveRows(kind, control, rows, t, init.threads, init.plan.nRows);
-      else if (!stop) {
-        // The feature list changes at most once per tree: re-read only when it was rewritten.
-        const version = control.get(FEATURES_VERSION);
-        if (version !== featuresVersion) {
-          featuresVersion = version;
-          share.setFeatures(control.readFeatures());
+      // The feature list changes at most once per tree: re-read only when it was rewritten.
+      const version = control.get(FEATURES_VERSION);
+      if (!stop && (kind === LEAF || kind === CLASSES) && version !== featuresVersion) {
+        featuresVersion = version;
+        features = control.readFeatures();
+        share.setFeatures(features);
+      }
+      if (kind === CLASSES) {
+        if (!lane) throw new Error(`GBDT: helper thread ${t} has no tree lane`);
+        const k = control.get(N_CLASSES);
+        const bagLength = control.get(BAG_LENGTH);
+        const grown: GrownTrees = { classes: [], trees: [] };
+        for (let c = Atomics.add(ints, NEXT_CLASS, 1); c < k; c = Atomics.add(ints, NEXT_CLASS, 1)) {
+          grown.classes.push(c);
+          grown.trees.push(lane.growClass(c, bagLength, features));
         }
+        // Before DONE: the main thread reads it (receiveMessageOnPort) once DONE moves on.
+        init.port.postMessage(grown);
+      } else if (kind !== LEAF && !stop) serveRows(kind, control, rows, t, init.threads, init.plan.nRows);
+      else if (!stop) {
         const [a, b] = share.run(control.readJob());
         if (a) control.writeResult(t, 0, a);
         if (b) control.writeResult(t, 1, b);
@@ -498,6 +583,9 @@ export function serveFit(init: TeamInit): void {
     Atomics.store(ints, BUSY_TENTH_US + t, Math.min(2 ** 31 - 1, Math.round((performance.now() - busyFrom) * 1e4)));
     Atomics.store(ints, DONE + t, seq);
     Atomics.notify(ints, DONE + t);
-    if (stop) return;
+    if (stop) {
+      init.port.close();
+      return;
+    }
   }
 }

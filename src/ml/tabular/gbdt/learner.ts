@@ -12,9 +12,9 @@ import type { Tree } from './tree.js';
 import { TreeLearner } from './tree-learner.js';
 import { TrainingMemory } from './training-memory.js';
 import { FeatureTeam, MAX_THREADS, teamBytes } from './feature-team.js';
+import { teamTuning } from './team-tuning.js';
 
 /** Rows × features below which a fit stays on one thread. */
-const MIN_CELLS_PER_THREAD = 50_000;
 
 export class GbdtLearner implements Learner {
   readonly algorithm = GBDT_ALGORITHM;
@@ -44,10 +44,12 @@ export class GbdtLearner implements Learner {
       ? holdoutSplit(target, task.kind === 'classification' ? task.classes.length : 0, p.validationFraction, opts.seed)
       : { train: all, valid: new Int32Array(0) };
     // Small fits gain nothing from helper threads: a job would last less than waking one.
-    const threads = frame.nRows * frame.columns.length >= MIN_CELLS_PER_THREAD * this.threads ? this.threads : 1;
+    const threads = frame.nRows * frame.columns.length >= teamTuning.minCellsPerThread * this.threads ? this.threads : 1;
     const { layout, trainData, validData } = prepareData(frame, train, valid, p.maxBins, opts.seed, threads);
+    // A round of at least one tree per thread: the threads grow whole trees (one lane each), not parts of one.
+    const lanes = threads > 1 && objective.numScores >= threads ? threads : 1;
     const memory = new TrainingMemory(layout, trainData, objective.numScores, p.numLeaves, {
-      teamBytes: teamBytes(layout.bins.length, threads, p.numLeaves), weighted: opts.weights !== undefined,
+      teamBytes: teamBytes(layout.bins.length, threads, p.numLeaves), weighted: opts.weights !== undefined, lanes,
     });
     // Targets and weights of the training rows in the fit's shared memory, where every thread reads them.
     const yTrain = pickInto(target, train, memory.y);
@@ -77,7 +79,7 @@ export class GbdtLearner implements Learner {
     init.forEach((v, c) => scores.fill(v, c * nt, (c + 1) * nt));
     const validScores = filledScores(init, validData.nRows);
     const useValid = validData.nRows > 0;
-    const learner = new TreeLearner(layout, trainData, p, memory, team);
+    const learner = new TreeLearner(layout, nt, p, memory, team);
     const bagRng = new Rng(opts.seed + 1);
     const featureRng = new Rng(opts.seed + 2);
     const bagging = p.baggingFreq > 0 && p.baggingFraction < 1;
@@ -95,8 +97,13 @@ export class GbdtLearner implements Learner {
       }
       const features = sampleFeatures(layout, p.featureFraction, featureRng);
       team.gradients();
-      const roundTrees: Tree[] = [];
-      for (let c = 0; c < k; c++) {
+      const roundTrees: Tree[] = team.growsClasses ? team.growClasses(k, bag, features) : [];
+      if (bag && team.growsClasses) {
+        roundTrees.forEach((tree, c) => {
+          if (tree.numLeaves > 1) addTreeScores(tree, classScores(scores, c, nt), inBag, trainData, layout);
+        });
+      }
+      for (let c = roundTrees.length; c < k; c++) {
         const tree = learner.grow(grad.subarray(c * nt, (c + 1) * nt), hess.subarray(c * nt, (c + 1) * nt), bag, features);
         roundTrees.push(tree);
         // Now, while the learner's partition still describes this tree's leaves.

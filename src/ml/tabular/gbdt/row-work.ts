@@ -21,7 +21,7 @@ export class RowWork {
   private readonly partitionKernel: PartitionFn;
   private readonly objective: Objective;
 
-  constructor(kernels: Kernels, private readonly plan: HistogramPlan, objective: Objective | ObjectiveState) {
+  constructor(kernels: Kernels, readonly plan: HistogramPlan, objective: Objective | ObjectiveState) {
     const { buffer } = kernels;
     const n = plan.nRows;
     const k = plan.numScores;

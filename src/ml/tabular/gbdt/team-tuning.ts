@@ -23,6 +23,8 @@ export const teamTuning = {
   countScans: true,
   /** Rows below which row work (gradients, partitions, scores) stays on the main thread. */
   parallelRows: 4096,
+  /** Rows × features per thread below which a fit stays on one thread (learner.ts). */
+  minCellsPerThread: 50_000,
 };
 
 /**
@@ -38,6 +40,8 @@ export const teamStats = {
   leafSyncs: 0,
   rowSyncs: 0,
   soloJobs: 0,
+  /** Class jobs (a multiclass round's trees grown whole by the threads at once, feature-team.ts growClasses). */
+  classSyncs: 0,
   /** Main thread: its share of shared jobs; its wait for the helpers after it (of which asleep). */
   mainShareMs: 0,
   waitMs: 0,
@@ -47,7 +51,7 @@ export const teamStats = {
   /** Σ over shared jobs of max(main share, helper busy): the jobs' length with free hand-offs. */
   jobCriticalMs: 0,
   reset(): void {
-    this.trees = this.syncs = this.leafSyncs = this.rowSyncs = this.soloJobs = 0;
+    this.trees = this.syncs = this.leafSyncs = this.rowSyncs = this.soloJobs = this.classSyncs = 0;
     this.mainShareMs = this.waitMs = this.sleepMs = this.helperBusyMs = this.jobCriticalMs = 0;
   },
 };

@@ -5,7 +5,9 @@
  * partitioning) and as row-major histogram slots (for histogram building), a bin → side table and the
  * feature team's control block, and the rows' scores, targets and weights. Helper threads attach to
  * this (shared) memory through its plan and build their features' share of the same histograms in
- * place, and their row ranges of the row work (row-work.ts).
+ * place, and their row ranges of the row work (row-work.ts). A fit that grows several trees of a round
+ * at once (one per thread, feature-team.ts) has one tree lane per thread: its own histogram pool,
+ * partition indices, scratch and side table; lane 0 is the arrays above.
  */
 import type { BinnedRows, FeatureLayout } from './binned-data.js';
 import { HIST_STRIDE } from './histogram.js';
@@ -32,6 +34,23 @@ export interface HistogramPlan {
   hessAt: number;
   yAt: number;
   weightsAt: number;
+  /** The round's bag (row indices of the training rows), written by the main thread for every lane. */
+  bagAt: number;
+  /** Tree lanes: lanes[0] is poolAt, indicesAt, scratchAt, sideAt above. */
+  lanes: LanePlan[];
+}
+
+/** Where one tree lane's arrays sit. */
+export interface LanePlan {
+  poolAt: number;
+  indicesAt: number;
+  scratchAt: number;
+  sideAt: number;
+}
+
+/** The plan as seen by a thread growing trees on lane t: its pool, indices, scratch and side table. */
+export function lanePlan(plan: HistogramPlan, t: number): HistogramPlan {
+  return { ...plan, ...plan.lanes[t] };
 }
 
 /** The histogram pool and the kernel that fills it, on one (possibly shared) memory. */
@@ -75,6 +94,8 @@ export class TrainingMemory {
   readonly y: Float64Array;
   readonly weights: Float64Array | null;
   readonly indices: Int32Array;
+  /** The current bag, for lanes of other threads (bagAt in the plan). */
+  readonly bag: Int32Array;
   /** Byte address and size of the feature team's control block (feature-team.ts). */
   readonly teamAt: number;
   readonly kernels: Kernels;
@@ -84,8 +105,10 @@ export class TrainingMemory {
   private readonly partitionKernel: PartitionFn;
   private readonly nRows: number;
 
-  /** teamBytes: room for the feature team's control block; weighted: room for row weights. */
-  constructor(layout: FeatureLayout, data: BinnedRows, numScores: number, poolSize: number, opts: { teamBytes?: number; weighted?: boolean } = {}) {
+  /** teamBytes: room for the feature team's control block; weighted: room for row weights; lanes: tree lanes (default 1). */
+  constructor(
+    layout: FeatureLayout, data: BinnedRows, numScores: number, poolSize: number, opts: { teamBytes?: number; weighted?: boolean; lanes?: number } = {},
+  ) {
     const n = data.nRows;
     const nf = layout.bins.length;
     const totalBins = layout.binOffset[nf];
@@ -105,6 +128,9 @@ export class TrainingMemory {
       slots: align(n * nf * (wideSlots ? 4 : 2)),
       sideOfBin: 256,
       team: align(opts.teamBytes ?? 0),
+      bag: align(n * 4),
+      /** Lanes beyond the first: pool, indices, scratch, side table each. */
+      lanes: ((opts.lanes ?? 1) - 1) * (histBytes * poolSize + 2 * align(n * 4) + 256),
     };
     const kernels = new Kernels(Object.values(sizes).reduce((a, b) => a + b, 0), true);
     const buffer = kernels.buffer;
@@ -128,6 +154,11 @@ export class TrainingMemory {
     const slots = wideSlots ? new Uint32Array(buffer, slotsAt, n * nf) : new Uint16Array(buffer, slotsAt, n * nf);
     this.sideOfBin = new Uint8Array(buffer, carve(sizes.sideOfBin), 256);
     this.teamAt = carve(sizes.team);
+    this.bag = new Int32Array(buffer, carve(sizes.bag), n);
+    const lanes: LanePlan[] = [{ poolAt, indicesAt: this.indices.byteOffset, scratchAt: this.scratch.byteOffset, sideAt: this.sideOfBin.byteOffset }];
+    for (let t = 1; t < (opts.lanes ?? 1); t++) {
+      lanes.push({ poolAt: carve(histBytes * poolSize), indicesAt: carve(align(n * 4)), scratchAt: carve(align(n * 4)), sideAt: carve(256) });
+    }
     this.codes.set(data.codes);
     for (let f = 0; f < nf; f++) {
       const off = layout.binOffset[f];
@@ -139,7 +170,7 @@ export class TrainingMemory {
       nRows: n, nFeatures: nf, binOffset: layout.binOffset, wideSlots, poolAt, poolSize, slotsAt, indicesAt: this.indices.byteOffset,
       scratchAt: this.scratch.byteOffset, codesAt: this.codes.byteOffset, sideAt: this.sideOfBin.byteOffset,
       numScores, scoresAt: this.scores.byteOffset, gradAt: this.grad.byteOffset, hessAt: this.hess.byteOffset, yAt: this.y.byteOffset,
-      weightsAt: this.weights ? weightsAt : -1,
+      weightsAt: this.weights ? weightsAt : -1, bagAt: this.bag.byteOffset, lanes,
     });
     this.partitionKernel = kernels.partition;
     this.nRows = n;

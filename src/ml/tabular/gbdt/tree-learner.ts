@@ -5,13 +5,25 @@
  * search run as leaf jobs of the fit's feature team (one or more threads, the same result).
  */
 import type { ResolvedGbdtParams } from './params.js';
-import type { BinnedRows, FeatureLayout } from './binned-data.js';
-import { DataPartition } from './data-partition.js';
-import type { FeatureTeam, LeafJob } from './feature-team.js';
+import type { FeatureLayout } from './binned-data.js';
+import { DataPartition, type PartitionMemory, type SegmentPartitioner } from './data-partition.js';
+import type { LeafJob } from './feature-team.js';
 import { HIST_STRIDE } from './histogram.js';
 import { type LeafSums, type SplitInfo, noSplit } from './split-finder.js';
 import { Tree } from './tree.js';
-import type { TrainingMemory } from './training-memory.js';
+
+/** Who does a tree's leaf jobs and partitions: the fit's feature team, or one thread alone (tree-lane.ts). */
+export interface LeafTeam extends SegmentPartitioner {
+  /** The candidate features of the next tree (ascending). */
+  setFeatures(features: Int32Array): void;
+  /** The best split of leaf A and of leaf B (gain 0: none), or null if not asked. */
+  run(job: LeafJob): [SplitInfo | null, SplitInfo | null];
+}
+
+/** A tree lane's arrays: the histogram pool (one per leaf) and the partition's. */
+export interface LaneMemory extends PartitionMemory {
+  readonly pool: Float64Array[];
+}
 
 /** Shared "cannot split" marker; never mutated (findBestSplit fills fresh SplitInfo objects). */
 const NO_SPLIT = noSplit();
@@ -27,10 +39,10 @@ export class TreeLearner {
 
   constructor(
     private readonly layout: FeatureLayout,
-    private readonly data: BinnedRows,
+    private readonly nRows: number,
     private readonly p: ResolvedGbdtParams,
-    memory: TrainingMemory,
-    private readonly team: FeatureTeam,
+    memory: LaneMemory,
+    private readonly team: LeafTeam,
   ) {
     this.partition = new DataPartition(memory, team, p.numLeaves);
     this.pool = memory.pool;
@@ -44,9 +56,9 @@ export class TreeLearner {
    * shrunk by the learning rate. grad/hess: one class's slice of the training memory's gradient arrays.
    */
   grow(grad: Float64Array, hess: Float64Array, bag: Int32Array | null, features: Int32Array): Tree {
-    const { p, layout, data, partition: part, best, depth, slotOf, team } = this;
+    const { p, layout, partition: part, best, depth, slotOf, team } = this;
     const tree = new Tree(p.numLeaves);
-    part.reset(bag, data.nRows);
+    part.reset(bag, this.nRows);
     for (let l = 0; l < p.numLeaves; l++) slotOf[l] = l;
     team.setFeatures(features);
     const job: LeafJob = {
