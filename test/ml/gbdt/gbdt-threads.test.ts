@@ -5,6 +5,28 @@ import type { Task } from '../../../src/ml/frame.js';
 import { GbdtLearner } from '../../../src/ml/tabular/gbdt/index.js';
 import { teamStats, teamTuning } from '../../../src/ml/tabular/gbdt/team-tuning.js';
 import { categorical, frame, lcg, numeric } from './synthetic.js';
+import { fixtureTable } from '../../support/fixtures.js';
+import { encodeTarget, fitFrameEncoder } from '../../../src/ml/encode.js';
+
+/** A whole fixture table as the learner's frame and encoded target. */
+function fixture(name: string) {
+  const table = fixtureTable('classification', name);
+  const n = table.targetValues.length;
+  const f = fitFrameEncoder(table.specs, table.columns).encode(table.columns, n);
+  return { f, ...encodeTarget(table.targetValues, 'classification', table.classes) };
+}
+
+/** Runs fn with some hand-off rules changed (team-tuning.ts), and teamStats counted from zero. */
+function withTuning<T>(rules: Partial<typeof teamTuning>, fn: () => T): T {
+  const saved = { ...teamTuning };
+  Object.assign(teamTuning, rules);
+  teamStats.reset();
+  try {
+    return fn();
+  } finally {
+    Object.assign(teamTuning, saved);
+  }
+}
 
 /** 12,000 rows × 30 columns (large enough for the learner to use helper threads): numeric with NaN, categorical. */
 function data(classes: number) {
@@ -58,14 +80,15 @@ test('regression with row weights (Huber loss, no bagging): threads 1, 2 and 3 t
 });
 
 test('every job shared, however small (hand-off rules at zero): 2 threads still train the 1-thread model', () => {
-  // The default rules keep small leaves and row ranges on the main thread; here the helpers take part in
-  // every leaf job (deep leaves with a few rows, categorical bitsets) and every row job.
+  // The default rules keep small leaves and row ranges on the main thread, and grow the 3 class trees of
+  // a round on different threads; here the helpers take part in every leaf job (deep leaves with a few
+  // rows, categorical bitsets) and every row job.
   const { f, y } = data(3);
   const task: Task = { kind: 'classification', classes: ['k0', 'k1', 'k2'] };
   const params = { nEstimators: 6, featureFraction: 0.8, baggingFraction: 0.7, baggingFreq: 2, minDataPerCategoryGroup: 20 };
   const one = JSON.stringify(new GbdtLearner(params, { threads: 1 }).fit(f, y, task, { seed: 4 }).toJSON());
   const saved = { ...teamTuning };
-  Object.assign(teamTuning, { soloWork: 0, parallelRows: 0 });
+  Object.assign(teamTuning, { soloWork: 0, parallelRows: 0, growClasses: false });
   teamStats.reset();
   try {
     const two = JSON.stringify(new GbdtLearner(params, { threads: 2 }).fit(f, y, task, { seed: 4 }).toJSON());
@@ -76,6 +99,34 @@ test('every job shared, however small (hand-off rules at zero): 2 threads still 
   } finally {
     Object.assign(teamTuning, saved);
   }
+});
+
+test('real data, 26 classes (letter_recognition fixture): threads 1, 2 and 3 grow the trees of a round on different threads and train the 1-thread model', () => {
+  // 3,000 rows × 16 columns: below the size where a fit takes helpers, so that rule is lifted here.
+  const { f, task, y } = fixture('letter_recognition');
+  assert.equal(task.kind === 'classification' && task.classes.length, 26);
+  const params = { nEstimators: 6, featureFraction: 0.8, baggingFraction: 0.8, baggingFreq: 1 };
+  const fit = (threads: number) => JSON.stringify(new GbdtLearner(params, { threads }).fit(f, y, task, { seed: 3 }).toJSON());
+  const one = fit(1);
+  withTuning({ minCellsPerThread: 0 }, () => {
+    assert.equal(fit(2), one);
+    // Every round's trees were grown whole, a class per thread at a time, not leaf job by leaf job.
+    assert.equal(teamStats.classSyncs, params.nEstimators);
+    assert.equal(teamStats.leafSyncs, 0);
+    assert.equal(fit(3), one);
+  });
+});
+
+test('real data, categorical and missing values (credit_data fixture), every job shared: 2 threads train the 1-thread model', () => {
+  const { f, task, y } = fixture('credit_data');
+  assert.ok(f.columns.some((c) => c.kind === 'categorical'));
+  const params = { nEstimators: 10, featureFraction: 0.8, baggingFraction: 0.7, baggingFreq: 2 };
+  const fit = (threads: number) => JSON.stringify(new GbdtLearner(params, { threads }).fit(f, y, task, { seed: 5 }).toJSON());
+  const one = fit(1);
+  withTuning({ minCellsPerThread: 0, soloWork: 0, parallelRows: 0 }, () => {
+    assert.equal(fit(2), one);
+    assert.ok(teamStats.leafSyncs > 10 * teamStats.trees, `${teamStats.leafSyncs} shared leaf jobs for ${teamStats.trees} trees`);
+  });
 });
 
 test('threads outside 1..8 are refused with a message naming the option', () => {

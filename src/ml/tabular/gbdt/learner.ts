@@ -47,7 +47,7 @@ export class GbdtLearner implements Learner {
     const threads = frame.nRows * frame.columns.length >= teamTuning.minCellsPerThread * this.threads ? this.threads : 1;
     const { layout, trainData, validData } = prepareData(frame, train, valid, p.maxBins, opts.seed, threads);
     // A round of at least one tree per thread: the threads grow whole trees (one lane each), not parts of one.
-    const lanes = threads > 1 && objective.numScores >= threads ? threads : 1;
+    const lanes = teamTuning.growClasses && threads > 1 && objective.numScores >= threads ? threads : 1;
     const memory = new TrainingMemory(layout, trainData, objective.numScores, p.numLeaves, {
       teamBytes: teamBytes(layout.bins.length, threads, p.numLeaves), weighted: opts.weights !== undefined, lanes,
     });

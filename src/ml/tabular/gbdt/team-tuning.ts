@@ -23,6 +23,11 @@ export const teamTuning = {
   countScans: true,
   /** Rows below which row work (gradients, partitions, scores) stays on the main thread. */
   parallelRows: 4096,
+  /**
+   * Whether a round with at least one class per thread grows whole trees on each thread at once
+   * (feature-team.ts growClasses) rather than sharing each tree's leaf jobs (false: the rule before).
+   */
+  growClasses: true,
   /** Rows × features per thread below which a fit stays on one thread (learner.ts). */
   minCellsPerThread: 50_000,
 };
