@@ -3,14 +3,18 @@
  * (all threads, and the main thread alone from /proc), hand-offs to the helper per tree, and a
  * critical-path estimate of the 2-thread fit from the main thread's own timeline: its serial work, its
  * share of each shared job, its wait for the helper, and the helper's busy time per job
- * (feature-team.ts teamStats). "free hand-offs" = serial + Σ max(main share, helper busy): the wall time
+ * (feature-team.ts teamStats; a multiclass round's class job counts as one shared job, and the data
+ * preparation by column ranges as one more). "free hand-offs" = serial + Σ max(main share, helper busy): the wall time
  * the fit would take if every hand-off cost nothing and the helper had a core of its own, scaled to CPU
  * seconds by the main thread's CPU per second awake (the machine's load stretches every interval); its
  * ratio to the 1-thread fit's main-thread CPU is the speed-up a quiet 2-core machine can approach. Wall-clock
  * speed-ups are printed too, alternating 1- and 2-thread fits, with the load average beside them.
  * Usage: npm run bench:gbdt-threads -- [--only letter_recognition,synthetic] [--repeats 3] [--tune '{…}']
  * --tune overrides the hand-off rules of team-tuning.ts for the run; the rules before them were
- * '{"spins":200,"soloWork":32768,"countScans":false,"parallelRows":8192}' (spins then fixed, not adaptive).
+ * '{"spins":200,"soloWork":32768,"countScans":false,"parallelRows":8192}' (spins then fixed, not adaptive);
+ * '{"growClasses":false}' shares a multiclass round's trees leaf job by leaf job, as before class jobs.
+ * The last lines summarise each case: wall speed-up, the estimate, and that the models were identical
+ * (a 2-thread model that differs from the 1-thread one stops the benchmark with an error).
  */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -27,6 +31,7 @@ interface Run {
   leafSyncs: number;
   rowSyncs: number;
   soloJobs: number;
+  classSyncs: number;
   serial: number;
   mainShare: number;
   wait: number;
@@ -54,12 +59,14 @@ function run(c: Case, threads: number): Run {
   const cu = process.cpuUsage(c0);
   const mainCpu = mainThreadCpu() - m0;
   const s = teamStats;
-  const jobs = (s.mainShareMs + s.waitMs) / 1000;
+  // Main-thread wall time in shared jobs and in the parallel data preparation; the rest ran serially.
+  const jobs = (s.mainShareMs + s.waitMs + s.prepareWallMs) / 1000;
+  const critical = (s.jobCriticalMs + s.prepareCriticalMs) / 1000;
   return {
     wall, cpu: (cu.user + cu.system) / 1e6, mainCpu, trees: s.trees, syncs: s.syncs, leafSyncs: s.leafSyncs, rowSyncs: s.rowSyncs,
-    soloJobs: s.soloJobs, serial: wall - jobs, mainShare: s.mainShareMs / 1000, wait: s.waitMs / 1000, sleep: s.sleepMs / 1000, helperBusy: s.helperBusyMs / 1000,
+    soloJobs: s.soloJobs, classSyncs: s.classSyncs, serial: wall - jobs, mainShare: s.mainShareMs / 1000, wait: s.waitMs / 1000, sleep: s.sleepMs / 1000, helperBusy: s.helperBusyMs / 1000,
     // Wall time on a loaded machine stretches every interval; scaled by the main thread's CPU per second awake.
-    freeHandoffs: ((wall - jobs + s.jobCriticalMs / 1000) * mainCpu) / (wall - s.sleepMs / 1000), model: JSON.stringify(model.toJSON()),
+    freeHandoffs: ((wall - jobs + critical) * mainCpu) / (wall - s.sleepMs / 1000), model: JSON.stringify(model.toJSON()),
   };
 }
 
@@ -83,6 +90,7 @@ function main(): void {
   if (tuneArg > 0) Object.assign(teamTuning, JSON.parse(process.argv[tuneArg + 1]));
   console.log(`hand-off rules (team-tuning.ts): ${JSON.stringify(teamTuning)}`);
   const f2 = (x: number) => x.toFixed(2);
+  const summary: string[] = [];
   for (const [key, make] of makers) {
     if (only && !only.has(key)) continue;
     const c = make();
@@ -107,7 +115,8 @@ function main(): void {
     console.log(`  1 thread : cpu ${f2(m(ones, 'cpu'))} s (main thread ${f2(m(ones, 'mainCpu'))} s), wall ${f2(m(ones, 'wall'))} s`);
     console.log(
       `  2 threads: cpu ${f2(m(twos, 'cpu'))} s (main thread ${f2(m(twos, 'mainCpu'))} s), wall ${f2(m(twos, 'wall'))} s; ` +
-        `hand-offs per tree ${f2(m(twos, 'syncs') / t)} (leaf jobs ${f2(m(twos, 'leafSyncs') / t)}, row jobs ${f2(m(twos, 'rowSyncs') / t)}), ` +
+        `hand-offs per tree ${f2(m(twos, 'syncs') / t)} (leaf jobs ${f2(m(twos, 'leafSyncs') / t)}, row jobs ${f2(m(twos, 'rowSyncs') / t)}, ` +
+        `class jobs ${f2(m(twos, 'classSyncs') / t)}), ` +
         `leaf jobs kept on the main thread per tree ${f2(m(twos, 'soloJobs') / t)}`,
     );
     console.log(
@@ -119,7 +128,13 @@ function main(): void {
       `  speed-up estimate (1-thread main CPU / free-hand-off critical path): ${f2(m(ones, 'mainCpu') / m(twos, 'freeHandoffs'))}×; ` +
         `wall speed-ups, alternating runs: ${speedups.join(', ')}`,
     );
+    summary.push(
+      `  ${c.name.padEnd(20)} wall ${f2(median(ones.map((r, i) => r.wall / twos[i].wall)))}×  estimate ${f2(m(ones, 'mainCpu') / m(twos, 'freeHandoffs'))}×  ` +
+        `model bytes 1 vs 2 threads: identical (${repeats} pairs compared)`,
+    );
   }
+  console.log(`summary, 2 threads over 1 (wall: median of alternating runs, load average now ${f2(loadavg()[0])}; estimate: critical path):`);
+  for (const line of summary) console.log(line);
 }
 
 main();

@@ -473,8 +473,14 @@ export class FeatureTeam {
     }
     this.finish();
     for (const port of this.ports) {
-      const answer = receiveMessageOnPort(port)?.message as GrownTrees | undefined;
-      if (!answer) throw new Error('GBDT: a helper thread sent no trees for a class job');
+      // Posted before the helper's DONE; normally there already (prepare-data.ts waits the same way).
+      let received = receiveMessageOnPort(port);
+      for (let waits = 0; !received; waits++) {
+        if (waits > 10_000) throw new Error('GBDT: a helper thread sent no trees for a class job');
+        Atomics.wait(cb.ints, CTRL_INTS - 1, 0, 0.1);
+        received = receiveMessageOnPort(port);
+      }
+      const answer = received.message as GrownTrees;
       answer.classes.forEach((c, i) => (trees[c] = Object.assign(new Tree(this.maxLeaves), answer.trees[i])));
     }
     return trees;

@@ -13,6 +13,7 @@ import type { FeatureColumn, Frame } from '../../frame.js';
 import { type FeatureBins, fitBins, isUseful } from './bin-mapper.js';
 import { type BinnedRows, type FeatureLayout, binColumn, makeLayout } from './binned-data.js';
 import { acquireHelper, releaseHelpers } from './helper-pool.js';
+import { teamStats } from './team-tuning.js';
 
 /** One useful column, prepared. */
 export interface PreparedColumn {
@@ -61,11 +62,19 @@ export function prepareColumns(
   return out;
 }
 
+/** A helper's answer: its columns and how long it took (milliseconds, for teamStats). */
+interface PrepareAnswer {
+  prepared: PreparedColumn[];
+  busyMs: number;
+}
+
 /** A helper thread's side of prepareData. */
 export function servePrepare(req: PrepareRequest): void {
   try {
+    const from = performance.now();
     const prepared = prepareColumns(req.columns, req.first, req.train, req.valid, req.maxBins, req.seed);
-    req.port.postMessage(prepared, prepared.flatMap((p) => [p.train.buffer as ArrayBuffer, p.valid.buffer as ArrayBuffer]));
+    const answer: PrepareAnswer = { prepared, busyMs: performance.now() - from };
+    req.port.postMessage(answer, prepared.flatMap((p) => [p.train.buffer as ArrayBuffer, p.valid.buffer as ArrayBuffer]));
     Atomics.store(req.done, 0, 1);
   } catch (e) {
     req.port.postMessage(String(e instanceof Error ? e.stack : e));
@@ -93,9 +102,13 @@ export function prepareData(frame: Frame, train: Int32Array, valid: Int32Array, 
       helper.postMessage(req, [port2]);
       pending.push({ port: port1, done });
     }
+    const from = performance.now();
     const parts = [prepareColumns(frame.columns.slice(0, cut(1)), 0, train, valid, maxBins, seed)];
+    let critical = performance.now() - from;
     for (const { port, done } of pending) {
+      const asleepFrom = performance.now();
       Atomics.wait(done, 0, 0);
+      teamStats.sleepMs += performance.now() - asleepFrom;
       // The answer was posted before the flag was set; it is normally there already.
       let answer = receiveMessageOnPort(port);
       while (!answer) {
@@ -104,7 +117,13 @@ export function prepareData(frame: Frame, train: Int32Array, valid: Int32Array, 
       }
       port.close();
       if (Atomics.load(done, 0) !== 1) throw new Error(`GBDT: a helper thread failed preparing the data: ${answer.message}`);
-      parts.push(answer.message as PreparedColumn[]);
+      const { prepared, busyMs } = answer.message as PrepareAnswer;
+      parts.push(prepared);
+      critical = Math.max(critical, busyMs);
+    }
+    if (pending.length > 0) {
+      teamStats.prepareWallMs += performance.now() - from;
+      teamStats.prepareCriticalMs += critical;
     }
     return assemble(parts.flat(), train.length, valid.length);
   } finally {

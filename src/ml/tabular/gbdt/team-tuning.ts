@@ -55,8 +55,15 @@ export const teamStats = {
   helperBusyMs: 0,
   /** Σ over shared jobs of max(main share, helper busy): the jobs' length with free hand-offs. */
   jobCriticalMs: 0,
+  /**
+   * Data preparation by column ranges (prepare-data.ts), on more than one thread: the main thread's
+   * wall time in it (its waits asleep are in sleepMs too), and max(main share, each helper's busy time).
+   */
+  prepareWallMs: 0,
+  prepareCriticalMs: 0,
   reset(): void {
     this.trees = this.syncs = this.leafSyncs = this.rowSyncs = this.soloJobs = this.classSyncs = 0;
     this.mainShareMs = this.waitMs = this.sleepMs = this.helperBusyMs = this.jobCriticalMs = 0;
+    this.prepareWallMs = this.prepareCriticalMs = 0;
   },
 };
