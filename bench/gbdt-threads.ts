@@ -70,6 +70,47 @@ function run(c: Case, threads: number): Run {
   };
 }
 
+/**
+ * A work-balance estimate from one 1-thread fit's CPU by phase (teamStats.phaseCpu): gradients split in
+ * two row ranges, each multiclass round's trees taken one by one by whichever of two threads is free
+ * (as growClasses does), the rest serial. One-score fits share each tree leaf job by leaf job instead;
+ * for them the figure is the bound with both halves perfectly even.
+ */
+function workBalance(c: Case): string {
+  const learner = new GbdtLearner({ nEstimators: c.rounds, numLeaves: 31, learningRate: 0.1 }, { threads: 1 });
+  teamStats.reset();
+  teamStats.phaseCpu = true;
+  const c0 = process.cpuUsage();
+  try {
+    learner.fit(c.frame, c.y, c.task, { seed: 0 });
+  } finally {
+    teamStats.phaseCpu = false;
+  }
+  const cu = process.cpuUsage(c0);
+  const total = (cu.user + cu.system) / 1e6;
+  const grad = teamStats.gradientCpuUs / 1e6;
+  const rounds = teamStats.roundTreeCpuUs;
+  const trees = rounds.reduce((s, r) => s + r.reduce((a, b) => a + b, 0), 0) / 1e6;
+  const rest = total - grad - trees;
+  const whole = rounds.every((r) => r.length >= 2);
+  let treePath = trees / 2;
+  if (whole) {
+    treePath = 0;
+    for (const r of rounds) {
+      const lanes = [0, 0];
+      for (const t of r) lanes[lanes[0] <= lanes[1] ? 0 : 1] += t;
+      treePath += Math.max(...lanes) / 1e6;
+    }
+  }
+  const two = rest + grad / 2 + treePath;
+  const f2 = (x: number) => x.toFixed(2);
+  return (
+    `1-thread CPU by phase: gradients ${f2(grad)} s, trees ${f2(trees)} s, the rest ${f2(rest)} s (of ${f2(total)}); ` +
+    `2 threads: ${f2(two)} s on the longer thread, ${whole ? '' : '≤ '}${f2(total / two)}×` +
+    (whole ? ' (trees of a round on whichever thread is free)' : ' (tree work split perfectly evenly: a bound)')
+  );
+}
+
 function median(v: number[]): number {
   const s = [...v].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)];
@@ -110,6 +151,7 @@ function main(): void {
     }
     // Medians over the repeats; CPU figures are the steadier ones on a shared machine.
     const m = (rs: Run[], k: keyof Omit<Run, 'model'>) => median(rs.map((r) => r[k]));
+    const balance = workBalance(c);
     const t = twos[0].trees;
     console.log(`${c.name}: ${c.frame.nRows} rows × ${c.frame.columns.length} cols, ${c.rounds} rounds, ${t} trees; models byte-identical`);
     console.log(`  1 thread : cpu ${f2(m(ones, 'cpu'))} s (main thread ${f2(m(ones, 'mainCpu'))} s), wall ${f2(m(ones, 'wall'))} s`);
@@ -128,8 +170,11 @@ function main(): void {
       `  speed-up estimate (1-thread main CPU / free-hand-off critical path): ${f2(m(ones, 'mainCpu') / m(twos, 'freeHandoffs'))}×; ` +
         `wall speed-ups, alternating runs: ${speedups.join(', ')}`,
     );
+    console.log(`  work-balance estimate: ${balance}`);
+    const shared = m(twos, 'syncs') > 0;
     summary.push(
-      `  ${c.name.padEnd(20)} wall ${f2(median(ones.map((r, i) => r.wall / twos[i].wall)))}×  estimate ${f2(m(ones, 'mainCpu') / m(twos, 'freeHandoffs'))}×  ` +
+      `  ${c.name.padEnd(20)} wall ${f2(median(ones.map((r, i) => r.wall / twos[i].wall)))}×  ` +
+        (shared ? `estimate ${f2(m(ones, 'mainCpu') / m(twos, 'freeHandoffs'))}×  ` : 'one thread (below teamTuning.minCellsPerThread)  ') +
         `model bytes 1 vs 2 threads: identical (${repeats} pairs compared)`,
     );
   }

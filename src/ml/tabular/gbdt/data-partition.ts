@@ -21,6 +21,8 @@ export class DataPartition {
   readonly indices: Int32Array;
   readonly begin: Int32Array;
   readonly count: Int32Array;
+  /** 0, 1, 2, …: copied in for an unbagged tree (a copy is a memmove; a loop over a shared array is not). */
+  private identity = new Int32Array(0);
 
   constructor(private readonly memory: PartitionMemory, private readonly team: SegmentPartitioner, maxLeaves: number) {
     this.indices = memory.indices;
@@ -31,7 +33,10 @@ export class DataPartition {
   /** All rows in leaf 0: `rows` (a bag) or 0..nRows-1. */
   reset(rows: Int32Array | null, nRows: number): void {
     if (rows) this.indices.set(rows);
-    else for (let i = 0; i < nRows; i++) this.indices[i] = i;
+    else {
+      if (this.identity.length !== nRows) this.identity = Int32Array.from({ length: nRows }, (_, i) => i);
+      this.indices.set(this.identity);
+    }
     this.begin[0] = 0;
     this.count[0] = rows ? rows.length : nRows;
   }

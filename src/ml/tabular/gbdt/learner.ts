@@ -12,7 +12,7 @@ import type { Tree } from './tree.js';
 import { TreeLearner } from './tree-learner.js';
 import { TrainingMemory } from './training-memory.js';
 import { FeatureTeam, MAX_THREADS, teamBytes } from './feature-team.js';
-import { teamTuning } from './team-tuning.js';
+import { teamStats, teamTuning } from './team-tuning.js';
 
 /** Rows × features below which a fit stays on one thread. */
 
@@ -21,8 +21,9 @@ export class GbdtLearner implements Learner {
   readonly params: ResolvedGbdtParams;
 
   /**
-   * threads: threads for one fit (feature-parallel histograms and split search, feature-team.ts); the
-   * model does not depend on it. Default 1: sessions already run one fit per core.
+   * threads: threads for one fit (a multiclass round's trees grown side by side, or feature-parallel
+   * histograms and split search, feature-team.ts); the model does not depend on it. Default 1: the
+   * contest already runs one fit per core.
    */
   readonly threads: number;
 
@@ -96,7 +97,12 @@ export class GbdtLearner implements Learner {
         for (const r of bag) inBag[r] = 1;
       }
       const features = sampleFeatures(layout, p.featureFraction, featureRng);
+      const timing = teamStats.phaseCpu;
+      let cpu = timing ? cpuMicros() : 0;
       team.gradients();
+      if (timing) teamStats.gradientCpuUs += cpuMicros() - cpu;
+      const treeCpu: number[] = [];
+      if (timing) teamStats.roundTreeCpuUs.push(treeCpu);
       const roundTrees: Tree[] = team.growsClasses ? team.growClasses(k, bag, features) : [];
       if (bag && team.growsClasses) {
         roundTrees.forEach((tree, c) => {
@@ -104,6 +110,7 @@ export class GbdtLearner implements Learner {
         });
       }
       for (let c = roundTrees.length; c < k; c++) {
+        if (timing) cpu = cpuMicros();
         const tree = learner.grow(grad.subarray(c * nt, (c + 1) * nt), hess.subarray(c * nt, (c + 1) * nt), bag, features);
         roundTrees.push(tree);
         // Now, while the learner's partition still describes this tree's leaves.
@@ -112,6 +119,7 @@ export class GbdtLearner implements Learner {
           team.addLeafValues(tree.numLeaves, part.begin, part.count, tree.leafValue, c, bag ? bag.length : nt);
           if (bag) addTreeScores(tree, classScores(scores, c, nt), inBag, trainData, layout);
         }
+        if (timing) treeCpu.push(cpuMicros() - cpu);
       }
       // LightGBM stops once no tree of a round can split: later rounds would only repeat constants.
       if (roundTrees.every((t) => t.numLeaves === 1)) break;
@@ -134,6 +142,12 @@ export class GbdtLearner implements Learner {
     const forest = compileForest(trees, layout, names, k, init);
     return new GbdtModel(task, this.params, objective.name, forest, gainImportance(frame, layout, trees), bestRounds);
   }
+}
+
+/** Process CPU time in microseconds (for teamStats.phaseCpu). */
+function cpuMicros(): number {
+  const u = process.cpuUsage();
+  return u.user + u.system;
 }
 
 function checkTarget(target: Float64Array, task: Task, nRows: number): void {

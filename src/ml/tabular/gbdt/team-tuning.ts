@@ -61,9 +61,18 @@ export const teamStats = {
    */
   prepareWallMs: 0,
   prepareCriticalMs: 0,
+  /**
+   * With phaseCpu on (off by default; the figures are process CPU, so meaningful for one-thread fits):
+   * CPU microseconds of the boosting loop's gradients, and of each round's trees, tree by tree (each
+   * with its score update) — the parts a multi-thread fit splits between threads.
+   */
+  phaseCpu: false,
+  gradientCpuUs: 0,
+  roundTreeCpuUs: [] as number[][],
   reset(): void {
     this.trees = this.syncs = this.leafSyncs = this.rowSyncs = this.soloJobs = this.classSyncs = 0;
     this.mainShareMs = this.waitMs = this.sleepMs = this.helperBusyMs = this.jobCriticalMs = 0;
-    this.prepareWallMs = this.prepareCriticalMs = 0;
+    this.prepareWallMs = this.prepareCriticalMs = this.gradientCpuUs = 0;
+    this.roundTreeCpuUs = [];
   },
 };

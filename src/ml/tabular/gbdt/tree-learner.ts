@@ -2,7 +2,8 @@
  * Leaf-wise (best-first) tree growth, LightGBM's SerialTreeLearner: always split the leaf with the
  * largest gain, build the histogram of the smaller child only and get the larger one by subtraction.
  * Buffers (histogram pool, partition) are allocated once per fit and reused. Histogram work and split
- * search run as leaf jobs of the fit's feature team (one or more threads, the same result).
+ * search run as leaf jobs of a LeafTeam: the fit's feature team (one or more threads), or one thread
+ * alone on its own tree lane (tree-lane.ts); the same result either way.
  */
 import type { ResolvedGbdtParams } from './params.js';
 import type { FeatureLayout } from './binned-data.js';
