@@ -5,6 +5,7 @@
  * anomaly detection fits an isolation forest on every row and scores every row.
  * Data problems come back as `{ failure }` (a message for the user), not as exceptions.
  */
+import { availableParallelism } from 'node:os';
 import { encodeTarget, fitFrameEncoder, type ColumnSpec, type RawColumns, type RawValue } from '../../ml/encode.js';
 import { cellText, columnValues, type LoadedColumns } from '../../ml/loaded-columns.js';
 import type { Task } from '../../ml/frame.js';
@@ -37,6 +38,9 @@ import { decisionsFrom } from '../../ml/estimator.js';
 export type { ModelComputeInput, ModelComputeOutput, ModelComputeResults } from '../../service/models/model-compute-contract.js';
 
 const ISOLATION_FOREST: AlgorithmView = { name: 'Isolation Forest', description: 'Isolation Forest Outlier Detection', key: 'isolation_forest' };
+
+/** Contest fold jobs at once: one fit per thread (GbdtLearner threads 1 each), default one per core of 2. */
+const CONTEST_POOL_THREADS = 2;
 
 export async function compute(input: ModelComputeInput): Promise<ModelComputeOutput> {
   return input.domain === 'anomalies' ? detectAnomalies(input) : fitSupervised(input);
@@ -77,7 +81,7 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
   const contestFrame = sample ? selectRows(trainFrame, sample) : trainFrame;
   const contestTarget = sample ? pick(yTrain, sample) : yTrain;
   const candidates = contestCandidates(contestFrame.nRows, task.kind);
-  const pool = new ContestWorkerPool(2);
+  const pool = new ContestWorkerPool(CONTEST_POOL_THREADS);
   let contest;
   try {
     contest = await runContest(contestFrame, contestTarget, task, { seed: input.seed, workBudget: input.workBudget, balance: input.balance, executor: pool, candidates });
@@ -88,7 +92,10 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
   if (sample) {
     messages.push({ severity: 'informational', message: `The contest compared algorithms on a stratified sample of ${sample.length} of the ${trainFrame.nRows} training rows; the champion was then trained on all ${trainFrame.nRows} rows.` });
   }
-  const champion = fitChampion(trainFrame, yTrain, task, contest, { seed: input.seed, balance: input.balance });
+  // The refit runs alone, on the two threads the contest's pool has just released: a GBDT champion's
+  // one fit uses both (the same model bytes as on one), without more threads than the contest ran.
+  const threads = Math.min(CONTEST_POOL_THREADS, availableParallelism());
+  const champion = fitChampion(trainFrame, yTrain, task, contest, { seed: input.seed, balance: input.balance, threads });
   const rounds = (champion as { rounds?: number }).rounds;
   clock.mark('refit', `${contest.champion.members.map((m) => m.id).join('+')} on ${trainFrame.nRows} rows${rounds ? `, ${rounds} boosting rounds` : ''}`);
   // A fit that did not go as it should (a solver stopped before converging) is reported, not shipped silently.

@@ -74,12 +74,13 @@ export function contestCandidates(nRows: number, kind: Task['kind']): CandidateS
 
 /**
  * The learner for a candidate; `final` = the refit on all rows (forests get their full tree count).
- * `rows`: the rows it will train on, when known (bounds a big forest's leaves).
+ * `rows`: the rows it will train on, when known (bounds a big forest's leaves). `threads`: for a GBDT's
+ * one fit (its model is the same on any count).
  */
-export function makeLearner(spec: CandidateSpec, phase: 'cv' | 'final', rows?: number): Learner {
+export function makeLearner(spec: CandidateSpec, phase: 'cv' | 'final', rows?: number, threads = 1): Learner {
   switch (spec.algorithm) {
     case 'gbdt':
-      return new GbdtLearner(spec.params);
+      return new GbdtLearner(spec.params, { threads });
     case 'random_forest':
       return new RandomForestLearner({ ...(phase === 'cv' ? { nTrees: FOREST_TREES_IN_CV } : {}), ...spec.params, ...largeDataLeaves(spec.params, rows) });
     case 'extra_trees':

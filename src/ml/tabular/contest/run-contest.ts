@@ -166,6 +166,8 @@ export async function runContest(frame: Frame, target: Float64Array, task: Task,
 export interface FitChampionOptions {
   seed: number;
   balance: boolean;
+  /** Threads for each refit (GBDT members: the same model on any count); default 1. */
+  threads?: number;
 }
 
 /** Refits the contest's champion (each member of a blend) on all the given rows. */
@@ -174,7 +176,7 @@ export function fitChampion(frame: Frame, target: Float64Array, task: Task, resu
     seed: opts.seed,
     weights: opts.balance && task.kind === 'classification' ? balancedClassWeights(target, task.classes.length) : undefined,
   };
-  const models = result.champion.members.map((spec) => makeLearner(spec, 'final', frame.nRows).fit(frame, target, task, fitOptions));
+  const models = result.champion.members.map((spec) => makeLearner(spec, 'final', frame.nRows, opts.threads).fit(frame, target, task, fitOptions));
   return models.length === 1 ? models[0] : new BlendModel(task, models, result.champion.weights);
 }
 
