@@ -170,7 +170,7 @@ function main(): void {
       `  speed-up estimate (1-thread main CPU / free-hand-off critical path): ${f2(m(ones, 'mainCpu') / m(twos, 'freeHandoffs'))}×; ` +
         `wall speed-ups, alternating runs: ${speedups.join(', ')}`,
     );
-    console.log(`  work-balance estimate: ${balance}`);
+    console.log(`  work-balance estimate: ${m(twos, 'syncs') > 0 ? balance : 'none (the fit stays on one thread: below teamTuning.minCellsPerThread)'}`);
     const shared = m(twos, 'syncs') > 0;
     summary.push(
       `  ${c.name.padEnd(20)} wall ${f2(median(ones.map((r, i) => r.wall / twos[i].wall)))}×  ` +

@@ -14,8 +14,6 @@ import { TrainingMemory } from './training-memory.js';
 import { FeatureTeam, MAX_THREADS, teamBytes } from './feature-team.js';
 import { teamStats, teamTuning } from './team-tuning.js';
 
-/** Rows × features below which a fit stays on one thread. */
-
 export class GbdtLearner implements Learner {
   readonly algorithm = GBDT_ALGORITHM;
   readonly params: ResolvedGbdtParams;
@@ -23,7 +21,7 @@ export class GbdtLearner implements Learner {
   /**
    * threads: threads for one fit (a multiclass round's trees grown side by side, or feature-parallel
    * histograms and split search, feature-team.ts); the model does not depend on it. Default 1: the
-   * contest already runs one fit per core.
+   * contest runs one fit per core; a session refits its champion alone, on 2 (jobs/compute/model-compute.ts).
    */
   readonly threads: number;
 
