@@ -4,7 +4,9 @@
  * the champion's refit and its calibration (championUncertainty), in this thread, counted with
  * process.cpuUsage so a busy machine does not move the figure. `--plain` runs the contest as it was
  * before issue 10 item 2 (equal-weight blends only, the linear model when within one standard error) for comparison.
- *   npm run bench:contest-cpu -- [--rows 10000] [--plain] [--repeat 1] [--linear '{"splineKnots":4}'] [--ensembles stack]
+ * `--regression`: the same records with the label's underlying score (before thresholding) as a
+ * regression target.
+ *   npm run bench:contest-cpu -- [--rows 10000] [--regression] [--plain] [--repeat 1] [--linear '{"splineKnots":4}'] [--ensembles stack]
  */
 import { fitFrameEncoder, encodeTarget, inferDataType } from '../src/ml/encode.js';
 import { championUncertainty } from '../src/ml/calibration/champion-uncertainty.js';
@@ -18,6 +20,7 @@ const arg = (n: string) => {
 };
 const ROWS = Number(arg('--rows') ?? 10_000);
 const PLAIN = process.argv.includes('--plain');
+const REGRESSION = process.argv.includes('--regression');
 const REPEAT = Number(arg('--repeat') ?? 1);
 const FEATURES = 28;
 
@@ -44,7 +47,7 @@ function columns(n: number, seed: number): Record<string, string[]> {
     const region = Math.floor(rnd() * 4);
     out.region.push(regions[region]);
     const score = 1.5 * x[0] - x[1] + x[2] * x[3] * 2 + (x[4] > 0 ? 0.8 : -0.8) + 0.3 * region - 0.45 + (rnd() - 0.5) * 1.5;
-    out.label.push(score > 0 ? '1' : '0');
+    out.label.push(REGRESSION ? score.toFixed(4) : score > 0 ? '1' : '0');
   }
   return out;
 }
@@ -52,8 +55,8 @@ function columns(n: number, seed: number): Record<string, string[]> {
 async function main(): Promise<void> {
   const data = columns(ROWS, ROWS);
   const { label, ...features } = data;
-  const { task, y } = encodeTarget(label, 'classification');
-  const split = holdoutSplit(y.length, 0, y);
+  const { task, y } = encodeTarget(label, REGRESSION ? 'regression' : 'classification');
+  const split = holdoutSplit(y.length, 0, task.kind === 'classification' ? y : undefined);
   const pickRows = (rows: Int32Array) => Object.fromEntries(Object.entries(features).map(([k, v]) => [k, Array.from(rows, (r) => v[r])]));
   const specs = Object.keys(features).map((name) => ({ name, dataType: inferDataType(features[name]) }));
   const encoder = fitFrameEncoder(specs, pickRows(split.train));
@@ -75,7 +78,7 @@ async function main(): Promise<void> {
     const t3 = process.cpuUsage();
     const s = (a: NodeJS.CpuUsage, b: NodeJS.CpuUsage) => ((b.user - a.user + b.system - a.system) / 1e6).toFixed(2);
     const perCandidate = contest.contestants.map((c) => `${c.id} ${(c.fitSeconds * contest.foldsEvaluated).toFixed(2)}s`).join(', ');
-    console.log(`${ROWS} rows${PLAIN ? ' (plain)' : ''}: CPU contest ${s(t0, t1)}s (${contest.foldsEvaluated} folds; ${perCandidate}) + refit ${s(t1, t2)}s + calibration ${s(t2, t3)}s = ${s(t0, t3)}s; champion ${contest.champion.id}; load ${loadavg()[0].toFixed(1)}`);
+    console.log(`${task.kind} ${ROWS} rows${PLAIN ? ' (plain)' : ''}: CPU contest ${s(t0, t1)}s (${contest.foldsEvaluated} folds; ${perCandidate}) + refit ${s(t1, t2)}s + calibration ${s(t2, t3)}s = ${s(t0, t3)}s; champion ${contest.champion.id}; load ${loadavg()[0].toFixed(1)}`);
   }
 }
 

@@ -8,7 +8,9 @@
  *
  * Usage:
  *   npm run bench:yardstick-cache -- compute --candidates default[,extra…] [--half h] [--only a,b] [--smallest-first]
- *   npm run bench:yardstick-cache -- evaluate --candidates default[,extra…] [--rule r] [--ensembles average|stack] [--half h] [--only a,b] [--drop id,id] [--verbose]
+ *   npm run bench:yardstick-cache -- evaluate --candidates default[,extra…] [--rule r] [--ensembles average|stack] [--half h] [--only a,b] [--drop id,id] [--screen z] [--verbose]
+ * `--screen z`: regression forests screened out on the first inner fold as runContest does (screening.ts,
+ * with z standard errors), judged on their stored full-size predictions rather than 20 trees.
  * The cache lives in bench/.data/yardstick-cache/<candidate id>/<set>.json; delete a candidate's folder
  * when its code changes.
  */
@@ -21,6 +23,7 @@ import { regressionMetrics } from '../src/ml/metrics/regression.js';
 import { contestCandidates, contestWorkBudget, LINEAR_PENALTY_GRID, SPLINE_RIDGE, makeLearner, runFoldJob, type CandidateSpec, type SelectionRule } from '../src/ml/tabular/contest/index.js';
 import { rankContestants, type CrossValidated, type EnsembleKind } from '../src/ml/tabular/contest/rank-contestants.js';
 import { foldRows, shuffledFolds, stratifiedFolds } from '../src/ml/tabular/contest/folds.js';
+import { isScreened, screenedOut, SCREEN_TREES, treesInCv } from '../src/ml/tabular/contest/screening.js';
 import { REFERENCE_MODELS, yardstickSets, type YardstickSet } from './yardstick.js';
 import type { Task } from '../src/ml/frame.js';
 
@@ -124,7 +127,7 @@ function metricOf(set: YardstickSet, table: ReturnType<typeof loadBenchTable>, y
     : regressionMetrics(yTest, scores).rootMeanSquareError;
 }
 
-function evaluate(set: YardstickSet, names: string[], rule: SelectionRule, ensembles: EnsembleKind, drop: Set<string>, refs: Map<string, number>): Evaluated {
+function evaluate(set: YardstickSet, names: string[], rule: SelectionRule, ensembles: EnsembleKind, drop: Set<string>, refs: Map<string, number>, screenZ: number): Evaluated {
   const root = dataRoot(resolve(repositoryRoot(), 'bench', '.data', 'yardstick'));
   const table = loadBenchTable(root, set.task, set.name);
   let sum = 0;
@@ -135,9 +138,9 @@ function evaluate(set: YardstickSet, names: string[], rule: SelectionRule, ensem
     const split = benchFold(table, k);
     const n = split.train.nRows;
     const width = split.task.kind === 'classification' ? split.task.classes.length : 1;
-    const specs = candidateList(names, n, split.task.kind).filter((s) => !drop.has(s.id));
+    let specs = candidateList(names, n, split.task.kind).filter((s) => !drop.has(s.id));
     const foldOf = innerFolds(split.task, split.yTrain, k);
-    const states: CrossValidated[] = [];
+    let states: CrossValidated[] = [];
     const tests = new Map<string, Float64Array>();
     for (const spec of specs) {
       const file = resolve(cacheDir(), spec.id, `${set.name}.json`);
@@ -148,14 +151,27 @@ function evaluate(set: YardstickSet, names: string[], rule: SelectionRule, ensem
       cpuSeconds += stored[k].cpuSeconds;
       alone[spec.id] = (alone[spec.id] ?? 0) + metricOf(set, table, split.yTest, Float64Array.from(stored[k].test), width) / OUTER_FOLDS;
     }
-    // The work budget as runContest counts it: whole rounds of every candidate, the first always.
+    // The screen (screening.ts) on the first fold, judged here on the stored full forests' predictions.
     const columns = Math.max(1, split.train.columns.length);
+    const firstTrain = n - foldRows(foldOf, 0).test.length;
+    let work = specs.length * firstTrain * columns;
+    if (Number.isFinite(screenZ)) {
+      const rows = foldRows(foldOf, 0).test;
+      const out = screenedOut(states.map((s) => ({
+        id: s.spec.id,
+        screened: isScreened(s.spec, split.task),
+        losses: Float64Array.from(rows, (r) => (s.outOfFold[r] - split.yTrain[r]) ** 2),
+      })), screenZ);
+      for (const s of states) if (isScreened(s.spec, split.task)) work -= (out.has(s.spec.id) ? 1 - SCREEN_TREES / treesInCv(s.spec) : 0) * firstTrain * columns;
+      specs = specs.filter((s) => !out.has(s.id));
+      states = states.filter((s) => !out.has(s.spec.id));
+    }
+    // The work budget as runContest counts it: whole rounds of every candidate, the first always.
     const budget = contestWorkBudget(n);
-    let work = 0;
-    let foldsEvaluated = 0;
-    for (let f = 0; f < INNER_FOLDS; f++) {
+    let foldsEvaluated = 1;
+    for (let f = 1; f < INNER_FOLDS; f++) {
       const trainRows = n - foldRows(foldOf, f).test.length;
-      if (f > 0 && work + specs.length * trainRows * columns > budget) break;
+      if (work + specs.length * trainRows * columns > budget) break;
       work += specs.length * trainRows * columns;
       foldsEvaluated++;
     }
@@ -237,7 +253,7 @@ async function main(): Promise<void> {
   const missing: string[] = [];
   for (const s of sets) {
     try {
-      results.push(evaluate(s, names, rule, (value('--ensembles') ?? 'average') as EnsembleKind, drop, refs));
+      results.push(evaluate(s, names, rule, (value('--ensembles') ?? 'average') as EnsembleKind, drop, refs, Number(value('--screen') ?? Infinity)));
     } catch (e) {
       if (!/no cache/.test((e as Error).message)) throw e;
       missing.push(s.name);

@@ -15,6 +15,7 @@ import type { ContestData, FoldJob, FoldOutcome } from './fold-job.js';
 import { foldRows, shuffledFolds, stratifiedFolds } from './folds.js';
 import { rankContestants, type CrossValidated, type EnsembleKind, type Ranking, type SelectionRule } from './rank-contestants.js';
 import type { ClassificationSelection } from './scoring.js';
+import { extrapolatedSquaredErrors, isScreened, screenedOut, SCREEN_TREES, treesInCv, withTrees, type ScreenEntry } from './screening.js';
 
 export interface ContestOptions {
   seed: number;
@@ -41,6 +42,8 @@ export interface ContestResult extends Ranking {
   task: Task;
   /** Failed candidates with their error message. */
   failed: { id: string; error: string }[];
+  /** Candidates dropped after their first-fold screen (screening.ts), in candidate order. */
+  screenedOut: string[];
   folds: number;
   foldsEvaluated: number;
   /** Training cells the fold fits processed (what the work budget counts). */
@@ -110,27 +113,28 @@ export async function runContest(frame: Frame, target: Float64Array, task: Task,
     seed: opts.seed + fold,
     balance: opts.balance,
   });
-  const record = (state: CandidateState, outcome: FoldOutcome) => {
+  const record = (state: CandidateState, outcome: FoldOutcome, share = 1) => {
     if (!outcome.predictions.every(Number.isFinite)) throw new Error(`${state.spec.id} predicted non-finite values`);
     const rows = splits[outcome.fold].test;
     for (let i = 0; i < rows.length; i++) {
       for (let c = 0; c < width; c++) state.outOfFold[rows[i] * width + c] = outcome.predictions[i * width + c];
     }
     state.fitSeconds += outcome.fitSeconds;
-    work += splits[outcome.fold].train.length * columns;
+    work += share * splits[outcome.fold].train.length * columns;
   };
 
   const candidates = opts.candidates ?? contestCandidates(n, task.kind);
-  await runJobs(executor, candidates, async (spec) => {
-    try {
-      const outcome = await executor.run(data, jobFor(spec, 0));
-      const state: CandidateState = { spec, outOfFold: new Float64Array(n * width), fitSeconds: 0 };
-      record(state, outcome);
-      states.set(spec.id, state);
-    } catch (e) {
-      failed.push({ id: spec.id, error: (e as Error).message });
-    }
-  });
+  const screenedOutIds = await runFirstRound(candidates, async (spec, part) => {
+    const trees = part === 'rest' ? treesInCv(spec) - SCREEN_TREES : part === 'whole' ? 0 : SCREEN_TREES / 2;
+    const job = jobFor(part === 'whole' ? spec : withTrees(spec, trees), 0);
+    return executor.run(data, { ...job, seed: job.seed + PART_SEED_OFFSET[part] });
+  }, (spec, outcome, share) => {
+    const state: CandidateState = { spec, outOfFold: new Float64Array(n * width), fitSeconds: 0 };
+    record(state, outcome, share);
+    states.set(spec.id, state);
+  }, (spec, share) => {
+    work += share * splits[0].train.length * columns;
+  }, executor, task, target, splits[0].test, failed);
   if (states.size === 0) throw new Error(`every candidate failed: ${failed.map((f) => `${f.id}: ${f.error}`).join('; ')}`);
 
   let foldsEvaluated = 1;
@@ -160,7 +164,7 @@ export async function runContest(frame: Frame, target: Float64Array, task: Task,
     opts.selectionRule ?? DEFAULT_SELECTION_RULE,
     opts.ensembles ?? DEFAULT_ENSEMBLES,
   );
-  return { task, ...ranked, failed: sortedFailures(failed, candidates), folds: nFolds, foldsEvaluated, work, evaluatedRows, seconds: elapsed() / 1000 };
+  return { task, ...ranked, failed: sortedFailures(failed, candidates), screenedOut: candidates.filter((c) => screenedOutIds.has(c.id)).map((c) => c.id), folds: nFolds, foldsEvaluated, work, evaluatedRows, seconds: elapsed() / 1000 };
 }
 
 export interface FitChampionOptions {
@@ -217,4 +221,76 @@ function rowsOfFolds(foldOf: Int32Array, nFolds: number): Int32Array {
   const rows: number[] = [];
   for (let i = 0; i < foldOf.length; i++) if (foldOf[i] < nFolds) rows.push(i);
   return Int32Array.from(rows);
+}
+
+type FirstRoundPart = 'whole' | 'a' | 'b' | 'rest';
+/** Seeds of a screened forest's parts apart from the fold's own, so the three parts grow independent trees. */
+const PART_SEED_OFFSET: Record<FirstRoundPart, number> = { whole: 0, a: 0, b: 1_000_003, rest: 2_000_006 };
+
+/**
+ * The first fold: every candidate, the screened ones (screening.ts) first as two halves of
+ * SCREEN_TREES trees; those clearly worse than the best contestant stop there, the others grow the
+ * rest of their trees and are recorded as one forest of their full size. Deterministic whatever the
+ * order in which jobs finish: the screen runs once every part is in. Returns the ids screened out.
+ */
+async function runFirstRound(
+  candidates: CandidateSpec[],
+  run: (spec: CandidateSpec, part: FirstRoundPart) => Promise<FoldOutcome>,
+  keep: (spec: CandidateSpec, outcome: FoldOutcome, share: number) => void,
+  charge: (spec: CandidateSpec, share: number) => void,
+  executor: CandidateExecutor,
+  task: Task,
+  target: Float64Array,
+  testRows: Int32Array,
+  failed: { id: string; error: string }[],
+): Promise<Set<string>> {
+  const parts = candidates.flatMap((spec): { spec: CandidateSpec; part: FirstRoundPart }[] =>
+    isScreened(spec, task) ? [{ spec, part: 'a' }, { spec, part: 'b' }] : [{ spec, part: 'whole' }]);
+  const outcomes = new Map<string, FoldOutcome>();
+  const failedIds = new Set<string>();
+  await runJobs(executor, parts, async ({ spec, part }) => {
+    try {
+      outcomes.set(`${spec.id}/${part}`, await run(spec, part));
+    } catch (e) {
+      if (!failedIds.has(spec.id)) failed.push({ id: spec.id, error: (e as Error).message });
+      failedIds.add(spec.id);
+    }
+  });
+  const alive = candidates.filter((c) => !failedIds.has(c.id));
+  const y = Float64Array.from(testRows, (r) => target[r]);
+  const entries: ScreenEntry[] = alive.map((spec) => {
+    if (!isScreened(spec, task)) {
+      const p = outcomes.get(`${spec.id}/whole`)!.predictions;
+      return { id: spec.id, screened: false, losses: Float64Array.from(y, (v, i) => (p[i] - v) ** 2) };
+    }
+    const [a, b] = [outcomes.get(`${spec.id}/a`)!.predictions, outcomes.get(`${spec.id}/b`)!.predictions];
+    return { id: spec.id, screened: true, losses: extrapolatedSquaredErrors(a, b, y, SCREEN_TREES / 2, treesInCv(spec)) };
+  });
+  const out = entries.length > 1 ? screenedOut(entries) : new Set<string>();
+  const survivors = alive.filter((spec) => isScreened(spec, task) && !out.has(spec.id));
+  await runJobs(executor, survivors, async (spec) => {
+    try {
+      outcomes.set(`${spec.id}/rest`, await run(spec, 'rest'));
+    } catch (e) {
+      failed.push({ id: spec.id, error: (e as Error).message });
+      failedIds.add(spec.id);
+    }
+  });
+  for (const spec of candidates) {
+    if (failedIds.has(spec.id)) continue;
+    if (!isScreened(spec, task)) {
+      keep(spec, outcomes.get(`${spec.id}/whole`)!, 1);
+      continue;
+    }
+    const total = treesInCv(spec);
+    if (out.has(spec.id)) {
+      charge(spec, SCREEN_TREES / total);
+      continue;
+    }
+    const [a, b, rest] = (['a', 'b', 'rest'] as const).map((p) => outcomes.get(`${spec.id}/${p}`)!);
+    const half = SCREEN_TREES / 2;
+    const predictions = Float64Array.from(rest.predictions, (v, i) => (half * (a.predictions[i] + b.predictions[i]) + (total - SCREEN_TREES) * v) / total);
+    keep(spec, { candidateId: spec.id, fold: 0, predictions, fitSeconds: a.fitSeconds + b.fitSeconds + rest.fitSeconds }, 1);
+  }
+  return out;
 }
