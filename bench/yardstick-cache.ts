@@ -8,9 +8,10 @@
  *
  * Usage:
  *   npm run bench:yardstick-cache -- compute --candidates default[,extra…] [--half h] [--only a,b] [--smallest-first]
- *   npm run bench:yardstick-cache -- evaluate --candidates default[,extra…] [--rule r] [--ensembles average|stack] [--half h] [--only a,b] [--drop id,id] [--screen z] [--verbose]
+ *   npm run bench:yardstick-cache -- evaluate --candidates default[,extra…] [--rule r] [--ensembles average|stack] [--half h] [--only a,b] [--drop id,id] [--screen z] [--logit-stack] [--verbose]
  * `--screen z`: regression forests screened out on the first inner fold as runContest does (screening.ts,
  * with z standard errors), judged on their stored full-size predictions rather than 20 trees.
+ * `--logit-stack`: classification champions compete with a stack in log-odds space (lib/logit-stack.ts).
  * The cache lives in bench/.data/yardstick-cache/<candidate id>/<set>.json; delete a candidate's folder
  * when its code changes.
  */
@@ -23,6 +24,7 @@ import { regressionMetrics } from '../src/ml/metrics/regression.js';
 import { contestCandidates, contestWorkBudget, LINEAR_PENALTY_GRID, SPLINE_RIDGE, makeLearner, runFoldJob, type CandidateSpec, type SelectionRule } from '../src/ml/tabular/contest/index.js';
 import { rankContestants, type CrossValidated, type EnsembleKind } from '../src/ml/tabular/contest/rank-contestants.js';
 import { foldRows, shuffledFolds, stratifiedFolds } from '../src/ml/tabular/contest/folds.js';
+import { logitStackPredict, logitStackWeights } from './lib/logit-stack.js';
 import { isScreened, screenedOut, SCREEN_TREES, treesInCv } from '../src/ml/tabular/contest/screening.js';
 import { REFERENCE_MODELS, yardstickSets, type YardstickSet } from './yardstick.js';
 import type { Task } from '../src/ml/frame.js';
@@ -106,6 +108,8 @@ interface Evaluated {
   cpuSeconds: number;
   /** Test metric of each candidate alone (its refit), mean over folds. */
   alone: Record<string, number>;
+  /** Forests screened out / screened, over the outer folds (--screen). */
+  screen: [number, number];
 }
 
 function referenceMeans(): Map<string, number> {
@@ -127,13 +131,14 @@ function metricOf(set: YardstickSet, table: ReturnType<typeof loadBenchTable>, y
     : regressionMetrics(yTest, scores).rootMeanSquareError;
 }
 
-function evaluate(set: YardstickSet, names: string[], rule: SelectionRule, ensembles: EnsembleKind, drop: Set<string>, refs: Map<string, number>, screenZ: number): Evaluated {
+function evaluate(set: YardstickSet, names: string[], rule: SelectionRule, ensembles: EnsembleKind, drop: Set<string>, refs: Map<string, number>, screenZ: number, logitStack: boolean): Evaluated {
   const root = dataRoot(resolve(repositoryRoot(), 'bench', '.data', 'yardstick'));
   const table = loadBenchTable(root, set.task, set.name);
   let sum = 0;
   let cpuSeconds = 0;
   const champions: string[] = [];
   const alone: Record<string, number> = {};
+  const screen: [number, number] = [0, 0];
   for (let k = 0; k < OUTER_FOLDS; k++) {
     const split = benchFold(table, k);
     const n = split.train.nRows;
@@ -156,6 +161,7 @@ function evaluate(set: YardstickSet, names: string[], rule: SelectionRule, ensem
     const firstTrain = n - foldRows(foldOf, 0).test.length;
     let work = specs.length * firstTrain * columns;
     if (Number.isFinite(screenZ)) {
+      screen[1] += states.filter((s) => isScreened(s.spec, split.task)).length;
       const rows = foldRows(foldOf, 0).test;
       const out = screenedOut(states.map((s) => ({
         id: s.spec.id,
@@ -163,6 +169,7 @@ function evaluate(set: YardstickSet, names: string[], rule: SelectionRule, ensem
         losses: Float64Array.from(rows, (r) => (s.outOfFold[r] - split.yTrain[r]) ** 2),
       })), screenZ);
       for (const s of states) if (isScreened(s.spec, split.task)) work -= (out.has(s.spec.id) ? 1 - SCREEN_TREES / treesInCv(s.spec) : 0) * firstTrain * columns;
+      screen[0] += out.size;
       specs = specs.filter((s) => !out.has(s.id));
       states = states.filter((s) => !out.has(s.spec.id));
     }
@@ -177,20 +184,31 @@ function evaluate(set: YardstickSet, names: string[], rule: SelectionRule, ensem
     }
     const evaluatedRows = Int32Array.from(Array.from(foldOf.keys()).filter((i) => foldOf[i] < foldsEvaluated));
     const ranked = rankContestants(split.task, 'logLoss', states, evaluatedRows, split.yTrain, foldsEvaluated, rule, ensembles);
-    champions.push(ranked.champion.id);
-    const scores = new Float64Array(split.test.nRows * width);
+    let scores: Float64Array = new Float64Array(split.test.nRows * width);
     const weights = ranked.champion.weights ?? ranked.champion.members.map(() => 1 / ranked.champion.members.length);
     ranked.champion.members.forEach((m, j) => {
       const t = tests.get(m.id)!;
       for (let i = 0; i < scores.length; i++) scores[i] += weights[j] * t[i];
     });
+    let championId = ranked.champion.id;
+    if (logitStack && split.task.kind === 'classification') {
+      // The geometric stack competes on the same out-of-fold log loss as the champion did.
+      const yEval = Float64Array.from(evaluatedRows, (r) => split.yTrain[r]);
+      const oof = states.map((s) => Float64Array.from({ length: evaluatedRows.length * width }, (_, j) => s.outOfFold[evaluatedRows[Math.floor(j / width)] * width + (j % width)]));
+      const fitted = logitStackWeights(oof, yEval, width);
+      if (fitted.logLoss < ranked.championMetric.value) {
+        scores = logitStackPredict(states.map((s) => tests.get(s.spec.id)!), fitted.weights, width);
+        championId = `logit-stack(${states.map((s, j) => `${s.spec.id}:${fitted.weights[j].toFixed(2)}`).join('+')})`;
+      }
+    }
+    champions.push(championId);
     sum += metricOf(set, table, split.yTest, scores, width);
   }
   const setRefs: Record<string, number> = {};
   for (const m of REFERENCE_MODELS) setRefs[m] = refs.get(`${set.name}/${m}`) ?? NaN;
   const values = Object.values(setRefs);
   const best = set.task === 'classification' ? Math.max(...values) : Math.min(...values);
-  return { set, ours: sum / OUTER_FOLDS, best, refs: setRefs, champions, cpuSeconds, alone };
+  return { set, ours: sum / OUTER_FOLDS, best, refs: setRefs, champions, cpuSeconds, alone, screen };
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -218,6 +236,8 @@ function summarise(results: Evaluated[], verbose: boolean): void {
       console.log(`${half}: ${reg.length} reg RMSE ÷LightGBM ${geo(reg.map((r) => r.ours / r.refs.lightgbm)).toFixed(4)} ÷best ${geo(reg.map((r) => r.ours / r.best)).toFixed(4)}; >5% above best: ${reg.filter((r) => r.ours > 1.05 * r.best).map((r) => `${r.set.name} ×${(r.ours / r.best).toFixed(3)}`).join(', ')}`);
     }
     console.log(`${half}: CPU of all candidates (cv+refit) ${part.reduce((a, r) => a + r.cpuSeconds, 0).toFixed(1)}s`);
+    const screened = part.reduce((a, r) => [a[0] + r.screen[0], a[1] + r.screen[1]], [0, 0]);
+    if (screened[1]) console.log(`${half}: forests screened out ${screened[0]} of ${screened[1]} (sets × outer folds × forests)`);
   }
 }
 
@@ -253,7 +273,7 @@ async function main(): Promise<void> {
   const missing: string[] = [];
   for (const s of sets) {
     try {
-      results.push(evaluate(s, names, rule, (value('--ensembles') ?? 'average') as EnsembleKind, drop, refs, Number(value('--screen') ?? Infinity)));
+      results.push(evaluate(s, names, rule, (value('--ensembles') ?? 'average') as EnsembleKind, drop, refs, Number(value('--screen') ?? Infinity), args.includes('--logit-stack')));
     } catch (e) {
       if (!/no cache/.test((e as Error).message)) throw e;
       missing.push(s.name);
