@@ -8,14 +8,22 @@
  * (the product of its cover shares along the path) and, for a row, a one fraction o_j ∈ {0, 1} (does
  * the row take every branch on j towards the leaf). With S = {j : o_j = 1} and
  *   Ψ(T) = Σ_{U ⊆ T} |U|!(d−|U|−1)!/d! · Π_{j ∉ U} z_j,
- * the leaf (value v) adds −v·Ψ(S) to every path feature outside S and v·(1−z_i)/z_i·Ψ(S∖{i}) to each i in S.
- * Ψ depends on the row only through S, so when rows are many (Fast TreeSHAP v2, Yang 2021) each leaf's
- * Ψ is tabulated once for all 2^d subsets and a row costs O(d) per leaf; otherwise Ψ comes from the
- * polynomial Π_{j∈S}(x + z_j)·Π_{j∉S} z_j in O(d·|S|). Trees are taken one at a time over all rows, so
+ * the leaf (value v) adds −v·Ψ(S) to every path feature outside S ("cold") and v·(1−z_i)/z_i·Ψ(S∖{i})
+ * to each i in S ("hot"). Ψ depends on the row only through S, so when rows are many (Fast TreeSHAP v2,
+ * Yang 2021) each leaf's Ψ is tabulated once for all 2^d subsets and a hot feature costs one look-up;
+ * otherwise Ψ comes from the polynomial Π_{j∈S}(x + z_j)·Π_{j∉S} z_j in O(d·|S|).
+ *
+ * A row's cold terms are not added leaf by leaf: all leaves below the node where the row first leaves
+ * a feature's branch have that feature cold, so the node subtracts the sum of v·Ψ(S) over its cold
+ * child's leaves from that feature, summed bottom-up once per tree and row (O(nodes), not O(leaves·d)).
+ * Each tree is laid out in preorder, so one forward pass over its nodes finds the row's masks (which
+ * path features it has left) and one backward pass adds leaves and sums; the split rules are read
+ * from typed arrays, never through a call per node. Trees are taken one at a time over all rows, so
  * one tree's tables stay in cache; a tree whose paths meet more distinct features than a 30-bit mask
  * holds goes to the recursive Algorithm 2 (tree-shap-recursive.ts).
  */
 import { treeShapRecursive } from './tree-shap-recursive.js';
+import { psiTable } from './psi-table.js';
 
 /** Trees of one ensemble in one node table; each tree's outputs are added to the ensemble's. */
 export interface ShapTrees {
@@ -35,8 +43,56 @@ export interface ShapTrees {
   outputs: number;
 }
 
+/**
+ * The rows to explain and the split rule of every split node as data: row r goes left at node n when
+ * its value v = x[r × columns + feature[n]] is ≤ threshold[n], NaN going left when defaultLeft[n] = 1;
+ * a categorical node (catOffset[n] ≥ 0) sends v left when bit v of the bitset at catBits[catOffset[n]] is set.
+ */
+export interface SplitRows {
+  nRows: number;
+  /** Each split node's column (ShapTrees.feature). */
+  feature: Int32Array;
+  /** nRows × columns, row-major. */
+  x: Float64Array;
+  columns: number;
+  threshold: Float64Array;
+  defaultLeft: Uint8Array;
+  catOffset: Int32Array | null;
+  catBits: Uint32Array | null;
+}
+
 /** Which child row r takes at split node `node`: true = left. */
 export type Decide = (node: number, row: number) => boolean;
+
+/** The split rules as a function (the recursive fallback and tests' brute force walk with it). */
+export function decideOf(s: SplitRows): Decide {
+  return (node, row) => goesLeft(s, node, s.x[row * s.columns + s.feature[node]!]!);
+}
+
+function goesLeft(s: SplitRows, node: number, v: number): boolean {
+  const cat = s.catOffset ? s.catOffset[node]! : -1;
+  if (cat >= 0) return ((s.catBits![cat + (v >>> 5)]! >>> (v & 31)) & 1) === 1;
+  return v !== v ? s.defaultLeft[node] === 1 : v <= s.threshold[node]!;
+}
+
+/** SplitRows over columns (one per feature, indexed as ShapTrees.feature), copied row-major. */
+export function rowsFor(
+  t: ShapTrees,
+  columns: ArrayLike<number>[],
+  nRows: number,
+  rules: { threshold: Float64Array; defaultLeft: Uint8Array; catOffset?: Int32Array; catBits?: Uint32Array },
+): SplitRows {
+  const nf = columns.length;
+  const x = new Float64Array(nRows * nf);
+  for (let f = 0; f < nf; f++) {
+    const col = columns[f]!;
+    for (let r = 0; r < nRows; r++) x[r * nf + f] = col[r]!;
+  }
+  return {
+    nRows, feature: t.feature, x, columns: nf, threshold: rules.threshold, defaultLeft: rules.defaultLeft,
+    catOffset: rules.catOffset ?? null, catBits: rules.catBits ?? null,
+  };
+}
 
 /**
  * How leaves are evaluated: `auto` tabulates a leaf's Ψ when that is cheaper for this many rows;
@@ -59,20 +115,25 @@ function walkDepths(t: ShapTrees, visit: (node: number, depth: number) => void, 
   }
 }
 
+/** Leaves whose paths meet at most this many distinct features are counted as tabulated by pathWork. */
+const WORK_TABLE_SLOTS = 10;
+
 /**
- * Work of explaining one row, in path steps: Σ over leaves of (d + 1)² with d the distinct features on
- * the leaf's path — what evaluating a leaf directly costs (a tabulated leaf costs less; fully grown
- * forests meet few distinct features on deep paths). Requests are bounded by this count
- * (explain/explanation.ts), never by the clock.
+ * Work of explaining one row, in steps: per node of every tree one step for each output it carries
+ * (the masks and the bottom-up sums), and per leaf what evaluating it costs — d + 1 look-ups when its
+ * d distinct path features are few enough to tabulate, the direct polynomial's (d + 1)² otherwise.
+ * Requests are bounded by this count (explain/explanation.ts), never by the clock.
  */
 export function pathWork(t: ShapTrees): number {
   let maxFeature = 0;
   for (let n = 0; n < t.feature.length; n++) if (t.left[n]! >= 0 && t.feature[n]! > maxFeature) maxFeature = t.feature[n]!;
   const seen = new Int32Array(maxFeature + 1);
   let work = 0;
+  let outputs = 1;
   const walk = (node: number, distinct: number): void => {
+    work += outputs;
     if (t.left[node]! < 0) {
-      work += (distinct + 1) * (distinct + 1);
+      work += outputs * (distinct <= WORK_TABLE_SLOTS ? distinct + 1 : (distinct + 1) * (distinct + 1));
       return;
     }
     const f = t.feature[node]!;
@@ -82,7 +143,10 @@ export function pathWork(t: ShapTrees): number {
     walk(t.right[node]!, distinct + fresh);
     seen[f]!--;
   };
-  for (let i = 0; i < t.roots.length; i++) walk(t.roots[i]!, 0);
+  for (let i = 0; i < t.roots.length; i++) {
+    outputs = t.treeOutput.length > i && t.treeOutput[i]! >= 0 ? 1 : t.outputs;
+    walk(t.roots[i]!, 0);
+  }
   return work;
 }
 
@@ -128,10 +192,21 @@ const SHAPLEY = (() => {
   return w;
 })();
 
-/** One tree's leaves as path summaries: the distinct features met on the way, their zero fractions, and tables. */
+/**
+ * One tree in preorder (a node's left subtree right after it, then its right subtree) with its leaves
+ * as path summaries: the distinct features met on the way, their zero fractions, and Ψ tables.
+ */
 class TreePlan {
-  /** Per node of the ensemble: a split node's slot (position of its feature among its path's distinct features); a leaf's index in this plan. */
-  readonly slot: Int32Array;
+  /** Preorder position → node of the ensemble. */
+  order = new Int32Array(64);
+  /** Preorder children of a split node (−1 for a leaf). */
+  leftAt = new Int32Array(64);
+  rightAt = new Int32Array(64);
+  /** A split node's slot (position of its feature among its path's distinct features); a leaf's index in this plan. */
+  slotAt = new Int32Array(64);
+  /** A split node's input column. */
+  columnAt = new Int32Array(64);
+  nodes = 0;
   leaves = 0;
   leafNode = new Int32Array(64);
   /** Distinct path features of leaf l at leafAt[l] … leafAt[l] + leafSlots[l] − 1 of feature / zero / hotScale. */
@@ -139,6 +214,8 @@ class TreePlan {
   leafAt = new Int32Array(64);
   /** Start of leaf l's Ψ table (2^d entries; times the leaf's value when the tree has one output), −1 when evaluated directly. */
   tableAt = new Int32Array(64);
+  /** The leaf's value when the tree has one output. */
+  leafScalar = new Float64Array(64);
   feature = new Int32Array(256);
   zero = new Float64Array(256);
   /** (1 − z)/z: a feature in S gets v · hotScale · Ψ(S∖{i}). */
@@ -146,34 +223,38 @@ class TreePlan {
   used = 0;
   table = new Float64Array(1024);
   tableUsed = 0;
-  depth = 0;
   /** The tree's one output (its tables are then scaled by the leaf values), or −1. */
   only = -1;
   // The walk's path: distinct features and their zero fractions so far.
   private pathFeature = new Int32Array(MAX_SLOTS + 1);
   private pathZero = new Float64Array(MAX_SLOTS + 1);
-  private poly = new Float64Array((MAX_TABLE_SLOTS + 2) * 32);
 
-  constructor(nodes: number) {
-    this.slot = new Int32Array(nodes);
-  }
-
-  /** Summarises tree `root`; false when a path meets more than MAX_SLOTS distinct features. */
+  /** Summarises tree `tree`; false when a path meets more than MAX_SLOTS distinct features. */
   build(t: ShapTrees, tree: number, rows: number, method: TreeShapMethod): boolean {
     const root = t.roots[tree]!;
     this.only = t.treeOutput[tree]!;
+    this.nodes = 0;
     this.leaves = 0;
     this.used = 0;
     this.tableUsed = 0;
-    this.depth = 0;
-    return this.walk(t, root, 0, 0, rows, method);
+    return this.walk(t, root, 0, rows, method);
   }
 
-  private walk(t: ShapTrees, node: number, depth: number, slots: number, rows: number, method: TreeShapMethod): boolean {
-    if (depth > this.depth) this.depth = depth;
+  private walk(t: ShapTrees, node: number, slots: number, rows: number, method: TreeShapMethod): boolean {
+    const at = this.nodes++;
+    if (at === this.order.length) {
+      this.order = grow(this.order, 2 * at);
+      this.leftAt = grow(this.leftAt, 2 * at);
+      this.rightAt = grow(this.rightAt, 2 * at);
+      this.slotAt = grow(this.slotAt, 2 * at);
+      this.columnAt = grow(this.columnAt, 2 * at);
+    }
+    this.order[at] = node;
     const left = t.left[node]!;
     if (left < 0) {
-      this.addLeaf(node, slots, rows, method, this.only >= 0 ? t.leafValue[node * t.outputs + this.only]! : 1);
+      this.leftAt[at] = -1;
+      this.rightAt[at] = -1;
+      this.slotAt[at] = this.addLeaf(node, slots, rows, method, this.only >= 0 ? t.leafValue[node * t.outputs + this.only]! : 1);
       return true;
     }
     const f = t.feature[node]!;
@@ -186,28 +267,33 @@ class TreePlan {
       this.pathZero[s] = 1;
       next++;
     }
-    this.slot[node] = s;
+    this.slotAt[at] = s;
+    this.columnAt[at] = f;
     const cover = t.cover[node]!;
     const before = this.pathZero[s]!;
-    for (const child of [left, t.right[node]!]) {
-      this.pathZero[s] = before * (cover > 0 ? t.cover[child]! / cover : 0.5);
-      if (!this.walk(t, child, depth + 1, next, rows, method)) return false;
-    }
+    this.pathZero[s] = before * (cover > 0 ? t.cover[left]! / cover : 0.5);
+    this.leftAt[at] = this.nodes;
+    if (!this.walk(t, left, next, rows, method)) return false;
+    const right = t.right[node]!;
+    this.pathZero[s] = before * (cover > 0 ? t.cover[right]! / cover : 0.5);
+    this.rightAt[at] = this.nodes;
+    if (!this.walk(t, right, next, rows, method)) return false;
     this.pathZero[s] = before;
     return true;
   }
 
-  private addLeaf(node: number, d: number, rows: number, method: TreeShapMethod, scale: number): void {
+  private addLeaf(node: number, d: number, rows: number, method: TreeShapMethod, scale: number): number {
     const l = this.leaves++;
     if (l === this.leafNode.length) {
       this.leafNode = grow(this.leafNode, 2 * l);
       this.leafSlots = grow(this.leafSlots, 2 * l);
       this.leafAt = grow(this.leafAt, 2 * l);
       this.tableAt = grow(this.tableAt, 2 * l);
+      this.leafScalar = grow(this.leafScalar, 2 * l);
     }
-    this.slot[node] = l;
     this.leafNode[l] = node;
     this.leafSlots[l] = d;
+    this.leafScalar[l] = scale;
     const at = this.used;
     this.leafAt[l] = at;
     this.used += d;
@@ -226,35 +312,14 @@ class TreePlan {
     }
     // A table costs ~2^d·d once and saves ~d²/2 per row over the direct way; it needs z > 0 (Ψ(S∖{i}) is divided by z_i).
     const table = positive && d > 0 && d <= MAX_TABLE_SLOTS && (method === 'table' || (method === 'auto' && 3 * (1 << d) <= rows * d));
-    this.tableAt[l] = table ? this.tabulate(at, d, scale) : -1;
-  }
-
-  /** Ψ(T) for every subset T of the leaf's d path features (bit j = slot j), by extending Π(x + z_j) or z_j feature by feature. */
-  private tabulate(at: number, d: number, scale: number): number {
-    const start = this.tableUsed;
-    this.tableUsed += 1 << d;
-    if (this.tableUsed > this.table.length) this.table = grow(this.table, 2 * this.tableUsed);
-    const p = this.poly;
-    p[0] = 1;
-    const fill = (j: number, mask: number, degree: number): void => {
-      const src = j * 32;
-      if (j === d) {
-        let psi = 0;
-        for (let k = 0; k <= degree; k++) psi += SHAPLEY[d * 32 + k]! * p[src + k]!;
-        this.table[start + mask] = scale * psi;
-        return;
-      }
-      const z = this.zero[at + j]!;
-      const dst = src + 32;
-      for (let k = 0; k <= degree; k++) p[dst + k] = z * p[src + k]!;
-      fill(j + 1, mask, degree);
-      p[dst] = z * p[src]!;
-      for (let k = 1; k <= degree; k++) p[dst + k] = p[src + k - 1]! + z * p[src + k]!;
-      p[dst + degree + 1] = p[src + degree]!;
-      fill(j + 1, mask | (1 << j), degree + 1);
-    };
-    fill(0, 0, 0);
-    return start;
+    if (table) {
+      const start = this.tableUsed;
+      this.tableUsed += 1 << d;
+      if (this.tableUsed > this.table.length) this.table = grow(this.table, 2 * this.tableUsed);
+      psiTable(this.zero, at, d, scale, this.table, start);
+      this.tableAt[l] = start;
+    } else this.tableAt[l] = -1;
+    return l;
   }
 }
 
@@ -268,15 +333,20 @@ function grow<A extends Int32Array | Float64Array>(a: A, size: number): A {
  * Contributions of rows 0..nRows-1: phi[(row × outputs + output) × nFeatures + feature]. For each row and
  * output, Σ_features phi + expectedValue = the ensemble's raw output.
  */
-export function treeShap(t: ShapTrees, nFeatures: number, nRows: number, decide: Decide, method: TreeShapMethod = 'auto'): Float64Array {
+export function treeShap(t: ShapTrees, nFeatures: number, rows: SplitRows, method: TreeShapMethod = 'auto'): Float64Array {
   const k = t.outputs;
+  const nRows = rows.nRows;
   const phi = new Float64Array(nRows * k * nFeatures);
-  const plan = new TreePlan(t.left.length);
+  const plan = new TreePlan();
   const deep: number[] = [];
-  let stackNode = new Int32Array(64);
-  let stackMask = new Int32Array(64);
+  let mask = new Int32Array(64);
+  let sum = new Float64Array(64 * k);
   const values = new Float64Array(MAX_SLOTS);
   const g = new Float64Array(MAX_SLOTS + 2);
+  const { x, columns: nc, threshold, defaultLeft } = rows;
+  const catOffset = rows.catOffset ?? new Int32Array(0);
+  const catBits = rows.catBits ?? new Uint32Array(0);
+  const categorical = rows.catOffset !== null;
   for (let i = 0; i < t.roots.length; i++) {
     const root = t.roots[i]!;
     if (t.left[root]! < 0) continue; // a single leaf moves no feature
@@ -284,97 +354,105 @@ export function treeShap(t: ShapTrees, nFeatures: number, nRows: number, decide:
       deep.push(i);
       continue;
     }
-    if (plan.depth + 2 > stackNode.length) {
-      stackNode = new Int32Array(2 * (plan.depth + 2));
-      stackMask = new Int32Array(2 * (plan.depth + 2));
+    const m = plan.nodes;
+    if (m > mask.length) {
+      mask = new Int32Array(2 * m);
+      sum = new Float64Array(2 * m * k);
     }
-    const only = t.treeOutput[i]!;
-    const slot = plan.slot;
-    const { leafSlots, leafAt, tableAt, feature, zero, hotScale, table } = plan;
+    const only = plan.only;
+    const { order, leftAt, rightAt, slotAt, columnAt, leafSlots, leafAt, tableAt, leafScalar, leafNode, feature, zero, hotScale, table } = plan;
     for (let r = 0; r < nRows; r++) {
-      const phiAt = r * k * nFeatures;
-      // Depth first with the row's mask: bit j cleared once the row leaves the path at slot j's feature.
-      let sp = 0;
-      stackNode[0] = root;
-      stackMask[0] = -1;
-      sp = 1;
-      while (sp > 0) {
-        sp--;
-        const n = stackNode[sp]!;
-        const mask = stackMask[sp]!;
-        const left = t.left[n]!;
-        if (left >= 0) {
-          const goLeft = decide(n, r);
-          stackNode[sp] = goLeft ? t.right[n]! : left;
-          stackMask[sp] = mask & ~(1 << slot[n]!);
-          stackNode[sp + 1] = goLeft ? left : t.right[n]!;
-          stackMask[sp + 1] = mask;
-          sp += 2;
+      const xAt = r * nc;
+      // Forward: bit j of a node's mask is cleared once the row has left the path at slot j's feature.
+      mask[0] = -1;
+      for (let a = 0; a < m; a++) {
+        const la = leftAt[a]!;
+        if (la < 0) continue;
+        const node = order[a]!;
+        const v = x[xAt + columnAt[a]!]!;
+        let left: boolean;
+        const cat = categorical ? catOffset[node]! : -1;
+        if (cat >= 0) left = ((catBits[cat + (v >>> 5)]! >>> (v & 31)) & 1) === 1;
+        else left = v !== v ? defaultLeft[node] === 1 : v <= threshold[node]!;
+        const mk = mask[a]!;
+        const cleared = mk & ~(1 << slotAt[a]!);
+        mask[la] = left ? mk : cleared;
+        mask[rightAt[a]!] = left ? cleared : mk;
+      }
+      // Backward: leaves add their hot terms and pass v·Ψ(S) up; a node where the row first leaves its
+      // feature's branch subtracts its cold child's sum from that feature.
+      if (only >= 0) {
+        const base = (r * k + only) * nFeatures;
+        for (let a = m - 1; a >= 0; a--) {
+          const la = leftAt[a]!;
+          if (la >= 0) {
+            const ra = rightAt[a]!;
+            sum[a] = sum[la]! + sum[ra]!;
+            const s = slotAt[a]!;
+            if ((mask[a]! >>> s) & 1) {
+              const cold = (mask[la]! >>> s) & 1 ? ra : la;
+              phi[base + columnAt[a]!]! -= sum[cold]!;
+            }
+            continue;
+          }
+          const l = slotAt[a]!;
+          const d = leafSlots[l]!;
+          const at = leafAt[l]!;
+          const sm = mask[a]! & ((1 << d) - 1);
+          const tb = tableAt[l]!;
+          if (tb >= 0) {
+            // The leaf's value is folded into its table.
+            sum[a] = table[tb + sm]!;
+            for (let b = sm; b !== 0; b &= b - 1) {
+              const j = 31 - Math.clz32(b & -b);
+              phi[base + feature[at + j]!]! += hotScale[at + j]! * table[tb + (sm ^ (1 << j))]!;
+            }
+            continue;
+          }
+          const v = leafScalar[l]!;
+          sum[a] = v * direct(zero, at, d, sm, g, values);
+          for (let b = sm; b !== 0; b &= b - 1) {
+            const j = 31 - Math.clz32(b & -b);
+            phi[base + feature[at + j]!]! += v * values[j]!;
+          }
+        }
+        continue;
+      }
+      // Vector leaves: the same with every output at once (sum holds k values per node).
+      const base = r * k * nFeatures;
+      for (let a = m - 1; a >= 0; a--) {
+        const la = leftAt[a]!;
+        if (la >= 0) {
+          const ra = rightAt[a]!;
+          const s = slotAt[a]!;
+          for (let c = 0; c < k; c++) sum[a * k + c] = sum[la * k + c]! + sum[ra * k + c]!;
+          if ((mask[a]! >>> s) & 1) {
+            const cold = ((mask[la]! >>> s) & 1 ? ra : la) * k;
+            const f = base + columnAt[a]!;
+            for (let c = 0; c < k; c++) phi[f + c * nFeatures]! -= sum[cold + c]!;
+          }
           continue;
         }
-        const l = slot[n]!;
+        const l = slotAt[a]!;
         const d = leafSlots[l]!;
-        if (d === 0) continue;
         const at = leafAt[l]!;
-        const s = mask & ((1 << d) - 1);
+        const sm = mask[a]! & ((1 << d) - 1);
         const tb = tableAt[l]!;
-        if (tb >= 0 && only >= 0) {
-          // One output: the leaf's value is folded into its table, and the contributions go straight to phi.
-          const base = phiAt + only * nFeatures;
-          const cold = -table[tb + s]!;
-          for (let j = 0; j < d; j++) {
-            const bit = 1 << j;
-            phi[base + feature[at + j]!]! += s & bit ? hotScale[at + j]! * table[tb + (s ^ bit)]! : cold;
-          }
-          continue;
-        }
+        let psi: number;
         if (tb >= 0) {
-          const psi = table[tb + s]!;
-          for (let j = 0; j < d; j++) values[j] = (s >> j) & 1 ? hotScale[at + j]! * table[tb + (s ^ (1 << j))]! : -psi;
-        } else {
-          // g = Π_{j∈S}(x + z_j), degree |S|; cold = Π_{j∉S} z_j.
-          let degree = 0;
-          let cold = 1;
-          g[0] = 1;
-          for (let j = 0; j < d; j++) {
-            const z = zero[at + j]!;
-            if ((s >> j) & 1) {
-              g[degree + 1] = g[degree]!;
-              for (let m = degree; m > 0; m--) g[m] = g[m - 1]! + z * g[m]!;
-              g[0] = z * g[0]!;
-              degree++;
-            } else cold *= z;
+          psi = table[tb + sm]!;
+          for (let b = sm; b !== 0; b &= b - 1) {
+            const j = 31 - Math.clz32(b & -b);
+            values[j] = hotScale[at + j]! * table[tb + (sm ^ (1 << j))]!;
           }
-          const w = d * 32;
-          let psi = 0;
-          for (let m = 0; m <= degree; m++) psi += SHAPLEY[w + m]! * g[m]!;
-          psi *= cold;
-          for (let j = 0; j < d; j++) {
-            if (!((s >> j) & 1)) {
-              values[j] = -psi;
-              continue;
-            }
-            // g / (x + z_j), from the top (multiplying by z ≤ 1 keeps rounding errors from growing).
-            const z = zero[at + j]!;
-            let q = g[degree]!;
-            let sum = SHAPLEY[w + degree - 1]! * q;
-            for (let m = degree - 1; m > 0; m--) {
-              q = g[m]! - z * q;
-              sum += SHAPLEY[w + m - 1]! * q;
-            }
-            values[j] = (1 - z) * cold * sum;
-          }
-        }
-        if (only >= 0) {
-          const v = t.leafValue[n * k + only]!;
-          const base = phiAt + only * nFeatures;
-          for (let j = 0; j < d; j++) phi[base + feature[at + j]!]! += v * values[j]!;
-        } else {
-          for (let c = 0; c < k; c++) {
-            const v = t.leafValue[n * k + c]!;
-            const base = phiAt + c * nFeatures;
-            for (let j = 0; j < d; j++) phi[base + feature[at + j]!]! += v * values[j]!;
-          }
+        } else psi = direct(zero, at, d, sm, g, values);
+        const lv = leafNode[l]! * k;
+        for (let c = 0; c < k; c++) sum[a * k + c] = t.leafValue[lv + c]! * psi;
+        for (let b = sm; b !== 0; b &= b - 1) {
+          const j = 31 - Math.clz32(b & -b);
+          const w = values[j]!;
+          const f = base + feature[at + j]!;
+          for (let c = 0; c < k; c++) phi[f + c * nFeatures]! += t.leafValue[lv + c]! * w;
         }
       }
     }
@@ -382,7 +460,43 @@ export function treeShap(t: ShapTrees, nFeatures: number, nRows: number, decide:
   if (deep.length) {
     let deepest = 0;
     walkDepths(t, (_, d) => { if (d > deepest) deepest = d; }, deep);
-    treeShapRecursive(t, nFeatures, nRows, decide, phi, deep, deepest);
+    treeShapRecursive(t, nFeatures, nRows, decideOf(rows), phi, deep, deepest);
   }
   return phi;
+}
+
+/**
+ * A leaf's terms without a table: returns Ψ(S) and sets values[j] = (1 − z_j)/z_j · Ψ(S∖{j}) for the
+ * hot slots j ∈ S (computed as (1 − z_j)·Π_{i∉S} z_i · Σ weights × (g / (x + z_j)), so z_j = 0 is fine).
+ */
+function direct(zero: Float64Array, at: number, d: number, s: number, g: Float64Array, values: Float64Array): number {
+  // g = Π_{j∈S}(x + z_j), degree |S|; cold = Π_{j∉S} z_j.
+  let degree = 0;
+  let cold = 1;
+  g[0] = 1;
+  for (let j = 0; j < d; j++) {
+    const z = zero[at + j]!;
+    if ((s >> j) & 1) {
+      g[degree + 1] = g[degree]!;
+      for (let m = degree; m > 0; m--) g[m] = g[m - 1]! + z * g[m]!;
+      g[0] = z * g[0]!;
+      degree++;
+    } else cold *= z;
+  }
+  const w = d * 32;
+  let psi = 0;
+  for (let m = 0; m <= degree; m++) psi += SHAPLEY[w + m]! * g[m]!;
+  for (let j = 0; j < d; j++) {
+    if (!((s >> j) & 1)) continue;
+    // g / (x + z_j), from the top (multiplying by z ≤ 1 keeps rounding errors from growing).
+    const z = zero[at + j]!;
+    let q = g[degree]!;
+    let sum = SHAPLEY[w + degree - 1]! * q;
+    for (let m = degree - 1; m > 0; m--) {
+      q = g[m]! - z * q;
+      sum += SHAPLEY[w + m - 1]! * q;
+    }
+    values[j] = (1 - z) * cold * sum;
+  }
+  return psi * cold;
 }

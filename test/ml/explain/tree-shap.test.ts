@@ -12,13 +12,14 @@ import type { TrainedModel } from '../../../src/ml/estimator.js';
 import { GbdtLearner } from '../../../src/ml/tabular/gbdt/index.js';
 import type { GbdtModel } from '../../../src/ml/tabular/gbdt/model.js';
 import { gbdtShapTrees } from '../../../src/ml/tabular/gbdt/explain-forest.js';
-import { expectedValue, treeShap, type Decide, type ShapTrees } from '../../../src/ml/explain/tree-shap.js';
+import { decideOf, expectedValue, treeShap, type Decide, type ShapTrees } from '../../../src/ml/explain/tree-shap.js';
 import { explain, explainedPredictions, type Explanation } from '../../../src/ml/explain/explanation.js';
 import { RandomForestLearner } from '../../../src/ml/tabular/forest/index.js';
 import type { ForestModel } from '../../../src/ml/tabular/forest/forest-model.js';
 import { LinearLearner } from '../../../src/ml/tabular/linear/index.js';
 import { BlendModel } from '../../../src/ml/tabular/contest/blend-model.js';
 import { loadModel } from '../../../src/ml/model-loader.js';
+import { selectRows } from '../../../src/ml/tabular/contest/frame-rows.js';
 
 const logit = (p: number) => Math.log(p / (1 - p));
 
@@ -155,12 +156,13 @@ test('TreeSHAP equals brute-force Shapley values over all subsets (GBDT, 6 featu
   const train = columns(split.train, keep);
   const test_ = columns(split.test, keep);
   const model = new GbdtLearner({ nEstimators: 15, numLeaves: 15 }).fit(train, split.yTrain, split.task, { seed: 0 }) as GbdtModel;
-  const { trees, decide } = gbdtShapTrees(model.forest, test_);
-  const nf = model.forest.features.length;
   const rows = Math.min(25, test_.nRows);
-  const phi = treeShap(trees, nf, rows, decide);
+  const { trees, rows: input } = gbdtShapTrees(model.forest, selectRows(test_, Int32Array.from({ length: rows }, (_, i) => i)));
+  const decide = decideOf(input);
+  const nf = model.forest.features.length;
+  const phi = treeShap(trees, nf, input);
   // Every way of evaluating a leaf: tabulated subsets, the direct polynomial, the recursive Algorithm 2.
-  const methods = (['table', 'direct', 'recursive'] as const).map((m) => [m, treeShap(trees, nf, rows, decide, m)] as const);
+  const methods = (['table', 'direct', 'recursive'] as const).map((m) => [m, treeShap(trees, nf, input, m)] as const);
   let repeated = 0;
   for (let r = 0; r < rows; r++) {
     const want = bruteForceShapley(trees, decide, nf, r);
@@ -179,18 +181,17 @@ test('TreeSHAP equals brute-force Shapley values over all subsets (GBDT, 6 featu
 test('deep forest trees (auto_mpg, fully grown): tabulated, direct and recursive TreeSHAP agree', () => {
   const mpg = benchFold(fixtureTable('regression', 'auto_mpg'), 0);
   const model = new RandomForestLearner({ nTrees: 5 }).fit(mpg.train, mpg.yTrain, mpg.task, { seed: 0 });
-  const frame = mpg.test;
-  const { trees, decide } = (model as ForestModel).shapTrees(frame);
+  const frame = selectRows(mpg.test, Int32Array.from({ length: Math.min(40, mpg.test.nRows) }, (_, i) => i));
+  const { trees, rows: input } = (model as ForestModel).shapTrees(frame);
   const names = explain(model, frame).features;
   const nf = names.length;
-  const rows = Math.min(40, frame.nRows);
-  const want = treeShap(trees, nf, rows, decide, 'recursive');
+  const want = treeShap(trees, nf, input, 'recursive');
   let deepest = 0;
   const depthOf = (n: number, d: number): void => { deepest = Math.max(deepest, d); if (trees.left[n]! >= 0) { depthOf(trees.left[n]!, d + 1); depthOf(trees.right[n]!, d + 1); } };
   for (const root of trees.roots) depthOf(root, 0);
   assert.ok(deepest >= 8, `fully grown trees are deep (${deepest})`);
   for (const m of ['auto', 'table', 'direct'] as const) {
-    const got = treeShap(trees, nf, rows, decide, m);
+    const got = treeShap(trees, nf, input, m);
     for (let i = 0; i < want.length; i++) assert.ok(Math.abs(got[i]! - want[i]!) < 1e-9 * Math.max(1, Math.abs(want[i]!)), `${m} [${i}]: ${got[i]} recursive ${want[i]}`);
   }
 });

@@ -10,7 +10,7 @@ import {
 } from './flat-forest.js';
 import { alignedValues, type InputColumn } from './input-columns.js';
 import { ExplanationUnavailable, type Explanation } from '../../explain/explanation.js';
-import { expectedValue, pathWork, treeShap, type Decide, type ShapTrees } from '../../explain/tree-shap.js';
+import { expectedValue, pathWork, rowsFor, treeShap, type ShapTrees, type SplitRows } from '../../explain/tree-shap.js';
 
 export type ForestKind = 'random_forest' | 'extra_trees';
 
@@ -73,8 +73,8 @@ export class ForestModel implements TrainedModel {
     return this.work;
   }
 
-  /** The trees as TreeSHAP's node table (leaves scaled by 1/trees: the forest's average), and each split's decision for the frame's rows. */
-  shapTrees(frame: Frame): { trees: ShapTrees; decide: Decide } {
+  /** The trees as TreeSHAP's node table (leaves scaled by 1/trees: the forest's average), and the frame's rows with the split rules. */
+  shapTrees(frame: Frame): { trees: ShapTrees; rows: SplitRows } {
     const f = this.forest;
     if (!f.cover) {
       throw new ExplanationUnavailable('This model was trained before Sibyl kept the training covers of its trees, which explanations need; train it again to get explanations.');
@@ -92,19 +92,15 @@ export class ForestModel implements TrainedModel {
       roots: f.treeRoots, left: f.left, right: f.right, feature: f.feature, cover: f.cover, leafValue,
       treeOutput: new Int32Array(f.treeRoots.length).fill(-1), outputs: k,
     };
-    const columns = alignedValues(this.inputs, frame);
-    const decide: Decide = (node, row) => {
-      const v = columns[f.feature[node]!]![row]!;
-      return v !== v ? f.missingLeft[node] === 1 : v <= f.threshold[node]!;
-    };
-    return { trees, decide };
+    const rows = rowsFor(trees, alignedValues(this.inputs, frame), frame.nRows, { threshold: f.threshold, defaultLeft: f.missingLeft });
+    return { trees, rows };
   }
 
   /** Exact TreeSHAP of the forest's average: class probabilities (classification) or the value. */
   explain(frame: Frame): Explanation {
-    const { trees, decide } = this.shapTrees(frame);
+    const { trees, rows } = this.shapTrees(frame);
     const k = trees.outputs;
-    const values = treeShap(trees, this.inputs.length, frame.nRows, decide);
+    const values = treeShap(trees, this.inputs.length, rows);
     const classification = this.task.kind === 'classification';
     return {
       scale: classification ? 'probability' : 'value',

@@ -4,27 +4,27 @@
  */
 import type { Frame } from '../../frame.js';
 import type { Explanation, ExplanationScale } from '../../explain/explanation.js';
-import { expectedValue, treeShap, type Decide, type ShapTrees } from '../../explain/tree-shap.js';
+import { expectedValue, rowsFor, treeShap, type ShapTrees, type SplitRows } from '../../explain/tree-shap.js';
 import type { Forest } from './compiled-forest.js';
 
 export function explainForest(forest: Forest, frame: Frame, scale: ExplanationScale): Explanation {
-  const { trees, decide } = gbdtShapTrees(forest, frame);
+  const { trees, rows } = gbdtShapTrees(forest, frame);
   const k = forest.numScores;
-  const values = treeShap(trees, forest.features.length, frame.nRows, decide);
+  const values = treeShap(trees, forest.features.length, rows);
   const expected = expectedValue(trees);
   for (let c = 0; c < k; c++) expected[c]! += forest.initScores[c]!;
   const outputClasses = scale === 'logOdds' ? [1] : scale === 'margin' ? Array.from({ length: k }, (_, c) => c) : [null];
   return { scale, outputClasses, features: forest.features.map((f) => f.name), nRows: frame.nRows, base: expected, values, exact: true };
 }
 
-/** The forest as one node table, and the decision of each split node for the frame's rows. */
-export function gbdtShapTrees(forest: Forest, frame: Frame): { trees: ShapTrees; decide: Decide } {
+/** The forest as one node table, and the frame's rows with the split rules of its nodes. */
+export function gbdtShapTrees(forest: Forest, frame: Frame): { trees: ShapTrees; rows: SplitRows } {
   const t = gbdtTreeTable(forest);
-  return { trees: t, decide: gbdtDecisions(forest, t, frame) };
+  return { trees: t, rows: rowsFor(t, forest.inputColumns(frame), frame.nRows, t.rules) };
 }
 
-/** The trees as one node table; `flatNode` maps a split node back to the compiled forest's. */
-export function gbdtTreeTable(forest: Forest): ShapTrees & { flatNode: Int32Array } {
+/** The trees as one node table, with each split node's rule (the compiled forest's, renumbered). */
+export function gbdtTreeTable(forest: Forest): ShapTrees & { rules: { threshold: Float64Array; defaultLeft: Uint8Array; catOffset: Int32Array; catBits: Uint32Array } } {
   const a = forest.arrays;
   const leafCover = forest.leafCover!;
   const k = forest.numScores;
@@ -40,8 +40,7 @@ export function gbdtTreeTable(forest: Forest): ShapTrees & { flatNode: Int32Arra
     treeOutput: new Int32Array(nTrees),
     outputs: k,
   };
-  // The flat forest's node of each unified split node (−1 for leaves), for the decisions.
-  const flatNode = new Int32Array(nNodes).fill(-1);
+  const rules = { threshold: new Float64Array(nNodes), defaultLeft: new Uint8Array(nNodes), catOffset: new Int32Array(nNodes).fill(-1), catBits: a.catBits };
   let base = 0;
   for (let tree = 0; tree < nTrees; tree++) {
     const n0 = a.nodeOffset[tree]!;
@@ -62,33 +61,13 @@ export function gbdtTreeTable(forest: Forest): ShapTrees & { flatNode: Int32Arra
       t.feature[base + j] = f < 0 ? ~f : f;
       t.left[base + j] = id(a.children[2 * o]!);
       t.right[base + j] = id(a.children[2 * o + 1]!);
-      flatNode[base + j] = o;
+      rules.threshold[base + j] = a.threshold[o]!;
+      rules.defaultLeft[base + j] = a.defaultLeft[o]!;
+      rules.catOffset[base + j] = a.catOffset[o]!;
     }
     // Children are always created after their parent: covers summed from the last split node back.
     for (let j = splits - 1; j >= 0; j--) t.cover[base + j] = t.cover[t.left[base + j]!]! + t.cover[t.right[base + j]!]!;
     base += splits + leaves;
   }
-  return { ...t, flatNode };
-}
-
-function gbdtDecisions(forest: Forest, t: ShapTrees & { flatNode: Int32Array }, frame: Frame): Decide {
-  const a = forest.arrays;
-  const flatNode = t.flatNode;
-  const nf = forest.features.length;
-  const columns = forest.inputColumns(frame);
-  const n = frame.nRows;
-  const x = new Float64Array(n * nf);
-  for (let f = 0; f < nf; f++) {
-    const col = columns[f]!;
-    for (let r = 0; r < n; r++) x[r * nf + f] = col[r]!;
-  }
-  const decide: Decide = (node, row) => {
-    const o = flatNode[node]!;
-    const f = t.feature[node]!;
-    const v = x[row * nf + f]!;
-    const cat = a.catOffset[o]!;
-    if (cat >= 0) return ((a.catBits[cat + (v >>> 5)]! >>> (v & 31)) & 1) === 1;
-    return v !== v ? a.defaultLeft[o] === 1 : v <= a.threshold[o]!;
-  };
-  return decide;
+  return { ...t, rules };
 }
