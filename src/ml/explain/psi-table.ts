@@ -10,8 +10,10 @@
  * term positive (no cancellation).
  */
 
-/** Gauss–Legendre nodes and weights on [0, 1] for 1..16 points, weights divided by (1 − t). */
-const NODES: Float64Array[] = [];
+/** Gauss–Legendre nodes and weights on [0, 1] for 1..16 points (GAUSS_WEIGHTS), and the weights divided by (1 − t) (WEIGHTS). */
+export const GAUSS_NODES: Float64Array[] = [];
+export const GAUSS_WEIGHTS: Float64Array[] = [];
+const NODES = GAUSS_NODES;
 const WEIGHTS: Float64Array[] = [];
 for (let q = 1; q <= 16; q++) {
   const t = new Float64Array(q);
@@ -36,10 +38,11 @@ for (let q = 1; q <= 16; q++) {
       if (Math.abs(step) < 1e-16) break;
     }
     t[i] = (1 - x) / 2;
-    w[i] = 1 / ((1 - x * x) * dp * dp) / (1 - t[i]!);
+    w[i] = 1 / ((1 - x * x) * dp * dp);
   }
   NODES.push(t);
-  WEIGHTS.push(w);
+  GAUSS_WEIGHTS.push(w);
+  WEIGHTS.push(w.map((v, i) => v / (1 - t[i]!)));
 }
 
 let scratch = new Float64Array(1 << 12);

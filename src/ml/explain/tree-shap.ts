@@ -24,6 +24,7 @@
  */
 import { treeShapRecursive } from './tree-shap-recursive.js';
 import { psiTable } from './psi-table.js';
+import { LinearPlan, LinearScratch, linearTreeShap } from './tree-shap-linear.js';
 
 /** Trees of one ensemble in one node table; each tree's outputs are added to the ensemble's. */
 export interface ShapTrees {
@@ -98,7 +99,7 @@ export function rowsFor(
  * How leaves are evaluated: `auto` tabulates a leaf's Ψ when that is cheaper for this many rows;
  * the others force one way (tests check that all agree).
  */
-export type TreeShapMethod = 'auto' | 'table' | 'direct' | 'recursive';
+export type TreeShapMethod = 'auto' | 'table' | 'direct' | 'linear' | 'recursive';
 
 /** visit(node, depth) for every node of every tree, depth first (roots at depth 0). */
 function walkDepths(t: ShapTrees, visit: (node: number, depth: number) => void, trees?: ArrayLike<number>): void {
@@ -338,6 +339,8 @@ export function treeShap(t: ShapTrees, nFeatures: number, rows: SplitRows, metho
   const nRows = rows.nRows;
   const phi = new Float64Array(nRows * k * nFeatures);
   const plan = new TreePlan();
+  const linear = new LinearPlan();
+  const scratch = new LinearScratch();
   const deep: number[] = [];
   let mask = new Int32Array(64);
   let sum = new Float64Array(64 * k);
@@ -347,9 +350,28 @@ export function treeShap(t: ShapTrees, nFeatures: number, rows: SplitRows, metho
   const catOffset = rows.catOffset ?? new Int32Array(0);
   const catBits = rows.catBits ?? new Uint32Array(0);
   const categorical = rows.catOffset !== null;
-  for (let i = 0; i < t.roots.length; i++) {
+  const acc = new Float64Array(nRows * nFeatures);
+  let accOutput = -1;
+  const flush = (): void => {
+    if (accOutput < 0) return;
+    for (let r = 0; r < nRows; r++) {
+      const to = (r * k + accOutput) * nFeatures;
+      const from = r * nFeatures;
+      for (let f = 0; f < nFeatures; f++) phi[to + f]! += acc[from + f]!;
+    }
+    acc.fill(0);
+  };
+  // Trees taken output by output (GBDT interleaves the classes' trees), so acc is flushed once per output.
+  const trees = Int32Array.from({ length: t.roots.length }, (_, i) => i).sort((a, b) => t.treeOutput[a]! - t.treeOutput[b]! || a - b);
+  for (let ti = 0; ti < trees.length; ti++) {
+    const i = trees[ti]!;
     const root = t.roots[i]!;
     if (t.left[root]! < 0) continue; // a single leaf moves no feature
+    if (method === 'linear') {
+      if (linear.build(t, i)) linearTreeShap(linear, scratch, rows, phi, k, nFeatures);
+      else deep.push(i);
+      continue;
+    }
     if (method === 'recursive' || !plan.build(t, i, nRows, method)) {
       deep.push(i);
       continue;
@@ -360,6 +382,11 @@ export function treeShap(t: ShapTrees, nFeatures: number, rows: SplitRows, metho
       sum = new Float64Array(2 * m * k);
     }
     const only = plan.only;
+    // One-output trees add into acc (rows × features, small enough to stay in cache), moved into phi when the output changes.
+    if (only !== accOutput) {
+      flush();
+      accOutput = only;
+    }
     const { order, leftAt, rightAt, slotAt, columnAt, leafSlots, leafAt, tableAt, leafScalar, leafNode, feature, zero, hotScale, table } = plan;
     for (let r = 0; r < nRows; r++) {
       const xAt = r * nc;
@@ -382,7 +409,7 @@ export function treeShap(t: ShapTrees, nFeatures: number, rows: SplitRows, metho
       // Backward: leaves add their hot terms and pass v·Ψ(S) up; a node where the row first leaves its
       // feature's branch subtracts its cold child's sum from that feature.
       if (only >= 0) {
-        const base = (r * k + only) * nFeatures;
+        const base = r * nFeatures;
         for (let a = m - 1; a >= 0; a--) {
           const la = leftAt[a]!;
           if (la >= 0) {
@@ -391,7 +418,7 @@ export function treeShap(t: ShapTrees, nFeatures: number, rows: SplitRows, metho
             const s = slotAt[a]!;
             if ((mask[a]! >>> s) & 1) {
               const cold = (mask[la]! >>> s) & 1 ? ra : la;
-              phi[base + columnAt[a]!]! -= sum[cold]!;
+              acc[base + columnAt[a]!]! -= sum[cold]!;
             }
             continue;
           }
@@ -405,7 +432,7 @@ export function treeShap(t: ShapTrees, nFeatures: number, rows: SplitRows, metho
             sum[a] = table[tb + sm]!;
             for (let b = sm; b !== 0; b &= b - 1) {
               const j = 31 - Math.clz32(b & -b);
-              phi[base + feature[at + j]!]! += hotScale[at + j]! * table[tb + (sm ^ (1 << j))]!;
+              acc[base + feature[at + j]!]! += hotScale[at + j]! * table[tb + (sm ^ (1 << j))]!;
             }
             continue;
           }
@@ -413,7 +440,7 @@ export function treeShap(t: ShapTrees, nFeatures: number, rows: SplitRows, metho
           sum[a] = v * direct(zero, at, d, sm, g, values);
           for (let b = sm; b !== 0; b &= b - 1) {
             const j = 31 - Math.clz32(b & -b);
-            phi[base + feature[at + j]!]! += v * values[j]!;
+            acc[base + feature[at + j]!]! += v * values[j]!;
           }
         }
         continue;
@@ -457,6 +484,7 @@ export function treeShap(t: ShapTrees, nFeatures: number, rows: SplitRows, metho
       }
     }
   }
+  flush();
   if (deep.length) {
     let deepest = 0;
     walkDepths(t, (_, d) => { if (d > deepest) deepest = d; }, deep);

@@ -162,7 +162,7 @@ test('TreeSHAP equals brute-force Shapley values over all subsets (GBDT, 6 featu
   const nf = model.forest.features.length;
   const phi = treeShap(trees, nf, input);
   // Every way of evaluating a leaf: tabulated subsets, the direct polynomial, the recursive Algorithm 2.
-  const methods = (['table', 'direct', 'recursive'] as const).map((m) => [m, treeShap(trees, nf, input, m)] as const);
+  const methods = (['table', 'direct', 'linear', 'recursive'] as const).map((m) => [m, treeShap(trees, nf, input, m)] as const);
   let repeated = 0;
   for (let r = 0; r < rows; r++) {
     const want = bruteForceShapley(trees, decide, nf, r);
@@ -190,7 +190,7 @@ test('deep forest trees (auto_mpg, fully grown): tabulated, direct and recursive
   const depthOf = (n: number, d: number): void => { deepest = Math.max(deepest, d); if (trees.left[n]! >= 0) { depthOf(trees.left[n]!, d + 1); depthOf(trees.right[n]!, d + 1); } };
   for (const root of trees.roots) depthOf(root, 0);
   assert.ok(deepest >= 8, `fully grown trees are deep (${deepest})`);
-  for (const m of ['auto', 'table', 'direct'] as const) {
+  for (const m of ['auto', 'table', 'direct', 'linear'] as const) {
     const got = treeShap(trees, nf, input, m);
     for (let i = 0; i < want.length; i++) assert.ok(Math.abs(got[i]! - want[i]!) < 1e-9 * Math.max(1, Math.abs(want[i]!)), `${m} [${i}]: ${got[i]} recursive ${want[i]}`);
   }
