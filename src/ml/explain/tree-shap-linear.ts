@@ -55,7 +55,8 @@ export class LinearPlan {
   private pathFeature = new Int32Array(MAX_SLOTS + 1);
   private pathZero = new Float64Array(MAX_SLOTS + 1);
   private pathSplit = new Int32Array(MAX_SLOTS + 1);
-  private depthMax = 0;
+  /** Most distinct features on one path of the tree. */
+  depthMax = 0;
 
   /** Lays out tree `tree`; false when a path meets more than MAX_SLOTS distinct features. */
   build(t: ShapTrees, tree: number): boolean {

@@ -367,8 +367,10 @@ export function treeShap(t: ShapTrees, nFeatures: number, rows: SplitRows, metho
     const i = trees[ti]!;
     const root = t.roots[i]!;
     if (t.left[root]! < 0) continue; // a single leaf moves no feature
-    if (method === 'linear') {
-      if (linear.build(t, i)) linearTreeShap(linear, scratch, rows, phi, k, nFeatures);
+    // Trees with paths through more distinct features than a table holds go node by node (tree-shap-linear.ts):
+    // O(nodes·d/2) a row beats the direct polynomial's O(d·|S|) at each of their untabulated leaves.
+    if (method === 'linear' || (method === 'auto' && linear.build(t, i) && linear.depthMax > MAX_TABLE_SLOTS)) {
+      if (method === 'auto' || linear.build(t, i)) linearTreeShap(linear, scratch, rows, phi, k, nFeatures);
       else deep.push(i);
       continue;
     }

@@ -196,6 +196,33 @@ test('deep forest trees (auto_mpg, fully grown): tabulated, direct and recursive
   }
 });
 
+test('wide forest trees (spambase, 57 features): paths through more features than a table holds go node by node, and agree with Algorithm 2', () => {
+  const iono = benchFold(fixtureTable('classification', 'spambase'), 0);
+  const model = new RandomForestLearner({ nTrees: 12 }).fit(iono.train, iono.yTrain, iono.task, { seed: 0 });
+  const frame = selectRows(iono.test, Int32Array.from({ length: 30 }, (_, i) => i));
+  const { trees, rows: input } = (model as ForestModel).shapTrees(frame);
+  let widest = 0;
+  const seen = new Map<number, number>();
+  const walk = (n: number, distinct: number): void => {
+    if (trees.left[n]! < 0) { widest = Math.max(widest, distinct); return; }
+    const f = trees.feature[n]!;
+    const fresh = (seen.get(f) ?? 0) === 0 ? 1 : 0;
+    seen.set(f, (seen.get(f) ?? 0) + 1);
+    walk(trees.left[n]!, distinct + fresh);
+    walk(trees.right[n]!, distinct + fresh);
+    seen.set(f, seen.get(f)! - 1);
+  };
+  for (const root of trees.roots) walk(root, 0);
+  assert.ok(widest > 16, `some path meets more than 16 distinct features (${widest})`);
+  const nf = iono.train.columns.length;
+  const want = treeShap(trees, nf, input, 'recursive');
+  for (const m of ['auto', 'direct', 'linear'] as const) {
+    const got = treeShap(trees, nf, input, m);
+    for (let i = 0; i < want.length; i++) assert.ok(Math.abs(got[i]! - want[i]!) < 1e-9 * Math.max(1, Math.abs(want[i]!)), `${m} [${i}]: ${got[i]} recursive ${want[i]}`);
+  }
+  assertAdditive(model, frame, 1e-9);
+});
+
 test('models saved without covers still load and predict; explaining them says why it cannot', () => {
   const split = benchFold(fixtureTable('classification', 'credit_data'), 0);
   const model = new GbdtLearner({ nEstimators: 10 }).fit(split.train, split.yTrain, split.task, { seed: 0 });
