@@ -75,7 +75,7 @@ export interface Model {
    * for models that give none, throws ExplanationUnavailable when this one cannot (e.g. no covers saved).
    */
   explain?(frame: Frame): Explanation;
-  /** Work of explaining one row (TreeSHAP path steps, or features for linear models): requests are bounded by it. */
+  /** Work of explaining one row (TreeSHAP steps, tree-shap.ts pathWork, or features for linear models): requests are bounded by it. */
   explainWork?(): number;
   /** The versioned artifact; loadModel (model-loader.ts) restores it. */
   toJSON(): SerializedModel;

@@ -120,21 +120,25 @@ function walkDepths(t: ShapTrees, visit: (node: number, depth: number) => void, 
 const WORK_TABLE_SLOTS = 10;
 
 /**
- * Work of explaining one row, in steps: per node of every tree one step for each output it carries
- * (the masks and the bottom-up sums), and per leaf what evaluating it costs — d + 1 look-ups when its
- * d distinct path features are few enough to tabulate, the direct polynomial's (d + 1)² otherwise.
- * Requests are bounded by this count (explain/explanation.ts), never by the clock.
+ * Work of explaining one row, in steps, for the kernel treeShap picks: a tree explained leaf by leaf
+ * costs one step per node and output (the masks and bottom-up sums) plus, per leaf, d + 1 look-ups
+ * when its d distinct path features are few enough to tabulate or the direct polynomial's (d + 1)²
+ * otherwise; a tree explained node by node (paths through more than 16 distinct features) costs
+ * 5·⌈d/2⌉ steps per node and output. Requests are bounded by this count (explain/explanation.ts),
+ * never by the clock.
  */
 export function pathWork(t: ShapTrees): number {
   let maxFeature = 0;
   for (let n = 0; n < t.feature.length; n++) if (t.left[n]! >= 0 && t.feature[n]! > maxFeature) maxFeature = t.feature[n]!;
   const seen = new Int32Array(maxFeature + 1);
-  let work = 0;
-  let outputs = 1;
+  let leafWork = 0;
+  let nodes = 0;
+  let widest = 0;
   const walk = (node: number, distinct: number): void => {
-    work += outputs;
+    nodes++;
     if (t.left[node]! < 0) {
-      work += outputs * (distinct <= WORK_TABLE_SLOTS ? distinct + 1 : (distinct + 1) * (distinct + 1));
+      leafWork += distinct <= WORK_TABLE_SLOTS ? distinct + 1 : (distinct + 1) * (distinct + 1);
+      if (distinct > widest) widest = distinct;
       return;
     }
     const f = t.feature[node]!;
@@ -144,9 +148,14 @@ export function pathWork(t: ShapTrees): number {
     walk(t.right[node]!, distinct + fresh);
     seen[f]!--;
   };
+  let work = 0;
   for (let i = 0; i < t.roots.length; i++) {
-    outputs = t.treeOutput.length > i && t.treeOutput[i]! >= 0 ? 1 : t.outputs;
+    const outputs = t.treeOutput.length > i && t.treeOutput[i]! >= 0 ? 1 : t.outputs;
+    leafWork = 0;
+    nodes = 0;
+    widest = 0;
     walk(t.roots[i]!, 0);
+    work += widest > MAX_TABLE_SLOTS ? 5 * ((widest + 1) >> 1) * nodes * outputs : (nodes + leafWork) * outputs;
   }
   return work;
 }

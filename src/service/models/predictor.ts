@@ -61,7 +61,7 @@ export class Predictor {
     const work = explanationWork(this.model);
     if (work * records > EXPLANATION_WORK_LIMIT) {
       const most = Math.floor(EXPLANATION_WORK_LIMIT / work);
-      const cost = `Explaining this model's trees costs ${work} path steps a record; a request may ask for ${EXPLANATION_WORK_LIMIT}.`;
+      const cost = `Explaining this model's trees costs ${work} steps a record; a request may ask for ${EXPLANATION_WORK_LIMIT}.`;
       return most >= 1 ? `${cost} Ask for explanations of at most ${most} records at a time.` : `${cost} Its trees are too large to explain even one record.`;
     }
     return undefined;
