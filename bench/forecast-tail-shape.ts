@@ -7,7 +7,7 @@
  * collection the shipped constant comes from; M1 and tourism are the confirmation sets (their figures
  * printed here are for comparison, not used).
  *
- *   npm run bench:forecast-tail-shape [-- --only m3] [--stride 1] [--workers 2] [--save DIR | --from DIR]
+ *   npm run bench:forecast-tail-shape [-- --only m3] [--stride 1] [--workers 2] [--save DIR | --from DIR] [--weight msis] [--lambda L] [--no-table-fit]
  *   (--save keeps the standardised errors as DIR/<coll>.json, --from refits kept ones)
  *
  * Prints per collection the fitted shape, per period too, and the pseudo-holdout coverage of the
@@ -19,12 +19,15 @@ import { resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { predictiveDistribution } from '../src/ml/timeseries/forecast/forecast.js';
+import { maseScale } from '../src/ml/timeseries/forecast/metrics.js';
 import { studentTQuantile } from '../src/ml/timeseries/forecast/quantiles.js';
-import { combinedDof, fitBestTailShape, fitTailShape, studentTLogDensity, type ShapeSample, type TailShape } from '../src/ml/timeseries/forecast/tail-shape.js';
+import { combinedDof, fitBestTailShape, fitTailShape, POOLED_TAIL_SHAPE, studentTLogDensity, type ShapeSample, type TailShape } from '../src/ml/timeseries/forecast/tail-shape.js';
+import { crossValidatedPrior, fitShapeTable, horizonBand, HORIZON_BANDS, pooledTable, shapeForPeriod, tableLogDensity, TAIL_SHAPE_TABLE, type HorizonSample, type TailShapeTable } from '../src/ml/timeseries/forecast/tail-shape-table.js';
 import { column, readCsv } from './lib/benchdata.js';
 
 interface Task { id: string; period: string; m: number; h: number; y: number[] }
-interface Sample extends ShapeSample { period: string }
+/** `spread`: the calibrated spread over the series' MASE scale (how much the error weighs in the MSIS). */
+interface Sample extends HorizonSample { period: string; spread?: number }
 
 const BAND_LEVELS = [0.5, 0.8, 0.9, 0.95];
 const CHILD_FLAG = '--tail-shape-worker';
@@ -37,10 +40,11 @@ function samplesOf(t: Task): Sample[] {
     const d = predictiveDistribution(Float64Array.from(t.y.slice(0, n)), t.h, { period: t.m });
     if (!d.calibrated) return [];
     const out: Sample[] = [];
+    const scale = maseScale(t.y.slice(0, n), t.m);
     for (let k = 0; k < t.h; k++) {
       const mean = Math.max(d.chosen.mean[k], d.floor), sd = d.chosen.sd[k];
       if (!(sd > 0) || !Number.isFinite(sd)) continue;
-      out.push({ z: (t.y[n + k] - mean) / sd, dof: d.chosen.dof ?? Infinity, period: t.period });
+      out.push({ z: (t.y[n + k] - mean) / sd, dof: d.chosen.dof ?? Infinity, period: t.period, m: t.m, step: k + 1, h: t.h, series: t.id, spread: sd / scale });
     }
     return out;
   } catch {
@@ -90,6 +94,28 @@ function coverage(samples: readonly ShapeSample[], shape: TailShape): number[] {
   });
 }
 
+/** Share of the samples inside each central band under a table (period and horizon band). */
+function tableCoverage(samples: readonly HorizonSample[], table: TailShapeTable): number[] {
+  return BAND_LEVELS.map((c) => {
+    let inside = 0;
+    for (const s of samples) {
+      const shape = shapeForPeriod(table, s.m);
+      const q = shape.bandScales[horizonBand(s.step, s.h)] * studentTQuantile((1 + c) / 2, combinedDof(shape.dof, s.dof, shape.seriesDofWeight));
+      if (Math.abs(s.z) <= q) inside++;
+    }
+    return inside / samples.length;
+  });
+}
+
+/** Prior weights (in errors) of each level's parent tried by the cross-validation; ∞ is the pooled shape alone. */
+const PRIOR_GRID = [0, 100, 300, 1000, 3000, 10000, Infinity];
+
+function showTable(t: TailShapeTable): string {
+  const one = (b: { dof: number; seriesDofWeight: number; bandScales: number[] }) =>
+    `{ dof: ${b.dof.toFixed(3)}, seriesDofWeight: ${b.seriesDofWeight}, bandScales: [${b.bandScales.map((v) => v.toFixed(4)).join(', ')}] }`;
+  return `{\n  pooled: ${one(t.pooled)},\n  byPeriod: {\n${Object.entries(t.byPeriod).map(([m, b]) => `    '${m}': ${one(b)},`).join('\n')}\n  },\n  priorErrors: ${t.priorErrors},\n}`;
+}
+
 const pct = (v: number[]) => v.map((x) => (100 * x).toFixed(1).padStart(6)).join(' ');
 const show = (s: TailShape) => `s = ${s.scale.toFixed(4)}, ν₀ = ${Number.isFinite(s.dof) ? s.dof.toFixed(3) : '∞'}, λ = ${s.seriesDofWeight}`;
 
@@ -104,16 +130,43 @@ async function main(): Promise<void> {
     const from = arg('from'), save = arg('save');
     const samples: Sample[] = from ? JSON.parse(readFileSync(resolve(from, `${coll}.json`), 'utf8')) : await runParallel(tasks, workers);
     if (save) { mkdirSync(save, { recursive: true }); writeFileSync(resolve(save, `${coll}.json`), JSON.stringify(samples)); }
-    const combined = fitTailShape(samples, 1), replaced = fitTailShape(samples, 0);
-    const shape = fitBestTailShape(samples);
+    if (arg('weight') === 'msis') {
+      // Each error weighted as it counts in the MSIS: its spread over the series' MASE scale, over h (a
+      // series' mean over its horizon); normalised to mean 1 so that the prior weight keeps its unit.
+      const raw = samples.map((x) => (Number.isFinite(x.spread!) ? x.spread! / x.h : 0));
+      const mean = raw.reduce((a, b) => a + b, 0) / raw.length;
+      samples.forEach((x, i) => { x.weight = raw[i] / mean; });
+      const sq = samples.reduce((a, x) => a + x.weight! ** 2, 0);
+      console.log(`errors weighted by their weight in the MSIS: effective number ${(samples.length ** 2 / sq).toFixed(0)} of ${samples.length}`);
+    }
+    const fixedLambda = arg('lambda');
+    const shape = fixedLambda === undefined ? fitBestTailShape(samples) : fitTailShape(samples, Number(fixedLambda));
     console.log(`\n== ${coll}: ${tasks.length} training series (every ${stride}), ${samples.length} pseudo-holdout errors ==`);
-    const unshaped = samples.reduce((a, { z, dof }) => a + studentTLogDensity(z, combinedDof(Infinity, dof)), 0);
-    console.log(`log-likelihood: no pooled shape ${unshaped.toFixed(1)}; λ = 1 ${combined.logLikelihood.toFixed(1)} (${show(combined)}); λ = 0 ${replaced.logLikelihood.toFixed(1)} (${show(replaced)})`);
-    console.log(`pooled shape (likeliest λ of 0, 0.1, …, 1): ${show(shape)}, log-likelihood ${shape.logLikelihood.toFixed(1)}`);
-    console.log(`period      n_errors   cov50  cov80  cov90  cov95 (identity → pooled shape)`);
+    if (fixedLambda === undefined) {
+      const combined = fitTailShape(samples, 1), replaced = fitTailShape(samples, 0);
+      const unshaped = samples.reduce((a, { z, dof }) => a + studentTLogDensity(z, combinedDof(Infinity, dof)), 0);
+      console.log(`log-likelihood: no pooled shape ${unshaped.toFixed(1)}; λ = 1 ${combined.logLikelihood.toFixed(1)} (${show(combined)}); λ = 0 ${replaced.logLikelihood.toFixed(1)} (${show(replaced)})`);
+    }
+    console.log(`pooled shape (${fixedLambda === undefined ? 'likeliest λ of 0, 0.1, …, 1' : 'λ given'}): ${show(shape)}, log-likelihood ${shape.logLikelihood.toFixed(1)}`);
+    const pooledAsTable = pooledTable(POOLED_TAIL_SHAPE);
+    const logLik = (t: TailShapeTable) => samples.reduce((a, s) => a + tableLogDensity(t, s), 0).toFixed(1);
+    let table = TAIL_SHAPE_TABLE;
+    if (!process.argv.includes('--no-table-fit')) {
+      const cv = crossValidatedPrior(samples, PRIOR_GRID, shape.seriesDofWeight);
+      console.log(`prior weight of the parent level (errors): ${PRIOR_GRID.join(', ')}; 5-fold leave-series-out log-likelihood: ${cv.scores.map((v) => v.toFixed(1)).join(', ')} → ${cv.priorErrors}`);
+      const fitted = fitShapeTable(samples, cv.priorErrors, shape.seriesDofWeight);
+      console.log(`shape table fitted on ${coll} (log-likelihood ${logLik(fitted)}):\n${showTable(fitted)}`);
+      if (coll === 'm3') table = fitted;
+    }
+    console.log(`log-likelihood on these errors: shipped pooled shape ${logLik(pooledAsTable)}, shipped table ${logLik(TAIL_SHAPE_TABLE)}`);
+    console.log(`coverage of the central bands: identity | shipped pooled shape | ${table === TAIL_SHAPE_TABLE ? 'shipped' : 'fitted'} table`);
+    console.log(`period     band  n_errors   cov50  cov80  cov90  cov95 |  cov50  cov80  cov90  cov95 |  cov50  cov80  cov90  cov95`);
     for (const p of [...new Set(samples.map((s) => s.period)), 'all']) {
-      const sub = p === 'all' ? samples : samples.filter((s) => s.period === p);
-      console.log(`${p.padEnd(10)} ${String(sub.length).padStart(9)}  ${pct(coverage(sub, identity))}  →  ${pct(coverage(sub, shape))}`);
+      for (const b of [-1, ...Array.from({ length: HORIZON_BANDS }, (_, i) => i)]) {
+        const sub = samples.filter((s) => (p === 'all' || s.period === p) && (b < 0 || horizonBand(s.step, s.h) === b));
+        if (!sub.length) continue;
+        console.log(`${p.padEnd(10)} ${(b < 0 ? 'all' : String(b + 1)).padStart(4)} ${String(sub.length).padStart(9)}  ${pct(coverage(sub, identity))} | ${pct(coverage(sub, POOLED_TAIL_SHAPE))} | ${pct(tableCoverage(sub, table))}`);
+      }
     }
     const used = process.cpuUsage(cpu);
     console.log(`(parent CPU ${((used.user + used.system) / 1e6).toFixed(1)} s; the forecasts run in ${workers} child processes)`);

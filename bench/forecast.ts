@@ -10,14 +10,20 @@
  * (run it once; its CSVs are read from --r-dir, default bench/out/r_intervals, on the series they cover).
  *
  *   npm run bench:forecast [-- --only m3,m1,tourism] [--limit N] [--stride K] [--workers 2] [--methods comb,ets] [--r-dir DIR]
- *                     [--save DIR | --from DIR]   (keep our forecasts as DIR/<coll>.json, or rescore kept ones)
+ *                     [--save DIR | --from DIR [--shape pooled|table]]
+ *   (keep our forecasts as DIR/<coll>.json, or rescore kept ones: their bands are rebuilt from the kept
+ *   predictive distributions under the shipped tail shape table, or under the single pooled shape with
+ *   --shape pooled, for before/after figures on the same forecasts)
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { forecast } from '../src/ml/timeseries/forecast/index.js';
+import { predictiveDistribution, shapedForecast, type PredictiveDistribution } from '../src/ml/timeseries/forecast/forecast.js';
+import { POOLED_TAIL_SHAPE } from '../src/ml/timeseries/forecast/tail-shape.js';
+import { pooledTable, TAIL_SHAPE_TABLE, type TailShapeTable } from '../src/ml/timeseries/forecast/tail-shape-table.js';
+import type { ForecastResult } from '../src/ml/timeseries/forecast/types.js';
 import { mase, maseScale, smape } from '../src/ml/timeseries/forecast/metrics.js';
 import { column, parseCsv, readCsv, type CsvTable } from './lib/benchdata.js';
 import { repositoryRoot } from './lib/data-root.js';
@@ -25,7 +31,9 @@ import { repositoryRoot } from './lib/data-root.js';
 interface Task { id: string; period: string; m: number; h: number; y: number[] }
 /** Central bands by nominal coverage ("0.5" … "0.95"): lower and upper per horizon step. */
 type Bands = Record<string, { lower: number[]; upper: number[] }>;
-interface Outcome { id: string; mean: number[]; bands: Bands; method: string; ms: number; error?: string }
+/** The predictive distribution before the tail shape, kept so that saved forecasts can be rescored under another shape (--from … --shape). */
+interface Distribution { mean: number[]; sd: number[]; dof: number | null; floor: number | null; calibrated: boolean; m: number }
+interface Outcome { id: string; mean: number[]; bands: Bands; method: string; ms: number; error?: string; distribution?: Distribution }
 
 const BAND_LEVELS = [0.5, 0.8, 0.9, 0.95];
 /** Quantile levels whose pairs make the bands above. */
@@ -39,15 +47,36 @@ function runTasks(tasks: Task[], methods?: string[]): Outcome[] {
   return tasks.map((t) => {
     const start = performance.now();
     try {
-      const r = forecast(Float64Array.from(t.y), t.h, { period: t.m, levels: QUANTILE_LEVELS, methods });
-      const bands: Bands = {};
-      for (const [level, band] of Object.entries(r.intervals)) bands[level] = { lower: Array.from(band.lower), upper: Array.from(band.upper) };
-      return { id: t.id, mean: Array.from(r.mean), bands, method: r.method, ms: performance.now() - start };
+      const d = predictiveDistribution(Float64Array.from(t.y), t.h, { period: t.m, methods });
+      const r = shapedForecast(d, t.m, QUANTILE_LEVELS);
+      const distribution: Distribution = {
+        mean: Array.from(d.chosen.mean), sd: Array.from(d.chosen.sd), dof: d.chosen.dof ?? null,
+        floor: Number.isFinite(d.floor) ? d.floor : null, calibrated: d.calibrated, m: t.m,
+      };
+      return { id: t.id, mean: Array.from(r.mean), bands: bandsOf(r), method: r.method, ms: performance.now() - start, distribution };
     } catch (e) {
       const last = t.y[t.y.length - 1];
       return { id: t.id, mean: new Array(t.h).fill(last), bands: {}, method: 'failed', ms: performance.now() - start, error: String(e) };
     }
   });
+}
+
+function bandsOf(r: ForecastResult): Bands {
+  const bands: Bands = {};
+  for (const [level, band] of Object.entries(r.intervals)) bands[level] = { lower: Array.from(band.lower), upper: Array.from(band.upper) };
+  return bands;
+}
+
+/** A kept outcome's bands under another tail shape table. */
+function reshaped(o: Outcome, table: TailShapeTable): Outcome {
+  const s = o.distribution;
+  if (!s) return o;
+  const d: PredictiveDistribution = {
+    chosen: { mean: Float64Array.from(s.mean), sd: Float64Array.from(s.sd), dof: s.dof ?? undefined },
+    method: o.method, candidates: [], floor: s.floor ?? -Infinity, calibrated: s.calibrated,
+  };
+  const r = shapedForecast(d, s.m, QUANTILE_LEVELS, table);
+  return { ...o, mean: Array.from(r.mean), bands: bandsOf(r) };
 }
 
 const CHILD_FLAG = '--forecast-worker';
@@ -243,7 +272,11 @@ async function main(): Promise<void> {
     const { tasks, tests } = loadTasks(coll, limit, stride);
     const wall = performance.now();
     const from = arg('from'), save = arg('save');
-    const outcomes: Outcome[] = from ? JSON.parse(readFileSync(resolve(from, `${coll}.json`), 'utf8')) : await runParallel(tasks, workers, methods);
+    const shapeArg = arg('shape');
+    const table = shapeArg === 'pooled' ? pooledTable(POOLED_TAIL_SHAPE) : TAIL_SHAPE_TABLE;
+    const kept: Outcome[] | undefined = from ? JSON.parse(readFileSync(resolve(from, `${coll}.json`), 'utf8')) : undefined;
+    const outcomes: Outcome[] = kept ? kept.map((o) => reshaped(o, table)) : await runParallel(tasks, workers, methods);
+    if (shapeArg && !kept) throw new Error('--shape rescores kept forecasts: use it with --from');
     if (save) { mkdirSync(save, { recursive: true }); writeFileSync(resolve(save, `${coll}.json`), JSON.stringify(outcomes)); }
     const wallSeconds = (performance.now() - wall) / 1000;
     const forecasts = new Map(outcomes.map((o) => [o.id, o.mean]));

@@ -8,7 +8,7 @@ import { centralIntervals, DEFAULT_LEVELS, quantileForecasts } from './quantiles
 import { regressionForecast } from './regression.js';
 import { isConstant } from './stats.js';
 import { censorAtZero, VarianceCalibration } from './uncertainty.js';
-import { POOLED_TAIL_SHAPE, withTailShape } from './tail-shape.js';
+import { shapeForPeriod, TAIL_SHAPE_TABLE, withBandedShape, type TailShapeTable } from './tail-shape-table.js';
 import type { CandidateReport, ForecastOptions, ForecastResult, ForecastXreg, PointForecast } from './types.js';
 
 /** Backtest windows per series (more is steadier but costs a refit each). */
@@ -162,9 +162,12 @@ export interface PredictiveDistribution {
 
 /** Univariate forecast of y, h steps ahead; see ForecastOptions and ForecastResult for the contract. */
 export function forecast(y: Float64Array, h: number, opts: ForecastOptions): ForecastResult {
-  const levels = opts.levels ?? DEFAULT_LEVELS;
-  const d = predictiveDistribution(y, h, opts);
-  const chosen = d.calibrated ? withTailShape(d.chosen, POOLED_TAIL_SHAPE) : d.chosen;
+  return shapedForecast(predictiveDistribution(y, h, opts), opts.period, opts.levels ?? DEFAULT_LEVELS);
+}
+
+/** The forecast from a predictive distribution: a calibrated spread takes the tail shape of its period and horizon bands. */
+export function shapedForecast(d: PredictiveDistribution, period: number, levels: number[], table: TailShapeTable = TAIL_SHAPE_TABLE): ForecastResult {
+  const chosen = d.calibrated ? withBandedShape(d.chosen, shapeForPeriod(table, period)) : d.chosen;
   const floor = d.floor;
   const mean = chosen.mean.map((v) => Math.max(v, floor));
   return {

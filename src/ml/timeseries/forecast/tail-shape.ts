@@ -31,6 +31,8 @@ export interface TailShape {
 export interface ShapeSample {
   z: number;
   dof: number;
+  /** Weight of the error in the likelihood (1 when absent). */
+  weight?: number;
 }
 
 /** Degrees of freedom below this are taken as this, as in the quantiles (quantiles.ts). */
@@ -54,13 +56,13 @@ function logLikelihood(samples: readonly ShapeSample[], logScale: number, invers
   // The normalising constant depends on ν alone; series share few distinct ν.
   const constants = new Map<number, number>();
   let sum = 0;
-  for (const { z, dof } of samples) {
+  for (const { z, dof, weight: w = 1 } of samples) {
     const v = combinedDof(pooled, dof, weight);
     const x = z / s;
-    if (!Number.isFinite(v)) { sum += -0.5 * x * x - 0.5 * Math.log(2 * Math.PI) - logScale; continue; }
+    if (!Number.isFinite(v)) { sum += w * (-0.5 * x * x - 0.5 * Math.log(2 * Math.PI) - logScale); continue; }
     let c = constants.get(v);
     if (c === undefined) { c = studentTLogDensity(0, v); constants.set(v, c); }
-    sum += c - ((v + 1) / 2) * Math.log1p((x * x) / v) - logScale;
+    sum += w * (c - ((v + 1) / 2) * Math.log1p((x * x) / v) - logScale);
   }
   return sum;
 }
@@ -82,17 +84,21 @@ const INVERSE_DOF_GRID = 50;
 const LOG_SCALE_RANGE: [number, number] = [Math.log(0.2), Math.log(5)];
 
 /**
- * Maximum-likelihood s and ν₀ of the pooled model above. The profile likelihood in log s is
+ * Maximum-likelihood s and ν₀ of the pooled model above (s alone at a given ν₀ with `fixedDof`). The profile likelihood in log s is
  * maximised by golden section for each 1/ν₀ on a grid over [0, 1/MIN_DOF], then 1/ν₀ by golden
  * section between the grid neighbours of the best point. Deterministic; the errors of one series are
  * correlated along its horizon, so this is a composite likelihood: right estimates, not their precision.
  */
-export function fitTailShape(samples: readonly ShapeSample[], seriesDofWeight = 1): TailShape & { logLikelihood: number } {
+export function fitTailShape(samples: readonly ShapeSample[], seriesDofWeight = 1, fixedDof?: number): TailShape & { logLikelihood: number } {
   if (samples.length === 0) throw new RangeError('no samples to fit a tail shape to');
   const profile = (inverseDof: number) => {
     const logScale = goldenMax((ls) => logLikelihood(samples, ls, inverseDof, seriesDofWeight), ...LOG_SCALE_RANGE);
     return { logScale, value: logLikelihood(samples, logScale, inverseDof, seriesDofWeight) };
   };
+  if (fixedDof !== undefined) {
+    const at = profile(Number.isFinite(fixedDof) ? 1 / fixedDof : 0);
+    return { scale: Math.exp(at.logScale), dof: fixedDof, seriesDofWeight, logLikelihood: at.value };
+  }
   const step = 1 / MIN_DOF / INVERSE_DOF_GRID;
   let best = 0, bestValue = -Infinity;
   for (let i = 0; i <= INVERSE_DOF_GRID; i++) {
