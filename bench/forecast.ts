@@ -10,10 +10,11 @@
  * (run it once; its CSVs are read from --r-dir, default bench/out/r_intervals, on the series they cover).
  *
  *   npm run bench:forecast [-- --only m3,m1,tourism] [--limit N] [--stride K] [--workers 2] [--methods comb,ets] [--r-dir DIR]
- *                     [--save DIR | --from DIR [--shape pooled|table]]
+ *                     [--save DIR | --from DIR [--shape pooled|period-band]]
  *   (keep our forecasts as DIR/<coll>.json, or rescore kept ones: their bands are rebuilt from the kept
- *   predictive distributions under the shipped tail shape table, or under the single pooled shape with
- *   --shape pooled, for before/after figures on the same forecasts)
+ *   predictive distributions under the shipped tail shape table, or under the single pooled shape
+ *   (--shape pooled) or the M3 table by period and horizon band (--shape period-band), for
+ *   before/after figures on the same forecasts)
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -22,7 +23,7 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { predictiveDistribution, shapedForecast, type PredictiveDistribution } from '../src/ml/timeseries/forecast/forecast.js';
 import { POOLED_TAIL_SHAPE } from '../src/ml/timeseries/forecast/tail-shape.js';
-import { pooledTable, TAIL_SHAPE_TABLE, type TailShapeTable } from '../src/ml/timeseries/forecast/tail-shape-table.js';
+import { M3_PERIOD_BAND_TABLE, pooledTable, TAIL_SHAPE_TABLE, type TailShapeTable } from '../src/ml/timeseries/forecast/tail-shape-table.js';
 import type { ForecastResult } from '../src/ml/timeseries/forecast/types.js';
 import { mase, maseScale, smape } from '../src/ml/timeseries/forecast/metrics.js';
 import { column, parseCsv, readCsv, type CsvTable } from './lib/benchdata.js';
@@ -273,7 +274,7 @@ async function main(): Promise<void> {
     const wall = performance.now();
     const from = arg('from'), save = arg('save');
     const shapeArg = arg('shape');
-    const table = shapeArg === 'pooled' ? pooledTable(POOLED_TAIL_SHAPE) : TAIL_SHAPE_TABLE;
+    const table = shapeArg === 'pooled' ? pooledTable(POOLED_TAIL_SHAPE) : shapeArg === 'period-band' ? M3_PERIOD_BAND_TABLE : TAIL_SHAPE_TABLE;
     const kept: Outcome[] | undefined = from ? JSON.parse(readFileSync(resolve(from, `${coll}.json`), 'utf8')) : undefined;
     const outcomes: Outcome[] = kept ? kept.map((o) => reshaped(o, table)) : await runParallel(tasks, workers, methods);
     if (shapeArg && !kept) throw new Error('--shape rescores kept forecasts: use it with --from');

@@ -16,7 +16,6 @@
  * about how heavy a series' tails are.
  */
 import { logGamma } from '../../core/statistics.js';
-import type { PointForecast } from './types.js';
 
 export interface TailShape {
   /** Multiplier of the calibrated spread. */
@@ -121,11 +120,6 @@ export function fitBestTailShape(samples: readonly ShapeSample[]): TailShape & {
     if (!best || fit.logLikelihood > best.logLikelihood) best = fit;
   }
   return best!;
-}
-
-/** The forecast whose quantiles follow the pooled shape: spread times s, degrees of freedom combined with ν₀. */
-export function withTailShape(f: PointForecast, shape: TailShape): PointForecast {
-  return { ...f, sd: f.sd.map((v) => v * shape.scale), dof: combinedDof(shape.dof, f.dof, shape.seriesDofWeight) };
 }
 
 /**
