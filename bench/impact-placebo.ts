@@ -15,7 +15,11 @@
  * held fixed) on the same placebo windows and, for power, the longer window at the series end, through
  * bench/impact_placebo_statsmodels.py.
  *
- *   npm run bench:impact-placebo [-- --quick] [-- --no-reference] [-- --no-power] [-- --uncalibrated] [-- --list] [-- --verbose] [-- --frequency=quarterly]
+ *   npm run bench:impact-placebo [-- --quick] [-- --no-reference] [-- --no-power] [-- --uncalibrated] [-- --list] [-- --verbose] [-- --frequency=quarterly] [-- --controls]
+ *
+ * --controls runs the same windows on targets that have control series (bench/lib/impact-controls.ts):
+ * each without controls, with related controls (same collection and dates, best correlated before
+ * every window) and with irrelevant ones (another collection and era), statsmodels with the same exog.
  *
  * --quick keeps a quarter of the series (a few minutes); the full run is the figure to report.
  * --uncalibrated adds the engine without its backtest calibration (calibrate: false) beside ours.
@@ -29,11 +33,15 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { column, readCsv } from './lib/benchdata.js';
 import { repositoryRoot } from './lib/data-root.js';
+import { controlledSeries } from './lib/impact-controls.js';
 import { ADEQUACY_LEVEL, counterfactual, effectsAgainst } from '../src/ml/timeseries/impact/estimate.js';
 
 type Frequency = 'monthly' | 'quarterly' | 'daily';
 
-interface Series { name: string; frequency: Frequency; values: Float64Array }
+/** Controls given to the engine (--controls): none, related series of the same collection, or irrelevant ones. */
+type Variant = 'no controls' | 'related controls' | 'irrelevant controls';
+
+interface Series { name: string; frequency: Frequency; values: Float64Array; controls?: Float64Array[]; variant?: Variant }
 
 interface Window {
   id: string;
@@ -46,6 +54,9 @@ interface Window {
   preEnd: number;
   period: number;
   injection: Injection;
+  /** Control series cut like y (--controls). */
+  controls?: Float64Array[];
+  variant?: Variant;
   /** Σ(y − counterfactual) over the window. */
   truth: number;
 }
@@ -129,7 +140,8 @@ function windowsOf(s: Series, injections: Injection[]): Window[] {
           y[preEnd + 1 + t] = before * multiplier(injection, t, length);
           truth += y[preEnd + 1 + t] - before;
         }
-        out.push({ id: `${s.name}|${position}|${length}|${injection}`, series: s.name, frequency: s.frequency, position, length, y, preEnd, period, injection, truth });
+        const controls = s.controls?.map((x) => x.slice(0, end + 1));
+        out.push({ id: `${s.name}|${position}|${length}|${injection}`, series: s.name, frequency: s.frequency, position, length, y, preEnd, period, injection, truth, controls, variant: s.variant });
       }
     }
   }
@@ -146,7 +158,7 @@ function reference(windows: Window[]): Promise<Map<string, Outcome>> {
   const script = resolve(repositoryRoot(), 'bench/impact_placebo_statsmodels.py');
   // The windows go through a file: our own loop below is synchronous and would not feed a pipe.
   const input = join(mkdtempSync(join(tmpdir(), 'impact-placebo-')), 'windows.json');
-  writeFileSync(input, JSON.stringify(windows.map((w) => ({ id: w.id, y: Array.from(w.y), preEnd: w.preEnd, period: w.period, seed: 0 }))));
+  writeFileSync(input, JSON.stringify(windows.map((w) => ({ id: w.id, y: Array.from(w.y), preEnd: w.preEnd, period: w.period, seed: 0, x: w.controls?.map((c) => Array.from(c)) }))));
   const child = spawn(python(), [script, input], { stdio: ['ignore', 'pipe', 'inherit'] });
   let text = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => { text += d; });
@@ -165,9 +177,9 @@ function reference(windows: Window[]): Promise<Map<string, Outcome>> {
  */
 function ours(group: Window[], calibrate = true): Outcome[] {
   const w = group[0];
-  const cf = counterfactual({ y: w.y, preEnd: w.preEnd, period: w.period, seed: 0, calibrate });
+  const cf = counterfactual({ y: w.y, preEnd: w.preEnd, period: w.period, seed: 0, calibrate, controls: w.controls });
   const c = cf.calibration;
-  const detail = `${cf.model}, ${c.backtests} backtests, scale ${c.scale.toFixed(2)}, dof ${c.dof}, z ${c.z.map((v) => v.toFixed(1)).join(' ')}`;
+  const detail = `${cf.model}${cf.controlsUsed.length ? ` + ${cf.controlsUsed.length} controls (coef ${cf.coefficients.map((b) => b.toPrecision(2)).join(' ')})` : ''}, ${c.backtests} backtests, scale ${c.scale.toFixed(2)}, dof ${c.dof}, z ${c.z.map((v) => v.toFixed(1)).join(' ')}`;
   return group.map((v) => {
     const r = effectsAgainst(cf, v.y.subarray(v.preEnd + 1));
     const inadequate = r.adequacy !== null && r.adequacy.pValue < ADEQUACY_LEVEL;
@@ -238,6 +250,29 @@ function powerTable(rows: Row[], withRef: boolean): void {
   }
 }
 
+/** --controls: the placebo table per variant, then power and coverage per variant and frequency. */
+function controlsTables(rows: Row[], withRef: boolean): void {
+  const variants: Variant[] = ['no controls', 'related controls', 'irrelevant controls'];
+  for (const variant of variants) {
+    console.log(`\nplacebo windows, ${variant} (nominal: FPR 5.0 / 10.0, coverage 95.0)`);
+    placeboTable(rows.filter((r) => r.w.injection === 'none' && r.w.variant === variant), withRef);
+  }
+  console.log(`\ninjected effects by controls: power@.05 / coverage of the true effect (statsmodels on the longer end window: power / coverage)`);
+  for (const frequency of ['monthly', 'quarterly', 'daily', 'all'] as const) {
+    for (const variant of variants) {
+      const g = rows.filter((r) => r.w.variant === variant && r.w.injection !== 'none' && (frequency === 'all' || r.w.frequency === frequency));
+      if (g.length === 0) continue;
+      const parts = INJECTIONS.map((injection) => {
+        const h = g.filter((r) => r.w.injection === injection);
+        const ref = h.filter((r) => r.ref && r.ref.error === undefined);
+        const refPart = withRef ? ` [${pct(ref.filter((r) => r.ref!.p < 0.05).length, ref.length).trim()}/${pct(ref.filter((r) => covers(r.w, r.ref!)).length, ref.length).trim()}]` : '';
+        return `${injection} ${pct(h.filter((r) => r.o.p < 0.05).length, h.length).trim()}/${pct(h.filter((r) => covers(r.w, r.o)).length, h.length).trim()}${refPart}`;
+      });
+      console.log(`  ${`${frequency} ${variant}`.padEnd(32)} n ${String(g.length / INJECTIONS.length).padStart(3)}  ${parts.join('  ')}`);
+    }
+  }
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const quick = args.includes('--quick');
@@ -247,12 +282,23 @@ async function main(): Promise<void> {
   const verbose = args.includes('--verbose');
   const injections = args.includes('--no-power') ? [] : INJECTIONS;
   const per = quick ? Math.ceil(PER_COLLECTION / 4) : PER_COLLECTION;
+  const withControls = args.includes('--controls');
   let series: Series[] = [];
-  for (const name of ['m3', 'm1', 'tourism'] as const) {
-    for (const frequency of ['monthly', 'quarterly'] as const) series.push(...collection(name, frequency, per));
+  if (withControls) {
+    // Each target three times: without controls, with related ones, with irrelevant ones.
+    const selectionEnd = (n: number, f: Frequency) => Math.round(0.7 * n) - Math.max(...LENGTHS[f]);
+    for (const c of controlledSeries(per, selectionEnd)) {
+      series.push({ name: c.name, frequency: c.frequency, values: c.values, variant: 'no controls' });
+      series.push({ name: `${c.name} [related]`, frequency: c.frequency, values: c.values, controls: c.related, variant: 'related controls' });
+      series.push({ name: `${c.name} [irrelevant]`, frequency: c.frequency, values: c.values, controls: c.irrelevant, variant: 'irrelevant controls' });
+    }
+  } else {
+    for (const name of ['m3', 'm1', 'tourism'] as const) {
+      for (const frequency of ['monthly', 'quarterly'] as const) series.push(...collection(name, frequency, per));
+    }
+    const single = singles();
+    series.push(...everyKth(single, Math.ceil(single.length / (quick ? 4 : 2))));
   }
-  const single = singles();
-  series.push(...everyKth(single, Math.ceil(single.length / (quick ? 4 : 2))));
   // Relative effects and multiplicative injections need a positive series.
   series = series.filter((s) => s.values.every((v) => v > 0));
   // --frequency=quarterly (or monthly, daily) keeps one frequency, to study it alone.
@@ -294,6 +340,10 @@ async function main(): Promise<void> {
   const slowest = [...rows].sort((a, b) => (b.cpuSeconds ?? 0) - (a.cpuSeconds ?? 0)).slice(0, 5);
   console.log(`  slowest (CPU s): ${slowest.map((r) => `${r.w.id} ${(r.cpuSeconds ?? 0).toFixed(1)}`).join('; ')}`);
 
+  if (withControls) {
+    controlsTables(rows, withRef);
+    return;
+  }
   console.log('\nplacebo windows (no event; nominal: FPR 5.0 / 10.0, coverage 95.0; ± is the 95 % sampling error of a 5 % rate)');
   placeboTable(rows.filter((r) => r.w.injection === 'none'), withRef);
   const byLength = (['monthly', 'quarterly', 'daily'] as const).flatMap((f) => LENGTHS[f].map((length) => {

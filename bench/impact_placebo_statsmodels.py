@@ -1,7 +1,7 @@
 """Reference for bench:impact-placebo: statsmodels UnobservedComponents (local level, plus a stochastic
 seasonal when the pre-period covers two cycles) fitted by MLE on the pre-period, counterfactual paths
 simulated from the end of the pre-period with the parameters held at their MLE (what CausalImpact ports
-built on statsmodels do). Reads a JSON list of windows on stdin, writes one JSON result per window.
+built on statsmodels do), with the window's control series as exog when it has them. Reads a JSON list of windows on stdin, writes one JSON result per window.
 
     /work/venv/bin/python bench/impact_placebo_statsmodels.py < windows.json > results.json
 """
@@ -21,11 +21,15 @@ def analyse(job):
     pre, post = y[:n_pre], y[n_pre:]
     period = job["period"]
     seasonal = period if period > 1 and n_pre >= 2 * period else None
-    model = UnobservedComponents(pre, level="llevel", seasonal=seasonal, stochastic_seasonal=True)
+    # Control series (bench --controls) enter as exog with MLE coefficients, held fixed in the paths.
+    x = np.asarray(job["x"], dtype=float).T if job.get("x") else None
+    model = UnobservedComponents(pre, level="llevel", seasonal=seasonal, stochastic_seasonal=True,
+                                 exog=None if x is None else x[:n_pre], mle_regression=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         res = model.fit(disp=False)
         sims = res.simulate(nsimulations=len(post), repetitions=REPETITIONS, anchor="end",
+                            exog=None if x is None else x[n_pre:],
                             rng=np.random.default_rng(job.get("seed", 0)))
     paths = np.asarray(sims).reshape(len(post), -1)  # horizon x repetitions
     sums = paths.sum(axis=0)

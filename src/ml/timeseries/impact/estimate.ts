@@ -12,7 +12,7 @@
  */
 import { varianceNames, type StructuralSpec } from '../statespace/structural.js';
 import { calibrate, minTrainingPoints, scaleUncertainty, spreadPaths, type Calibration } from './calibration.js';
-import { ljungBox, type Adequacy } from './adequacy.js';
+import { ADEQUACY_LEVEL, ljungBox, type Adequacy } from './adequacy.js';
 import { fitCandidates } from './candidates.js';
 import { prepareControls } from './controls.js';
 import { addCoefficientDraws, coefficientDesign, coefficientSumVariance, forecastMoments, simulatePaths, simulationRandom } from './simulate.js';
@@ -67,8 +67,10 @@ export interface ImpactResult {
   controlsUsed: number[];
   /** Regression coefficient per kept control, per unit of the control (on the log scale for `_log` models). */
   coefficients: number[];
-  /** Fitted variances by component (irregular, level, slope when random, seasonal). */
+  /** Fitted variances by component (irregular, level, slope when random, seasonal, autoregressive). */
   variances: Record<string, number>;
+  /** Coefficient of the AR(1) component (null when the model has none). */
+  arCoefficient: number | null;
   /** Models compared, with their AICc on common pre-period observations. */
   candidates: CandidateModel[];
   /** Backtest calibration of the counterfactual's spread (scale 1 and no backtests when turned off). */
@@ -83,14 +85,7 @@ export interface ImpactResult {
 export const FEW_BACKTESTS = 3;
 /** A calibration scale above this: the model's own uncertainty was far too small before the event. */
 export const POOR_FIT_SCALE = 2;
-/**
- * A Ljung–Box p-value below this on the pre-period's one-step errors: the model clearly misses
- * structure. Real series are seldom exactly white, and a warning on most of them would be noise: at
- * 0.01 the Nottingham temperatures, which a seasonal level fits well by every other check, were
- * flagged at one placebo position of four (p 0.0075). bench:impact-placebo prints how often the
- * warning fires and the false-positive rate with and without it.
- */
-export const ADEQUACY_LEVEL = 0.001;
+export { ADEQUACY_LEVEL } from './adequacy.js';
 
 const DEFAULT_SIMULATIONS = 10_000;
 
@@ -193,6 +188,7 @@ export function counterfactual(input: ImpactInput): Counterfactual {
     controlsUsed: controls.used,
     coefficients: Array.from(fit.coefficients, (b, j) => b / controls.sds[j]),
     variances: Object.fromEntries(varianceNames(fit.spec).map((name, i) => [name, fit.variances[i]])),
+    arCoefficient: fit.spec.autoregressive ? fit.arCoefficient : null,
     candidates: candidates.map((c) => ({ model: c.label, aicc: c.aicc })),
     calibration,
     adequacy,

@@ -2,7 +2,8 @@
  * Maximum-likelihood fit of a structural model (statsmodels UnobservedComponents with
  * `mle_regression`): variances and regression coefficients maximise the exact diffuse likelihood.
  * Coefficients and the overall scale are profiled out (profile.ts), so the optimiser only searches
- * the variance proportions, parametrised as a softmax so that any component can shrink to zero.
+ * the variance proportions, parametrised as a softmax so that any component can shrink to zero, and
+ * the AR(1) coefficient of an autoregressive spec, as tanh of one more coordinate.
  */
 import { diffuseKalmanFilter, type FilterOutput } from './kalman.js';
 import { nelderMead } from '../../core/nelder-mead.js';
@@ -20,6 +21,8 @@ export interface StructuralFit {
   spec: StructuralSpec;
   /** Fitted variances in `varianceNames(spec)` order. */
   variances: Float64Array;
+  /** AR(1) coefficient of the autoregressive component (0 without one). */
+  arCoefficient: number;
   /** The model with the fitted variances. */
   system: StateSpaceSystem;
   /** One coefficient per regressor. */
@@ -68,11 +71,38 @@ function gridLogits(k: number): Float64Array[] {
   return grid.map((g) => Float64Array.from(g));
 }
 
+/**
+ * The AR(1) coefficient stays this far inside the unit circle: nearer 1 the component is a second
+ * random walk that the level already provides, and the likelihood cannot tell them apart.
+ */
+const AR_LIMIT = 0.99;
+/** Starting AR(1) coefficients of the grid: short and long memory. */
+const AR_STARTS = [0.5, 0.9];
+
+function arFrom(u: number): number {
+  return Math.max(-AR_LIMIT, Math.min(AR_LIMIT, Math.tanh(u)));
+}
+
+/** Grid of starting points: variance logits, and the AR coordinate when the spec has one. */
+function gridStarts(spec: StructuralSpec, k: number): Float64Array[] {
+  const logits = gridLogits(k);
+  if (!spec.autoregressive) return logits;
+  return logits.flatMap((g) => AR_STARTS.map((phi) => Float64Array.from([...g, Math.atanh(phi)])));
+}
+
 /** Local searches run from this many of the best grid points, against poor local optima. */
 const SEARCH_STARTS = 2;
 
-function filterWithRatios(spec: StructuralSpec, ratios: Float64Array, data: readonly ArrayLike<number>[]): FilterOutput {
-  return diffuseKalmanFilter(structuralSystem(spec, ratios), data);
+/** Variance ratios and AR(1) coefficient of a search point. */
+function parametersOf(spec: StructuralSpec, x: Float64Array, k: number): { ratios: Float64Array; ar: number } {
+  return {
+    ratios: ratiosFromLogits(x.subarray(0, k - 1)),
+    ar: spec.autoregressive ? arFrom(x[k - 1]) : 0,
+  };
+}
+
+function filterWithRatios(spec: StructuralSpec, ratios: Float64Array, ar: number, data: readonly ArrayLike<number>[]): FilterOutput {
+  return diffuseKalmanFilter(structuralSystem(spec, ratios, ar), data);
 }
 
 export function fitStructural(
@@ -82,28 +112,30 @@ export function fitStructural(
 ): StructuralFit {
   const data = [y, ...regressors];
   const k = varianceNames(spec).length;
-  const negLogLik = (logits: Float64Array): number => {
-    const out = filterWithRatios(spec, ratiosFromLogits(logits), data);
+  const negLogLik = (x: Float64Array): number => {
+    const { ratios, ar } = parametersOf(spec, x, k);
+    const out = filterWithRatios(spec, ratios, ar, data);
     return out.diffuseAtEnd ? Infinity : -profileLikelihood(out).logLikelihood;
   };
-  const starts = gridLogits(k)
+  const dims = k - 1 + (spec.autoregressive ? 1 : 0);
+  const starts = gridStarts(spec, k)
     .map((x) => ({ x, value: negLogLik(x) }))
     .sort((a, b) => a.value - b.value)
     .slice(0, SEARCH_STARTS);
   let best: { x: Float64Array; value: number } = starts[0];
   for (const start of starts) {
-    const found = nelderMead(negLogLik, start.x, { steps: 2, maxEvaluations: 300 * k, ...STATESPACE_TOLERANCES });
+    const found = nelderMead(negLogLik, start.x, { steps: 2, maxEvaluations: 300 * (dims + 1), ...STATESPACE_TOLERANCES });
     if (found.value < best.value) best = found;
   }
   // A restart from the best point shakes off a simplex collapsed on a ridge.
-  const polished = nelderMead(negLogLik, best.x, { steps: 0.5, maxEvaluations: 400 * k, ...STATESPACE_TOLERANCES });
+  const polished = nelderMead(negLogLik, best.x, { steps: 0.5, maxEvaluations: 400 * (dims + 1), ...STATESPACE_TOLERANCES });
   if (polished.value <= best.value) best = polished;
   if (!Number.isFinite(best.value)) {
     throw new RangeError(`not enough observations to fit ${JSON.stringify(spec)}`);
   }
 
-  const ratios = ratiosFromLogits(best.x);
-  const out = filterWithRatios(spec, ratios, data);
+  const { ratios, ar } = parametersOf(spec, best.x, k);
+  const out = filterWithRatios(spec, ratios, ar, data);
   const profiled = profileLikelihood(out);
   const variances = ratios.map((r) => r * profiled.scale);
   const m = out.nextMean.length / data.length;
@@ -121,7 +153,8 @@ export function fitStructural(
   return {
     spec,
     variances,
-    system: structuralSystem(spec, variances),
+    arCoefficient: ar,
+    system: structuralSystem(spec, variances, ar),
     coefficients: profiled.coefficients,
     logLikelihood: profiled.logLikelihood,
     nObs: profiled.nObs,
