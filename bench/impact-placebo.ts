@@ -15,7 +15,7 @@
  * held fixed) on the same placebo windows and, for power, the longer window at the series end, through
  * bench/impact_placebo_statsmodels.py.
  *
- *   npm run bench:impact-placebo [-- --quick] [-- --no-reference] [-- --no-power] [-- --uncalibrated] [-- --list] [-- --verbose] [-- --frequency=quarterly] [-- --controls]
+ *   npm run bench:impact-placebo [-- --quick] [-- --no-reference] [-- --no-power] [-- --uncalibrated] [-- --list] [-- --verbose] [-- --frequency=quarterly] [-- --controls [-- --targets=N]]
  *
  * --controls runs the same windows on targets that have control series (bench/lib/impact-controls.ts):
  * each without controls, with related controls (same collection and dates, best correlated before
@@ -287,7 +287,11 @@ async function main(): Promise<void> {
   if (withControls) {
     // Each target three times: without controls, with related ones, with irrelevant ones.
     const selectionEnd = (n: number, f: Frequency) => Math.round(0.7 * n) - Math.max(...LENGTHS[f]);
-    for (const c of controlledSeries(per, selectionEnd)) {
+    // --targets=N keeps N targets per frequency, evenly spaced (to iterate on a subset).
+    const targetCount = Number(args.find((a) => a.startsWith('--targets='))?.slice('--targets='.length) ?? Infinity);
+    const targets = controlledSeries(per, selectionEnd);
+    const kept = (['monthly', 'quarterly', 'daily'] as const).flatMap((f) => everyKth(targets.filter((c) => c.frequency === f), targetCount));
+    for (const c of kept) {
       series.push({ name: c.name, frequency: c.frequency, values: c.values, variant: 'no controls' });
       series.push({ name: `${c.name} [related]`, frequency: c.frequency, values: c.values, controls: c.related, variant: 'related controls' });
       series.push({ name: `${c.name} [irrelevant]`, frequency: c.frequency, values: c.values, controls: c.irrelevant, variant: 'irrelevant controls' });

@@ -128,3 +128,32 @@ function aicc(logLik: number, fit: StructuralFit, nObs: number): number {
   const correction = nObs > k + 1 ? (2 * k * (k + 1)) / (nObs - k - 1) : Infinity;
   return -2 * logLik + 2 * k + correction;
 }
+
+/**
+ * Backward elimination of controls by AICc on the chosen model: a control is dropped while dropping
+ * one lowers AICc. A regression on controls that do not move with the target is a spurious one —
+ * two trending or seasonal series fit each other over a pre-period by chance — and its coefficient,
+ * even carried with its sampling error, adds the control's post-period wanderings to the
+ * counterfactual. Controls that carry information about the target survive the 2-per-parameter
+ * penalty easily; an irrelevant one is kept only by chance (about one time in six).
+ * Returns the indices (into `xPre`) kept and the model refitted on them.
+ */
+export function pruneControls(
+  yModel: Float64Array, xPre: Float64Array[], chosen: CandidateFit,
+): { keep: number[]; fit: StructuralFit } {
+  let keep = xPre.map((_, j) => j);
+  let fit = chosen.fit;
+  let best = aicc(fit.logLikelihood, fit, fit.nObs);
+  while (keep.length > 0) {
+    let next: { keep: number[]; fit: StructuralFit; aicc: number } | null = null;
+    for (const drop of keep) {
+      const trial = keep.filter((j) => j !== drop);
+      const trialFit = fitStructural(yModel, trial.map((j) => xPre[j]), chosen.fit.spec);
+      const value = aicc(trialFit.logLikelihood, trialFit, trialFit.nObs);
+      if (value < best && (!next || value < next.aicc)) next = { keep: trial, fit: trialFit, aicc: value };
+    }
+    if (!next) break;
+    ({ keep, fit, aicc: best } = next);
+  }
+  return { keep, fit };
+}

@@ -67,3 +67,13 @@ export function prepareControls(y: ArrayLike<number>, controls: readonly ArrayLi
   });
   return { used: candidates, values, means, sds };
 }
+
+/** The prepared controls at positions `keep` (indices into `prepared.values`). */
+export function keepControls(prepared: PreparedControls, keep: readonly number[]): PreparedControls {
+  return {
+    used: keep.map((j) => prepared.used[j]),
+    values: keep.map((j) => prepared.values[j]),
+    means: keep.map((j) => prepared.means[j]),
+    sds: keep.map((j) => prepared.sds[j]),
+  };
+}

@@ -13,8 +13,8 @@
 import { varianceNames, type StructuralSpec } from '../statespace/structural.js';
 import { calibrate, minTrainingPoints, scaleUncertainty, spreadPaths, type Calibration } from './calibration.js';
 import { ADEQUACY_LEVEL, ljungBox, type Adequacy } from './adequacy.js';
-import { fitCandidates } from './candidates.js';
-import { prepareControls } from './controls.js';
+import { fitCandidates, pruneControls } from './candidates.js';
+import { keepControls, prepareControls } from './controls.js';
 import { addCoefficientDraws, coefficientDesign, coefficientSumVariance, forecastMoments, simulatePaths, simulationRandom } from './simulate.js';
 import { summarisePaths } from './summary.js';
 
@@ -130,14 +130,24 @@ export function counterfactual(input: ImpactInput): Counterfactual {
     if (c.some((v) => !Number.isFinite(v))) throw new RangeError('controls must not have missing values');
   }
 
-  const controls = prepareControls(y, rawControls, nPre);
+  let controls = prepareControls(y, rawControls, nPre);
   const fitStart = Math.max(0, nPre - MAX_FIT_POINTS);
   const yPre = y.subarray(fitStart, nPre);
-  const xPre = controls.values.map((x) => x.subarray(fitStart, nPre));
+  let xPre = controls.values.map((x) => x.subarray(fitStart, nPre));
   const allPositive = yPre.every((v) => !(v <= 0)); // NaN (missing) does not rule out the log scale
   const candidates = fitCandidates(yPre, xPre, allPositive, { period, model: input.model });
   const chosen = candidates.reduce((a, b) => (b.aicc < a.aicc ? b : a));
-  const { fit } = chosen;
+  let { fit } = chosen;
+  // Controls that do not earn their parameter on the chosen model are dropped (spurious regression);
+  // a model given by the caller is used as given.
+  if (!input.model && xPre.length > 0) {
+    const pruned = pruneControls(chosen.scale === 'log' ? yPre.map(Math.log) : yPre, xPre, chosen);
+    if (pruned.keep.length < xPre.length) {
+      fit = pruned.fit;
+      xPre = pruned.keep.map((j) => xPre[j]);
+      controls = keepControls(controls, pruned.keep);
+    }
+  }
 
   const nPost = n - nPre;
   const offset = new Float64Array(nPost);
