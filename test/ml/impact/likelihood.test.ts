@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { fitStructural } from '../../../src/ml/timeseries/statespace/fit.js';
 import { diffuseKalmanFilter } from '../../../src/ml/timeseries/statespace/kalman.js';
 import { structuralSystem, type StructuralSpec } from '../../../src/ml/timeseries/statespace/structural.js';
+import { SeededRandom } from '../../../src/ml/core/random.js';
 import { reference, semiSynthetic } from './cases.js';
 
 /** Exact diffuse log-likelihood at given variances (nothing profiled). */
@@ -44,4 +45,23 @@ test('a random-walk slope with no slope variance reduces to a fixed drift', () =
   assert.ok(trend.logLikelihood >= drift.logLikelihood - 1e-6);
   const withZeroSlope = logLikelihoodAt(pre, trend.spec, [drift.variances[0], drift.variances[1], 0, drift.variances[2]]);
   assert.ok(Math.abs(withZeroSlope - drift.logLikelihood) < 1e-6);
+});
+
+test('an AR(1) component recovers its coefficient and leaves the level still on a mean-reverting series', () => {
+  // y = 50 + a_t, a_t = 0.7 a_{t−1} + N(0, 1), plus a little observation noise: the level-only model
+  // would call it a random walk; the AR(1) form must find the mean reversion.
+  const random = new SeededRandom(11);
+  const y = new Float64Array(400);
+  let a = 0;
+  for (let t = 0; t < y.length; t++) {
+    a = 0.7 * a + random.normal();
+    y[t] = 50 + a + 0.2 * random.normal();
+  }
+  const ar = fitStructural(y, [], { slope: 'none', seasonalPeriod: 1, autoregressive: true });
+  const level = fitStructural(y, [], { slope: 'none', seasonalPeriod: 1 });
+  assert.ok(Math.abs(ar.arCoefficient - 0.7) < 0.1, `AR coefficient ${ar.arCoefficient}`);
+  // The level's variance is a small share of the AR innovations' (it is zero in truth).
+  assert.ok(ar.variances[1] < 0.05 * ar.variances[2], `level ${ar.variances[1]} vs AR ${ar.variances[2]}`);
+  // One more parameter buys far more than its AIC price.
+  assert.ok(ar.logLikelihood - level.logLikelihood > 10, `log-likelihood gain ${ar.logLikelihood - level.logLikelihood}`);
 });
