@@ -84,3 +84,20 @@ test("the coefficients' sampling covariance matches their spread over replicatio
   assert.ok(Math.max(...flat.map(Math.abs)) < 0.2 * x[n - 1], `flat ${flat} for a control at ${x[n - 1]}`);
   assert.ok(moved.every((d, t) => Math.abs(d - flat[t] - 5) < 1e-9), `moved ${moved}`);
 });
+
+test('an irrelevant wandering control is dropped (spurious regression), the informative one kept', () => {
+  // Six replications: an unrelated random walk passes AICc's 2-per-parameter price by chance about
+  // one time in six, so most replications must drop it; the informative control must always stay.
+  let dropped = 0;
+  for (let seed = 21; seed < 27; seed++) {
+    const { x, y } = synthetic(seed);
+    const random = seededRandom(seed + 100);
+    const wander = new Float64Array(N);
+    let w = 0;
+    for (let t = 0; t < N; t++) wander[t] = w += random.normal();
+    const r = estimateImpact({ y, preEnd: PRE_END, controls: [x, wander], nSimulations: 1000 });
+    assert.ok(r.controlsUsed.includes(0), `seed ${seed}: informative control dropped`);
+    if (!r.controlsUsed.includes(1)) dropped++;
+  }
+  assert.ok(dropped >= 4, `irrelevant control dropped in ${dropped} of 6`);
+});
