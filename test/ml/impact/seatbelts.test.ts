@@ -12,7 +12,10 @@ test('UK seat-belt law: drivers killed or injured fell by about a fifth', () => 
   assert.ok(r.pValue < 0.05);
   // Literature (log-scale ARIMA with the law dummy): −19.9 %, se ≈ 3.8 points.
   assert.ok(r.relativeEffect > -0.28 && r.relativeEffect < -0.12, `relative ${r.relativeEffect}`);
-  assert.deepEqual(r.controlsUsed, [0, 1, 2, 3]);
+  // Rear-seat casualties share the drivers' weather and traffic: the control that must stay. The
+  // others may be dropped when they do not earn their parameter on the chosen model (AICc).
+  assert.ok(r.controlsUsed.includes(2), `controls used ${r.controlsUsed}`);
+  assert.ok(r.controlsUsed.every((j) => [0, 1, 2, 3].includes(j)));
   assert.equal(r.predicted.length, y.length - preEnd - 1);
   for (let t = 0; t < r.predicted.length; t++) assert.ok(r.lower[t] < r.predicted[t] && r.predicted[t] < r.upper[t]);
 });
