@@ -1,7 +1,8 @@
 /**
  * Causal impact of an event on a series (CausalImpact-style): a structural time-series model fitted
- * on the pre-period only — local level, optionally a drift and a stochastic seasonal, plus a
- * regression on standardised control series, chosen by AICc (candidates.ts) — predicts the
+ * on the pre-period only — local level, optionally a drift, a stationary AR(1) component (when the
+ * level models leave autocorrelation) and a stochastic seasonal, plus a regression on standardised
+ * control series (those that do not earn their parameter dropped), chosen by AICc (candidates.ts) — predicts the
  * counterfactual post-period; simulated counterfactual paths give the intervals and the p-value of
  * the cumulative effect (PROTOCOL §4). Each path carries the uncertainty of the estimated parameters
  * that the data pin down in closed form: the variance scale (drawn from its posterior) and the control
