@@ -71,10 +71,13 @@ for (const backend of await backends()) {
       assert.ok(Math.abs(r.metrics.relativeEffect) < 0.1);
     });
 
-    it('uses the features left in play as controls', async () => {
+    it('uses the features left in play as controls, and says which it left out', async () => {
       // The untouched series as a control: the counterfactual is exact, so the effect is exactly the injected 15 %.
-      const r = await results(s, { dataSourceName: 'nottem_plus15', columns: { true_effect: { role: 'none' }, post: { role: 'none' }, y_counterfactual: { role: 'feature' } } });
+      // 'post' (0 before the event) tells nothing about the pre-period: it is left out, and the session says so.
+      const r = await results(s, { dataSourceName: 'nottem_plus15', columns: { true_effect: { role: 'none' }, post: { role: 'feature' }, y_counterfactual: { role: 'feature' } } });
       assert.ok(Math.abs(r.metrics.relativeEffect - 0.15) < 0.005, `relative effect ${r.metrics.relativeEffect}`);
+      const note = r.messages.find((m: { severity: string }) => m.severity === 'informational');
+      assert.match(note?.message ?? '', /leaves out the control column 'post'/);
     });
   });
 }

@@ -71,6 +71,20 @@ export const runImpactSession: SessionRunner = async (s, ctx) => {
     // The rows are the counterfactual's mean and 95 % interval: the only prediction interval offered is 0.5.
     results: pageResults(out.metrics, out.data, { intervals: { '0.5': out.data }, resultFields: out.effectIntervals, ...out.details, savedModel: out.savedModel }),
     algorithm: { name: out.details.model, description: 'Structural time-series counterfactual fitted on the pre-event period, its uncertainty calibrated on backtests before the event', key: out.details.model },
-    messages: out.warnings.map((message) => ({ severity: 'warning', message })),
+    messages: [
+      ...out.warnings.map((message) => ({ severity: 'warning' as const, message })),
+      ...controlsLeftOut(series.features.map((f) => f.name), out.details.controlsUsed),
+    ],
   };
 };
+
+/** Says which control columns the counterfactual does without, so a dropped control is never a silent one. */
+function controlsLeftOut(given: string[], used: string[]): { severity: 'informational'; message: string }[] {
+  const left = given.filter((name) => !used.includes(name));
+  if (left.length === 0) return [];
+  const list = left.map((n) => `'${n}'`).join(', ');
+  return [{
+    severity: 'informational',
+    message: `The counterfactual leaves out the control column${left.length > 1 ? 's' : ''} ${list}: a control is left out when it is constant before the event, when the pre-period is too short for that many controls, or when it does not improve the fit before the event enough to earn its parameter (AICc).`,
+  }];
+}
