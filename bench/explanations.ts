@@ -49,46 +49,6 @@ function lightgbmContrib(kind: string, name: string, task: Task): number | undef
   if (!existsSync(python)) return undefined;
   const dir = mkdtempSync(join(tmpdir(), 'sibyl-shap-'));
   try {
-    /** Trees, leaves, deepest leaf, most distinct features on a path; and the largest Ψ tables (MB) one tree needs for `rows` rows. */
-function size(model: TrainedModel, frame: Frame, rows: number): { text: string; tableMb: number } {
-  let t: ShapTrees;
-  if (model instanceof GbdtModel) t = gbdtTreeTable(model.forest);
-  else if (model instanceof ForestModel) t = model.shapTrees(batch(frame, 1)).trees;
-  else return { text: '—', tableMb: 0 };
-  let leaves = 0;
-  let deepest = 0;
-  let widest = 0;
-  let largest = 0;
-  let entries = 0;
-  let treeWidest = 0;
-  const seen = new Map<number, number>();
-  const walk = (n: number, depth: number, distinct: number): void => {
-    if (t.left[n]! < 0) {
-      leaves++;
-      deepest = Math.max(deepest, depth);
-      treeWidest = Math.max(treeWidest, distinct);
-      // tree-shap.ts: a leaf is tabulated when 3·2^d ≤ rows·d (d ≤ 16, in trees whose paths all stay within 16).
-      if (distinct > 0 && distinct <= 16 && 3 * 2 ** distinct <= rows * distinct) entries += 2 ** distinct;
-      return;
-    }
-    const f = t.feature[n]!;
-    const fresh = (seen.get(f) ?? 0) === 0 ? 1 : 0;
-    seen.set(f, (seen.get(f) ?? 0) + 1);
-    walk(t.left[n]!, depth + 1, distinct + fresh);
-    walk(t.right[n]!, depth + 1, distinct + fresh);
-    seen.set(f, seen.get(f)! - 1);
-  };
-  for (const r of t.roots) {
-    entries = 0;
-    treeWidest = 0;
-    walk(r, 0, 0);
-    widest = Math.max(widest, treeWidest);
-    if (treeWidest <= 16) largest = Math.max(largest, entries);
-  }
-  return { text: `${t.roots.length} trees, ${leaves} leaves, depth ${deepest}, ${widest} features/path`, tableMb: (largest * 8) / 2 ** 20 };
-}
-
-const root = benchdata();
     const path = root.path(kind, `${name}.csv`);
     const folds = root.path('folds', kind, `${name}.csv`);
     const catalog = root.read('tabular_catalog.csv');
