@@ -8,11 +8,14 @@ import { availableParallelism } from 'node:os';
 import { parseAllowedHosts } from './outbound/allowed-hosts.js';
 import { splitSender } from './notify/smtp-url.js';
 import { MIN_KEY_LENGTH } from './service/accounts.js';
+import { templateProblem } from './store/embedded-template.js';
 
 export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** An empty initialised embedded cluster that a new embedded store is copied from instead of running initdb (test runners set it). */
+  embeddedTemplate: string | undefined;
   databaseUrl: string | undefined;
   apiKey: string | undefined;
   allowPrivateHosts: string;
@@ -103,6 +106,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: whole('PORT', 8080, 0, 'a TCP port from 0 to 65535 (0 picks a free one)', 65535),
     host: str('HOST') ?? '127.0.0.1',
     dataDir: resolve(str('SIBYL_DATA_DIR') ?? './data'),
+    embeddedTemplate: check<string | undefined>('SIBYL_EMBEDDED_TEMPLATE', undefined, (v) => {
+      const problem = templateProblem(resolve(v));
+      return problem ? new Problem(`${problem}: it names an empty, initialised embedded cluster that new embedded stores are copied from`) : resolve(v);
+    }),
     databaseUrl: str('DATABASE_URL'),
     apiKey: str('SIBYL_API_KEY'),
     allowPrivateHosts: env.SIBYL_ALLOW_PRIVATE_HOSTS ?? '',

@@ -40,7 +40,7 @@ describe('start-up settings', () => {
     const r = start('worker', {
       PORT: '80a', SIBYL_WORKERS: '0', SIBYL_LEASE_MS: '10', SIBYL_WRITER_LEASE_MS: '5', SIBYL_MAX_JSON_BYTES: '-1', SIBYL_LOG_LEVEL: 'loud',
       DATABASE_URL: 'mysql://db/sibyl', SIBYL_PUBLIC_URL: 'sibyl.example.org', SIBYL_ALLOW_PRIVATE_HOSTS: 'http://10.0.0.1',
-      SIBYL_SMTP_URL: 'http://mail.example.org',
+      SIBYL_SMTP_URL: 'http://mail.example.org', SIBYL_EMBEDDED_TEMPLATE: scratch,
     });
     assert.equal(r.code, 1, r.out + r.err);
     for (const expected of [
@@ -54,6 +54,7 @@ describe('start-up settings', () => {
       /SIBYL_PUBLIC_URL="sibyl.example.org" is not an http\(s\) URL/,
       /SIBYL_ALLOW_PRIVATE_HOSTS: "http:\/\/10.0.0.1" is not a host name or IP address/,
       /SIBYL_SMTP_URL must use smtp: or smtps:, not http:/,
+      /SIBYL_EMBEDDED_TEMPLATE=".*" holds no initialised embedded cluster/,
     ]) assert.match(r.err, expected);
     assert.doesNotMatch(r.out, /worker running/);
   });

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Config } from '../config.js';
 import { openDb, type Db } from './db.js';
 import { lockEmbeddedStore } from './embedded-lock.js';
+import { seedFromTemplate } from './embedded-template.js';
 
 /** Opens the configured store: PostgreSQL when DATABASE_URL is set, else PGlite under SIBYL_DATA_DIR (locked to this process). */
 export async function openStore(config: Config): Promise<{ db: Db; close: () => Promise<void> }> {
@@ -11,7 +12,9 @@ export async function openStore(config: Config): Promise<{ db: Db; close: () => 
   }
   const unlock = lockEmbeddedStore(config.dataDir);
   try {
-    const db = await openDb({ dataDir: join(config.dataDir, 'pg') });
+    const pgDir = join(config.dataDir, 'pg');
+    if (config.embeddedTemplate) seedFromTemplate(pgDir, config.embeddedTemplate);
+    const db = await openDb({ dataDir: pgDir });
     return { db, close: async () => { await db.close(); unlock(); } };
   } catch (e) {
     unlock();

@@ -3,13 +3,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { fixturePath, parseCsv } from '../support/fixtures.js';
-import { openDb, type Db } from '../../src/store/db.js';
+import type { Db } from '../../src/store/db.js';
 import { AccountsStore } from '../../src/store/accounts-store.js';
 import { DatasetsStore } from '../../src/store/datasets-store.js';
 import { ingest } from '../../src/service/datasets/ingest.js';
 import { readRowTexts } from '../../src/service/datasets/row-reader.js';
 import { CsvRecords, jsonRecords } from '../../src/service/datasets/record-sources.js';
 import type { ColumnPatchMap } from '../../src/domain/columns.js';
+import { scratchEmbeddedDb } from '../support/scratch-db.js';
 
 /** Stored rows (in storage order) and sorted column metadata of one data set. */
 async function stored(db: Db, accountId: string, name: string) {
@@ -23,7 +24,7 @@ async function stored(db: Db, accountId: string, name: string) {
 
 /** The CSV through the positional path, and as JSON records (empty cells left out) through the record path. */
 async function bothPaths(file: string[] | Buffer, requestedColumns: ColumnPatchMap) {
-  const db = await openDb({});
+  const db = await scratchEmbeddedDb();
   try {
     const account = await new AccountsStore(db).createAccount(crypto.randomUUID(), null);
     const bytes = Buffer.isBuffer(file) ? file : readFileSync(fixturePath(...file));
@@ -60,7 +61,7 @@ test('an inferred timestamp identity is assigned after the upload the same way (
 });
 
 test('values with backslashes, tabs, line breaks and \\N round-trip through the bulk load, as keys too', async () => {
-  const db = await openDb({});
+  const db = await scratchEmbeddedDb();
   try {
     const account = await new AccountsStore(db).createAccount(crypto.randomUUID(), null);
     const body = 'id,text\r\n"a\\b","tab\there"\r\n"\\N","\\."\r\n"line\nbreak","cr\r\nlf ""q"""\r\n';

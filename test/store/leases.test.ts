@@ -1,17 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Db } from '../../src/store/db.js';
-import { PgLitePool } from '../../src/store/pglite-pool.js';
 import { migrate } from '../../src/store/migrate.js';
 import { SessionsStore } from '../../src/store/sessions-store.js';
 import { insertSessionRow } from '../support/session-row.js';
 import { JobLoop, type JobKind } from '../../src/jobs/job-loop.js';
+import { scratchEmbeddedPool } from '../support/scratch-db.js';
 
 const claimsOf = async (db: Db, id: string) => db.query<{ owner: string; expires_at: Date; released_at: Date | null }>(
   "SELECT owner, expires_at, released_at FROM lease_claims WHERE job_table = 'sessions' AND job_id = $1 ORDER BY id", [id]);
 
 test('a session claimed again by the same worker after its lease expired: the old run is refused, and the log keeps the two holds apart', async () => {
-  const db = new Db(await PgLitePool.open(undefined));
+  const db = new Db(await scratchEmbeddedPool());
   await migrate(db.pool);
   try {
     const store = new SessionsStore(db);

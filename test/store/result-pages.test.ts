@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Db } from '../../src/store/db.js';
-import { PgLitePool } from '../../src/store/pglite-pool.js';
 import { migrate } from '../../src/store/migrate.js';
 import { SessionsStore } from '../../src/store/sessions-store.js';
 import { insertSessionRow } from '../support/session-row.js';
 import { pageResults, RESULT_PAGE_ROWS } from '../../src/store/result-pages.js';
+import { scratchEmbeddedPool } from '../support/scratch-db.js';
 
 const N = 2 * RESULT_PAGE_ROWS + 345;
 const dataRows = Array.from({ length: N }, (_, i) => ({ id: String(i), y: i % 3 === 0 ? 'a' : 'b', 'y:predicted': 'a' }));
@@ -21,7 +21,7 @@ async function readAll(store: SessionsStore, id: string, part: string, size: num
 }
 
 test('results written in pages are read back by row range, across stored page boundaries', async () => {
-  const db = new Db(await PgLitePool.open(undefined));
+  const db = new Db(await scratchEmbeddedPool());
   await migrate(db.pool);
   try {
     const id = await insertSessionRow(db, 'completed');
@@ -57,7 +57,7 @@ test('results written in pages are read back by row range, across stored page bo
 });
 
 test('migration 7 pages results stored whole before it, keeping row and key order', async () => {
-  const db = new Db(await PgLitePool.open(undefined));
+  const db = new Db(await scratchEmbeddedPool());
   try {
     await migrate(db.pool, 6);
     const id = await insertSessionRow(db, 'completed');
