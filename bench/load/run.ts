@@ -12,7 +12,7 @@ import type { LoadScenario, StoreKind } from './lib/scenario.js';
 
 const argv = process.argv.slice(2);
 const option = (name: string) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : undefined; };
-const optionValues = new Set(['--rows', '--stores'].map((o) => option(o)).filter((v) => v !== undefined));
+const optionValues = new Set(['--rows', '--stores', '--seconds', '--singles', '--phases'].map((o) => option(o)).filter((v) => v !== undefined));
 const named = argv.filter((a) => !a.startsWith('--') && !optionValues.has(a));
 
 const here = new URL('.', import.meta.url);
