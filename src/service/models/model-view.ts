@@ -19,3 +19,28 @@ export function modelView(m: ModelRecord, base: string): Record<string, unknown>
     ],
   };
 }
+
+/**
+ * The model view serialized, remembered for the last base URL per model record: predict answers
+ * carry the whole view, and on the cached-model path (the same record object every time) building
+ * and serializing it again was a good part of a single-record predict's work and garbage. One base
+ * per record, so requests with odd Host headers cannot grow it.
+ */
+const serialized = new WeakMap<ModelRecord, { base: string; json: string }>();
+
+export function modelViewJson(m: ModelRecord, base: string): string {
+  const hit = serialized.get(m);
+  if (hit && hit.base === base) return hit.json;
+  const json = JSON.stringify(modelView(m, base));
+  serialized.set(m, { base, json });
+  return json;
+}
+
+/**
+ * A predict answer as JSON text: exactly JSON.stringify({...modelView(m, base), data,
+ * explanations?, messages: []}) (the view has none of those keys, so they follow its own in order).
+ */
+export function predictionJson(m: ModelRecord, base: string, data: unknown, explanations?: unknown): string {
+  const view = modelViewJson(m, base);
+  return `${view.slice(0, -1)},"data":${JSON.stringify(data)}${explanations ? `,"explanations":${JSON.stringify(explanations)}` : ''},"messages":[]}`;
+}
