@@ -124,7 +124,7 @@ const scenario: LoadScenario = {
           log(`${store} single-record predict${fifo ? ' (SCHED_FIFO: a quiet machine)' : ''}: p50 ${wall.p50.toFixed(2)} ms, p99 ${wall.p99.toFixed(2)} ms, max ${wall.max.toFixed(1)} ms wall clock at the client over ${wall.n} sequential requests, ${errors} errors (goal p99 ≤ 5 ms); `
             + `inside the server p50 ${inside.p50.toFixed(2)} ms, p99 ${inside.p99.toFixed(2)} ms, max ${inside.max.toFixed(1)} ms; `
             + `inside the server less the main thread's wait for a CPU (a quiet machine's figure) p50 ${lessWait.p50.toFixed(2)} ms, p99 ${lessWait.p99.toFixed(2)} ms, max ${lessWait.max.toFixed(1)} ms (${inside.n} requests); `
-            + `server CPU ${(singleCpu * 1000 / singlesSent).toFixed(2)} ms per request (all threads; main thread ${cpuMean.toFixed(2)}), client CPU ${(singleClientCpu * 1000 / singlesSent).toFixed(2)} ms per request`);
+            + `server CPU ${(singleCpu * 1000 / singlesSent).toFixed(2)} ms per request (all threads${fifo ? '' : `; main thread ${cpuMean.toFixed(2)}`}), client CPU ${(singleClientCpu * 1000 / singlesSent).toFixed(2)} ms per request`);
           // BENCH_PREDICT_DUMP=<prefix>: the raw records, for a closer look (<prefix>-<store>.json).
           if (process.env.BENCH_PREDICT_DUMP) writeFileSync(`${process.env.BENCH_PREDICT_DUMP}-${store}.json`, JSON.stringify({ server: dump, client: times, clientGc: clientGc.gc }));
           log(`${store} single-record tail: server: ${serverTail(dump, 'single', Math.max(5, inside.p99 * 0.999))}; client: ${clientTail(times, clientGc.stop(), Math.max(5, wall.p99 * 0.999))}`);

@@ -47,7 +47,8 @@ export function serverFigures(dump: ProbeDump, tag: string) {
   return {
     inside: summary(reqs.map((r) => r.ms)),
     lessWait: summary(reqs.map((r) => r.ms - r.waitMs)),
-    // schedstat counts a running thread's time at scheduler ticks: single figures are coarse, means are fine.
+    // schedstat counts a running thread's time at scheduler ticks: single figures are coarse, means are
+    // fine (for SCHED_OTHER threads; under SCHED_FIFO it is not kept up and reads near zero).
     cpuMean: reqs.reduce((s, r) => s + r.cpuMs, 0) / Math.max(1, reqs.length),
   };
 }
