@@ -38,6 +38,12 @@ export class ModelsStore {
     return r && toRecord(r);
   }
 
+  /** Whether the account still has the model (a cache's check that no other process deleted it). */
+  async exists(accountId: string, id: string): Promise<boolean> {
+    const r = await this.db.kysely.selectFrom('models').select('id').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+    return r !== undefined;
+  }
+
   /** The model with its serialised artifact (JSON text), for prediction. */
   async getWithArtifact(accountId: string, id: string): Promise<{ model: ModelRecord; artifact: string } | undefined> {
     const r = await this.db.kysely.selectFrom('models').select([...META, 'artifact']).where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();

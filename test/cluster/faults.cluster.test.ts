@@ -13,6 +13,7 @@ import { startCallbackReceiver, type CallbackReceiver } from '../notify/callback
 import { fixturePath } from '../support/fixtures.js';
 import { IGNORE_TRUTH, nottemCsv, WINDOW } from '../support/nottem.js';
 import { clusterState } from './cluster-state.js';
+import { MODEL_CHECK_MS } from '../../src/service/models/models-service.js';
 
 /**
  * The cluster fault suite (npm run test:cluster): 2 API processes (`serve --workers 0`) and 3
@@ -190,6 +191,15 @@ describe(`cluster: 2 API + 3 worker processes, ${SESSIONS} sessions of each kind
     // Both API processes and every worker are still there and ready.
     for (const a of apis) assert.equal((await fetch(`${a.url}/ready`)).status, 200);
     for (const w of workers) assert.equal(await Promise.race([w.exited.then(() => 'exited'), new Promise((r) => setTimeout(() => r('running'), 100))]), 'running', w.output());
+
+    // A model deleted through one API process stops predicting through the other (its cache checks within MODEL_CHECK_MS).
+    const modelId = ended.find((e) => e.modelId)!.modelId as string;
+    const predictVia = (url: string) => apiClient(url, KEY)('POST', `/v1/models/${modelId}/predict`, { data: [{ 'Sepal.Length': '5.1', 'Sepal.Width': '3.5', 'Petal.Length': '1.4', 'Petal.Width': '0.2' }] });
+    assert.equal((await predictVia(apis[1]!.url)).status, 200, 'the model predicts through the second API process (and is cached there)');
+    assert.ok([200, 204].includes((await apiClient(apis[0]!.url, KEY)('DELETE', `/v1/models/${modelId}`)).status));
+    const deletedAt = Date.now();
+    await waitFor('the deleted model to be gone from the other API process', async () => ((await predictVia(apis[1]!.url)).status === 404 ? true : undefined), MODEL_CHECK_MS + 5000, 200);
+    console.log(`# a model deleted through one API process answered 404 through the other after ${Date.now() - deletedAt} ms`);
 
     // The lease history: no session was ever held by two workers at once.
     const check = new pg.Client({ connectionString: db.url });

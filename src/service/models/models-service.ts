@@ -1,6 +1,9 @@
 /**
  * Models: the artifacts of completed model sessions, listing/deleting them, and prediction. Loaded
- * models stay in a bounded in-memory cache, so a predict after the first does no database read.
+ * models stay in a bounded in-memory cache, so a predict after the first does no database read on
+ * its path. Another API process may delete a model (PostgreSQL mode), so a cached model is checked
+ * for existence in the background every few seconds (as api keys are): a delete anywhere stops its
+ * predicts everywhere within MODEL_CHECK_MS.
  */
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../store/db.js';
@@ -11,6 +14,7 @@ import type { Services } from '../services.js';
 import { isUuid } from '../sessions/sessions-service.js';
 import type { ModelArtifact } from './model-artifact.js';
 import { LruCache } from './model-cache.js';
+import { aliveRefreshingAhead, type Expiring } from '../refresh-ahead.js';
 import { PredictionCounter } from './prediction-counter.js';
 import { Predictor, type PredictOptions } from './predictor.js';
 import { ScoringThreads } from './scoring-threads.js';
@@ -18,13 +22,15 @@ import type { ExplanationsView } from './record-explanations.js';
 import { ExplanationUnavailable } from '../../ml/explain/explanation.js';
 
 const CACHED_MODELS = 64;
+/** How long a cached model is served without checking that it still exists (the api-key cache's life too). */
+export const MODEL_CHECK_MS = 5000;
 /**
  * Batches of at least this many records are scored on a scoring thread (scoring-threads.ts); smaller
  * ones in-thread, where a single record answers fastest (a thread round trip costs ~0.1–0.3 ms).
  */
 const OFF_THREAD_RECORDS = 128;
 
-interface LoadedModel {
+interface LoadedModel extends Expiring {
   model: ModelRecord;
   predictor: Predictor;
 }
@@ -108,13 +114,28 @@ export class ModelsService {
     const hit = this.cache.get(id);
     if (hit) {
       if (hit.model.accountId !== accountId) throw new NotFoundError('model', id);
-      return hit;
+      if (aliveRefreshingAhead(hit, MODEL_CHECK_MS, (stale) => this.recheck(id, stale))) return hit;
+      // Not checked for a while (no recent predicts): check before serving it.
+      if (await this.recheck(id, hit)) return hit;
+      throw new NotFoundError('model', id);
     }
     const r = await this.store.getWithArtifact(accountId, checkModelId(id));
     if (!r) throw new NotFoundError('model', id);
-    const loaded = { model: r.model, predictor: new Predictor(JSON.parse(r.artifact) as ModelArtifact) };
+    const loaded: LoadedModel = { model: r.model, predictor: new Predictor(JSON.parse(r.artifact) as ModelArtifact), until: Date.now() + MODEL_CHECK_MS };
     this.cache.set(id, loaded);
     return loaded;
+  }
+
+  /** Whether a cached model still exists; a deleted one leaves the cache, a present one is good for another MODEL_CHECK_MS. */
+  private async recheck(id: string, entry: LoadedModel): Promise<boolean> {
+    const exists = await this.store.exists(entry.model.accountId, id);
+    if (!exists) {
+      if (this.cache.get(id) === entry) this.cache.delete(id);
+      return false;
+    }
+    entry.until = Date.now() + MODEL_CHECK_MS;
+    entry.refreshing = false;
+    return true;
   }
 }
 
