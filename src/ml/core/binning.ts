@@ -13,20 +13,24 @@ export const MIN_DATA_IN_BIN = 3;
  * closes once it holds minDataInBin rows (1: every distinct value its own bin).
  */
 export function quantileBinBounds(sorted: ArrayLike<number>, maxBins: number, minDataInBin = MIN_DATA_IN_BIN): number[] {
-  const distinct: number[] = [];
-  const counts: number[] = [];
+  // Typed arrays, not pushes onto number[]: this pass over every training value of every column was a
+  // tenth of a 40k-row GBDT fit.
+  const distinct = new Float64Array(sorted.length);
+  const counts = new Int32Array(sorted.length);
+  let n = 0;
   for (let i = 0; i < sorted.length; i++) {
-    if (i > 0 && sorted[i] === sorted[i - 1]) counts[counts.length - 1]++;
+    const v = sorted[i];
+    if (n > 0 && v === distinct[n - 1]) counts[n - 1]++;
     else {
-      distinct.push(sorted[i]);
-      counts.push(1);
+      distinct[n] = v;
+      counts[n++] = 1;
     }
   }
-  return greedyUpperBounds(distinct, counts, maxBins, minDataInBin);
+  return greedyUpperBounds(distinct, counts, n, maxBins, minDataInBin);
 }
 
-function greedyUpperBounds(distinct: number[], counts: number[], maxBins: number, minDataInBin: number): number[] {
-  const n = distinct.length;
+/** Over the first n entries of distinct (ascending) and their counts. */
+function greedyUpperBounds(distinct: Float64Array, counts: Int32Array, n: number, maxBins: number, minDataInBin: number): number[] {
   const bounds: number[] = [];
   const push = (v: number) => {
     if (bounds.length === 0 || bounds[bounds.length - 1] !== v) bounds.push(v);
@@ -44,11 +48,13 @@ function greedyUpperBounds(distinct: number[], counts: number[], maxBins: number
     bounds.push(Infinity);
     return bounds;
   }
-  const total = counts.reduce((a, b) => a + b, 0);
+  let total = 0;
+  for (let i = 0; i < n; i++) total += counts[i];
   let meanBinSize = total / maxBins;
   let restBins = maxBins;
   let restSamples = total;
-  const big = counts.map((c) => c >= meanBinSize);
+  const big = new Uint8Array(n);
+  for (let i = 0; i < n; i++) big[i] = counts[i] >= meanBinSize ? 1 : 0;
   for (let i = 0; i < n; i++)
     if (big[i]) {
       restBins--;

@@ -5,6 +5,7 @@
  */
 import type { FeatureColumn, Frame } from '../../frame.js';
 import { quantileBinBounds } from '../../core/binning.js';
+import { sortFloat64 } from '../../core/sort-float64.js';
 
 export const MAX_BINS = 255;
 
@@ -33,7 +34,7 @@ export function numericValues(col: FeatureColumn): Float64Array {
  * unbinned trees have), else at most maxBins bins of similar row counts, very frequent values alone.
  */
 export function fitUpperEdges(values: Float64Array, maxBins = MAX_BINS): Float64Array {
-  const bounds = quantileBinBounds(values.filter((v) => !Number.isNaN(v)).sort(), maxBins, 1);
+  const bounds = quantileBinBounds(sortFloat64(values.filter((v) => !Number.isNaN(v))), maxBins, 1);
   return Float64Array.from(bounds.slice(0, -1)); // the last bound is +Infinity
 }
 
