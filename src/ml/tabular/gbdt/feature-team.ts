@@ -294,10 +294,20 @@ export class ThreadShare {
   }
 
   run(job: LeafJob): [SplitInfo | null, SplitInfo | null] {
-    const pool = this.histograms.pool;
-    if (job.build >= 0) this.histograms.build(job.build, job.begin, job.end, job.gradAt, job.hessAt, this.f0, this.f1);
-    if (job.parent >= 0) subtractHistogram(pool[job.parent], pool[job.build], this.layout, this.own);
-    const find = (slot: number, sums: LeafSums) => (slot >= 0 ? findBestSplit(pool[slot], this.layout, this.own, sums, this.p) : null);
+    const { pool, splittable } = this.histograms;
+    const own = this.own;
+    if (job.build >= 0) {
+      // The new leaf starts from its parent's splittable features (the root: all of them); its sibling
+      // keeps the parent's slot, flags and all, until its own split search.
+      const flags = splittable[job.build];
+      if (job.parent >= 0) {
+        const from = splittable[job.parent];
+        for (let i = 0; i < own.length; i++) flags[own[i]] = from[own[i]];
+      } else for (let i = 0; i < own.length; i++) flags[own[i]] = 1;
+      this.histograms.build(job.build, job.begin, job.end, job.gradAt, job.hessAt, this.f0, this.f1);
+    }
+    if (job.parent >= 0) subtractHistogram(pool[job.parent], pool[job.build], this.layout, own, splittable[job.parent]);
+    const find = (slot: number, sums: LeafSums) => (slot >= 0 ? findBestSplit(pool[slot], this.layout, own, sums, this.p, splittable[slot]) : null);
     return [find(job.findA, job.sumsA), find(job.findB, job.sumsB)];
   }
 }

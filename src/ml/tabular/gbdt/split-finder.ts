@@ -42,23 +42,31 @@ export function leafGain(g: number, h: number, lambda: number): number {
   return (g * g) / (h + lambda);
 }
 
+/**
+ * The best split of a leaf among the given features that may still split it (splittable[f] = 1); a
+ * feature with no split of positive gain here gets splittable[f] = 0, which its descendants inherit
+ * (LightGBM's is_splittable: they are not scanned again, nor their histograms built).
+ */
 export function findBestSplit(
   hist: Float64Array,
   layout: FeatureLayout,
   features: Int32Array,
   sums: LeafSums,
   p: ResolvedGbdtParams,
+  splittable: Uint8Array,
 ): SplitInfo {
   const best = noSplit();
   for (let fi = 0; fi < features.length; fi++) {
     const f = features[fi];
-    if (layout.isCategorical[f]) categoricalSplit(hist, layout, f, sums, p, best);
-    else numericSplit(hist, layout, f, sums, p, best);
+    if (splittable[f] === 0) continue;
+    const any = layout.isCategorical[f] ? categoricalSplit(hist, layout, f, sums, p, best) : numericSplit(hist, layout, f, sums, p, best);
+    if (!any) splittable[f] = 0;
   }
   return best;
 }
 
-function numericSplit(hist: Float64Array, layout: FeatureLayout, f: number, sums: LeafSums, p: ResolvedGbdtParams, best: SplitInfo): void {
+/** Whether any threshold had a positive gain. */
+function numericSplit(hist: Float64Array, layout: FeatureLayout, f: number, sums: LeafSums, p: ResolvedGbdtParams, best: SplitInfo): boolean {
   const off = layout.binOffset[f] * STRIDE;
   const m = layout.missingBin[f];
   const mg = hist[off + m * STRIDE];
@@ -74,6 +82,10 @@ function numericSplit(hist: Float64Array, layout: FeatureLayout, f: number, sums
   const hasMissing = mh > 0;
   let cg = 0;
   let ch = 0;
+  // Candidates must beat `bar`: 0 until this feature shows a positive gain (it stays splittable), then
+  // the best gain so far, as one comparison per candidate either way.
+  let any = false;
+  let bar = 0;
   if (!hasMissing) {
     // No missing values here: one scan; unseen NaN will follow zero (LightGBM's treatment).
     for (let t = 0; t < m - 1; t++) {
@@ -85,9 +97,13 @@ function numericSplit(hist: Float64Array, layout: FeatureLayout, f: number, sums
       if (rh < minLeafHess) break;
       const rg = G - cg;
       const gain = (cg * cg) / (ch + lambda) + (rg * rg) / (rh + lambda) - parentGain;
-      if (gain > best.gain) recordNumeric(best, f, gain, t, 0 <= (layout.bins[f] as NumericBins).upperBounds[t], cg, ch, sums, cntFactor);
+      if (gain > bar) {
+        any = true;
+        if (gain > best.gain) recordNumeric(best, f, gain, t, 0 <= (layout.bins[f] as NumericBins).upperBounds[t], cg, ch, sums, cntFactor);
+        bar = best.gain;
+      }
     }
-    return;
+    return any;
   }
   // Missing values present: try them on each side; t = m-1 (every value left) isolates them.
   for (let t = 0; t < m; t++) {
@@ -101,9 +117,14 @@ function numericSplit(hist: Float64Array, layout: FeatureLayout, f: number, sums
       if (lh < minLeafHess || rh < minLeafHess) continue;
       const rg = G - lg;
       const gain = (lg * lg) / (lh + lambda) + (rg * rg) / (rh + lambda) - parentGain;
-      if (gain > best.gain) recordNumeric(best, f, gain, t, missLeft === 1, lg, lh, sums, cntFactor);
+      if (gain > bar) {
+        any = true;
+        if (gain > best.gain) recordNumeric(best, f, gain, t, missLeft === 1, lg, lh, sums, cntFactor);
+        bar = best.gain;
+      }
     }
   }
+  return any;
 }
 
 function recordNumeric(
@@ -124,12 +145,13 @@ function recordNumeric(
  * categories with enough rows are sorted by grad/(hess + catSmooth) and the best prefix (from either end,
  * at most maxCatThreshold categories) goes left. Bins left out of the search go right.
  */
-function categoricalSplit(hist: Float64Array, layout: FeatureLayout, f: number, sums: LeafSums, p: ResolvedGbdtParams, best: SplitInfo): void {
+function categoricalSplit(hist: Float64Array, layout: FeatureLayout, f: number, sums: LeafSums, p: ResolvedGbdtParams, best: SplitInfo): boolean {
   const off = layout.binOffset[f] * STRIDE;
   const nb = layout.numBins[f];
   const cntFactor = sums.count / sums.hess;
   const minData = p.minDataInLeaf;
   const minHess = p.minSumHessianInLeaf;
+  let any = false;
   if (nb <= p.maxCatToOnehot) {
     const parentGain = leafGain(sums.grad, sums.hess, p.lambdaL2);
     for (let t = 0; t < nb; t++) {
@@ -142,9 +164,10 @@ function categoricalSplit(hist: Float64Array, layout: FeatureLayout, f: number, 
       if (lc < minData || rc < minData || lh < minHess || rh < minHess) continue;
       const rg = sums.grad - lg;
       const gain = leafGain(lg, lh, p.lambdaL2) + leafGain(rg, rh, p.lambdaL2) - parentGain;
+      if (gain > 0) any = true;
       if (gain > best.gain) recordCategorical(best, f, gain, Int32Array.of(t), nb, layout.missingBin[f], lg, lh, lc, rg, rh, rc);
     }
-    return;
+    return any;
   }
   const lambda = p.lambdaL2 + p.catL2;
   const parentGain = leafGain(sums.grad, sums.hess, lambda);
@@ -176,6 +199,7 @@ function categoricalSplit(hist: Float64Array, layout: FeatureLayout, f: number, 
       groupCount = 0;
       const rg = sums.grad - lg;
       const gain = leafGain(lg, lh, lambda) + leafGain(rg, rh, lambda) - parentGain;
+      if (gain > 0) any = true;
       if (gain > best.gain) {
         const left = new Int32Array(i + 1);
         for (let k = 0; k <= i; k++) left[k] = sorted[dir === 1 ? k : used - 1 - k];
@@ -183,6 +207,7 @@ function categoricalSplit(hist: Float64Array, layout: FeatureLayout, f: number, 
       }
     }
   }
+  return any;
 }
 
 function recordCategorical(

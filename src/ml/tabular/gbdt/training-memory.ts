@@ -21,6 +21,8 @@ export interface HistogramPlan {
   wideSlots: boolean;
   poolAt: number;
   poolSize: number;
+  /** Per pool slot, one byte per feature: 1 while the feature may still split the slot's leaf (HistogramBuilder.splittable). */
+  splittableAt: number;
   slotsAt: number;
   indicesAt: number;
   /** For row-range work (row-work.ts): partition scratch, column-major codes, bin → side table. */
@@ -43,6 +45,7 @@ export interface HistogramPlan {
 /** Where one tree lane's arrays sit. */
 export interface LanePlan {
   poolAt: number;
+  splittableAt: number;
   indicesAt: number;
   scratchAt: number;
   sideAt: number;
@@ -56,6 +59,12 @@ export function lanePlan(plan: HistogramPlan, t: number): HistogramPlan {
 /** The histogram pool and the kernel that fills it, on one (possibly shared) memory. */
 export class HistogramBuilder {
   readonly pool: Float64Array[];
+  /**
+   * Per pool slot, per feature: 0 once the feature had no split of positive gain in the slot's leaf or
+   * an ancestor; such a feature cannot split the leaf's descendants either, in LightGBM's rule
+   * (is_splittable), and their histograms skip it.
+   */
+  readonly splittable: Uint8Array[];
   private readonly kernel: BuildFn;
   private readonly clear: (at: number, n: number) => void;
   private readonly slots: Uint16Array | Uint32Array;
@@ -64,6 +73,7 @@ export class HistogramBuilder {
   constructor(kernels: Kernels, readonly plan: HistogramPlan) {
     const histLength = plan.binOffset[plan.nFeatures] * HIST_STRIDE;
     this.pool = Array.from({ length: plan.poolSize }, (_, i) => new Float64Array(kernels.buffer, plan.poolAt + i * histLength * 8, histLength));
+    this.splittable = Array.from({ length: plan.poolSize }, (_, i) => new Uint8Array(kernels.buffer, plan.splittableAt + i * plan.nFeatures, plan.nFeatures));
     const n = plan.nRows * plan.nFeatures;
     this.slots = plan.wideSlots ? new Uint32Array(kernels.buffer, plan.slotsAt, n) : new Uint16Array(kernels.buffer, plan.slotsAt, n);
     this.kernel = plan.wideSlots ? kernels.build32 : kernels.build16;
@@ -117,6 +127,7 @@ export class TrainingMemory {
     const histBytes = totalBins * HIST_STRIDE * 8;
     const sizes = {
       pool: histBytes * poolSize,
+      splittable: align(nf * poolSize),
       grad: align(numScores * n * 8),
       hess: align(numScores * n * 8),
       scores: align(numScores * n * 8),
@@ -129,8 +140,8 @@ export class TrainingMemory {
       sideOfBin: 256,
       team: align(opts.teamBytes ?? 0),
       bag: align(n * 4),
-      /** Lanes beyond the first: pool, indices, scratch, side table each. */
-      lanes: ((opts.lanes ?? 1) - 1) * (histBytes * poolSize + 2 * align(n * 4) + 256),
+      /** Lanes beyond the first: pool, splittable flags, indices, scratch, side table each. */
+      lanes: ((opts.lanes ?? 1) - 1) * (histBytes * poolSize + align(nf * poolSize) + 2 * align(n * 4) + 256),
     };
     const kernels = new Kernels(Object.values(sizes).reduce((a, b) => a + b, 0), true);
     const buffer = kernels.buffer;
@@ -141,6 +152,7 @@ export class TrainingMemory {
       return offset;
     };
     const poolAt = carve(sizes.pool);
+    const splittableAt = carve(sizes.splittable);
     this.grad = new Float64Array(buffer, carve(sizes.grad), numScores * n);
     this.hess = new Float64Array(buffer, carve(sizes.hess), numScores * n);
     this.scores = new Float64Array(buffer, carve(sizes.scores), numScores * n);
@@ -155,9 +167,9 @@ export class TrainingMemory {
     this.sideOfBin = new Uint8Array(buffer, carve(sizes.sideOfBin), 256);
     this.teamAt = carve(sizes.team);
     this.bag = new Int32Array(buffer, carve(sizes.bag), n);
-    const lanes: LanePlan[] = [{ poolAt, indicesAt: this.indices.byteOffset, scratchAt: this.scratch.byteOffset, sideAt: this.sideOfBin.byteOffset }];
+    const lanes: LanePlan[] = [{ poolAt, splittableAt, indicesAt: this.indices.byteOffset, scratchAt: this.scratch.byteOffset, sideAt: this.sideOfBin.byteOffset }];
     for (let t = 1; t < (opts.lanes ?? 1); t++) {
-      lanes.push({ poolAt: carve(histBytes * poolSize), indicesAt: carve(align(n * 4)), scratchAt: carve(align(n * 4)), sideAt: carve(256) });
+      lanes.push({ poolAt: carve(histBytes * poolSize), splittableAt: carve(align(nf * poolSize)), indicesAt: carve(align(n * 4)), scratchAt: carve(align(n * 4)), sideAt: carve(256) });
     }
     this.codes.set(data.codes);
     for (let f = 0; f < nf; f++) {
@@ -167,7 +179,7 @@ export class TrainingMemory {
     }
     this.kernels = kernels;
     this.histograms = new HistogramBuilder(kernels, {
-      nRows: n, nFeatures: nf, binOffset: layout.binOffset, wideSlots, poolAt, poolSize, slotsAt, indicesAt: this.indices.byteOffset,
+      nRows: n, nFeatures: nf, binOffset: layout.binOffset, wideSlots, poolAt, poolSize, splittableAt, slotsAt, indicesAt: this.indices.byteOffset,
       scratchAt: this.scratch.byteOffset, codesAt: this.codes.byteOffset, sideAt: this.sideOfBin.byteOffset,
       numScores, scoresAt: this.scores.byteOffset, gradAt: this.grad.byteOffset, hessAt: this.hess.byteOffset, yAt: this.y.byteOffset,
       weightsAt: this.weights ? weightsAt : -1, bagAt: this.bag.byteOffset, lanes,
