@@ -1,14 +1,17 @@
 /**
  * GBDT training speed against LightGBM at equal settings, single-threaded.
- * Usage: npm run bench:gbdt-speed -- [--only letter_recognition,synthetic] (runs from dist/, where the build puts the
- * assembled wasm kernels)
+ * Usage: npm run bench:gbdt-speed -- [--only letter_recognition,synthetic] [--repeats 5] (runs from dist/, where the
+ * build puts the assembled wasm kernels)
  * Fits on letter_recognition, satellite and credit_data (all rows, 100 rounds) and on a synthetic
  * 40k × 30 binary set (200 rounds), all with 31 leaves and learning rate 0.1; then times a 1,000-row
  * prediction batch of the 200-tree model. LightGBM runs from the Python in /work/main/.venv (or
  * $SIBYL_PYTHON) when it has lightgbm and pandas, on the same rows written to a temporary CSV;
  * otherwise its column is skipped. Our first fit (which also pays for JIT compilation) is printed
- * apart; the ratio uses the faster of our next two fits and of two LightGBM fits. CPU seconds are
- * printed beside wall seconds because the machine is shared: their ratio is the steadier comparison.
+ * apart, as is LightGBM's; then each side fits `repeats` more times and the ratio compares medians
+ * (CPU and wall apart), with the range of CPU seconds beside them: on a shared machine a 0.1 s fit
+ * swings by a third from run to run, and the faster of two fits (the rule before) let one lucky or
+ * unlucky run decide. CPU seconds are printed beside wall seconds because the machine is shared:
+ * their ratio is the steadier comparison.
  * Each set is also fitted on two threads (GbdtLearner's threads option; credit_data is below the size
  * where the learner uses them): wall-clock speed-up over one thread, which means something only when
  * the machine's two cores are otherwise idle (the load average is printed beside it); bench/gbdt-threads.ts
@@ -27,7 +30,13 @@ interface Timing {
   cpu: number;
 }
 
-interface LightgbmTiming extends Timing {
+/** Medians over the repeated fits, and the CPU range. */
+interface Summary extends Timing {
+  cpuMin: number;
+  cpuMax: number;
+}
+
+interface LightgbmTiming extends Summary {
   /** Fastest of 10 predictions of the first 1,000 rows, seconds. */
   predict1000: number;
 }
@@ -35,7 +44,7 @@ interface LightgbmTiming extends Timing {
 const LIGHTGBM_SCRIPT = `
 import json, sys, time
 import pandas as pd, lightgbm as lgb
-path, task, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
+path, task, rounds, repeats = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 df = pd.read_csv(path, keep_default_na=False, na_values=[''])
 y = df.pop('__target__')
 for c in df.columns:
@@ -43,12 +52,15 @@ for c in df.columns:
         df[c] = df[c].astype('category')
 Model = lgb.LGBMClassifier if task == 'classification' else lgb.LGBMRegressor
 m = Model(n_estimators=rounds, num_leaves=31, learning_rate=0.1, random_state=0, num_threads=1, verbose=-1)
-best = None
-for _ in range(2):
+runs = []
+for _ in range(1 + repeats):
     t0, c0 = time.perf_counter(), time.process_time()
     m.fit(df, y)
-    t = {'wall': time.perf_counter() - t0, 'cpu': time.process_time() - c0}
-    best = t if best is None or t['wall'] < best['wall'] else best
+    runs.append((time.perf_counter() - t0, time.process_time() - c0))
+runs = runs[1:]
+median = lambda v: sorted(v)[len(v) // 2]
+best = {'wall': median([r[0] for r in runs]), 'cpu': median([r[1] for r in runs]),
+        'cpuMin': min(r[1] for r in runs), 'cpuMax': max(r[1] for r in runs)}
 batch = df.head(1000)
 def predict_seconds():
     t0 = time.perf_counter()
@@ -64,6 +76,20 @@ function timed<T>(f: () => T): [T, Timing] {
   const out = f();
   const c = process.cpuUsage(c0);
   return [out, { wall: (performance.now() - t0) / 1000, cpu: (c.user + c.system) / 1e6 }];
+}
+
+/** Medians (CPU and wall apart) and CPU range of `times` runs; the last run's result. */
+function medianOf<T>(times: number, f: () => T): [T, Summary] {
+  const runs: Timing[] = [];
+  let out: T | undefined;
+  for (let i = 0; i < times; i++) {
+    const [o, t] = timed(f);
+    out = o;
+    runs.push(t);
+  }
+  const median = (v: number[]) => v.sort((a, b) => a - b)[v.length >> 1];
+  const cpus = runs.map((r) => r.cpu);
+  return [out as T, { wall: median(runs.map((r) => r.wall)), cpu: median(cpus.slice()), cpuMin: Math.min(...cpus), cpuMax: Math.max(...cpus) }];
 }
 
 /** The faster of `times` runs. */
@@ -103,18 +129,20 @@ function toCsv(c: Case): string {
   return lines.join('\n') + '\n';
 }
 
-function lightgbmTiming(python: string, c: Case, dir: string): LightgbmTiming {
+function lightgbmTiming(python: string, c: Case, dir: string, repeats: number): LightgbmTiming {
   const csv = join(dir, `${c.name}.csv`);
   const script = join(dir, 'fit_lightgbm.py');
   writeFileSync(csv, toCsv(c));
   writeFileSync(script, LIGHTGBM_SCRIPT);
-  const out = execFileSync(python, [script, csv, c.task.kind, String(c.rounds)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = execFileSync(python, [script, csv, c.task.kind, String(c.rounds), String(repeats)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   return JSON.parse(out) as LightgbmTiming;
 }
 
 function main(): void {
   const onlyArg = process.argv.indexOf('--only');
   const only = onlyArg > 0 ? new Set(process.argv[onlyArg + 1].split(',')) : null;
+  const repeatsArg = process.argv.indexOf('--repeats');
+  const repeats = repeatsArg > 0 ? Number(process.argv[repeatsArg + 1]) : 5;
   const makers: [string, () => Case][] = [
     ['letter_recognition', () => benchCase('letter_recognition', 'classification', 100)],
     ['satellite', () => benchCase('satellite', 'classification', 100)],
@@ -125,6 +153,8 @@ function main(): void {
   if (!python) console.log('LightGBM: no Python with lightgbm + pandas (.venv or $SIBYL_PYTHON); timing ours only');
   const dir = mkdtempSync(join(tmpdir(), 'gbdt-speed-'));
   const fmt = (t: Timing) => `${t.wall.toFixed(2)} s (cpu ${t.cpu.toFixed(2)})`;
+  const fmtRange = (t: Summary) => `${t.wall.toFixed(2)} s (cpu ${t.cpu.toFixed(3)}, range ${t.cpuMin.toFixed(3)}–${t.cpuMax.toFixed(3)})`;
+  console.log(`medians of ${repeats} fits after a first one, each side; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   try {
     for (const [key, make] of makers) {
       if (only && !only.has(key)) continue;
@@ -132,12 +162,12 @@ function main(): void {
       const learner = new GbdtLearner({ nEstimators: c.rounds, numLeaves: 31, learningRate: 0.1 });
       const fit = () => learner.fit(c.frame, c.y, c.task, { seed: 0 });
       const [, cold] = timed(fit);
-      const [model, ours] = fastest(2, fit);
+      const [model, ours] = medianOf(repeats, fit);
       let lgb: LightgbmTiming | null = null;
-      let line = `${c.name.padEnd(20)} ${c.frame.nRows} rows × ${c.frame.columns.length} cols, ${c.rounds} rounds: ours ${fmt(ours)} (first fit ${fmt(cold)})`;
+      let line = `${c.name.padEnd(20)} ${c.frame.nRows} rows × ${c.frame.columns.length} cols, ${c.rounds} rounds: ours ${fmtRange(ours)} (first fit ${fmt(cold)})`;
       if (python) {
-        lgb = lightgbmTiming(python, c, dir);
-        line += `; LightGBM ${fmt(lgb)}; ratio wall ${(ours.wall / lgb.wall).toFixed(2)}, cpu ${(ours.cpu / lgb.cpu).toFixed(2)}`;
+        lgb = lightgbmTiming(python, c, dir, repeats);
+        line += `; LightGBM ${fmtRange(lgb)}; ratio wall ${(ours.wall / lgb.wall).toFixed(2)}, cpu ${(ours.cpu / lgb.cpu).toFixed(2)}`;
       }
       console.log(line);
       // One fit on two threads (features and rows split between them): wall-clock speed-up and the same model bytes.
