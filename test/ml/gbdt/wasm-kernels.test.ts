@@ -73,7 +73,7 @@ for (const wide of [false, true]) {
   });
 }
 
-test('partition: a stable split of one segment by a bin → side table equals the reference; the rest untouched', () => {
+test('partition and partitionApart: a stable split of one segment by a bin → side table equals the reference; the rest untouched', () => {
   const rnd = lcg(18);
   const int = (n: number) => Math.floor(rnd() * n);
   for (let trial = 0; trial < 50; trial++) {
@@ -91,9 +91,18 @@ test('partition: a stable split of one segment by a bin → side table equals th
     const end = begin + int(nRows - begin + 1);
     const expected = idx.slice();
     const expectedMid = partitionReference(expected, begin, end, codes, table);
+    const before = idx.slice();
     const mid = kernels.partition(idx.byteOffset, begin, end, codes.byteOffset, table.byteOffset, tmp.byteOffset);
     assert.equal(mid, expectedMid, `trial ${trial}`);
     assert.deepEqual(Array.from(idx), Array.from(expected), `trial ${trial}`);
+    // partitionApart: the same left part in place, the right part in order at the start of tmp, the rest untouched.
+    idx.set(before);
+    const apartMid = kernels.partitionApart(idx.byteOffset, begin, end, codes.byteOffset, table.byteOffset, tmp.byteOffset);
+    assert.equal(apartMid, expectedMid, `trial ${trial} apart`);
+    assert.deepEqual(Array.from(idx.subarray(begin, mid)), Array.from(expected.subarray(begin, mid)), `trial ${trial} apart left`);
+    assert.deepEqual(Array.from(tmp.subarray(0, end - mid)), Array.from(expected.subarray(mid, end)), `trial ${trial} apart right`);
+    assert.deepEqual(Array.from(idx.subarray(0, begin)), Array.from(before.subarray(0, begin)), `trial ${trial} apart before`);
+    assert.deepEqual(Array.from(idx.subarray(end)), Array.from(before.subarray(end)), `trial ${trial} apart after`);
   }
 });
 

@@ -255,7 +255,7 @@ function serveRows(kind: number, control: ControlBlock, rows: RowWork, t: number
   const end = control.get(END);
   const a = rowCut(begin, end, t, threads);
   const b = rowCut(begin, end, t + 1, threads);
-  if (kind === PARTITION) control.set(MID + t, rows.partition(a, b, control.get(CODES_AT)));
+  if (kind === PARTITION) control.set(MID + t, rows.partitionApart(a, b, control.get(CODES_AT)));
   else if (kind === GRADIENTS) rows.gradients(a, b);
   else if (kind === SCORES) rows.addLeafValues(a, b, control.get(N_LEAVES), control.leafBegin, control.leafCount, control.leafValue, control.get(CLASS));
   else throw new Error(`GBDT: unknown job kind ${kind} (${nRows} rows)`);
@@ -384,7 +384,7 @@ export class FeatureTeam {
   /** Runs the job on every thread; the best split of leaf A and of leaf B (gain 0: none), or null if not asked. */
   run(job: LeafJob): [SplitInfo | null, SplitInfo | null] {
     if (this.workers.length === 0) return this.own.run(job);
-    if (job.build < 0 || this.work(job) < this.tuning.soloWork) {
+    if (this.work(job) < this.tuning.soloWork) {
       teamStats.soloJobs++;
       return this.solo.run(job);
     }
@@ -408,7 +408,9 @@ export class FeatureTeam {
   /** A leaf job's work units (teamTuning.soloWork): histogram cells built, bins subtracted and scanned. */
   private work(job: LeafJob): number {
     const scans = (job.parent >= 0 ? 1 : 0) + (job.findA >= 0 ? 1 : 0) + (job.findB >= 0 ? 1 : 0);
-    return (job.end - job.begin) * this.treeFeatures + (this.tuning.countScans ? scans * this.treeBins : 0);
+    const cells = job.build >= 0 ? (job.end - job.begin) * this.treeFeatures : 0;
+    // Without countScans a job that builds nothing (the root's split search) stays on the main thread, as before.
+    return this.tuning.countScans ? cells + scans * this.treeBins : job.build < 0 ? 0 : cells;
   }
 
   /** Gradients and hessians of every training row from the current scores. */
@@ -430,7 +432,7 @@ export class FeatureTeam {
     this.startRows(PARTITION, begin, end);
     const { bounds, mids, threads } = this;
     for (let t = 0; t <= threads; t++) bounds[t] = rowCut(begin, end, t, threads);
-    mids[0] = this.rows.partition(bounds[0], bounds[1], codesAt);
+    mids[0] = this.rows.partitionApart(bounds[0], bounds[1], codesAt);
     this.finish();
     for (let t = 1; t < threads; t++) mids[t] = this.control.get(MID + t);
     return this.rows.mergePartitions(bounds, mids, threads);

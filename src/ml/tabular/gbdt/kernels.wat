@@ -78,10 +78,25 @@
         (br $rows))))
 
   ;; Stable in-place partition of the rows idx[begin .. end): rows r with table[codes[r]] = 1 first, in
-  ;; their order, then the others in theirs. Branch-free: every row is written to both the left cursor
-  ;; (in place) and the right cursor (in tmp) and only the matching cursor advances; the right part is
-  ;; copied back after the left. Returns the end of the left part.
+  ;; their order, then the others in theirs. Returns the end of the left part.
   (func $partition (export "partition")
+    (param $idx i32) (param $begin i32) (param $end i32) (param $codes i32) (param $table i32) (param $tmp i32)
+    (result i32)
+    (local $nl i32)
+    (local.set $nl (call $partitionApart (local.get $idx) (local.get $begin) (local.get $end) (local.get $codes) (local.get $table) (local.get $tmp)))
+    ;; The right part after the left.
+    (memory.copy
+      (i32.add (local.get $idx) (i32.shl (local.get $nl) (i32.const 2)))
+      (local.get $tmp)
+      (i32.shl (i32.sub (local.get $end) (local.get $nl)) (i32.const 2)))
+    (local.get $nl))
+
+  ;; partition's split without its last step: the left part in place at idx[begin .. nl) and the right
+  ;; part, in order, at tmp[0 .. end − nl) (idx[nl .. end) is left stale), so that the feature team can
+  ;; put each thread's right part straight into its final place. Branch-free: every row is written to
+  ;; both the left cursor (in place) and the right cursor (in tmp) and only the matching cursor
+  ;; advances. Returns nl, the end of the left part.
+  (func $partitionApart (export "partitionApart")
     (param $idx i32) (param $begin i32) (param $end i32) (param $codes i32) (param $table i32) (param $tmp i32)
     (result i32)
     (local $i i32) (local $nl i32) (local $nr i32) (local $r i32) (local $left i32)
@@ -98,10 +113,6 @@
         (local.set $nr (i32.sub (i32.add (local.get $nr) (i32.const 1)) (local.get $left)))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $rows)))
-    (memory.copy
-      (i32.add (local.get $idx) (i32.shl (local.get $nl) (i32.const 2)))
-      (local.get $tmp)
-      (i32.shl (local.get $nr) (i32.const 2)))
     (local.get $nl))
 
   ;; Adds every tree's output to out (row-major nRows × k; tree t adds to column t mod k) for the rows of

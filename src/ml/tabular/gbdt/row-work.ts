@@ -19,6 +19,7 @@ export class RowWork {
   private readonly y: Float64Array;
   private readonly weights: Float64Array | null;
   private readonly partitionKernel: PartitionFn;
+  private readonly apartKernel: PartitionFn;
   private readonly objective: Objective;
 
   constructor(kernels: Kernels, readonly plan: HistogramPlan, objective: Objective | ObjectiveState) {
@@ -33,6 +34,7 @@ export class RowWork {
     this.y = new Float64Array(buffer, plan.yAt, n);
     this.weights = plan.weightsAt >= 0 ? new Float64Array(buffer, plan.weightsAt, n) : null;
     this.partitionKernel = kernels.partition;
+    this.apartKernel = kernels.partitionApart;
     this.objective = 'gradients' in objective ? objective : objectiveFromState(objective);
   }
 
@@ -51,25 +53,34 @@ export class RowWork {
   }
 
   /**
-   * Joins consecutive stably partitioned ranges (range t: bounds[t] .. bounds[t+1], left part up to
-   * mids[t]) into one stable partition of bounds[0] .. bounds[last]: the left parts in order, then the
-   * right parts in order. Returns the end of the left part.
+   * One range of a partition split between threads: as partition, but the right part stays in
+   * scratch[begin .. begin + end − mid) (the returned mid is the end of the left part, in place).
+   */
+  partitionApart(begin: number, end: number, codesAt: number): number {
+    const p = this.plan;
+    return this.apartKernel(p.indicesAt, begin, end, codesAt, p.sideAt, p.scratchAt + begin * 4);
+  }
+
+  /**
+   * Joins consecutive ranges split by partitionApart (range t: bounds[t] .. bounds[t+1], its left part
+   * in place up to mids[t], its right part in scratch from bounds[t]) into one stable partition of
+   * bounds[0] .. bounds[last]: the left parts in order, then the right parts in order. Returns the end
+   * of the left part.
    */
   mergePartitions(bounds: ArrayLike<number>, mids: ArrayLike<number>, parts: number): number {
     const { indices, scratch } = this;
-    const begin = bounds[0];
-    let right = begin;
-    for (let t = 0; t < parts; t++) {
-      scratch.set(indices.subarray(mids[t], bounds[t + 1]), right);
-      right += bounds[t + 1] - mids[t];
-    }
-    let left = begin;
+    let left = bounds[0];
     for (let t = 0; t < parts; t++) {
       // Moving left parts down never overwrites a part not yet moved (left ≤ bounds[t]).
-      indices.copyWithin(left, bounds[t], mids[t]);
+      if (left !== bounds[t]) indices.copyWithin(left, bounds[t], mids[t]);
       left += mids[t] - bounds[t];
     }
-    indices.set(scratch.subarray(begin, right), left);
+    let right = left;
+    for (let t = 0; t < parts; t++) {
+      const n = bounds[t + 1] - mids[t];
+      indices.set(scratch.subarray(bounds[t], bounds[t] + n), right);
+      right += n;
+    }
     return left;
   }
 

@@ -58,6 +58,8 @@ export class Kernels {
   readonly build16: BuildFn;
   readonly build32: BuildFn;
   readonly partition: PartitionFn;
+  /** partition leaving the right part in tmp (kernels.wat). */
+  readonly partitionApart: PartitionFn;
   /** Tree walks four rows at a time, and one at a time (for the rows left over). */
   readonly score4: ScoreFn;
   readonly score1: ScoreFn;
@@ -82,6 +84,7 @@ export class Kernels {
     this.build16 = exports.build16 as BuildFn;
     this.build32 = exports.build32 as BuildFn;
     this.partition = exports.partition as PartitionFn;
+    this.partitionApart = exports.partitionApart as PartitionFn;
     this.score4 = exports.score4 as ScoreFn;
     this.score1 = exports.score1 as ScoreFn;
     this.clear = exports.clear as (at: number, n: number) => void;
