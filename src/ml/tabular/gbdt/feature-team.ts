@@ -21,7 +21,6 @@
  */
 import { MessageChannel, type MessagePort, type Worker, receiveMessageOnPort } from 'node:worker_threads';
 import type { FeatureLayout } from './binned-data.js';
-import { subtractHistogram } from './histogram.js';
 import type { ResolvedGbdtParams } from './params.js';
 import { type LeafSums, type SplitInfo, findBestSplit } from './split-finder.js';
 import { HistogramBuilder, type HistogramPlan, type TrainingMemory } from './training-memory.js';
@@ -306,7 +305,7 @@ export class ThreadShare {
       } else for (let i = 0; i < own.length; i++) flags[own[i]] = 1;
       this.histograms.build(job.build, job.begin, job.end, job.gradAt, job.hessAt, this.f0, this.f1);
     }
-    if (job.parent >= 0) subtractHistogram(pool[job.parent], pool[job.build], this.layout, own, splittable[job.parent]);
+    if (job.parent >= 0) this.histograms.subtract(job.parent, job.build, own, splittable[job.parent]);
     const find = (slot: number, sums: LeafSums) => (slot >= 0 ? findBestSplit(pool[slot], this.layout, own, sums, this.p, splittable[slot]) : null);
     return [find(job.findA, job.sumsA), find(job.findB, job.sumsB)];
   }

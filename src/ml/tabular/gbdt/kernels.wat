@@ -45,6 +45,21 @@
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $rows))))
 
+;; dst[i] −= src[i] for the n float64 values at byte addresses dst and src, two per vector step: the
+  ;; sibling's histogram as parent minus child (the same IEEE differences as one at a time).
+  (func $subtract (export "subtract") (param $dst i32) (param $src i32) (param $n i32)
+    (local $end i32)
+    (local.set $end (i32.add (local.get $dst) (i32.shl (local.get $n) (i32.const 3))))
+    (block $pairsDone
+      (loop $pairs
+        (br_if $pairsDone (i32.gt_u (i32.add (local.get $dst) (i32.const 16)) (local.get $end)))
+        (v128.store (local.get $dst) (f64x2.sub (v128.load (local.get $dst)) (v128.load (local.get $src))))
+        (local.set $dst (i32.add (local.get $dst) (i32.const 16)))
+        (local.set $src (i32.add (local.get $src) (i32.const 16)))
+        (br $pairs)))
+    (if (i32.lt_u (local.get $dst) (local.get $end))
+      (then (f64.store (local.get $dst) (f64.sub (f64.load (local.get $dst)) (f64.load (local.get $src)))))))
+
   ;; Zeroes bytes [at, at + n): a histogram's feature range before building it (memory.fill is a memset;
   ;; TypedArray.fill on a shared buffer is not).
   (func $clear (export "clear") (param $at i32) (param $n i32)

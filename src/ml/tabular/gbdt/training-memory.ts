@@ -67,6 +67,7 @@ export class HistogramBuilder {
   readonly splittable: Uint8Array[];
   private readonly kernel: BuildFn;
   private readonly clear: (at: number, n: number) => void;
+  private readonly subtractKernel: (dst: number, src: number, n: number) => void;
   private readonly slots: Uint16Array | Uint32Array;
   private readonly indicesAt: number;
 
@@ -78,7 +79,27 @@ export class HistogramBuilder {
     this.slots = plan.wideSlots ? new Uint32Array(kernels.buffer, plan.slotsAt, n) : new Uint16Array(kernels.buffer, plan.slotsAt, n);
     this.kernel = plan.wideSlots ? kernels.build32 : kernels.build16;
     this.clear = kernels.clear;
+    this.subtractKernel = kernels.subtract;
     this.indicesAt = plan.indicesAt;
+  }
+
+  /**
+   * pool[parent] −= pool[child] over the given features (ascending) with splittable[f] = 1: the
+   * sibling's histogram without touching its rows. Runs of neighbouring features go to the kernel as
+   * one stretch of bins.
+   */
+  subtract(parent: number, child: number, features: Int32Array, splittable: Uint8Array): void {
+    const binOffset = this.plan.binOffset;
+    const to = this.pool[parent].byteOffset;
+    const from = this.pool[child].byteOffset;
+    for (let i = 0; i < features.length; ) {
+      const f = features[i++];
+      if (splittable[f] === 0) continue;
+      let last = f;
+      while (i < features.length && features[i] === last + 1 && splittable[features[i]] === 1) last = features[i++];
+      const at = binOffset[f] * HIST_STRIDE * 8;
+      this.subtractKernel(to + at, from + at, (binOffset[last + 1] - binOffset[f]) * HIST_STRIDE);
+    }
   }
 
   /**
