@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { fitStructural } from '../../../src/ml/timeseries/statespace/fit.js';
 import { diffuseKalmanFilter } from '../../../src/ml/timeseries/statespace/kalman.js';
 import { structuralSystem, type StructuralSpec } from '../../../src/ml/timeseries/statespace/structural.js';
+import { EXACT_FIT_FLOOR, profileLikelihood } from '../../../src/ml/timeseries/statespace/profile.js';
 import { SeededRandom } from '../../../src/ml/core/random.js';
 import { reference, semiSynthetic } from './cases.js';
 
@@ -64,4 +65,23 @@ test('an AR(1) component recovers its coefficient and leaves the level still on 
   assert.ok(ar.variances[1] < 0.05 * ar.variances[2], `level ${ar.variances[1]} vs AR ${ar.variances[2]}`);
   // One more parameter buys far more than its AIC price.
   assert.ok(ar.logLikelihood - level.logLikelihood > 10, `log-likelihood gain ${ar.logLikelihood - level.logLikelihood}`);
+});
+
+test('a control that explains the series exactly: a smooth likelihood at the exact-fit floor, an exact coefficient', () => {
+  const { y, preEnd } = semiSynthetic('nottem_placebo');
+  const pre = y.subarray(0, preEnd + 1);
+  const spec: StructuralSpec = { slope: 'none', seasonalPeriod: 12 };
+  const copy = Float64Array.from(pre, (v) => 3 * v - 7);
+  const alone = fitStructural(pre, [], spec);
+  const exact = fitStructural(pre, [copy], spec);
+  // Rounding error used to make the likelihood noise (and the optimiser crawl); now the scale sits at
+  // the floor, the variance ratios are those of the series alone, and the coefficient is exact.
+  alone.variances.forEach((v, i) => {
+    assert.ok(Math.abs(exact.variances[i] / (EXACT_FIT_FLOOR * v) - 1) < 1e-3, `${exact.variances[i]} vs ${v}`);
+  });
+  assert.ok(Math.abs(exact.coefficients[0] - 1 / 3) < 1e-8, `coefficient ${exact.coefficients[0]}`);
+  // Nearby variance ratios give nearby likelihoods (it was noise at the 1e-3 level).
+  const at = (irregular: number) => profileLikelihood(diffuseKalmanFilter(structuralSystem(spec, [irregular, 0.01, 0.01]), [pre, copy])).logLikelihood;
+  const steps = [0.98, 0.98 + 1e-7, 0.98 + 2e-7].map(at);
+  assert.ok(Math.abs(steps[2] - 2 * steps[1] + steps[0]) < 1e-6, `second difference ${steps[2] - 2 * steps[1] + steps[0]}`);
 });
