@@ -7,7 +7,9 @@
  * collection the shipped constant comes from; M1 and tourism are the confirmation sets (their figures
  * printed here are for comparison, not used).
  *
- *   npm run bench:forecast-tail-shape [-- --only m3] [--stride 1] [--workers 2] [--save DIR | --from DIR] [--weight msis] [--lambda L] [--no-table-fit]
+ *   npm run bench:forecast-tail-shape [-- --only m3] [--stride 1] [--workers 2] [--save DIR | --from DIR] [--weight msis] [--lambda L] [--no-table-fit] [--prior-weight]
+ *   (--prior-weight: the likelihood and pseudo-holdout scores of each prior weight of the model's own
+ *   variance in the backtest calibration, forecast.ts CALIBRATION_PRIOR_WINDOWS, the pooled shape refitted at each)
  *   (--save keeps the standardised errors as DIR/<coll>.json, --from refits kept ones)
  *
  * Prints per collection the fitted shape, per period too, and the pseudo-holdout coverage of the
@@ -26,8 +28,17 @@ import { crossValidatedPrior, fitShapeTable, horizonBand, HORIZON_BANDS, pooledT
 import { column, readCsv } from './lib/benchdata.js';
 
 interface Task { id: string; period: string; m: number; h: number; y: number[] }
-/** `spread`: the calibrated spread over the series' MASE scale (how much the error weighs in the MSIS). */
-interface Sample extends HorizonSample { period: string; spread?: number }
+/**
+ * `spread`: the calibrated spread over the series' MASE scale (how much the error weighs in the MSIS);
+ * `mean`, `sd`, `actual`, `scale`: the forecast, its calibrated spread, the held-out value and the MASE
+ * scale, for scoring bands as bench:forecast does; `positive`: the series is strictly positive (its
+ * forecasts and bands are floored at 0).
+ */
+interface Sample extends HorizonSample {
+  period: string; spread?: number; mean?: number; sd?: number; actual?: number; scale?: number; positive?: boolean;
+  /** The backtest calibration's evidence (Σz², errors) and the factor applied to the model's spread. */
+  sumSquares?: number; errors?: number; factor?: number;
+}
 
 const BAND_LEVELS = [0.5, 0.8, 0.9, 0.95];
 const CHILD_FLAG = '--tail-shape-worker';
@@ -44,7 +55,10 @@ function samplesOf(t: Task): Sample[] {
     for (let k = 0; k < t.h; k++) {
       const mean = Math.max(d.chosen.mean[k], d.floor), sd = d.chosen.sd[k];
       if (!(sd > 0) || !Number.isFinite(sd)) continue;
-      out.push({ z: (t.y[n + k] - mean) / sd, dof: d.chosen.dof ?? Infinity, period: t.period, m: t.m, step: k + 1, h: t.h, series: t.id, spread: sd / scale });
+      out.push({
+        z: (t.y[n + k] - mean) / sd, dof: d.chosen.dof ?? Infinity, period: t.period, m: t.m, step: k + 1, h: t.h, series: t.id, spread: sd / scale,
+        mean, sd, actual: t.y[n + k], scale, positive: d.floor === 0, ...d.calibration,
+      });
     }
     return out;
   } catch {
@@ -107,6 +121,66 @@ function tableCoverage(samples: readonly HorizonSample[], table: TailShapeTable)
   });
 }
 
+/** Prior weights of the model's variance in the calibration, in windows of h errors, tried by --prior-weight. */
+const CALIBRATION_PRIOR_GRID = [0.5, 1, 2, 4, 8, 12, 16, 24, 32, 64];
+
+/**
+ * The samples as if the calibration's prior weight had been w windows: each spread rescaled from the
+ * applied factor to sqrt((w·h + Σz²)/(w·h + n)); the log of the ratio returned for the likelihood of y.
+ */
+function withPriorWeight(samples: readonly Sample[], w: number): { samples: Sample[]; logSdRatio: number } {
+  let logSdRatio = 0;
+  const out = samples.map((s) => {
+    const p = w * s.h;
+    const ratio = Math.sqrt((p + s.sumSquares!) / (p + s.errors!)) / s.factor!;
+    logSdRatio += Math.log(ratio);
+    return { ...s, sd: s.sd! * ratio, z: s.z / ratio, spread: s.spread! * ratio };
+  });
+  return { samples: out, logSdRatio };
+}
+
+/**
+ * Pseudo-holdout coverage and MSIS of the bands under a pooled shape: each error's band from its
+ * forecast (floored at 0 for positive series), the interval score over the series' MASE scale averaged
+ * over its horizon, then over the series (as bench:forecast scores the holdouts).
+ */
+function bandScores(samples: readonly Sample[], shape: TailShape): { coverage: number[]; msis: number[] } {
+  const inside = BAND_LEVELS.map(() => 0);
+  const bySeries = new Map<string, number[]>();
+  for (const s of samples) {
+    const floor = s.positive ? 0 : -Infinity;
+    const v = combinedDof(shape.dof, s.dof, shape.seriesDofWeight);
+    const row = bySeries.get(s.series) ?? BAND_LEVELS.map(() => 0);
+    BAND_LEVELS.forEach((c, j) => {
+      const half = shape.scale * s.sd! * studentTQuantile((1 + c) / 2, v);
+      const lo = Math.max(floor, s.mean! - half), hi = Math.max(floor, s.mean! + half), y = s.actual!;
+      if (y >= lo && y <= hi) inside[j]++;
+      row[j] += (hi - lo + (2 / (1 - c)) * (Math.max(lo - y, 0) + Math.max(y - hi, 0))) / s.scale! / s.h;
+    });
+    if (s.scale! > 0) bySeries.set(s.series, row);
+  }
+  const msis = BAND_LEVELS.map((_, j) => [...bySeries.values()].reduce((a, r) => a + r[j], 0) / bySeries.size);
+  return { coverage: inside.map((v) => v / samples.length), msis };
+}
+
+/**
+ * Log-likelihood of the held-out values (the pooled shape's s and ν₀ refitted at each weight, λ kept;
+ * the log ratio of the spreads makes the weights comparable) and pseudo-holdout scores at each prior weight.
+ */
+function priorWeightReport(samples: readonly Sample[]): void {
+  const usable = samples.filter((s) => s.factor !== undefined && s.mean !== undefined);
+  console.log(`prior weight of the model's variance in the calibration (windows of h errors): ${usable.length} errors`);
+  console.log(`    w   log-lik(y)       s      ν₀ | cov50  cov80  cov90  cov95 | msis50 msis80 msis90 msis95 | per period msis95`);
+  const periods = [...new Set(usable.map((s) => s.period))];
+  for (const w of CALIBRATION_PRIOR_GRID) {
+    const { samples: at, logSdRatio } = withPriorWeight(usable, w);
+    const fit = fitTailShape(at, POOLED_TAIL_SHAPE.seriesDofWeight);
+    const all = bandScores(at, fit);
+    const per = periods.map((p) => `${p} ${bandScores(at.filter((s) => s.period === p), fit).msis[3].toFixed(2)}`).join(', ');
+    console.log(`  ${String(w).padStart(4)} ${(fit.logLikelihood - logSdRatio).toFixed(1).padStart(10)} ${fit.scale.toFixed(4)} ${fit.dof.toFixed(3).padStart(7)} | ${pct(all.coverage)} | ${all.msis.map((v) => v.toFixed(3).padStart(6)).join(' ')} | ${per}`);
+  }
+}
+
 /** Prior weights (in errors) of each level's parent tried by the cross-validation; ∞ is the pooled shape alone. */
 const PRIOR_GRID = [0, 100, 300, 1000, 3000, 10000, Infinity];
 
@@ -139,6 +213,7 @@ async function main(): Promise<void> {
       const sq = samples.reduce((a, x) => a + x.weight! ** 2, 0);
       console.log(`errors weighted by their weight in the MSIS: effective number ${(samples.length ** 2 / sq).toFixed(0)} of ${samples.length}`);
     }
+    if (process.argv.includes('--prior-weight')) { priorWeightReport(samples); continue; }
     const fixedLambda = arg('lambda');
     const shape = fixedLambda === undefined ? fitBestTailShape(samples) : fitTailShape(samples, Number(fixedLambda));
     console.log(`\n== ${coll}: ${tasks.length} training series (every ${stride}), ${samples.length} pseudo-holdout errors ==`);

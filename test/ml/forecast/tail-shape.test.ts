@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { column, readFixture } from '../../support/fixtures.js';
 import { predictiveDistribution } from '../../../src/ml/timeseries/forecast/forecast.js';
-import { combinedDof, fitBestTailShape, fitTailShape, studentTLogDensity, type ShapeSample } from '../../../src/ml/timeseries/forecast/tail-shape.js';
+import { combinedDof, fitBestTailShape, fitTailShape, POOLED_TAIL_SHAPE, studentTLogDensity, type ShapeSample } from '../../../src/ml/timeseries/forecast/tail-shape.js';
 import { gaussian } from './synthetic.js';
 
 /** Draws of s · t(ν) for integer ν: a normal over the root of a χ²_ν / ν made of ν squared normals. */
@@ -72,8 +72,9 @@ test('on real quarterly series the pseudo-holdout errors are heavier-tailed than
     for (let k = 0; k < h; k++) samples.push({ z: (y[n + k] - Math.max(d.chosen.mean[k], d.floor)) / d.chosen.sd[k], dof: d.chosen.dof ?? Infinity });
   }
   assert.ok(samples.length > 300, `${samples.length} errors`);
-  const fit = fitTailShape(samples);
-  // The centre narrower than the calibrated spread, the tails heavier than the backtests' own t.
+  // At the weight of the series' own degrees of freedom that forecasts use (their backtests' t counts little).
+  const fit = fitTailShape(samples, POOLED_TAIL_SHAPE.seriesDofWeight);
+  // The centre narrower than the calibrated spread, the tails heavier than Gaussian.
   assert.ok(fit.scale < 1, `s = ${fit.scale}`);
   assert.ok(fit.dof < 30, `ν₀ = ${fit.dof}`);
 });

@@ -94,7 +94,8 @@ const Z_CAP = 6;
  * Collects a method's standardised backtest errors z = (y − μ)/σ (rolling origin inside the training
  * data) and turns them into a variance factor for its final forecast: E[z²] is 1 when the method's
  * own variance is right. The estimate is shrunk towards 1 with the weight of `priorPoints` backtest
- * points, since a few windows of correlated errors say little on their own.
+ * points, since a few windows of correlated errors say little on their own (forecast.ts
+ * CALIBRATION_PRIOR_WINDOWS: that weight, fitted on M3 pseudo-holdouts).
  *
  * How little is counted too: the errors of one window share its origin (a trend that was off stays
  * off), so a window of m errors with lag-one correlation ρ is worth m(1 − ρ)/(1 + ρ) independent ones
@@ -128,6 +129,11 @@ export class VarianceCalibration {
       previous = z;
     }
     if (m > 0 && !overlapping) this.windows.push(m);
+  }
+
+  /** The evidence the factor rests on: Σz² over the backtest errors and their number. */
+  evidence(): { sumSquares: number; errors: number } {
+    return { sumSquares: this.sumSq, errors: this.count };
   }
 
   /** Multiplier of the standard deviation. */
