@@ -25,6 +25,7 @@
 import { treeShapRecursive } from './tree-shap-recursive.js';
 import { psiTable } from './psi-table.js';
 import { LinearPlan, LinearScratch, linearTreeShap } from './tree-shap-linear.js';
+import { WasmTreeShap } from './tree-shap-wasm.js';
 
 /** Trees of one ensemble in one node table; each tree's outputs are added to the ensemble's. */
 export interface ShapTrees {
@@ -96,10 +97,11 @@ export function rowsFor(
 }
 
 /**
- * How leaves are evaluated: `auto` tabulates a leaf's Ψ when that is cheaper for this many rows;
- * the others force one way (tests check that all agree).
+ * How leaves are evaluated: `auto` tabulates a leaf's Ψ when that is cheaper for this many rows and
+ * runs the rows through the wasm kernel (tree-shap-wasm.ts); `js` makes the same choices with the
+ * loops below; the others force one way in JS (tests check that all agree).
  */
-export type TreeShapMethod = 'auto' | 'table' | 'direct' | 'linear' | 'recursive';
+export type TreeShapMethod = 'auto' | 'js' | 'table' | 'direct' | 'linear' | 'recursive';
 
 /** visit(node, depth) for every node of every tree, depth first (roots at depth 0). */
 function walkDepths(t: ShapTrees, visit: (node: number, depth: number) => void, trees?: ArrayLike<number>): void {
@@ -321,7 +323,8 @@ class TreePlan {
       if (!(z > 0)) positive = false;
     }
     // A table costs ~2^d·d once and saves ~d²/2 per row over the direct way; it needs z > 0 (Ψ(S∖{i}) is divided by z_i).
-    const table = positive && d > 0 && d <= MAX_TABLE_SLOTS && (method === 'table' || (method === 'auto' && 3 * (1 << d) <= rows * d));
+    // (The wasm kernel evaluates the leaves left without a table by quadrature, tree-shap-wasm.ts.)
+    const table = positive && d > 0 && d <= MAX_TABLE_SLOTS && (method === 'table' || (method !== 'direct' && 3 * (1 << d) <= rows * d));
     if (table) {
       const start = this.tableUsed;
       this.tableUsed += 1 << d;
@@ -372,19 +375,25 @@ export function treeShap(t: ShapTrees, nFeatures: number, rows: SplitRows, metho
   };
   // Trees taken output by output (GBDT interleaves the classes' trees), so acc is flushed once per output.
   const trees = Int32Array.from({ length: t.roots.length }, (_, i) => i).sort((a, b) => t.treeOutput[a]! - t.treeOutput[b]! || a - b);
+  const auto = method === 'auto' || method === 'js';
+  const kernel = method === 'auto' ? new WasmTreeShap(rows, k, nFeatures, SHAPLEY) : null;
   for (let ti = 0; ti < trees.length; ti++) {
     const i = trees[ti]!;
     const root = t.roots[i]!;
     if (t.left[root]! < 0) continue; // a single leaf moves no feature
     // Trees with paths through more distinct features than a table holds go node by node (tree-shap-linear.ts):
     // O(nodes·d/2) a row beats the direct polynomial's O(d·|S|) at each of their untabulated leaves.
-    if (method === 'linear' || (method === 'auto' && linear.build(t, i) && linear.depthMax > MAX_TABLE_SLOTS)) {
-      if (method === 'auto' || linear.build(t, i)) linearTreeShap(linear, scratch, rows, phi, k, nFeatures);
+    if (method === 'linear' || (auto && linear.build(t, i) && linear.depthMax > MAX_TABLE_SLOTS)) {
+      if (auto || linear.build(t, i)) linearTreeShap(linear, scratch, rows, phi, k, nFeatures);
       else deep.push(i);
       continue;
     }
     if (method === 'recursive' || !plan.build(t, i, nRows, method)) {
       deep.push(i);
+      continue;
+    }
+    if (kernel) {
+      kernel.tree(plan, t.leafValue);
       continue;
     }
     const m = plan.nodes;
@@ -496,6 +505,7 @@ export function treeShap(t: ShapTrees, nFeatures: number, rows: SplitRows, metho
     }
   }
   flush();
+  kernel?.addTo(phi);
   if (deep.length) {
     let deepest = 0;
     walkDepths(t, (_, d) => { if (d > deepest) deepest = d; }, deep);

@@ -100,8 +100,8 @@ export class ForestModel implements TrainedModel {
   explain(frame: Frame): Explanation {
     const { trees, rows } = this.shapTrees(frame);
     const k = trees.outputs;
-    const values = treeShap(trees, this.inputs.length, rows);
     const classification = this.task.kind === 'classification';
+    const values = classification && k > 1 && sharesSumToOne(trees) ? lastClassByDifference(trees, this.inputs.length, rows) : treeShap(trees, this.inputs.length, rows);
     return {
       scale: classification ? 'probability' : 'value',
       outputClasses: classification ? Array.from({ length: k }, (_, c) => c) : [null],
@@ -121,6 +121,45 @@ export class ForestModel implements TrainedModel {
       forest: serializeFlatForest(this.forest),
     };
   }
+}
+
+/** Whether every leaf's class shares add up to the same total (the forest's 1/trees): then the classes' contributions sum to 0. */
+function sharesSumToOne(t: ShapTrees): boolean {
+  const k = t.outputs;
+  const scale = 1 / t.roots.length;
+  for (let node = 0; node < t.left.length; node++) {
+    if (t.left[node]! >= 0) continue;
+    let total = 0;
+    for (let c = 0; c < k; c++) total += t.leafValue[node * k + c]!;
+    if (Math.abs(total - scale) > 1e-12 * scale) return false;
+  }
+  return true;
+}
+
+/**
+ * TreeSHAP of the first k − 1 classes only; the last class's contributions are minus their sum. Exact:
+ * contributions are linear in the leaf values, and the classes' shares add up to the same constant at
+ * every leaf, whose contributions are all 0. Saves 1/k of the per-leaf work (half, for two classes).
+ */
+function lastClassByDifference(t: ShapTrees, nFeatures: number, rows: SplitRows): Float64Array {
+  const k = t.outputs;
+  const nodes = t.left.length;
+  const leafValue = new Float64Array(nodes * (k - 1));
+  for (let node = 0; node < nodes; node++) for (let c = 0; c < k - 1; c++) leafValue[node * (k - 1) + c] = t.leafValue[node * k + c]!;
+  const part = treeShap({ ...t, leafValue, outputs: k - 1 }, nFeatures, rows);
+  const values = new Float64Array(rows.nRows * k * nFeatures);
+  for (let r = 0; r < rows.nRows; r++) {
+    const last = (r * k + k - 1) * nFeatures;
+    for (let c = 0; c < k - 1; c++) {
+      const from = (r * (k - 1) + c) * nFeatures;
+      const to = (r * k + c) * nFeatures;
+      for (let f = 0; f < nFeatures; f++) {
+        values[to + f] = part[from + f]!;
+        values[last + f]! -= part[from + f]!;
+      }
+    }
+  }
+  return values;
 }
 
 export function loadForest(json: SerializedModel): ForestModel {

@@ -1,0 +1,312 @@
+;; TreeSHAP's per-row loops over one tree (the leaf-by-leaf form of tree-shap.ts) as WebAssembly.
+;; Assembled at build time by scripts/build-wasm.mjs into tree-shap-kernel.wasm.js; tree-shap-wasm.ts
+;; lays each tree out in this memory and calls `rows`. The plain-TypeScript reference is the JS loop of
+;; tree-shap.ts (method 'js'); tests check that both agree on real data. Every pointer argument is a
+;; byte address into the one memory.
+;;
+;; One tree, its nodes numbered in preorder (a split node's left child is the next number), as two
+;; lists, so that neither loop asks whether a node is a leaf (a coin flip the branch predictor loses):
+;;   splits, 16 bytes each, in preorder: threshold f64 (categorical: its first catBits word as i32) |
+;;     word i32 = column << 8 | slot << 2 | categorical << 1 | defaultLeft | node number i32; the right
+;;     child's node number in `rights` (i32 per split);
+;;   leaves, 32 bytes each: node number | d (distinct path features) | first slot | Ψ table (entry
+;;     index into `tables`, −1: none) | quadrature data (f64 index into `quad`, −1: none; with
+;;     neither, Ψ comes from the polynomial of $direct) | 3 unused i32.
+;; Slot arrays (i32 feature, f64 zero fraction z, f64 (1 − z)/z) hold each leaf's path features;
+;; `values` holds kk values per leaf (1 when the table already carries the leaf's value).
+(module
+  (memory (export "memory") 1 65536)
+
+  ;; For rows r0 .. r1−1 of x (row-major, nc f64 per row): the masks forward over the splits (bit j of
+  ;; a node's mask cleared once the row has left slot j's branch above it); every leaf adds its hot
+  ;; terms and keeps val·Ψ(S) as its sum; then the splits backward add up the sums, and a split where
+  ;; the row first leaves its feature's branch subtracts its cold child's sums from that feature.
+  ;; Output c of feature f of row r is the f64 at phi + r·rowStride + c·outStride + 8f. A split record
+  ;; (16 bytes): threshold f64 | word i32 | node number a i32; its right child's number is at
+  ;; rights + 4·(index of the split). mask: i32 per node; sum: kk f64 per node; w: 32 f64; g: 34 f64;
+  ;; shapley: 32 × 32 f64 (tree-shap.ts SHAPLEY).
+  (func $rows (export "rows")
+    (param $x i32) (param $nc i32) (param $r0 i32) (param $r1 i32)
+    (param $splits i32) (param $rights i32) (param $ns i32) (param $catBits i32)
+    (param $leaves i32) (param $nl i32) (param $sFeat i32) (param $sZero i32) (param $sHot i32) (param $tables i32)
+    (param $values i32) (param $kk i32) (param $quad i32)
+    (param $mask i32) (param $sum i32) (param $w i32) (param $g i32) (param $shapley i32)
+    (param $phi i32) (param $rowStride i32) (param $outStride i32)
+    (local $r i32) (local $xr i32) (local $pr i32) (local $i i32) (local $a i32) (local $rec i32) (local $right i32)
+    (local $word i32) (local $v f64) (local $bin i32) (local $left i32) (local $mk i32) (local $cleared i32)
+    (local $s i32) (local $cold i32) (local $c i32) (local $p i32) (local $q i32) (local $kb i32) (local $hot f64)
+    (local $l i32) (local $lrec i32) (local $d i32) (local $at i32) (local $tab i32) (local $sm i32)
+    (local $b i32) (local $j i32) (local $psi f64) (local $val f64) (local $wj f64) (local $vl i32) (local $ma i32)
+    (local.set $kb (i32.shl (local.get $kk) (i32.const 3)))
+    (local.set $r (local.get $r0))
+    (block $rowsDone
+      (loop $rowLoop
+        (br_if $rowsDone (i32.ge_u (local.get $r) (local.get $r1)))
+        (local.set $xr (i32.add (local.get $x) (i32.shl (i32.mul (local.get $r) (local.get $nc)) (i32.const 3))))
+        (local.set $pr (i32.add (local.get $phi) (i32.mul (local.get $r) (local.get $rowStride))))
+        ;; Forward, over the splits.
+        (i32.store (local.get $mask) (i32.const -1))
+        (local.set $i (i32.const 0))
+        (block $fwdDone
+          (loop $fwd
+            (br_if $fwdDone (i32.ge_u (local.get $i) (local.get $ns)))
+            (local.set $rec (i32.add (local.get $splits) (i32.shl (local.get $i) (i32.const 4))))
+            (local.set $word (i32.load offset=8 (local.get $rec)))
+            (local.set $v (f64.load (i32.add (local.get $xr) (i32.shl (i32.shr_u (local.get $word) (i32.const 8)) (i32.const 3)))))
+            (local.set $left (if (result i32) (i32.and (local.get $word) (i32.const 2))
+              (then
+                (local.set $bin (i32.trunc_sat_f64_u (local.get $v)))
+                (i32.and (i32.const 1) (i32.shr_u
+                  (i32.load (i32.add (local.get $catBits)
+                    (i32.shl (i32.add (i32.load (local.get $rec)) (i32.shr_u (local.get $bin) (i32.const 5))) (i32.const 2))))
+                  (local.get $bin))))
+              (else
+                (select
+                  (i32.and (local.get $word) (i32.const 1))
+                  (f64.le (local.get $v) (f64.load (local.get $rec)))
+                  (f64.ne (local.get $v) (local.get $v))))))
+            (local.set $ma (i32.add (local.get $mask) (i32.shl (i32.load offset=12 (local.get $rec)) (i32.const 2))))
+            (local.set $mk (i32.load (local.get $ma)))
+            (local.set $cleared (i32.and (local.get $mk)
+              (i32.xor (i32.const -1) (i32.shl (i32.const 1) (i32.and (i32.shr_u (local.get $word) (i32.const 2)) (i32.const 31))))))
+            (i32.store offset=4 (local.get $ma) (select (local.get $mk) (local.get $cleared) (local.get $left)))
+            (i32.store (i32.add (local.get $mask) (i32.shl (i32.load (i32.add (local.get $rights) (i32.shl (local.get $i) (i32.const 2)))) (i32.const 2)))
+              (select (local.get $cleared) (local.get $mk) (local.get $left)))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $fwd)))
+        ;; Leaves: Ψ(S) and w[j] = (1 − z_j)/z_j · Ψ(S∖{j}) for the hot slots j, then sum = val·Ψ and
+        ;; every hot slot's feature += val·w[j], per output.
+        (local.set $l (i32.const 0))
+        (block $leavesDone
+          (loop $leafLoop
+            (br_if $leavesDone (i32.ge_u (local.get $l) (local.get $nl)))
+            (local.set $lrec (i32.add (local.get $leaves) (i32.shl (local.get $l) (i32.const 5))))
+            (local.set $a (i32.load (local.get $lrec)))
+            (local.set $d (i32.load offset=4 (local.get $lrec)))
+            (local.set $at (i32.load offset=8 (local.get $lrec)))
+            (local.set $tab (i32.load offset=12 (local.get $lrec)))
+            (local.set $sm (i32.and
+              (i32.load (i32.add (local.get $mask) (i32.shl (local.get $a) (i32.const 2))))
+              (i32.sub (i32.shl (i32.const 1) (local.get $d)) (i32.const 1))))
+            (if (i32.ge_s (local.get $tab) (i32.const 0))
+              (then
+                (local.set $p (i32.add (local.get $tables) (i32.shl (local.get $tab) (i32.const 3))))
+                (local.set $psi (f64.load (i32.add (local.get $p) (i32.shl (local.get $sm) (i32.const 3)))))
+                (local.set $b (local.get $sm))
+                (block $hDone
+                  (loop $hLoop
+                    (br_if $hDone (i32.eqz (local.get $b)))
+                    (local.set $j (i32.ctz (local.get $b)))
+                    (f64.store (i32.add (local.get $w) (i32.shl (local.get $j) (i32.const 3)))
+                      (f64.mul
+                        (f64.load (i32.add (local.get $sHot) (i32.shl (i32.add (local.get $at) (local.get $j)) (i32.const 3))))
+                        (f64.load (i32.add (local.get $p)
+                          (i32.shl (i32.xor (local.get $sm) (i32.shl (i32.const 1) (local.get $j))) (i32.const 3))))))
+                    (local.set $b (i32.and (local.get $b) (i32.sub (local.get $b) (i32.const 1))))
+                    (br $hLoop))))
+              (else
+                (local.set $p (i32.load offset=16 (local.get $lrec)))
+                (if (i32.ge_s (local.get $p) (i32.const 0))
+                  (then
+                    (local.set $psi (call $quadrature
+                      (i32.add (local.get $quad) (i32.shl (local.get $p) (i32.const 3)))
+                      (local.get $d) (local.get $sm) (local.get $g) (local.get $w))))
+                  (else
+                    (local.set $psi (call $direct
+                      (i32.add (local.get $sZero) (i32.shl (local.get $at) (i32.const 3)))
+                      (local.get $d) (local.get $sm) (local.get $g) (local.get $w) (local.get $shapley)))))))
+            (local.set $vl (i32.add (local.get $values) (i32.mul (local.get $l) (local.get $kb))))
+            (local.set $q (i32.add (local.get $sum) (i32.mul (local.get $a) (local.get $kb))))
+            (local.set $c (i32.const 0))
+            (block $vDone
+              (loop $vLoop
+                (br_if $vDone (i32.ge_u (local.get $c) (local.get $kk)))
+                (local.set $val (f64.load (i32.add (local.get $vl) (i32.shl (local.get $c) (i32.const 3)))))
+                (f64.store (i32.add (local.get $q) (i32.shl (local.get $c) (i32.const 3))) (f64.mul (local.get $val) (local.get $psi)))
+                (local.set $b (local.get $sm))
+                (local.set $p (i32.add (local.get $pr) (i32.mul (local.get $c) (local.get $outStride))))
+                (block $fDone
+                  (loop $fLoop
+                    (br_if $fDone (i32.eqz (local.get $b)))
+                    (local.set $j (i32.ctz (local.get $b)))
+                    (local.set $wj (f64.load (i32.add (local.get $w) (i32.shl (local.get $j) (i32.const 3)))))
+                    (local.set $bin (i32.add (local.get $p)
+                      (i32.shl (i32.load (i32.add (local.get $sFeat) (i32.shl (i32.add (local.get $at) (local.get $j)) (i32.const 2)))) (i32.const 3))))
+                    (f64.store (local.get $bin) (f64.add (f64.load (local.get $bin)) (f64.mul (local.get $val) (local.get $wj))))
+                    (local.set $b (i32.and (local.get $b) (i32.sub (local.get $b) (i32.const 1))))
+                    (br $fLoop)))
+                (local.set $c (i32.add (local.get $c) (i32.const 1)))
+                (br $vLoop)))
+            (local.set $l (i32.add (local.get $l) (i32.const 1)))
+            (br $leafLoop)))
+        ;; Backward, over the splits: sum[a] = sum[a + 1] + sum[right]; the cold child's sums come off
+        ;; the feature where the row was still on its branch (a multiply by 0 or 1, not a branch).
+        (local.set $i (local.get $ns))
+        (block $bwdDone
+          (loop $bwd
+            (br_if $bwdDone (i32.eqz (local.get $i)))
+            (local.set $i (i32.sub (local.get $i) (i32.const 1)))
+            (local.set $rec (i32.add (local.get $splits) (i32.shl (local.get $i) (i32.const 4))))
+            (local.set $word (i32.load offset=8 (local.get $rec)))
+            (local.set $a (i32.load offset=12 (local.get $rec)))
+            (local.set $right (i32.load (i32.add (local.get $rights) (i32.shl (local.get $i) (i32.const 2)))))
+            (local.set $s (i32.and (i32.shr_u (local.get $word) (i32.const 2)) (i32.const 31)))
+            (local.set $ma (i32.add (local.get $mask) (i32.shl (local.get $a) (i32.const 2))))
+            (local.set $hot (f64.convert_i32_u (i32.and (i32.shr_u (i32.load (local.get $ma)) (local.get $s)) (i32.const 1))))
+            (local.set $cold (select
+              (local.get $right)
+              (i32.add (local.get $a) (i32.const 1))
+              (i32.and (i32.shr_u (i32.load offset=4 (local.get $ma)) (local.get $s)) (i32.const 1))))
+            (local.set $vl (i32.add (local.get $sum) (i32.mul (local.get $a) (local.get $kb))))
+            (local.set $q (i32.add (local.get $sum) (i32.mul (local.get $right) (local.get $kb))))
+            (local.set $lrec (i32.add (local.get $sum) (i32.mul (local.get $cold) (local.get $kb))))
+            (local.set $p (i32.add (local.get $pr) (i32.shl (i32.shr_u (local.get $word) (i32.const 8)) (i32.const 3))))
+            (local.set $c (i32.const 0))
+            (block $sDone
+              (loop $sLoop
+                (br_if $sDone (i32.ge_u (local.get $c) (local.get $kb)))
+                (f64.store (local.get $p) (f64.sub (f64.load (local.get $p))
+                  (f64.mul (local.get $hot) (f64.load (i32.add (local.get $lrec) (local.get $c))))))
+                (f64.store (i32.add (local.get $vl) (local.get $c))
+                  (f64.add
+                    (f64.load (i32.add (i32.add (local.get $vl) (local.get $kb)) (local.get $c)))
+                    (f64.load (i32.add (local.get $q) (local.get $c)))))
+                (local.set $p (i32.add (local.get $p) (local.get $outStride)))
+                (local.set $c (i32.add (local.get $c) (i32.const 8)))
+                (br $sLoop)))
+            (br $bwd)))
+        (local.set $r (i32.add (local.get $r) (i32.const 1)))
+        (br $rowLoop))))
+
+  ;; A leaf's terms by Gauss–Legendre quadrature (psi-table.ts): with n = ⌈⌈d/2⌉/2⌉ pairs of nodes t_q,
+  ;; Ψ(S) = Σ_q P_q with P_q = base_q · Π_{j∈S} ρ_j(q), and (1 − z_j)/z_j · Ψ(S∖{j}) = Σ_q P_q · κ_j(q).
+  ;; at holds, 2n f64 each: base (ω_q/(1−t_q) · Π_j (1−t_q) z_j; 0 in a padding lane), then ρ_j for
+  ;; j = 0..d−1 ((t_q + (1−t_q) z_j) / ((1−t_q) z_j)), then κ_j ((1−z_j)/z_j / ρ_j(q)). P goes to p.
+  (func $quadrature (param $at i32) (param $d i32) (param $s i32) (param $p i32) (param $w i32) (result f64)
+    (local $n i32) (local $bytes i32) (local $i i32) (local $b i32) (local $j i32) (local $row i32) (local $acc v128)
+    (local.set $n (i32.shr_u (i32.add (i32.shr_u (i32.add (local.get $d) (i32.const 1)) (i32.const 1)) (i32.const 1)) (i32.const 1)))
+    (local.set $bytes (i32.shl (local.get $n) (i32.const 4)))
+    (memory.copy (local.get $p) (local.get $at) (local.get $bytes))
+    (local.set $b (local.get $s))
+    (block $hDone
+      (loop $hLoop
+        (br_if $hDone (i32.eqz (local.get $b)))
+        (local.set $row (i32.add (local.get $at)
+          (i32.mul (i32.add (i32.ctz (local.get $b)) (i32.const 1)) (local.get $bytes))))
+        (local.set $i (i32.const 0))
+        (block $iDone
+          (loop $iLoop
+            (br_if $iDone (i32.ge_u (local.get $i) (local.get $bytes)))
+            (v128.store (i32.add (local.get $p) (local.get $i))
+              (f64x2.mul (v128.load (i32.add (local.get $p) (local.get $i))) (v128.load (i32.add (local.get $row) (local.get $i)))))
+            (local.set $i (i32.add (local.get $i) (i32.const 16)))
+            (br $iLoop)))
+        (local.set $b (i32.and (local.get $b) (i32.sub (local.get $b) (i32.const 1))))
+        (br $hLoop)))
+    ;; The hot terms, from κ rows d + 1 .. 2d.
+    (local.set $b (local.get $s))
+    (block $kDone
+      (loop $kLoop
+        (br_if $kDone (i32.eqz (local.get $b)))
+        (local.set $j (i32.ctz (local.get $b)))
+        (local.set $row (i32.add (local.get $at)
+          (i32.mul (i32.add (i32.add (local.get $j) (local.get $d)) (i32.const 1)) (local.get $bytes))))
+        (local.set $acc (f64x2.splat (f64.const 0)))
+        (local.set $i (i32.const 0))
+        (block $iDone
+          (loop $iLoop
+            (br_if $iDone (i32.ge_u (local.get $i) (local.get $bytes)))
+            (local.set $acc (f64x2.add (local.get $acc)
+              (f64x2.mul (v128.load (i32.add (local.get $p) (local.get $i))) (v128.load (i32.add (local.get $row) (local.get $i))))))
+            (local.set $i (i32.add (local.get $i) (i32.const 16)))
+            (br $iLoop)))
+        (f64.store (i32.add (local.get $w) (i32.shl (local.get $j) (i32.const 3)))
+          (f64.add (f64x2.extract_lane 0 (local.get $acc)) (f64x2.extract_lane 1 (local.get $acc))))
+        (local.set $b (i32.and (local.get $b) (i32.sub (local.get $b) (i32.const 1))))
+        (br $kLoop)))
+    (local.set $acc (f64x2.splat (f64.const 0)))
+    (local.set $i (i32.const 0))
+    (block $iDone
+      (loop $iLoop
+        (br_if $iDone (i32.ge_u (local.get $i) (local.get $bytes)))
+        (local.set $acc (f64x2.add (local.get $acc) (v128.load (i32.add (local.get $p) (local.get $i)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 16)))
+        (br $iLoop)))
+    (f64.add (f64x2.extract_lane 0 (local.get $acc)) (f64x2.extract_lane 1 (local.get $acc))))
+
+  ;; A leaf's terms without a table (tree-shap.ts `direct`): returns Ψ(S) for the d zero fractions at
+  ;; zero (f64 each) and hot set s, and sets w[j] = (1 − z_j)/z_j · Ψ(S∖{j}) for j in s, from the
+  ;; polynomial g = Π_{j∈S}(x + z_j) (coefficients at g) times Π_{j∉S} z_j.
+  (func $direct (param $zero i32) (param $d i32) (param $s i32) (param $g i32) (param $w i32) (param $shapley i32) (result f64)
+    (local $degree i32) (local $cold f64) (local $j i32) (local $z f64) (local $m i32) (local $wrow i32)
+    (local $psi f64) (local $q f64) (local $sum f64)
+    (local.set $cold (f64.const 1))
+    (f64.store (local.get $g) (f64.const 1))
+    (local.set $j (i32.const 0))
+    (block $gDone
+      (loop $gLoop
+        (br_if $gDone (i32.ge_u (local.get $j) (local.get $d)))
+        (local.set $z (f64.load (i32.add (local.get $zero) (i32.shl (local.get $j) (i32.const 3)))))
+        (if (i32.and (i32.shr_u (local.get $s) (local.get $j)) (i32.const 1))
+          (then
+            ;; g ← g·(x + z): g[degree+1] = g[degree]; g[m] = g[m−1] + z·g[m] for m = degree..1; g[0] = z·g[0].
+            (f64.store (i32.add (local.get $g) (i32.shl (i32.add (local.get $degree) (i32.const 1)) (i32.const 3)))
+              (f64.load (i32.add (local.get $g) (i32.shl (local.get $degree) (i32.const 3)))))
+            (local.set $m (local.get $degree))
+            (block $mDone
+              (loop $mLoop
+                (br_if $mDone (i32.eqz (local.get $m)))
+                (f64.store (i32.add (local.get $g) (i32.shl (local.get $m) (i32.const 3)))
+                  (f64.add
+                    (f64.load (i32.add (local.get $g) (i32.shl (i32.sub (local.get $m) (i32.const 1)) (i32.const 3))))
+                    (f64.mul (local.get $z) (f64.load (i32.add (local.get $g) (i32.shl (local.get $m) (i32.const 3)))))))
+                (local.set $m (i32.sub (local.get $m) (i32.const 1)))
+                (br $mLoop)))
+            (f64.store (local.get $g) (f64.mul (local.get $z) (f64.load (local.get $g))))
+            (local.set $degree (i32.add (local.get $degree) (i32.const 1))))
+          (else (local.set $cold (f64.mul (local.get $cold) (local.get $z)))))
+        (local.set $j (i32.add (local.get $j) (i32.const 1)))
+        (br $gLoop)))
+    ;; Ψ = cold · Σ_m SHAPLEY[d][m] · g[m].
+    (local.set $wrow (i32.add (local.get $shapley) (i32.shl (i32.mul (local.get $d) (i32.const 32)) (i32.const 3))))
+    (local.set $m (i32.const 0))
+    (block $pDone
+      (loop $pLoop
+        (br_if $pDone (i32.gt_u (local.get $m) (local.get $degree)))
+        (local.set $psi (f64.add (local.get $psi)
+          (f64.mul
+            (f64.load (i32.add (local.get $wrow) (i32.shl (local.get $m) (i32.const 3))))
+            (f64.load (i32.add (local.get $g) (i32.shl (local.get $m) (i32.const 3)))))))
+        (local.set $m (i32.add (local.get $m) (i32.const 1)))
+        (br $pLoop)))
+    ;; Each hot j: g / (x + z_j) from the top, weighted.
+    (local.set $j (i32.const 0))
+    (block $jDone
+      (loop $jLoop
+        (br_if $jDone (i32.ge_u (local.get $j) (local.get $d)))
+        (if (i32.and (i32.shr_u (local.get $s) (local.get $j)) (i32.const 1))
+          (then
+            (local.set $z (f64.load (i32.add (local.get $zero) (i32.shl (local.get $j) (i32.const 3)))))
+            (local.set $q (f64.load (i32.add (local.get $g) (i32.shl (local.get $degree) (i32.const 3)))))
+            (local.set $sum (f64.mul
+              (f64.load (i32.add (local.get $wrow) (i32.shl (i32.sub (local.get $degree) (i32.const 1)) (i32.const 3))))
+              (local.get $q)))
+            (local.set $m (i32.sub (local.get $degree) (i32.const 1)))
+            (block $qDone
+              (loop $qLoop
+                (br_if $qDone (i32.le_s (local.get $m) (i32.const 0)))
+                (local.set $q (f64.sub
+                  (f64.load (i32.add (local.get $g) (i32.shl (local.get $m) (i32.const 3))))
+                  (f64.mul (local.get $z) (local.get $q))))
+                (local.set $sum (f64.add (local.get $sum)
+                  (f64.mul
+                    (f64.load (i32.add (local.get $wrow) (i32.shl (i32.sub (local.get $m) (i32.const 1)) (i32.const 3))))
+                    (local.get $q))))
+                (local.set $m (i32.sub (local.get $m) (i32.const 1)))
+                (br $qLoop)))
+            (f64.store (i32.add (local.get $w) (i32.shl (local.get $j) (i32.const 3)))
+              (f64.mul (f64.mul (f64.sub (f64.const 1) (local.get $z)) (local.get $cold)) (local.get $sum)))))
+        (local.set $j (i32.add (local.get $j) (i32.const 1)))
+        (br $jLoop)))
+    (f64.mul (local.get $psi) (local.get $cold)))
+)
