@@ -7,6 +7,10 @@
  * limit, and the largest Ψ tables one tree needs at once (they are built per request, tree by tree,
  * and not kept). Data: the shared benchmark data's credit_data (binary, categorical and missing
  * values), letter_recognition (26 classes), vehicle (4 classes) and concrete (regression), fold 0.
+ * Every figure is measured on 1,000 records, also where one request may hold fewer (records/request).
+ * Forests are shown next to python shap's TreeExplainer (exact TreeSHAP, C++) on a scikit-learn
+ * forest of the same size (300 fully grown trees, √p features per split for classes, all for
+ * regression; its leaves printed) when that Python can import shap (e.g. PYTHONPATH=<dir with shap>).
  * Usage: npm run bench:explanations
  */
 import { execFileSync } from 'node:child_process';
@@ -44,40 +48,79 @@ function batch(frame: Frame, n: number): Frame {
   return selectRows(frame, Int32Array.from({ length: n }, (_, i) => i % frame.nRows));
 }
 
-/** LightGBM pred_contrib CPU ms for 1,000 rows of the same training data (100 rounds, 31 leaves, 1 thread), or undefined. */
-function lightgbmContrib(kind: string, name: string, task: Task): number | undefined {
+/** The set's fold-0 training and test rows as pandas frames (categories as codes) in a Python script's first lines. */
+function pythonData(kind: string, name: string, task: Task): string[] {
+  const path = root.path(kind, `${name}.csv`);
+  const folds = root.path('folds', kind, `${name}.csv`);
+  const catalog = root.read('tabular_catalog.csv');
+  const entry = catalog.rows.find((r) => r[catalog.header.indexOf('path')]!.endsWith(`${kind}/${name}.csv`))!;
+  const target = entry[catalog.header.indexOf('target')]!;
+  const objective = task.kind === 'regression' ? 'regression' : task.classes.length > 2 ? 'multiclass' : 'binary';
+  return [
+    'import sys, time, pandas as pd',
+    `d = pd.read_csv(${JSON.stringify(path)}); f = pd.read_csv(${JSON.stringify(folds)})['fold']`,
+    `y = d.pop(${JSON.stringify(target)})`,
+    `objective = ${JSON.stringify(objective)}`,
+    'if objective == "multiclass": y = y.astype("category").cat.codes',
+    'if objective == "binary": y = (y == sorted(y.unique())[1]).astype(int)',
+    'tr = f != 0',
+  ];
+}
+
+/** Runs a Python script (after the data lines) that prints one number; undefined when Python or a module is missing. */
+function runPython(lines: string[]): number | undefined {
   if (!existsSync(python)) return undefined;
   const dir = mkdtempSync(join(tmpdir(), 'sibyl-shap-'));
   try {
-    const path = root.path(kind, `${name}.csv`);
-    const folds = root.path('folds', kind, `${name}.csv`);
-    const catalog = root.read('tabular_catalog.csv');
-    const entry = catalog.rows.find((r) => r[catalog.header.indexOf('path')]!.endsWith(`${kind}/${name}.csv`))!;
-    const target = entry[catalog.header.indexOf('target')]!;
-    const objective = task.kind === 'regression' ? 'regression' : task.classes.length > 2 ? 'multiclass' : 'binary';
-    const script = join(dir, 'contrib.py');
-    writeFileSync(script, [
-      'import sys, time, pandas as pd, lightgbm as lgb',
-      `d = pd.read_csv(${JSON.stringify(path)}); f = pd.read_csv(${JSON.stringify(folds)})['fold']`,
-      `y = d.pop(${JSON.stringify(target)})`,
-      'for c in d.columns:',
-      '    if not pd.api.types.is_numeric_dtype(d[c]): d[c] = d[c].astype("category")',
-      `params = dict(objective=${JSON.stringify(objective)}, num_leaves=31, learning_rate=0.1, num_threads=1, verbose=-1)`,
-      objective === 'multiclass' ? 'y = y.astype("category").cat.codes; params["num_class"] = int(y.max()) + 1' : objective === 'binary' ? 'y = (y == sorted(y.unique())[1]).astype(int)' : '',
-      'tr = f != 0',
-      'm = lgb.train(params, lgb.Dataset(d[tr], y[tr]), num_boost_round=100)',
-      'x = pd.concat([d[~tr]] * 20).iloc[:1000]',
-      'best = 1e9',
-      'for _ in range(3):',
-      '    t = time.process_time(); m.predict(x, pred_contrib=True); best = min(best, time.process_time() - t)',
-      'print(best * 1000)',
-    ].join('\n'));
+    const script = join(dir, 'bench.py');
+    writeFileSync(script, lines.join('\n'));
     return Number(execFileSync(python, [script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
   } catch {
     return undefined;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** LightGBM pred_contrib CPU ms for 1,000 rows of the same training data (100 rounds, 31 leaves, 1 thread), or undefined. */
+function lightgbmContrib(kind: string, name: string, task: Task): number | undefined {
+  return runPython([
+    ...pythonData(kind, name, task),
+    'import lightgbm as lgb',
+    'for c in d.columns:',
+    '    if not pd.api.types.is_numeric_dtype(d[c]): d[c] = d[c].astype("category")',
+    'params = dict(objective=objective, num_leaves=31, learning_rate=0.1, num_threads=1, verbose=-1)',
+    'if objective == "multiclass": params["num_class"] = int(y.max()) + 1',
+    'm = lgb.train(params, lgb.Dataset(d[tr], y[tr]), num_boost_round=100)',
+    'x = pd.concat([d[~tr]] * 20).iloc[:1000]',
+    'best = 1e9',
+    'for _ in range(3):',
+    '    t = time.process_time(); m.predict(x, pred_contrib=True); best = min(best, time.process_time() - t)',
+    'print(best * 1000)',
+  ]);
+}
+
+/**
+ * shap.TreeExplainer CPU ms for 1,000 rows on a scikit-learn forest of 300 fully grown trees (categories
+ * as integer codes), and its leaves; undefined without shap.
+ */
+function shapForest(kind: string, name: string, task: Task): { ms: number; leaves: number } | undefined {
+  const out = runPython([
+    ...pythonData(kind, name, task),
+    'import numpy as np, shap',
+    'from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor',
+    'for c in d.columns:',
+    '    if not pd.api.types.is_numeric_dtype(d[c]): d[c] = d[c].astype("category").cat.codes',
+    'kw = dict(n_estimators=300, random_state=0, n_jobs=1)',
+    'm = (RandomForestRegressor(max_features=1.0, **kw) if objective == "regression" else RandomForestClassifier(max_features="sqrt", **kw)).fit(d[tr], y[tr])',
+    'x = pd.concat([d[~tr]] * 20).iloc[:1000]',
+    'e = shap.TreeExplainer(m)',
+    't = time.process_time(); e.shap_values(x, check_additivity=False); ms = (time.process_time() - t) * 1000',
+    'print(ms * 1e7 + sum(t.tree_.n_leaves for t in m.estimators_))',
+  ]);
+  if (out === undefined || !Number.isFinite(out)) return undefined;
+  const leaves = out % 1e7;
+  return { ms: (out - leaves) / 1e7, leaves };
 }
 
 /** Trees, leaves, deepest leaf, most distinct features on a path; and the largest Ψ tables (MB) one tree needs for `rows` rows. */
@@ -121,7 +164,7 @@ function size(model: TrainedModel, frame: Frame, rows: number): { text: string; 
 
 const root = benchdata();
 console.log(`explanations of ${RECORDS} records: CPU ms (best of 3, load average ${loadavg()[0]!.toFixed(2)}); work limit ${EXPLANATION_WORK_LIMIT} steps a request`);
-console.log(['data', 'model', 'size', 'work/record', 'records/request', `CPU ms/${RECORDS}`, 'largest tree tables MB', `LightGBM pred_contrib ms/${RECORDS}`].join(' | '));
+console.log(['data', 'model', 'size', 'work/record', 'records/request', `CPU ms/${RECORDS}`, 'largest tree tables MB', `reference CPU ms/${RECORDS}`].join(' | '));
 for (const [kind, name] of [['classification', 'credit_data'], ['classification', 'letter_recognition'], ['classification', 'vehicle'], ['regression', 'concrete']] as const) {
   const split = benchFold(loadBenchTable(root, kind, name), 0);
   const fit = { seed: 0 };
@@ -139,15 +182,17 @@ for (const [kind, name] of [['classification', 'credit_data'], ['classification'
     fitted.push(model);
     const work = explanationWork(model);
     const perRequest = Math.floor(EXPLANATION_WORK_LIMIT / Math.max(1, work));
-    // Fully grown forests: time what one request may hold and scale to 1,000 records (said so).
-    const n = Math.min(RECORDS, Math.max(1, perRequest));
-    const frame = batch(split.test, n);
+    const frame = batch(split.test, RECORDS);
     let best = Infinity;
     for (let i = 0; i < 3; i++) best = Math.min(best, cpuMs(() => explain(model, frame)).ms);
-    const per1000 = (best * RECORDS) / n;
-    const ref = label.startsWith('GBDT') && reference !== undefined ? reference.toFixed(0) : '—';
-    const { text, tableMb } = size(model, split.test, n);
-    console.log([name, label, text, work, perRequest, `${per1000.toFixed(0)}${n < RECORDS ? ` (from ${n})` : ''}`, tableMb.toFixed(2), ref].join(' | '));
+    let ref = '—';
+    if (label.startsWith('GBDT') && reference !== undefined) ref = `LightGBM pred_contrib ${reference.toFixed(0)}`;
+    if (label.startsWith('random')) {
+      const s = shapForest(kind, name, split.task);
+      if (s) ref = `shap TreeExplainer ${s.ms.toFixed(0)} (scikit-learn forest, ${s.leaves} leaves)`;
+    }
+    const { text, tableMb } = size(model, split.test, RECORDS);
+    console.log([name, label, text, work, perRequest, best.toFixed(0), tableMb.toFixed(2), ref].join(' | '));
   }
   if (split.task.kind === 'classification' && fitted.length === 3) {
     const blend = new BlendModel(split.task, [fitted[0]!, fitted[1]!]);
