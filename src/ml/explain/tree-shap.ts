@@ -121,11 +121,16 @@ function walkDepths(t: ShapTrees, visit: (node: number, depth: number) => void, 
 /** Leaves whose paths meet at most this many distinct features are counted as tabulated by pathWork. */
 const WORK_TABLE_SLOTS = 10;
 
+/** Pairs of quadrature nodes (f64x2 lanes) the wasm kernel's quadrature takes for a leaf with d path features. */
+function quadraturePairs(d: number): number {
+  return (((d + 1) >> 1) + 1) >> 1;
+}
+
 /**
  * Work of explaining one row, in steps, for the kernel treeShap picks: a tree explained leaf by leaf
  * costs one step per node and output (the masks and bottom-up sums) plus, per leaf, d + 1 look-ups
- * when its d distinct path features are few enough to tabulate or the direct polynomial's (d + 1)²
- * otherwise; a tree explained node by node (paths through more than 16 distinct features) costs
+ * when its d distinct path features are few enough to tabulate, else the wasm kernel's quadrature,
+ * (d + 1) × (pairs of nodes + 1) (tree-shap-kernel.wat $quadrature); a tree explained node by node (paths through more than 16 distinct features) costs
  * 5·⌈d/2⌉ steps per node and output. Requests are bounded by this count (explain/explanation.ts),
  * never by the clock.
  */
@@ -139,7 +144,7 @@ export function pathWork(t: ShapTrees): number {
   const walk = (node: number, distinct: number): void => {
     nodes++;
     if (t.left[node]! < 0) {
-      leafWork += distinct <= WORK_TABLE_SLOTS ? distinct + 1 : (distinct + 1) * (distinct + 1);
+      leafWork += distinct <= WORK_TABLE_SLOTS ? distinct + 1 : (distinct + 1) * (quadraturePairs(distinct) + 1);
       if (distinct > widest) widest = distinct;
       return;
     }
