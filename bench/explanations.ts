@@ -67,14 +67,14 @@ function pythonData(kind: string, name: string, task: Task): string[] {
   ];
 }
 
-/** Runs a Python script (after the data lines) that prints one number; undefined when Python or a module is missing. */
-function runPython(lines: string[]): number | undefined {
+/** Runs a Python script (after the data lines) that prints numbers; undefined when Python or a module is missing. */
+function runPython(lines: string[]): number[] | undefined {
   if (!existsSync(python)) return undefined;
   const dir = mkdtempSync(join(tmpdir(), 'sibyl-shap-'));
   try {
     const script = join(dir, 'bench.py');
     writeFileSync(script, lines.join('\n'));
-    return Number(execFileSync(python, [script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+    return execFileSync(python, [script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().split(/\s+/).map(Number);
   } catch {
     return undefined;
   } finally {
@@ -97,7 +97,7 @@ function lightgbmContrib(kind: string, name: string, task: Task): number | undef
     'for _ in range(3):',
     '    t = time.process_time(); m.predict(x, pred_contrib=True); best = min(best, time.process_time() - t)',
     'print(best * 1000)',
-  ]);
+  ])?.[0];
 }
 
 /**
@@ -116,11 +116,10 @@ function shapForest(kind: string, name: string, task: Task): { ms: number; leave
     'x = pd.concat([d[~tr]] * 20).iloc[:1000]',
     'e = shap.TreeExplainer(m)',
     't = time.process_time(); e.shap_values(x, check_additivity=False); ms = (time.process_time() - t) * 1000',
-    'print(ms * 1e7 + sum(t.tree_.n_leaves for t in m.estimators_))',
+    'print(ms, sum(t.tree_.n_leaves for t in m.estimators_))',
   ]);
-  if (out === undefined || !Number.isFinite(out)) return undefined;
-  const leaves = out % 1e7;
-  return { ms: (out - leaves) / 1e7, leaves };
+  if (!out || out.length !== 2 || !out.every(Number.isFinite)) return undefined;
+  return { ms: out[0]!, leaves: out[1]! };
 }
 
 /** Trees, leaves, deepest leaf, most distinct features on a path; and the largest Ψ tables (MB) one tree needs for `rows` rows. */
