@@ -2,9 +2,9 @@
  * TreeSHAP's leaf-by-leaf row loops (tree-shap.ts) run in WebAssembly: tree-shap-kernel.wat, assembled
  * by scripts/build-wasm.mjs. tree-shap.ts summarises a tree (its TreePlan: preorder, leaves' path
  * features and Ψ tables, all independent of the rows); this module copies that summary into the
- * kernel's memory as compact records (one 16-byte record per node, the left child next to its parent)
- * and lets the kernel take every row through it. Its contributions collect in the kernel's memory and
- * are added to the caller's at the end. Same arithmetic as the JS loops; ~4–6× less CPU on fully
+ * kernel's memory as compact records (splits and leaves in two lists, a split's left child numbered
+ * next to it), adds each untabulated leaf's quadrature factors, and lets the kernel take every row through it. Its contributions collect in the kernel's memory and
+ * are added to the caller's at the end. Same results as the JS loops to rounding; ~3–4× less CPU on fully
  * grown forests (bench/explanations.ts).
  */
 import kernelBytes from './tree-shap-kernel.wasm.js';
