@@ -11,21 +11,6 @@ import kernelBytes from './tree-shap-kernel.wasm.js';
 import type { SplitRows } from './tree-shap.js';
 import { GAUSS_NODES, GAUSS_WEIGHTS } from './psi-table.js';
 
-// The project's lib (ES2023, no DOM) has no WebAssembly typings; Node provides the global. Only what is used here:
-declare namespace WebAssembly {
-  class Memory {
-    readonly buffer: ArrayBuffer;
-    grow(pages: number): number;
-  }
-  class Module {
-    constructor(bytes: Uint8Array);
-  }
-  class Instance {
-    constructor(module: Module, imports: object);
-    readonly exports: Record<string, unknown>;
-  }
-}
-
 type RowsFn = (
   x: number, nc: number, r0: number, r1: number, splits: number, rights: number, ns: number, catBits: number,
   leaves: number, nl: number, sFeat: number, sZero: number, sHot: number, tables: number, values: number, kk: number,

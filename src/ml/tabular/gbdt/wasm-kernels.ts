@@ -11,22 +11,6 @@ import kernelBytes from './kernels.wasm.js';
 /** Rows score4 walks side by side; nRows passed to it must be a multiple (score1 takes any). */
 export const SCORE_LANES = 4;
 
-// The project's lib (ES2023, no DOM) has no WebAssembly typings; Node provides the global. Only what is used here:
-declare namespace WebAssembly {
-  class Memory {
-    constructor(descriptor: { initial: number; maximum?: number; shared?: boolean });
-    readonly buffer: ArrayBufferLike;
-    grow(pages: number): number;
-  }
-  class Module {
-    constructor(bytes: Uint8Array);
-  }
-  class Instance {
-    constructor(module: Module, imports: object);
-    readonly exports: Record<string, unknown>;
-  }
-}
-
 const PAGE_BYTES = 65536;
 /** 4 GB: the most a 32-bit wasm memory can address (and what kernels.wat declares). */
 const MAX_PAGES = 65536;
