@@ -33,10 +33,12 @@ if (files.length === 0) {
   process.exit(1);
 }
 const removeTemplate = await prepareEmbeddedTemplate();
-// Files run in separate processes, SIBYL_TEST_CONCURRENCY at a time (default 2: one file alone keeps about
-// 1.3 of the 2 cores busy, waiting on its servers, workers and polls; two keep both busy, and the default
-// run took 10.0 min instead of 12.1 on a quiet 2-core machine). Files that measure latency run alone after the others.
-const concurrency = Number(process.env.SIBYL_TEST_CONCURRENCY ?? 2);
+// Files run in separate processes, SIBYL_TEST_CONCURRENCY at a time. The default run takes 2: one file
+// alone keeps about 1.3 of the 2 cores busy, waiting on its servers, workers and polls; two keep both
+// busy (10.0 min instead of 12.1 on a quiet 2-core machine). The other suites (slow, clients, cluster,
+// fuzz) take 1: they start process groups, private databases and load of their own. Files that measure
+// latency run alone after the others.
+const concurrency = Number(process.env.SIBYL_TEST_CONCURRENCY ?? (suite ? 1 : 2));
 const ALONE = ['responsiveness'];
 const alone = files.filter((f) => ALONE.some((a) => f.includes(a)));
 const shared = files.filter((f) => !alone.includes(f));
