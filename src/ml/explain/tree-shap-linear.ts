@@ -15,15 +15,10 @@
  */
 import { GAUSS_NODES, GAUSS_WEIGHTS } from './psi-table.js';
 import type { ShapTrees, SplitRows } from './tree-shap.js';
+import { grow, growFields } from './growable.js';
 
 /** Most distinct features on one path the row masks hold (and Q ≤ 16 quadrature nodes cover). */
 const MAX_SLOTS = 30;
-
-function grow<A extends Int32Array | Float64Array>(a: A, size: number): A {
-  const b = new (a.constructor as new (n: number) => A)(size);
-  b.set(a);
-  return b;
-}
 
 /** One tree in preorder with its per-edge factors at the quadrature nodes; reused tree after tree. */
 export class LinearPlan {
@@ -85,16 +80,7 @@ export class LinearPlan {
   private ensure(at: number): void {
     if (at < this.order.length) return;
     const n = 2 * at;
-    this.order = grow(this.order, n);
-    this.leftAt = grow(this.leftAt, n);
-    this.rightAt = grow(this.rightAt, n);
-    this.slotAt = grow(this.slotAt, n);
-    this.columnAt = grow(this.columnAt, n);
-    this.sameInto = grow(this.sameInto, n);
-    const e = new Uint8Array(n);
-    e.set(this.excluded);
-    this.excluded = e;
-    this.share = grow(this.share, n);
+    growFields<LinearPlan>(this, ['order', 'leftAt', 'rightAt', 'slotAt', 'columnAt', 'sameInto', 'excluded', 'share'], n);
     this.leafValue = grow(this.leafValue, n * this.outputs);
   }
 

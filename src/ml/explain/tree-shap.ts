@@ -26,6 +26,7 @@ import { treeShapRecursive } from './tree-shap-recursive.js';
 import { psiTable } from './psi-table.js';
 import { LinearPlan, LinearScratch, linearTreeShap } from './tree-shap-linear.js';
 import { WasmTreeShap } from './tree-shap-wasm.js';
+import { grow, growFields } from './growable.js';
 
 /** Trees of one ensemble in one node table; each tree's outputs are added to the ensemble's. */
 export interface ShapTrees {
@@ -260,11 +261,7 @@ class TreePlan {
   private walk(t: ShapTrees, node: number, slots: number, rows: number, method: TreeShapMethod): boolean {
     const at = this.nodes++;
     if (at === this.order.length) {
-      this.order = grow(this.order, 2 * at);
-      this.leftAt = grow(this.leftAt, 2 * at);
-      this.rightAt = grow(this.rightAt, 2 * at);
-      this.slotAt = grow(this.slotAt, 2 * at);
-      this.columnAt = grow(this.columnAt, 2 * at);
+      growFields<TreePlan>(this, ['order', 'leftAt', 'rightAt', 'slotAt', 'columnAt'], 2 * at);
     }
     this.order[at] = node;
     const left = t.left[node]!;
@@ -302,11 +299,7 @@ class TreePlan {
   private addLeaf(node: number, d: number, rows: number, method: TreeShapMethod, scale: number): number {
     const l = this.leaves++;
     if (l === this.leafNode.length) {
-      this.leafNode = grow(this.leafNode, 2 * l);
-      this.leafSlots = grow(this.leafSlots, 2 * l);
-      this.leafAt = grow(this.leafAt, 2 * l);
-      this.tableAt = grow(this.tableAt, 2 * l);
-      this.leafScalar = grow(this.leafScalar, 2 * l);
+      growFields<TreePlan>(this, ['leafNode', 'leafSlots', 'leafAt', 'tableAt', 'leafScalar'], 2 * l);
     }
     this.leafNode[l] = node;
     this.leafSlots[l] = d;
@@ -315,9 +308,7 @@ class TreePlan {
     this.leafAt[l] = at;
     this.used += d;
     if (this.used > this.feature.length) {
-      this.feature = grow(this.feature, 2 * this.used);
-      this.zero = grow(this.zero, 2 * this.used);
-      this.hotScale = grow(this.hotScale, 2 * this.used);
+      growFields<TreePlan>(this, ['feature', 'zero', 'hotScale'], 2 * this.used);
     }
     let positive = true;
     for (let j = 0; j < d; j++) {
@@ -339,12 +330,6 @@ class TreePlan {
     } else this.tableAt[l] = -1;
     return l;
   }
-}
-
-function grow<A extends Int32Array | Float64Array>(a: A, size: number): A {
-  const b = new (a.constructor as new (n: number) => A)(size);
-  b.set(a);
-  return b;
 }
 
 /**
