@@ -15,7 +15,7 @@
  * likelihood (crossValidatedPrior), so the amount of shrinkage is fitted too, not set by hand.
  *
  * Forecasts apply a table through withBandedShape; the one in use (TAIL_SHAPE_TABLE) is still the
- * single pooled shape: the fitted M3 table holds the yearly bands but loses MSIS (M3_PERIOD_BAND_TABLE).
+ * single pooled shape: the fitted M3 table holds the yearly bands but loses MSIS (bench/lib/m3-period-band-table.ts).
  */
 import { combinedDof, fitTailShape, POOLED_TAIL_SHAPE, studentTLogDensity, type ShapeSample, type TailShape } from './tail-shape.js';
 import type { PointForecast } from './types.js';
@@ -172,31 +172,5 @@ export function withBandedShape(f: PointForecast, shape: BandedTailShape): Point
   };
 }
 
-/**
- * The table fitted on the pseudo-holdouts of all 3003 M3 training series (36 598 errors; the
- * competition holdouts unread) by `npm run bench:forecast-tail-shape`; λ is the pooled fit's (0.2).
- * Prior weights 0, 100, 300, 1000, 3000, 10 000, ∞ errors: 5-fold leave-series-out log-likelihood
- * −56 779.4, −56 779.0, −56 779.0, −56 782.2, −56 792.2, −56 815.4, −56 872.2 (∞ is the single pooled
- * shape) → 100. Pseudo-holdout coverage at 95 %, pooled shape → table: yearly 91.8 → 94.9 (last
- * band 88.7 → 93.8), quarterly 96.0 → 95.0, monthly 95.3 → 95.0.
- *
- * Not in use: on the competition holdouts (bench:forecast --from … --shape period-band) it brings the
- * yearly bands to nominal (95 %: M3 90.5 → 94.7, M1 87.8 → 90.9, tourism 91.2 → 94.7) but its MSIS is
- * worse than the pooled shape's on M3 (95 %: 12.21 → 12.48) and on the tourism confirmation set
- * (17.97 → 18.35); only M1 gains (17.27 → 16.73). A likely reason, not yet shown: the likelihood
- * weighs every standardised error the same, the MSIS weighs each by its spread over the series' MASE
- * scale. Fitting with those weights (bench:forecast-tail-shape --weight msis; 3 232 effective errors of
- * 36 598) narrows every band below nominal on the pseudo-holdouts (all: 44.8/75.0/87.3/93.9 %).
- */
-export const M3_PERIOD_BAND_TABLE: TailShapeTable = {
-  pooled: { dof: 5.383, seriesDofWeight: 0.2, bandScales: [0.8899, 0.8814, 0.9260] },
-  byPeriod: {
-    '1': { dof: 2.896, seriesDofWeight: 0.2, bandScales: [0.8122, 0.8716, 0.9981] },
-    '4': { dof: 5.023, seriesDofWeight: 0.2, bandScales: [0.7528, 0.8132, 0.8939] },
-    '12': { dof: 6.249, seriesDofWeight: 0.2, bandScales: [0.9391, 0.8978, 0.9165] },
-  },
-  priorErrors: 100,
-};
-
-/** The table in use: the single pooled shape (POOLED_TAIL_SHAPE) in every period and band; see M3_PERIOD_BAND_TABLE for why. */
+/** The table in use: the single pooled shape (POOLED_TAIL_SHAPE) in every period and band; see bench/lib/m3-period-band-table.ts for why. */
 export const TAIL_SHAPE_TABLE: TailShapeTable = pooledTable(POOLED_TAIL_SHAPE);
