@@ -1,14 +1,20 @@
 /**
- * Feature-parallel histogram work for one fit, LightGBM's feature-parallel scheme on one machine: the
- * features are cut into one contiguous range per thread; for each leaf job every thread fills its
- * range of the smaller child's histogram (same rows, same order as one thread would), subtracts it from
- * the parent's over its range, and finds the best split of each child among its features. The main
- * thread merges the threads' best splits in range order, keeping an earlier range on equal gain, which
- * is exactly the single-thread scan's choice: models are byte-identical whatever the thread count.
+ * Feature-parallel histogram work for one fit, LightGBM's feature-parallel scheme on one machine: for
+ * each leaf job the features are cut into contiguous blocks; for its blocks a thread fills the smaller
+ * child's histogram (same rows, same order as one thread would), subtracts it from the parent's, and
+ * finds the best split of each child among the block's features. The main thread merges the blocks'
+ * best splits in block order, keeping an earlier block on equal gain, which is exactly the single-thread
+ * scan's choice: models are byte-identical whatever the thread count, and whichever thread did a block.
  *
  * The same threads share the fit's row work (row-work.ts): gradients, partitioning a split leaf's rows,
- * adding a tree's values to the scores, each cut into one row range per thread and giving the numbers
- * one thread gives. Without that, a third of a two-thread fit ran on the main thread alone.
+ * adding a tree's values to the scores, each cut into row blocks and giving the numbers one thread
+ * gives. Without that, a third of a two-thread fit ran on the main thread alone.
+ *
+ * Blocks are not assigned: each thread takes the next one (a compare-and-swap on a counter tagged with
+ * the job's number) until none is left, a few blocks per thread (teamTuning.blocksPerThread). The main
+ * thread starts on a job at once and waits only for blocks a helper has taken and not yet finished; on a
+ * loaded machine a helper that is not running then costs the main thread one block, not half the job
+ * (with fixed halves the main thread spent most of a loaded two-thread fit waiting).
  *
  * A multiclass round grows one tree per class from the same gradients; with at least as many classes as
  * threads, the threads grow whole trees of the round instead (growClasses), each on its own tree lane
@@ -62,8 +68,9 @@ export interface TeamInit {
   maxLeaves: number;
   thread: number;
   threads: number;
-  /** The job sequence number the thread has seen so far. */
-  seq: number;
+  /** Feature blocks of a leaf job, row blocks of a row job (the same on every thread). */
+  leafBlocks: number;
+  rowBlocks: number;
   /** teamTuning.spins of the main thread: the most polls before sleeping (spin-wait.ts). */
   spins: number;
   /** Tree lanes of the memory (> thread: this thread may grow whole trees, growClasses). */
@@ -78,35 +85,46 @@ interface GrownTrees {
   trees: Tree[];
 }
 
-// Control block (Int32 words): job sequence, per-thread done sequence and error flag, job fields.
-const SEQ = 0;
-const DONE = 1; // + thread (1 .. MAX_THREADS-1)
+// Control block (Int32 words). JOB: the job's sequence number × 8 + its kind, in one word, so that a
+// thread that reads it never pairs one job's number with another's kind.
+const JOB = 0;
+const DONE = 1; // + thread (1 .. MAX_THREADS-1): class and stop jobs only
 const FAILED = 9; // + thread
-const KIND = 17;
-const BUILD = 18;
-const BEGIN = 19;
-const END = 20;
-const PARENT = 21;
-const FIND_A = 22;
-const FIND_B = 23;
-const GRAD_AT = 24;
-const HESS_AT = 25;
-const N_FEATURES = 26;
+/**
+ * Block jobs: the next block to take, as (sequence number mod 2^20) << 12 | blocks << 6 | next block.
+ * A thread takes block b by compareExchange of this word from b to b + 1, so a thread still looking at an
+ * earlier job (its number no longer here) takes nothing from the current one.
+ */
+const CLAIM = 17;
+/** Block jobs: blocks finished (by any thread); the main thread waits until it equals the job's blocks. */
+const FINISHED = 18;
+const BUILD = 19;
+const BEGIN = 20;
+const END = 21;
+const PARENT = 22;
+const FIND_A = 23;
+const FIND_B = 24;
+const GRAD_AT = 25;
+const HESS_AT = 26;
+const N_FEATURES = 27;
 /** Row jobs: the split feature's codes (partition); the tree's leaves and class (scores). */
-const CODES_AT = 27;
-const N_LEAVES = 28;
-const CLASS = 29;
+const CODES_AT = 28;
+const N_LEAVES = 29;
+const CLASS = 30;
 /** Bumped whenever the feature list is written: helpers re-read it once per tree, not per job. */
-const FEATURES_VERSION = 30;
-/** + thread: the end of the left part of the thread's range after a partition job. */
-const MID = 32;
-/** + thread: the helper's busy time on its last job, in tenths of a microsecond (for teamStats). */
-const BUSY_TENTH_US = 40;
+const FEATURES_VERSION = 31;
+/** Helpers' busy time on the current block job's blocks, in tenths of a microsecond, and their blocks (teamStats). */
+const HELPER_BUSY = 32;
+const HELPER_BLOCKS = 33;
 /** Class jobs: classes in the round, the bag's length (−1: every row), the next class not yet taken. */
-const N_CLASSES = 48;
-const BAG_LENGTH = 49;
-const NEXT_CLASS = 50;
-const CTRL_INTS = 52;
+const N_CLASSES = 34;
+const BAG_LENGTH = 35;
+const NEXT_CLASS = 36;
+/** + block: the end of the left part of the block's rows after a partition job. */
+const MID = 40;
+/** Blocks of one job, at most: 6 bits of CLAIM's count. */
+export const MAX_BLOCKS = 32;
+const CTRL_INTS = MID + MAX_BLOCKS + 4;
 /** Job kinds. */
 const LEAF = 0;
 const STOP = 1;
@@ -115,12 +133,12 @@ const GRADIENTS = 3;
 const SCORES = 4;
 const CLASSES = 5;
 export const MAX_THREADS = 8;
-/** Per thread and leaf: gain, feature, thresholdBin, defaultLeft, lg, lh, lc, rg, rh, rc, leftBins length. */
+/** Per block and leaf: gain, feature, thresholdBin, defaultLeft, lg, lh, lc, rg, rh, rc, leftBins length. */
 const RESULT_F64 = 11;
 const LEFT_BINS_BYTES = 256;
-/** Bytes of the control block for nf features, `threads` threads and trees of up to maxLeaves leaves. */
-export function teamBytes(nf: number, threads: number, maxLeaves: number): number {
-  return CTRL_INTS * 4 + align8(nf * 4) + 6 * 8 + threads * 2 * (RESULT_F64 * 8 + LEFT_BINS_BYTES) + align8(maxLeaves * 8) + maxLeaves * 8;
+/** Bytes of the control block for nf features and trees of up to maxLeaves leaves (results for MAX_BLOCKS blocks). */
+export function teamBytes(nf: number, maxLeaves: number): number {
+  return CTRL_INTS * 4 + align8(nf * 4) + 6 * 8 + MAX_BLOCKS * 2 * (RESULT_F64 * 8 + LEFT_BINS_BYTES) + align8(maxLeaves * 8) + maxLeaves * 8;
 }
 
 function align8(b: number): number {
@@ -130,13 +148,13 @@ function align8(b: number): number {
 /**
  * Views on the control block, the same on every thread. Integer fields go through Atomics. Float64
  * fields (job sums, results, a scores job's leaves) are plain views: each is written before the job's
- * (or the answer's) sequence number is stored with Atomics and read after that number is loaded, which
+ * number (or the block's FINISHED count) is stored with Atomics and read after that is loaded, which
  * orders them as it orders the histograms; as int64 bit patterns through Atomics they cost a BigInt
  * allocation per value, 17 per leaf job.
  */
 class ControlBlock {
   readonly ints: Int32Array;
-  /** Job sums, then per thread and leaf a result. */
+  /** Job sums, then per block and leaf a result. */
   private readonly sums: Float64Array;
   private readonly results: Float64Array;
   private readonly leftBins: Uint8Array;
@@ -149,16 +167,16 @@ class ControlBlock {
   readonly leafCount: Int32Array;
   readonly leafValue: Float64Array;
 
-  constructor(buffer: ArrayBufferLike, at: number, nf: number, threads: number, maxLeaves: number) {
+  constructor(buffer: ArrayBufferLike, at: number, nf: number, maxLeaves: number) {
     this.ints = new Int32Array(buffer, at, CTRL_INTS + nf);
     this.featuresAt = CTRL_INTS;
     at += CTRL_INTS * 4 + align8(nf * 4);
     this.sums = new Float64Array(buffer, at, 6);
     at += 6 * 8;
-    this.results = new Float64Array(buffer, at, threads * 2 * RESULT_F64);
-    at += threads * 2 * RESULT_F64 * 8;
-    this.leftBins = new Uint8Array(buffer, at, threads * 2 * LEFT_BINS_BYTES);
-    at += threads * 2 * LEFT_BINS_BYTES;
+    this.results = new Float64Array(buffer, at, MAX_BLOCKS * 2 * RESULT_F64);
+    at += MAX_BLOCKS * 2 * RESULT_F64 * 8;
+    this.leftBins = new Uint8Array(buffer, at, MAX_BLOCKS * 2 * LEFT_BINS_BYTES);
+    at += MAX_BLOCKS * 2 * LEFT_BINS_BYTES;
     this.leafBegin = new Int32Array(buffer, at, maxLeaves);
     this.leafCount = new Int32Array(buffer, at + maxLeaves * 4, maxLeaves);
     this.leafValue = new Float64Array(buffer, at + align8(maxLeaves * 8), maxLeaves);
@@ -184,7 +202,6 @@ class ControlBlock {
   }
 
   writeJob(job: LeafJob): void {
-    this.set(KIND, LEAF);
     this.set(BUILD, job.build);
     this.set(BEGIN, job.begin);
     this.set(END, job.end);
@@ -213,13 +230,13 @@ class ControlBlock {
     };
   }
 
-  writeResult(thread: number, leaf: 0 | 1, split: SplitInfo): void {
-    const o = (thread * 2 + leaf) * RESULT_F64;
+  writeResult(block: number, leaf: 0 | 1, split: SplitInfo): void {
+    const o = (block * 2 + leaf) * RESULT_F64;
     const v = [
       split.gain, split.feature, split.thresholdBin, split.defaultLeft ? 1 : 0, split.left.grad, split.left.hess, split.left.count,
       split.right.grad, split.right.hess, split.right.count, split.leftBins ? split.leftBins.length : -1,
     ];
-    const b = (thread * 2 + leaf) * LEFT_BINS_BYTES;
+    const b = (block * 2 + leaf) * LEFT_BINS_BYTES;
     if (split.leftBins) for (let i = 0; i < split.leftBins.length; i++) Atomics.store(this.leftBins, b + i, split.leftBins[i]);
     for (let i = 0; i < RESULT_F64; i++) this.results[o + i] = v[i];
   }
@@ -229,11 +246,11 @@ class ControlBlock {
    * there changes the objects' field representation, and V8 then deoptimised the split finder on every
    * later fit in the process (about 4× slower, single-thread fits included).
    */
-  readResult(thread: number, leaf: 0 | 1): SplitInfo {
-    const o = (thread * 2 + leaf) * RESULT_F64;
+  readResult(block: number, leaf: 0 | 1): SplitInfo {
+    const o = (block * 2 + leaf) * RESULT_F64;
     const r = (i: number) => this.results[o + i];
     const nLeft = r(10);
-    const b = (thread * 2 + leaf) * LEFT_BINS_BYTES;
+    const b = (block * 2 + leaf) * LEFT_BINS_BYTES;
     return {
       gain: r(0), feature: r(1) | 0, thresholdBin: r(2) | 0, defaultLeft: r(3) === 1,
       leftBins: nLeft >= 0 ? Uint8Array.from({ length: nLeft }, (_, i) => Atomics.load(this.leftBins, b + i)) : null,
@@ -243,21 +260,25 @@ class ControlBlock {
   }
 }
 
-/** Thread t's share of begin .. end: [cut(t), cut(t + 1)). */
-function rowCut(begin: number, end: number, t: number, threads: number): number {
-  return begin + Math.floor(((end - begin) * t) / threads);
+/** Block b's share of begin .. end: [cut(b), cut(b + 1)). */
+function rowCut(begin: number, end: number, b: number, blocks: number): number {
+  return begin + Math.floor(((end - begin) * b) / blocks);
 }
 
-/** A helper's part of a row job. */
-function serveRows(kind: number, control: ControlBlock, rows: RowWork, t: number, threads: number, nRows: number): void {
-  const begin = control.get(BEGIN);
-  const end = control.get(END);
-  const a = rowCut(begin, end, t, threads);
-  const b = rowCut(begin, end, t + 1, threads);
-  if (kind === PARTITION) control.set(MID + t, rows.partitionApart(a, b, control.get(CODES_AT)));
-  else if (kind === GRADIENTS) rows.gradients(a, b);
-  else if (kind === SCORES) rows.addLeafValues(a, b, control.get(N_LEAVES), control.leafBegin, control.leafCount, control.leafValue, control.get(CLASS));
-  else throw new Error(`GBDT: unknown job kind ${kind} (${nRows} rows)`);
+/** CLAIM's word for job seq of `blocks` blocks, `next` the next block to take. */
+function claimWord(seq: number, blocks: number, next: number): number {
+  return ((seq & 0xfffff) << 12) | (blocks << 6) | next;
+}
+
+/** The next block of job seq, taken for this thread; −1 once none is left or the job is no longer seq. */
+function takeBlock(ints: Int32Array, seq: number): number {
+  const tag = seq & 0xfffff;
+  for (;;) {
+    const w = Atomics.load(ints, CLAIM);
+    const next = w & 63;
+    if (((w >>> 12) & 0xfffff) !== tag || next >= ((w >>> 6) & 63)) return -1;
+    if (Atomics.compareExchange(ints, CLAIM, w, w + 1) === w) return next;
+  }
 }
 
 /** First feature of each thread's range (and nf last): ranges of equal feature counts. */
@@ -311,11 +332,54 @@ export class ThreadShare {
   }
 }
 
-/** The threads of one fit; with one thread, the main thread's share is the whole job. */
+/**
+ * What any thread needs to do any block of a block job: one ThreadShare per feature block (a leaf job's
+ * block: its features' histograms and best splits) and the row work (a row job's block: its rows).
+ */
+class BlockWork {
+  readonly shares: ThreadShare[];
+
+  constructor(
+    histograms: HistogramBuilder, layout: FeatureLayout, params: ResolvedGbdtParams,
+    private readonly rows: RowWork, private readonly control: ControlBlock, leafBlocks: number, private readonly rowBlocks: number,
+  ) {
+    this.shares = Array.from({ length: leafBlocks }, (_, b) => new ThreadShare(histograms, layout, params, b, leafBlocks));
+  }
+
+  setFeatures(features: Int32Array): void {
+    for (const s of this.shares) s.setFeatures(features);
+  }
+
+  /** Block b of a row job over the control block's BEGIN .. END. */
+  rowBlock(kind: number, b: number): void {
+    const c = this.control;
+    const begin = c.get(BEGIN);
+    const end = c.get(END);
+    const from = rowCut(begin, end, b, this.rowBlocks);
+    const to = rowCut(begin, end, b + 1, this.rowBlocks);
+    if (kind === PARTITION) c.set(MID + b, this.rows.partitionApart(from, to, c.get(CODES_AT)));
+    else if (kind === GRADIENTS) this.rows.gradients(from, to);
+    else if (kind === SCORES) this.rows.addLeafValues(from, to, c.get(N_LEAVES), c.leafBegin, c.leafCount, c.leafValue, c.get(CLASS));
+    else throw new Error(`GBDT: unknown job kind ${kind}`);
+  }
+}
+
+/** Blocks of a leaf job and of a row job for this many threads (teamTuning.blocksPerThread). */
+function blockCounts(nf: number, threads: number, perThread: number): { leafBlocks: number; rowBlocks: number } {
+  const rowBlocks = Math.max(threads, Math.min(MAX_BLOCKS, perThread * threads));
+  return { leafBlocks: Math.max(1, Math.min(nf, rowBlocks)), rowBlocks };
+}
+
+/** The threads of one fit; with one thread, the main thread does every job whole. */
 export class FeatureTeam {
-  private readonly own: ThreadShare;
-  /** The whole job on the main thread (every feature), for jobs too small to share. */
+  /** The whole job on the main thread (every feature): with one thread, and for jobs too small to share. */
   private readonly solo: ThreadShare;
+  /** The blocks' work on the main thread (null: one thread). */
+  private readonly blocks: BlockWork | null;
+  private readonly leafBlocks: number;
+  private readonly rowBlocks: number;
+  /** The main thread's own results of the current leaf job, by block (null: a helper's, in the control block). */
+  private readonly mine: ([SplitInfo | null, SplitInfo | null] | null)[];
   /** The current tree's features and their bins in all (for the work of a leaf job). */
   private treeFeatures = 0;
   private treeBins = 0;
@@ -339,20 +403,24 @@ export class FeatureTeam {
   private readonly maxLeaves: number;
   private readonly bag: Int32Array;
 
-  /** memory: made with teamBytes(nf, threads, params.numLeaves); objective: after initScores. */
+  /** memory: made with teamBytes(nf, params.numLeaves); objective: after initScores. */
   constructor(memory: TrainingMemory, layout: FeatureLayout, params: ResolvedGbdtParams, objective: Objective, readonly threads: number) {
     if (!(threads >= 1 && threads <= MAX_THREADS)) throw new Error(`GBDT: threads must be in 1..${MAX_THREADS}`);
     const nf = layout.bins.length;
     const { histograms, teamAt } = memory;
     this.nRows = histograms.plan.nRows;
-    this.bounds = new Int32Array(threads + 1);
-    this.mids = new Int32Array(threads);
-    this.own = new ThreadShare(histograms, layout, params, 0, threads);
-    this.solo = threads > 1 ? new ThreadShare(histograms, layout, params, 0, 1) : this.own;
+    const { leafBlocks, rowBlocks } = blockCounts(nf, threads, this.tuning.blocksPerThread);
+    this.leafBlocks = leafBlocks;
+    this.rowBlocks = rowBlocks;
+    this.bounds = new Int32Array(rowBlocks + 1);
+    this.mids = new Int32Array(rowBlocks);
+    this.mine = new Array(leafBlocks).fill(null);
+    this.solo = new ThreadShare(histograms, layout, params, 0, 1);
     this.binsOf = layout.numBins;
     this.rows = new RowWork(memory.kernels, histograms.plan, objective);
-    this.control = new ControlBlock(histograms.pool[0].buffer, teamAt, nf, threads, params.numLeaves);
+    this.control = new ControlBlock(histograms.pool[0].buffer, teamAt, nf, params.numLeaves);
     for (let i = 0; i < CTRL_INTS; i++) this.control.set(i, 0);
+    this.blocks = threads > 1 ? new BlockWork(histograms, layout, params, this.rows, this.control, leafBlocks, rowBlocks) : null;
     const lanes = histograms.plan.lanes.length;
     this.lane = lanes > 1 ? new TreeLane(memory.kernels, histograms.plan, 0, layout, params, objective) : null;
     this.maxLeaves = params.numLeaves;
@@ -362,7 +430,7 @@ export class FeatureTeam {
       const { port1, port2 } = new MessageChannel();
       const init: TeamInit = {
         memory: memory.kernels.wasmMemory, plan: histograms.plan, layout, params, teamAt, objective: objectiveState(objective),
-        maxLeaves: params.numLeaves, thread: t, threads, seq: 0, spins: this.tuning.spins, lanes, port: port2,
+        maxLeaves: params.numLeaves, thread: t, threads, leafBlocks, rowBlocks, spins: this.tuning.spins, lanes, port: port2,
       };
       worker.postMessage(init, [port2]);
       this.workers.push(worker);
@@ -375,33 +443,45 @@ export class FeatureTeam {
     this.treeFeatures = features.length;
     this.treeBins = 0;
     for (const f of features) this.treeBins += this.binsOf[f];
-    this.own.setFeatures(features);
-    if (this.solo !== this.own) this.solo.setFeatures(features);
-    this.control.writeFeatures(features);
+    this.solo.setFeatures(features);
+    if (this.blocks) {
+      this.blocks.setFeatures(features);
+      this.control.writeFeatures(features);
+    }
   }
 
   /** Runs the job on every thread; the best split of leaf A and of leaf B (gain 0: none), or null if not asked. */
   run(job: LeafJob): [SplitInfo | null, SplitInfo | null] {
-    if (this.workers.length === 0) return this.own.run(job);
+    const blocks = this.blocks;
+    if (!blocks) return this.solo.run(job);
     if (this.work(job) < this.tuning.soloWork) {
       teamStats.soloJobs++;
       return this.solo.run(job);
     }
     teamStats.leafSyncs++;
     this.control.writeJob(job);
-    this.start();
-    const mine = this.own.run(job);
-    this.finish();
-    const merge = (leaf: 0 | 1, first: SplitInfo | null) => {
-      if (!first) return null;
-      let best = first;
-      for (let t = 1; t < this.threads; t++) {
-        const theirs = this.control.readResult(t, leaf);
-        if (theirs.gain > best.gain) best = theirs;
+    const n = this.leafBlocks;
+    const mine = this.mine;
+    mine.fill(null);
+    const ints = this.control.ints;
+    this.start(LEAF, n);
+    for (let b = takeBlock(ints, this.seq); b >= 0; b = takeBlock(ints, this.seq)) {
+      mine[b] = blocks.shares[b].run(job);
+      Atomics.add(ints, FINISHED, 1);
+    }
+    this.finishBlocks(n);
+    // Block by block in feature order, an earlier block kept on equal gain: the one-thread scan's choice.
+    const merge = (leaf: 0 | 1, slot: number) => {
+      if (slot < 0) return null;
+      let best: SplitInfo | null = null;
+      for (let b = 0; b < n; b++) {
+        const own = mine[b];
+        const split = own ? own[leaf]! : this.control.readResult(b, leaf);
+        if (!best || split.gain > best.gain) best = split;
       }
       return best;
     };
-    return [merge(0, mine[0]), merge(1, mine[1])];
+    return [merge(0, job.findA), merge(1, job.findB)];
   }
 
   /** A leaf job's work units (teamTuning.soloWork): histogram cells built, bins subtracted and scanned. */
@@ -415,10 +495,8 @@ export class FeatureTeam {
   /** Gradients and hessians of every training row from the current scores. */
   gradients(): void {
     const n = this.nRows;
-    if (this.workers.length === 0 || n < this.tuning.parallelRows) return this.rows.gradients(0, n);
-    this.startRows(GRADIENTS, 0, n);
-    this.rows.gradients(0, rowCut(0, n, 1, this.threads));
-    this.finish();
+    if (!this.blocks || n < this.tuning.parallelRows) return this.rows.gradients(0, n);
+    this.rowJob(GRADIENTS, 0, n);
   }
 
   /**
@@ -426,20 +504,18 @@ export class FeatureTeam {
    * codes at codesAt (TrainingMemory.sideTable); returns the end of the left part.
    */
   partition(begin: number, end: number, codesAt: number): number {
-    if (this.workers.length === 0 || end - begin < this.tuning.parallelRows) return this.rows.partition(begin, end, codesAt);
+    if (!this.blocks || end - begin < this.tuning.parallelRows) return this.rows.partition(begin, end, codesAt);
     this.control.set(CODES_AT, codesAt);
-    this.startRows(PARTITION, begin, end);
-    const { bounds, mids, threads } = this;
-    for (let t = 0; t <= threads; t++) bounds[t] = rowCut(begin, end, t, threads);
-    mids[0] = this.rows.partitionApart(bounds[0], bounds[1], codesAt);
-    this.finish();
-    for (let t = 1; t < threads; t++) mids[t] = this.control.get(MID + t);
-    return this.rows.mergePartitions(bounds, mids, threads);
+    this.rowJob(PARTITION, begin, end);
+    const { bounds, mids, rowBlocks } = this;
+    for (let b = 0; b <= rowBlocks; b++) bounds[b] = rowCut(begin, end, b, rowBlocks);
+    for (let b = 0; b < rowBlocks; b++) mids[b] = this.control.get(MID + b);
+    return this.rows.mergePartitions(bounds, mids, rowBlocks);
   }
 
   /** Adds leaf l's value to the class-c scores of the rows at partition positions leafBegin[l] .. + leafCount[l] − 1 (positions 0 .. total − 1 in all). */
   addLeafValues(numLeaves: number, leafBegin: Int32Array, leafCount: Int32Array, leafValue: Float64Array, c: number, total: number): void {
-    if (this.workers.length === 0 || total < this.tuning.parallelRows) {
+    if (!this.blocks || total < this.tuning.parallelRows) {
       this.rows.addLeafValues(0, total, numLeaves, leafBegin, leafCount, leafValue, c);
       return;
     }
@@ -449,9 +525,7 @@ export class FeatureTeam {
     cb.leafValue.set(leafValue.subarray(0, numLeaves));
     cb.set(N_LEAVES, numLeaves);
     cb.set(CLASS, c);
-    this.startRows(SCORES, 0, total);
-    this.rows.addLeafValues(0, rowCut(0, total, 1, this.threads), numLeaves, leafBegin, leafCount, leafValue, c);
-    this.finish();
+    this.rowJob(SCORES, 0, total);
   }
 
   /** Whether growClasses can run: the memory has a tree lane per thread. */
@@ -475,8 +549,7 @@ export class FeatureTeam {
     cb.set(N_CLASSES, k);
     cb.set(BAG_LENGTH, bag ? bag.length : -1);
     cb.set(NEXT_CLASS, 0);
-    cb.set(KIND, CLASSES);
-    this.start();
+    this.start(CLASSES, 0);
     const trees = new Array<Tree>(k);
     const bagLength = bag ? bag.length : -1;
     for (let c = Atomics.add(cb.ints, NEXT_CLASS, 1); c < k; c = Atomics.add(cb.ints, NEXT_CLASS, 1)) {
@@ -497,112 +570,176 @@ export class FeatureTeam {
     return trees;
   }
 
-  private startRows(kind: number, begin: number, end: number): void {
+  /** A row job over begin .. end, in rowBlocks blocks taken by whichever thread is free. */
+  private rowJob(kind: number, begin: number, end: number): void {
     teamStats.rowSyncs++;
-    this.control.set(KIND, kind);
+    const blocks = this.blocks!;
+    const ints = this.control.ints;
     this.control.set(BEGIN, begin);
     this.control.set(END, end);
-    this.start();
+    this.start(kind, this.rowBlocks);
+    for (let b = takeBlock(ints, this.seq); b >= 0; b = takeBlock(ints, this.seq)) {
+      blocks.rowBlock(kind, b);
+      Atomics.add(ints, FINISHED, 1);
+    }
+    this.finishBlocks(this.rowBlocks);
   }
 
   /** Ends the helpers' job loops; they return to the idle list. */
   close(): void {
     if (this.workers.length === 0) return;
-    this.control.set(KIND, STOP);
-    this.start();
+    this.start(STOP, 0);
     this.finish();
     for (const port of this.ports.splice(0)) port.close();
     releaseHelpers(this.workers.splice(0));
   }
 
-  private start(): void {
+  /** Publishes the next job: its kind, and for a block job its `blocks` blocks, none taken yet. */
+  private start(kind: number, blocks: number): void {
     const ints = this.control.ints;
     this.seq++;
     teamStats.syncs++;
+    Atomics.store(ints, FINISHED, 0);
+    Atomics.store(ints, HELPER_BUSY, 0);
+    Atomics.store(ints, HELPER_BLOCKS, 0);
+    Atomics.store(ints, CLAIM, claimWord(this.seq, blocks, 0));
     this.startedAt = performance.now();
-    Atomics.store(ints, SEQ, this.seq);
-    Atomics.notify(ints, SEQ);
+    Atomics.store(ints, JOB, this.seq * 8 + kind);
+    Atomics.notify(ints, JOB);
   }
 
-  private finish(): void {
+  /**
+   * After the main thread found no block left to take: waits for the blocks the helpers took. A helper
+   * that was not running when the job started took none, and is not waited for.
+   */
+  private finishBlocks(blocks: number): void {
     const ints = this.control.ints;
     const shareEnd = performance.now();
-    for (let t = 1; t < this.threads; t++) {
-      const slept = this.spin.sleptMs;
-      for (let done = Atomics.load(ints, DONE + t); done !== this.seq; ) done = this.spin.waitWhile(ints, DONE + t, done);
-      teamStats.sleepMs += this.spin.sleptMs - slept;
-      if (Atomics.load(ints, FAILED + t) !== 0) {
-        this.workers.splice(0).forEach((w) => void w.terminate());
-        throw new Error(`GBDT: helper thread ${t} failed (see its error output)`);
-      }
-    }
+    const slept = this.spin.sleptMs;
+    for (let done = Atomics.load(ints, FINISHED); done !== blocks; ) done = this.spin.waitWhile(ints, FINISHED, done);
+    teamStats.sleepMs += this.spin.sleptMs - slept;
+    this.checkHelpers();
     const share = shareEnd - this.startedAt;
-    const helper = Atomics.load(ints, BUSY_TENTH_US + 1) / 1e4;
+    const helper = Atomics.load(ints, HELPER_BUSY) / 1e4;
+    teamStats.blocks += blocks;
+    teamStats.helperBlocks += Atomics.load(ints, HELPER_BLOCKS);
     teamStats.mainShareMs += share;
     teamStats.waitMs += performance.now() - shareEnd;
     teamStats.helperBusyMs += helper;
     teamStats.jobCriticalMs += Math.max(share, helper);
   }
+
+  /** Waits until every helper has answered the current class or stop job. */
+  private finish(): void {
+    const ints = this.control.ints;
+    const shareEnd = performance.now();
+    let helper = 0;
+    for (let t = 1; t < this.threads; t++) {
+      const slept = this.spin.sleptMs;
+      for (let done = Atomics.load(ints, DONE + t); done !== this.seq; ) done = this.spin.waitWhile(ints, DONE + t, done);
+      teamStats.sleepMs += this.spin.sleptMs - slept;
+      if (t === 1) helper = Atomics.load(ints, HELPER_BUSY) / 1e4;
+    }
+    this.checkHelpers();
+    const share = shareEnd - this.startedAt;
+    teamStats.mainShareMs += share;
+    teamStats.waitMs += performance.now() - shareEnd;
+    teamStats.helperBusyMs += helper;
+    teamStats.jobCriticalMs += Math.max(share, helper);
+  }
+
+  private checkHelpers(): void {
+    for (let t = 1; t < this.threads; t++) {
+      if (Atomics.load(this.control.ints, FAILED + t) !== 0) {
+        this.workers.splice(0).forEach((w) => void w.terminate());
+        throw new Error(`GBDT: helper thread ${t} failed (see its error output)`);
+      }
+    }
+  }
 }
 
-/** A helper thread's loop for one fit: wait for a job, do its share, signal; until STOP. */
+/**
+ * A helper thread's loop for one fit, until STOP: wait for the next job; of a block job take blocks
+ * until none is left (a job it saw too late has none, and it waits for the next); answer a class job.
+ */
 export function serveFit(init: TeamInit): void {
   const kernels = new Kernels(init.memory);
   const histograms = new HistogramBuilder(kernels, init.plan);
   const rows = new RowWork(kernels, init.plan, init.objective);
-  const control = new ControlBlock(init.memory.buffer, init.teamAt, init.layout.bins.length, init.threads, init.maxLeaves);
-  const share = new ThreadShare(histograms, init.layout, init.params, init.thread, init.threads);
+  const control = new ControlBlock(init.memory.buffer, init.teamAt, init.layout.bins.length, init.maxLeaves);
+  const blocks = new BlockWork(histograms, init.layout, init.params, rows, control, init.leafBlocks, init.rowBlocks);
   const ints = control.ints;
   const t = init.thread;
-  let seq = init.seq;
+  let word = 0;
   let featuresVersion = -1;
   let features: Int32Array = new Int32Array(0);
   const spin = new SpinWait(init.spins);
   const lane = init.lanes > t ? new TreeLane(kernels, init.plan, t, init.layout, init.params, init.objective) : null;
-  for (;;) {
-    // The next job: SEQ moves on (a wake-up alone proves nothing), by exactly one.
-    const next = spin.waitWhile(ints, SEQ, seq);
-    const busyFrom = performance.now();
-    const skipped = next !== seq + 1;
-    seq = next;
-    const kind = control.get(KIND);
-    const stop = kind === STOP;
-    try {
-      if (skipped) throw new Error(`GBDT: helper thread ${t} missed a job (${seq})`);
-      // The feature list changes at most once per tree: re-read only when it was rewritten.
-      const version = control.get(FEATURES_VERSION);
-      if (!stop && (kind === LEAF || kind === CLASSES) && version !== featuresVersion) {
-        featuresVersion = version;
-        features = control.readFeatures();
-        share.setFeatures(features);
-      }
-      if (kind === CLASSES) {
-        if (!lane) throw new Error(`GBDT: helper thread ${t} has no tree lane`);
-        const k = control.get(N_CLASSES);
-        const bagLength = control.get(BAG_LENGTH);
-        const grown: GrownTrees = { classes: [], trees: [] };
-        for (let c = Atomics.add(ints, NEXT_CLASS, 1); c < k; c = Atomics.add(ints, NEXT_CLASS, 1)) {
-          grown.classes.push(c);
-          grown.trees.push(lane.growClass(c, bagLength, features));
-        }
-        // Before DONE: the main thread reads it (receiveMessageOnPort) once DONE moves on.
-        init.port.postMessage(grown);
-      } else if (kind !== LEAF && !stop) serveRows(kind, control, rows, t, init.threads, init.plan.nRows);
-      else if (!stop) {
-        const [a, b] = share.run(control.readJob());
-        if (a) control.writeResult(t, 0, a);
-        if (b) control.writeResult(t, 1, b);
-      }
-    } catch (e) {
-      Atomics.store(ints, FAILED + t, 1);
-      console.error(e);
+  // The feature list changes at most once per tree: re-read only when it was rewritten.
+  const currentFeatures = () => {
+    const version = control.get(FEATURES_VERSION);
+    if (version !== featuresVersion) {
+      featuresVersion = version;
+      features = control.readFeatures();
+      blocks.setFeatures(features);
     }
-    Atomics.store(ints, BUSY_TENTH_US + t, Math.min(2 ** 31 - 1, Math.round((performance.now() - busyFrom) * 1e4)));
-    Atomics.store(ints, DONE + t, seq);
-    Atomics.notify(ints, DONE + t);
-    if (stop) {
-      init.port.close();
-      return;
+  };
+  for (;;) {
+    // The next job: JOB moves on (a wake-up alone proves nothing); it may have moved on by several.
+    word = spin.waitWhile(ints, JOB, word);
+    const seq = Math.floor(word / 8);
+    const kind = word & 7;
+    if (kind === STOP || kind === CLASSES) {
+      const busyFrom = performance.now();
+      try {
+        if (kind === CLASSES) {
+          if (!lane) throw new Error(`GBDT: helper thread ${t} has no tree lane`);
+          currentFeatures();
+          const k = control.get(N_CLASSES);
+          const bagLength = control.get(BAG_LENGTH);
+          const grown: GrownTrees = { classes: [], trees: [] };
+          for (let c = Atomics.add(ints, NEXT_CLASS, 1); c < k; c = Atomics.add(ints, NEXT_CLASS, 1)) {
+            grown.classes.push(c);
+            grown.trees.push(lane.growClass(c, bagLength, features));
+          }
+          // Before DONE: the main thread reads it (receiveMessageOnPort) once DONE moves on.
+          init.port.postMessage(grown);
+        }
+      } catch (e) {
+        Atomics.store(ints, FAILED + t, 1);
+        console.error(e);
+      }
+      if (t === 1) Atomics.store(ints, HELPER_BUSY, Math.min(2 ** 31 - 1, Math.round((performance.now() - busyFrom) * 1e4)));
+      Atomics.store(ints, DONE + t, seq);
+      Atomics.notify(ints, DONE + t);
+      if (kind === STOP) {
+        init.port.close();
+        return;
+      }
+      continue;
+    }
+    // A block job. Whatever it reads after taking a block stays put until that block is finished.
+    let job: LeafJob | null = null;
+    for (let b = takeBlock(ints, seq); b >= 0; b = takeBlock(ints, seq)) {
+      const busyFrom = performance.now();
+      try {
+        if (kind === LEAF) {
+          if (!job) {
+            currentFeatures();
+            job = control.readJob();
+          }
+          const [a, c] = blocks.shares[b].run(job);
+          if (a) control.writeResult(b, 0, a);
+          if (c) control.writeResult(b, 1, c);
+        } else blocks.rowBlock(kind, b);
+      } catch (e) {
+        Atomics.store(ints, FAILED + t, 1);
+        console.error(e);
+      }
+      Atomics.add(ints, HELPER_BUSY, Math.round((performance.now() - busyFrom) * 1e4));
+      Atomics.add(ints, HELPER_BLOCKS, 1);
+      Atomics.add(ints, FINISHED, 1);
+      Atomics.notify(ints, FINISHED);
     }
   }
 }

@@ -48,7 +48,7 @@ export class GbdtLearner implements Learner {
     // A round of at least one tree per thread: the threads grow whole trees (one lane each), not parts of one.
     const lanes = teamTuning.growClasses && threads > 1 && objective.numScores >= threads ? threads : 1;
     const memory = new TrainingMemory(layout, trainData, objective.numScores, p.numLeaves, {
-      teamBytes: teamBytes(layout.bins.length, threads, p.numLeaves), weighted: opts.weights !== undefined, lanes,
+      teamBytes: teamBytes(layout.bins.length, p.numLeaves), weighted: opts.weights !== undefined, lanes,
     });
     // Targets and weights of the training rows in the fit's shared memory, where every thread reads them.
     const yTrain = pickInto(target, train, memory.y);

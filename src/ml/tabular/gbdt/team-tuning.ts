@@ -28,6 +28,12 @@ export const teamTuning = {
    * (feature-team.ts growClasses) rather than sharing each tree's leaf jobs (false: the rule before).
    */
   growClasses: true,
+  /**
+   * Blocks per thread of a shared job: a leaf job's features and a row job's rows are cut into this many
+   * blocks per thread (at most 32 in all), which the threads take one at a time, whichever is free. A
+   * helper the machine has not run lately then holds up a job by one block at most, not by half of it.
+   */
+  blocksPerThread: 4,
   /** Rows × features per thread below which a fit stays on one thread (learner.ts). */
   minCellsPerThread: 50_000,
 };
@@ -47,6 +53,9 @@ export const teamStats = {
   soloJobs: 0,
   /** Class jobs (a multiclass round's trees grown whole by the threads at once, feature-team.ts growClasses). */
   classSyncs: 0,
+  /** Blocks of shared block jobs, and of those the helpers took. */
+  blocks: 0,
+  helperBlocks: 0,
   /** Main thread: its share of shared jobs; its wait for the helpers after it (of which asleep). */
   mainShareMs: 0,
   waitMs: 0,
@@ -70,7 +79,7 @@ export const teamStats = {
   gradientCpuUs: 0,
   roundTreeCpuUs: [] as number[][],
   reset(): void {
-    this.trees = this.syncs = this.leafSyncs = this.rowSyncs = this.soloJobs = this.classSyncs = 0;
+    this.trees = this.syncs = this.leafSyncs = this.rowSyncs = this.soloJobs = this.classSyncs = this.blocks = this.helperBlocks = 0;
     this.mainShareMs = this.waitMs = this.sleepMs = this.helperBusyMs = this.jobCriticalMs = 0;
     this.prepareWallMs = this.prepareCriticalMs = this.gradientCpuUs = 0;
     this.roundTreeCpuUs = [];
