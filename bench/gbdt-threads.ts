@@ -4,10 +4,13 @@
  * critical-path estimate of the 2-thread fit from the main thread's own timeline: its serial work, its
  * share of each shared job, its wait for the helper, and the helper's busy time per job
  * (feature-team.ts teamStats; a multiclass round's class job counts as one shared job, and the data
- * preparation by column ranges as one more). "free hand-offs" = serial + Σ max(main share, helper busy): the wall time
- * the fit would take if every hand-off cost nothing and the helper had a core of its own, scaled to CPU
- * seconds by the main thread's CPU per second awake (the machine's load stretches every interval); its
- * ratio to the 1-thread fit's main-thread CPU is the speed-up a quiet 2-core machine can approach. Wall-clock
+ * preparation by column ranges as one more). Shared jobs are cut into blocks that either thread takes
+ * (the main thread's share is the blocks it took, so it grows when the helper is not running): "free
+ * hand-offs" = serial + Σ (main share + helper busy) / 2 over block jobs + Σ max(main share, helper
+ * busy) over the rest: the wall time the fit would take if every hand-off cost nothing and the helper had
+ * a core of its own, scaled to CPU seconds by the main thread's CPU per second awake (the machine's load
+ * stretches every interval); its ratio to the 1-thread fit's main-thread CPU is the speed-up a quiet
+ * 2-core machine can approach. Wall-clock
  * speed-ups are printed too, alternating 1- and 2-thread fits, with the load average beside them.
  * Usage: npm run bench:gbdt-threads -- [--only letter_recognition,synthetic] [--repeats 3] [--tune '{…}']
  * --tune overrides the hand-off rules of team-tuning.ts for the run; the rules before them were
@@ -37,6 +40,8 @@ interface Run {
   wait: number;
   sleep: number;
   helperBusy: number;
+  blocks: number;
+  helperBlocks: number;
   freeHandoffs: number;
   model: string;
 }
@@ -61,10 +66,10 @@ function run(c: Case, threads: number): Run {
   const s = teamStats;
   // Main-thread wall time in shared jobs and in the parallel data preparation; the rest ran serially.
   const jobs = (s.mainShareMs + s.waitMs + s.prepareWallMs) / 1000;
-  const critical = (s.jobCriticalMs + s.prepareCriticalMs) / 1000;
+  const critical = (s.blockWorkMs / 2 + s.jobCriticalMs + s.prepareCriticalMs) / 1000;
   return {
     wall, cpu: (cu.user + cu.system) / 1e6, mainCpu, trees: s.trees, syncs: s.syncs, leafSyncs: s.leafSyncs, rowSyncs: s.rowSyncs,
-    soloJobs: s.soloJobs, classSyncs: s.classSyncs, serial: wall - jobs, mainShare: s.mainShareMs / 1000, wait: s.waitMs / 1000, sleep: s.sleepMs / 1000, helperBusy: s.helperBusyMs / 1000,
+    soloJobs: s.soloJobs, classSyncs: s.classSyncs, blocks: s.blocks, helperBlocks: s.helperBlocks, serial: wall - jobs, mainShare: s.mainShareMs / 1000, wait: s.waitMs / 1000, sleep: s.sleepMs / 1000, helperBusy: s.helperBusyMs / 1000,
     // Wall time on a loaded machine stretches every interval; scaled by the main thread's CPU per second awake.
     freeHandoffs: ((wall - jobs + critical) * mainCpu) / (wall - s.sleepMs / 1000), model: JSON.stringify(model.toJSON()),
   };
@@ -159,7 +164,7 @@ function main(): void {
       `  2 threads: cpu ${f2(m(twos, 'cpu'))} s (main thread ${f2(m(twos, 'mainCpu'))} s), wall ${f2(m(twos, 'wall'))} s; ` +
         `hand-offs per tree ${f2(m(twos, 'syncs') / t)} (leaf jobs ${f2(m(twos, 'leafSyncs') / t)}, row jobs ${f2(m(twos, 'rowSyncs') / t)}, ` +
         `class jobs ${f2(m(twos, 'classSyncs') / t)}), ` +
-        `leaf jobs kept on the main thread per tree ${f2(m(twos, 'soloJobs') / t)}`,
+        `leaf jobs kept on the main thread per tree ${f2(m(twos, 'soloJobs') / t)}, blocks the helper took ${f2(m(twos, 'helperBlocks') / Math.max(1, m(twos, 'blocks')))} (of ${f2(m(twos, 'blocks') / t)} per tree)`,
     );
     console.log(
       `  2-thread timeline (main thread, wall s): serial ${f2(m(twos, 'serial'))}, share of shared jobs ${f2(m(twos, 'mainShare'))}, ` +

@@ -88,7 +88,7 @@ test('every job shared, however small (hand-off rules at zero): 2 threads still 
   const params = { nEstimators: 6, featureFraction: 0.8, baggingFraction: 0.7, baggingFreq: 2, minDataPerCategoryGroup: 20 };
   const one = JSON.stringify(new GbdtLearner(params, { threads: 1 }).fit(f, y, task, { seed: 4 }).toJSON());
   const saved = { ...teamTuning };
-  Object.assign(teamTuning, { soloWork: 0, parallelRows: 0, growClasses: false });
+  Object.assign(teamTuning, { soloWork: 0, parallelRows: 0, partitionRows: 0, growClasses: false });
   teamStats.reset();
   try {
     const two = JSON.stringify(new GbdtLearner(params, { threads: 2 }).fit(f, y, task, { seed: 4 }).toJSON());
@@ -98,6 +98,35 @@ test('every job shared, however small (hand-off rules at zero): 2 threads still 
     assert.ok(teamStats.leafSyncs > 20 * teamStats.trees, `${teamStats.leafSyncs} shared leaf jobs for ${teamStats.trees} trees`);
   } finally {
     Object.assign(teamTuning, saved);
+  }
+});
+
+test('jobs cut into one block per feature, or into one block per thread: 2 and 3 threads still train the 1-thread model', () => {
+  // Blocks of one feature and blocks as large as they get: the merge of the blocks' best splits keeps the
+  // one-thread scan's choice. The last column repeats the first, so their splits tie on gain in different
+  // blocks, and the earlier one must win; with 80% of the features sampled, some blocks have none.
+  const base = data(2);
+  const x0 = base.f.columns[0];
+  assert.ok(x0.kind === 'numeric');
+  const f = frame(...base.f.columns, numeric('x0_again', x0.values));
+  const task: Task = { kind: 'classification', classes: ['k0', 'k1'] };
+  for (const featureFraction of [1, 0.8]) {
+    const params = { nEstimators: 6, featureFraction, baggingFraction: 0.7, baggingFreq: 2, minDataPerCategoryGroup: 20 };
+    const fit = (threads: number) => JSON.stringify(new GbdtLearner(params, { threads }).fit(f, base.y, task, { seed: 6 }).toJSON());
+    const one = fit(1);
+    if (featureFraction === 1) {
+      // One thread always takes the first of the two tied columns.
+      const gain = (JSON.parse(one) as { importance: Record<string, number> }).importance;
+      assert.ok(gain.x0 > 0 && gain.x0_again === 0, `gain x0 ${gain.x0}, x0_again ${gain.x0_again}`);
+    }
+    for (const blocksPerThread of [16, 1]) {
+      withTuning({ blocksPerThread, soloWork: 0, parallelRows: 0, partitionRows: 0 }, () => {
+        const what = `${blocksPerThread} blocks per thread, feature fraction ${featureFraction}`;
+        assert.equal(fit(2), one, `2 threads, ${what}`);
+        assert.ok(teamStats.blocks >= teamStats.leafSyncs * Math.min(31, 2 * blocksPerThread), `${teamStats.blocks} blocks in ${teamStats.leafSyncs} leaf jobs`);
+        assert.equal(fit(3), one, `3 threads, ${what}`);
+      });
+    }
   }
 });
 
@@ -123,7 +152,7 @@ test('real data, categorical and missing values (credit_data fixture), every job
   const params = { nEstimators: 10, featureFraction: 0.8, baggingFraction: 0.7, baggingFreq: 2 };
   const fit = (threads: number) => JSON.stringify(new GbdtLearner(params, { threads }).fit(f, y, task, { seed: 5 }).toJSON());
   const one = fit(1);
-  withTuning({ minCellsPerThread: 0, soloWork: 0, parallelRows: 0 }, () => {
+  withTuning({ minCellsPerThread: 0, soloWork: 0, parallelRows: 0, partitionRows: 0 }, () => {
     assert.equal(fit(2), one);
     assert.ok(teamStats.leafSyncs > 10 * teamStats.trees, `${teamStats.leafSyncs} shared leaf jobs for ${teamStats.trees} trees`);
   });

@@ -504,7 +504,7 @@ export class FeatureTeam {
    * codes at codesAt (TrainingMemory.sideTable); returns the end of the left part.
    */
   partition(begin: number, end: number, codesAt: number): number {
-    if (!this.blocks || end - begin < this.tuning.parallelRows) return this.rows.partition(begin, end, codesAt);
+    if (!this.blocks || end - begin < this.tuning.partitionRows) return this.rows.partition(begin, end, codesAt);
     this.control.set(CODES_AT, codesAt);
     this.rowJob(PARTITION, begin, end);
     const { bounds, mids, rowBlocks } = this;
@@ -626,7 +626,7 @@ export class FeatureTeam {
     teamStats.mainShareMs += share;
     teamStats.waitMs += performance.now() - shareEnd;
     teamStats.helperBusyMs += helper;
-    teamStats.jobCriticalMs += Math.max(share, helper);
+    teamStats.blockWorkMs += share + helper;
   }
 
   /** Waits until every helper has answered the current class or stop job. */

@@ -21,8 +21,10 @@ export const teamTuning = {
   soloWork: 8192,
   /** Whether soloWork counts the bins scanned (false: rows × features only, the rule before). */
   countScans: true,
-  /** Rows below which row work (gradients, partitions, scores) stays on the main thread. */
+  /** Rows below which row work (gradients, scores) stays on the main thread. */
   parallelRows: 4096,
+  /** Rows of a split leaf below which its partition stays on the main thread. */
+  partitionRows: 4096,
   /**
    * Whether a round with at least one class per thread grows whole trees on each thread at once
    * (feature-team.ts growClasses) rather than sharing each tree's leaf jobs (false: the rule before).
@@ -62,8 +64,12 @@ export const teamStats = {
   sleepMs: 0,
   /** The first helper's busy time on shared jobs. */
   helperBusyMs: 0,
-  /** Σ over shared jobs of max(main share, helper busy): the jobs' length with free hand-offs. */
+  /**
+   * Σ over class and stop jobs of max(main share, helper busy): their length with free hand-offs; block
+   * jobs (either thread takes any block) add main share + helper busy to blockWorkMs instead.
+   */
   jobCriticalMs: 0,
+  blockWorkMs: 0,
   /**
    * Data preparation by column ranges (prepare-data.ts), on more than one thread: the main thread's
    * wall time in it (its waits asleep are in sleepMs too), and max(main share, each helper's busy time).
@@ -80,7 +86,7 @@ export const teamStats = {
   roundTreeCpuUs: [] as number[][],
   reset(): void {
     this.trees = this.syncs = this.leafSyncs = this.rowSyncs = this.soloJobs = this.classSyncs = this.blocks = this.helperBlocks = 0;
-    this.mainShareMs = this.waitMs = this.sleepMs = this.helperBusyMs = this.jobCriticalMs = 0;
+    this.mainShareMs = this.waitMs = this.sleepMs = this.helperBusyMs = this.jobCriticalMs = this.blockWorkMs = 0;
     this.prepareWallMs = this.prepareCriticalMs = this.gradientCpuUs = 0;
     this.roundTreeCpuUs = [];
   },
