@@ -39,7 +39,7 @@ import { SpinWait } from './spin-wait.js';
 import { TreeLane } from './tree-lane.js';
 import { Tree } from './tree.js';
 
-/** One step of tree growth, for every thread's feature range. Slots are histogram pool indices; -1 = skip. */
+/** One step of tree growth, for every feature block. Slots are histogram pool indices; -1 = skip. */
 export interface LeafJob {
   /** Fill pool[build] from the rows indices[begin .. end). */
   build: number;
@@ -281,12 +281,12 @@ function takeBlock(ints: Int32Array, seq: number): number {
   }
 }
 
-/** First feature of each thread's range (and nf last): ranges of equal feature counts. */
-function featureRanges(nf: number, threads: number): Int32Array {
-  return Int32Array.from({ length: threads + 1 }, (_, t) => Math.round((t * nf) / threads));
+/** First feature of each of `parts` ranges (and nf last): ranges of equal feature counts. */
+function featureRanges(nf: number, parts: number): Int32Array {
+  return Int32Array.from({ length: parts + 1 }, (_, t) => Math.round((t * nf) / parts));
 }
 
-/** One thread's part of a job: its feature range of the histograms and its best splits. */
+/** Range `part` of `parts` of a leaf job (a block, or the whole job): its features' histograms and best splits. */
 export class ThreadShare {
   private readonly f0: number;
   private readonly f1: number;
@@ -296,15 +296,15 @@ export class ThreadShare {
     private readonly histograms: HistogramBuilder,
     private readonly layout: FeatureLayout,
     private readonly p: ResolvedGbdtParams,
-    thread: number,
-    threads: number,
+    part: number,
+    parts: number,
   ) {
-    const ranges = featureRanges(layout.bins.length, threads);
-    this.f0 = ranges[thread];
-    this.f1 = ranges[thread + 1];
+    const ranges = featureRanges(layout.bins.length, parts);
+    this.f0 = ranges[part];
+    this.f1 = ranges[part + 1];
   }
 
-  /** The candidate features of the current tree (ascending); this thread keeps those in its range. */
+  /** The candidate features of the current tree (ascending); this share keeps those in its range. */
   setFeatures(features: Int32Array): void {
     let n = 0;
     for (const f of features) if (f >= this.f0 && f < this.f1) n++;

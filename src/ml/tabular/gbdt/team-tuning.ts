@@ -62,7 +62,7 @@ export const teamStats = {
   mainShareMs: 0,
   waitMs: 0,
   sleepMs: 0,
-  /** The first helper's busy time on shared jobs. */
+  /** The helpers' busy time on the blocks they took; on class jobs, the first helper's. */
   helperBusyMs: 0,
   /**
    * Σ over class and stop jobs of max(main share, helper busy): their length with free hand-offs; block
