@@ -4,13 +4,13 @@
  * critical-path estimate of the 2-thread fit from the main thread's own timeline: its serial work, its
  * share of each shared job, its wait for the helper, and the helper's busy time per job
  * (feature-team.ts teamStats; a multiclass round's class job counts as one shared job, and the data
- * preparation by column ranges as one more). Shared jobs are cut into blocks that either thread takes
- * (the main thread's share is the blocks it took, so it grows when the helper is not running): "free
- * hand-offs" = serial + Σ (main share + helper busy) / 2 over block jobs + Σ max(main share, helper
- * busy) over the rest: the wall time the fit would take if every hand-off cost nothing and the helper had
- * a core of its own, scaled to CPU seconds by the main thread's CPU per second awake (the machine's load
- * stretches every interval); its ratio to the 1-thread fit's main-thread CPU is the speed-up a quiet
- * 2-core machine can approach. Wall-clock
+ * preparation by column ranges as one more). Shared jobs are cut into blocks that either thread takes, so
+ * the main thread's share is the blocks it took, and grows when the helper is not running. "free
+ * hand-offs" = serial + (main share of block jobs × blocks / blocks the main thread took) / 2 (all blocks
+ * at the main thread's pace, split evenly) + Σ max(main share, helper busy) over class jobs: the wall
+ * time the fit would take if every hand-off cost nothing and the helper had a core of its own, scaled to
+ * CPU seconds by the main thread's CPU per second awake (the machine's load stretches every interval);
+ * its ratio to the 1-thread fit's main-thread CPU is the speed-up a quiet 2-core machine can approach. Wall-clock
  * speed-ups are printed too, alternating 1- and 2-thread fits, with the load average beside them.
  * Usage: npm run bench:gbdt-threads -- [--only letter_recognition,synthetic] [--repeats 3] [--tune '{…}']
  * --tune overrides the hand-off rules of team-tuning.ts for the run; the rules before them were
@@ -66,7 +66,8 @@ function run(c: Case, threads: number): Run {
   const s = teamStats;
   // Main-thread wall time in shared jobs and in the parallel data preparation; the rest ran serially.
   const jobs = (s.mainShareMs + s.waitMs + s.prepareWallMs) / 1000;
-  const critical = (s.blockWorkMs / 2 + s.jobCriticalMs + s.prepareCriticalMs) / 1000;
+  const blockWork = s.blocks > s.helperBlocks ? (s.blockShareMs * s.blocks) / (s.blocks - s.helperBlocks) : 0;
+  const critical = (blockWork / 2 + s.jobCriticalMs + s.prepareCriticalMs) / 1000;
   return {
     wall, cpu: (cu.user + cu.system) / 1e6, mainCpu, trees: s.trees, syncs: s.syncs, leafSyncs: s.leafSyncs, rowSyncs: s.rowSyncs,
     soloJobs: s.soloJobs, classSyncs: s.classSyncs, blocks: s.blocks, helperBlocks: s.helperBlocks, serial: wall - jobs, mainShare: s.mainShareMs / 1000, wait: s.waitMs / 1000, sleep: s.sleepMs / 1000, helperBusy: s.helperBusyMs / 1000,

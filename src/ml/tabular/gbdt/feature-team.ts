@@ -626,7 +626,7 @@ export class FeatureTeam {
     teamStats.mainShareMs += share;
     teamStats.waitMs += performance.now() - shareEnd;
     teamStats.helperBusyMs += helper;
-    teamStats.blockWorkMs += share + helper;
+    teamStats.blockShareMs += share;
   }
 
   /** Waits until every helper has answered the current class or stop job. */

@@ -65,11 +65,11 @@ export const teamStats = {
   /** The helpers' busy time on the blocks they took; on class jobs, the first helper's. */
   helperBusyMs: 0,
   /**
-   * Σ over class and stop jobs of max(main share, helper busy): their length with free hand-offs; block
-   * jobs (either thread takes any block) add main share + helper busy to blockWorkMs instead.
+   * Σ over class and stop jobs of max(main share, helper busy): their length with free hand-offs. Block
+   * jobs (either thread takes any block) add the main thread's share to blockShareMs instead.
    */
   jobCriticalMs: 0,
-  blockWorkMs: 0,
+  blockShareMs: 0,
   /**
    * Data preparation by column ranges (prepare-data.ts), on more than one thread: the main thread's
    * wall time in it (its waits asleep are in sleepMs too), and max(main share, each helper's busy time).
@@ -86,7 +86,7 @@ export const teamStats = {
   roundTreeCpuUs: [] as number[][],
   reset(): void {
     this.trees = this.syncs = this.leafSyncs = this.rowSyncs = this.soloJobs = this.classSyncs = this.blocks = this.helperBlocks = 0;
-    this.mainShareMs = this.waitMs = this.sleepMs = this.helperBusyMs = this.jobCriticalMs = this.blockWorkMs = 0;
+    this.mainShareMs = this.waitMs = this.sleepMs = this.helperBusyMs = this.jobCriticalMs = this.blockShareMs = 0;
     this.prepareWallMs = this.prepareCriticalMs = this.gradientCpuUs = 0;
     this.roundTreeCpuUs = [];
   },
