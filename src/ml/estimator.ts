@@ -10,7 +10,7 @@
  *   migrating older ones.
  */
 import type { Frame, Task } from './frame.js';
-import type { Explanation } from './explain/explanation.js';
+import type { ExplainOptions, Explanation } from './explain/explanation.js';
 
 /** Schema version of the artifacts this code writes (1: before parameters and producer were stored). */
 export const ARTIFACT_VERSION = 2;
@@ -74,7 +74,7 @@ export interface Model {
    * Per-row feature contributions that add up to the raw prediction (explain/explanation.ts); absent
    * for models that give none, throws ExplanationUnavailable when this one cannot (e.g. no covers saved).
    */
-  explain?(frame: Frame): Explanation;
+  explain?(frame: Frame, opts?: ExplainOptions): Explanation;
   /** Work of explaining one row (TreeSHAP steps, tree-shap.ts pathWork, or features for linear models): requests are bounded by it. */
   explainWork?(): number;
   /** The versioned artifact; loadModel (model-loader.ts) restores it. */

@@ -1,14 +1,21 @@
 /**
  * Scoring threads: a model's scores computed on a thread equal its in-thread predictScores (every
- * model kind of the stored-artifact fixture), a thread asks for a model it lacks and keeps it, and a
- * scoring failure rejects that batch only.
+ * model kind of the stored-artifact fixture), its explanation split over the threads equals the
+ * in-thread explanation bit for bit, a thread asks for a model it lacks and keeps it, and a scoring
+ * failure rejects that batch only.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { fixturePath } from '../support/fixtures.js';
+import { benchFold, fixturePath, fixtureTable } from '../support/fixtures.js';
+import type { Frame } from '../../src/ml/frame.js';
+import type { TrainedModel } from '../../src/ml/estimator.js';
+import { GbdtLearner } from '../../src/ml/tabular/gbdt/index.js';
+import { RandomForestLearner } from '../../src/ml/tabular/forest/index.js';
+import { selectRows } from '../../src/ml/tabular/contest/frame-rows.js';
 import { loadModel } from '../../src/ml/model-loader.js';
 import { loadFrameEncoder } from '../../src/ml/encode.js';
+import { explain } from '../../src/ml/explain/explanation.js';
 import { ScoringThreads } from '../../src/service/models/scoring-threads.js';
 import type { ModelArtifact } from '../../src/service/models/model-artifact.js';
 
@@ -41,6 +48,29 @@ test('scores from scoring threads equal in-thread scores for every kind of model
       const again = threads.available ? await threads.scores(kind, learner, frame) : expected;
       assert.deepEqual(Array.from(again), Array.from(expected));
       if (threads.available) assert.ok(sent <= 2, `${kind}: a thread that has the model is not sent it again`);
+    }
+  } finally {
+    await threads.close();
+  }
+});
+
+test('explanations split over the scoring threads equal the in-thread explanation, bit for bit (GBDT, forest)', { skip: !import.meta.url.endsWith('.js') && 'no compiled worker under tsx' }, async () => {
+  const threads = new ScoringThreads(2);
+  const credit = benchFold(fixtureTable('classification', 'credit_data'), 0);
+  const vehicle = benchFold(fixtureTable('classification', 'vehicle'), 0);
+  const models: [string, TrainedModel, Frame][] = [
+    ['gbdt', new GbdtLearner({ nEstimators: 30 }).fit(credit.train, credit.yTrain, credit.task, { seed: 0 }), credit.test],
+    ['forest', new RandomForestLearner({ nTrees: 8 }).fit(vehicle.train, vehicle.yTrain, vehicle.task, { seed: 0 }), vehicle.test],
+  ];
+  try {
+    for (const [kind, model, test] of models) {
+      const frame = selectRows(test, Int32Array.from({ length: 301 }, (_, i) => i % test.nRows));
+      const expected = explain(model, frame);
+      const learner = model.toJSON();
+      const got = await threads.explain(kind, () => learner, frame);
+      assert.equal(got.nRows, 301);
+      assert.deepEqual(Array.from(got.values), Array.from(expected.values), kind);
+      assert.deepEqual({ ...got, values: null }, { ...expected, values: null }, kind);
     }
   } finally {
     await threads.close();

@@ -8,7 +8,7 @@
 import type { Frame, Task } from '../frame.js';
 import { ARTIFACT_VERSION, artifactHeader, pointPredictions, type AlgorithmInfo, type SerializedModel, type TrainedModel } from '../estimator.js';
 import { applyCalibrator, type ClassCalibrator } from './class-calibrator.js';
-import { explain, type Explanation } from '../explain/explanation.js';
+import { explain, type ExplainOptions, type Explanation } from '../explain/explanation.js';
 
 export class CalibratedModel implements TrainedModel {
   readonly algorithm: AlgorithmInfo;
@@ -63,8 +63,8 @@ export class CalibratedModel implements TrainedModel {
   }
 
   /** The uncalibrated model's raw output explained; the calibration map is applied after it. */
-  explain(frame: Frame): Explanation {
-    return { ...explain(this.base, frame), calibrated: true };
+  explain(frame: Frame, opts?: ExplainOptions): Explanation {
+    return { ...explain(this.base, frame, opts), calibrated: true };
   }
 
   toJSON(): SerializedModel {

@@ -26,6 +26,16 @@ export interface Explanation {
   calibrated?: boolean;
 }
 
+/**
+ * How a frame is explained. batchRows: the rows of the whole batch the frame is a part of (default:
+ * the frame's own). TreeSHAP chooses its per-leaf tables by how many rows will use them, so parts of a
+ * batch explained apart (on scoring threads) plan for the whole batch, and every row gets the same
+ * numbers, bit for bit, as when the batch is explained at once.
+ */
+export interface ExplainOptions {
+  batchRows?: number;
+}
+
 /** A model that cannot be explained says why (old artifacts without covers, anomaly models). */
 export class ExplanationUnavailable extends Error {}
 
@@ -141,7 +151,7 @@ export function weightedSum(parts: { explanation: Explanation; weight: number }[
 }
 
 /** The model's explanation, or ExplanationUnavailable when it has none. */
-export function explain(model: { explain?: (frame: Frame) => Explanation; algorithm: { name: string } }, frame: Frame): Explanation {
+export function explain(model: { explain?: (frame: Frame, opts?: ExplainOptions) => Explanation; algorithm: { name: string } }, frame: Frame, opts?: ExplainOptions): Explanation {
   if (!model.explain) throw new ExplanationUnavailable(`${model.algorithm.name} models give no per-record explanations.`);
-  return model.explain(frame);
+  return model.explain(frame, opts);
 }

@@ -334,9 +334,11 @@ class TreePlan {
 
 /**
  * Contributions of rows 0..nRows-1: phi[(row × outputs + output) × nFeatures + feature]. For each row and
- * output, Σ_features phi + expectedValue = the ensemble's raw output.
+ * output, Σ_features phi + expectedValue = the ensemble's raw output. Leaves are tabulated for
+ * `batchRows` rows (the whole batch when these rows are a part of it): a row's numbers depend only on
+ * the row and that count, not on the other rows.
  */
-export function treeShap(t: ShapTrees, nFeatures: number, rows: SplitRows, method: TreeShapMethod = 'auto'): Float64Array {
+export function treeShap(t: ShapTrees, nFeatures: number, rows: SplitRows, method: TreeShapMethod = 'auto', batchRows = rows.nRows): Float64Array {
   const k = t.outputs;
   const nRows = rows.nRows;
   const phi = new Float64Array(nRows * k * nFeatures);
@@ -378,7 +380,7 @@ export function treeShap(t: ShapTrees, nFeatures: number, rows: SplitRows, metho
       else deep.push(i);
       continue;
     }
-    if (method === 'recursive' || !plan.build(t, i, nRows, method)) {
+    if (method === 'recursive' || !plan.build(t, i, batchRows, method)) {
       deep.push(i);
       continue;
     }

@@ -29,6 +29,12 @@ export const MODEL_CHECK_MS = 5000;
  * ones in-thread, where a single record answers fastest (a thread round trip costs ~0.1–0.3 ms).
  */
 const OFF_THREAD_RECORDS = 128;
+/**
+ * Explanations of at least this much TreeSHAP work (tree-shap.ts pathWork steps, ~1.5–5 ns each) are
+ * computed on the scoring threads, the batch split between them; less stays in-thread. One record of
+ * a 100-tree GBDT is ~3·10⁴ steps, of a fully grown 300-tree forest ~10⁶–10⁷.
+ */
+const OFF_THREAD_EXPLANATION_STEPS = 2_000_000;
 
 interface LoadedModel extends Expiring {
   model: ModelRecord;
@@ -101,7 +107,12 @@ export class ModelsService {
       : loaded.predictor.predict(records, opts);
     let explanations: ExplanationsView | undefined;
     try {
-      if (opts.includeExplanations) explanations = loaded.predictor.explain(records);
+      if (opts.includeExplanations) {
+        const predictor = loaded.predictor;
+        explanations = this.threads.available && records.length >= 2 && predictor.explanationSteps(records.length) >= OFF_THREAD_EXPLANATION_STEPS
+          ? await predictor.explainWith(records, (frame) => this.threads.explain(id, () => predictor.artifact.learner, frame))
+          : predictor.explain(records);
+      }
     } catch (e) {
       if (e instanceof ExplanationUnavailable) throw ValidationError.of('includeExplanations', e.message);
       throw e;

@@ -11,7 +11,7 @@ import { IsolationForestModel } from '../../ml/tabular/isolation-forest/index.js
 import { ConformalRegressor } from '../../ml/conformal/regression-intervals.js';
 import { intervalField } from '../../ml/conformal/interval-fields.js';
 import { ANOMALY_TAIL_COLUMN, type ModelArtifact } from './model-artifact.js';
-import { EXPLANATION_WORK_LIMIT, ExplanationUnavailable, explain, explanationWork } from '../../ml/explain/explanation.js';
+import { EXPLANATION_WORK_LIMIT, ExplanationUnavailable, explain, explanationWork, type Explanation } from '../../ml/explain/explanation.js';
 import { explanationsView, type ExplanationsView } from './record-explanations.js';
 
 export interface PredictOptions {
@@ -69,11 +69,32 @@ export class Predictor {
 
   /** Contributions of each input column per record; throws ExplanationUnavailable with the reason. */
   explain(records: Record<string, unknown>[]): ExplanationsView {
+    const frame = this.explanationFrame(records);
+    return this.explanationView(explain(this.model, frame));
+  }
+
+  /**
+   * As explain, with the explanation (explanation.ts explain of the encoded frame) computed by `run`,
+   * e.g. on the scoring threads (scoring-threads.ts); everything else runs here.
+   */
+  async explainWith(records: Record<string, unknown>[], run: (frame: Frame) => Promise<Explanation>): Promise<ExplanationsView> {
+    const frame = this.explanationFrame(records);
+    return this.explanationView(await run(frame));
+  }
+
+  /** TreeSHAP steps (tree-shap.ts pathWork) of explaining this many records. */
+  explanationSteps(records: number): number {
+    return explanationWork(this.model) * records;
+  }
+
+  private explanationFrame(records: Record<string, unknown>[]): Frame {
     const problem = this.explanationsUnavailable(records.length);
     if (problem) throw new ExplanationUnavailable(problem);
     const rows = records.map(echo);
-    const frame = this.encoder.encode(inputColumns(records, rows, this.encoder.inputColumns, this.numericInputs), records.length);
-    const e = explain(this.model, frame);
+    return this.encoder.encode(inputColumns(records, rows, this.encoder.inputColumns, this.numericInputs), records.length);
+  }
+
+  private explanationView(e: Explanation): ExplanationsView {
     return explanationsView(e, this.encoder.inputColumns, (c) => this.encoder.sourceColumn(c), this.artifact.classes);
   }
 

@@ -1,7 +1,9 @@
 /**
- * Scores prediction batches on a few long-lived worker threads, so a 1,000-record batch neither
- * holds the event loop (other requests wait on it) nor leaves the other cores idle while concurrent
- * batches queue. Each thread keeps the models it has been sent (by key, e.g. the model id); the main
+ * Scores and explains prediction batches on a few long-lived worker threads, so a 1,000-record batch
+ * neither holds the event loop (other requests wait on it) nor leaves the other cores idle while
+ * concurrent batches queue. A batch's explanations (TreeSHAP costs far more than its scores) are split
+ * into one part per thread, run side by side; each part is planned for the whole batch, so the
+ * numbers are those of the batch explained at once. Each thread keeps the models it has been sent (by key, e.g. the model id); the main
  * thread parses, encodes and serialises, and sends only the encoded frame (typed arrays) and, with
  * the first batch of a model for that thread (or when the thread has dropped it), the model's saved form. Scores are the same as in-thread scoring: the
  * same code on the same inputs.
@@ -14,21 +16,25 @@ import { Worker } from 'node:worker_threads';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Frame } from '../../ml/frame.js';
+import type { Explanation } from '../../ml/explain/explanation.js';
+import { selectRows } from '../../ml/tabular/contest/frame-rows.js';
 
 export interface ScoreRequest {
   id: number;
   key: string;
   frame: Frame;
+  /** Explain the frame instead of scoring it, planned for a batch of this many rows (explanation.ts ExplainOptions). */
+  explainBatchRows?: number;
   /** The model's saved form: sent when the thread said it lacks the model. */
   learner?: unknown;
 }
 
-export type ScoreReply = { id: number; scores?: Float64Array; needModel?: boolean; error?: string };
+export type ScoreReply = { id: number; scores?: Float64Array; explanation?: Explanation; needModel?: boolean; error?: string };
 
 interface Pending {
   request: ScoreRequest;
   learner: () => unknown;
-  resolve(scores: Float64Array): void;
+  resolve(reply: ScoreReply): void;
   reject(e: Error): void;
 }
 
@@ -57,10 +63,43 @@ export class ScoringThreads {
   }
 
   /** `predictScores(frame)` of the model saved as `learner()`, on the least busy thread. */
-  scores(key: string, learner: () => unknown, frame: Frame): Promise<Float64Array> {
-    const thread = this.leastBusy();
-    return new Promise<Float64Array>((resolve, reject) => {
-      const request: ScoreRequest = { id: this.nextId++, key, frame };
+  async scores(key: string, learner: () => unknown, frame: Frame): Promise<Float64Array> {
+    const reply = await this.send(this.leastBusy(), key, learner, frame);
+    if (!reply.scores) throw new Error('scoring thread: no scores');
+    return reply.scores;
+  }
+
+  /**
+   * The model's explanation of `frame` (explanation.ts explain), its rows split into one contiguous
+   * part per thread; the parts' values joined in row order equal the whole frame's explanation.
+   */
+  async explain(key: string, learner: () => unknown, frame: Frame): Promise<Explanation> {
+    const n = frame.nRows;
+    const parts = Math.max(1, Math.min(this.threads.length, n));
+    const replies = await Promise.all(Array.from({ length: parts }, (_, p) => {
+      const r0 = Math.floor((p * n) / parts);
+      const r1 = Math.floor(((p + 1) * n) / parts);
+      const part = parts === 1 ? frame : selectRows(frame, Int32Array.from({ length: r1 - r0 }, (_, i) => r0 + i));
+      return this.send(this.thread(p), key, learner, part, n);
+    }));
+    const explained = replies.map((r) => {
+      if (!r.explanation) throw new Error('scoring thread: no explanation');
+      return r.explanation;
+    });
+    const first = explained[0]!;
+    if (explained.length === 1) return first;
+    const values = new Float64Array(explained.reduce((a, e) => a + e.values.length, 0));
+    let at = 0;
+    for (const e of explained) {
+      values.set(e.values, at);
+      at += e.values.length;
+    }
+    return { ...first, nRows: n, values };
+  }
+
+  private send(thread: ScoringThread, key: string, learner: () => unknown, frame: Frame, explainBatchRows?: number): Promise<ScoreReply> {
+    return new Promise<ScoreReply>((resolve, reject) => {
+      const request: ScoreRequest = { id: this.nextId++, key, frame, ...(explainBatchRows !== undefined ? { explainBatchRows } : {}) };
       // A thread with work keeps the process alive until it answers; an idle one does not.
       if (thread.pending.size === 0) thread.worker.ref();
       thread.pending.set(request.id, { request, learner, resolve, reject });
@@ -76,6 +115,11 @@ export class ScoringThreads {
   /** Stops the threads (pending batches fail); the next batch starts them again. */
   async close(): Promise<void> {
     await Promise.all(this.threads.map((t) => t?.worker.terminate()));
+  }
+
+  /** Thread `slot`, started if it is not running. */
+  private thread(slot: number): ScoringThread {
+    return this.threads[slot] ?? (this.threads[slot] = this.start(slot));
   }
 
   private leastBusy(): ScoringThread {
@@ -100,8 +144,8 @@ export class ScoringThreads {
       }
       thread.pending.delete(m.id);
       if (thread.pending.size === 0) worker.unref();
-      if (m.scores) p.resolve(m.scores);
-      else p.reject(new Error(`scoring thread: ${m.error ?? 'no scores'}`));
+      if (m.error === undefined) p.resolve(m);
+      else p.reject(new Error(`scoring thread: ${m.error}`));
     });
     // A thread that dies fails its batches (500) and is replaced on the next batch.
     const fail = (e: Error) => {

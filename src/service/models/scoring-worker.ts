@@ -1,9 +1,11 @@
 /**
  * A scoring thread (scoring-threads.ts): keeps the models it was sent, by key, and answers
- * `predictScores` of the frames it is given. Pure computation; the main thread does everything else.
+ * `predictScores` or the explanation of the frames it is given. Pure computation; the main thread
+ * does everything else.
  */
 import { parentPort } from 'node:worker_threads';
 import { loadModel } from '../../ml/model-loader.js';
+import { explain } from '../../ml/explain/explanation.js';
 import type { Frame, Model } from '../../ml/frame.js';
 import { LruCache } from './model-cache.js';
 import type { ScoreReply, ScoreRequest } from './scoring-threads.js';
@@ -17,12 +19,11 @@ parentPort!.on('message', (m: ScoreRequest) => {
     if (m.learner !== undefined) models.set(m.key, loadModel(m.learner));
     const model = models.get(m.key);
     if (!model) reply = { id: m.id, needModel: true };
-    else {
-      const scores = model.predictScores(m.frame as Frame);
-      reply = { id: m.id, scores };
-    }
+    else if (m.explainBatchRows !== undefined) reply = { id: m.id, explanation: explain(model, m.frame as Frame, { batchRows: m.explainBatchRows }) };
+    else reply = { id: m.id, scores: model.predictScores(m.frame as Frame) };
   } catch (e) {
     reply = { id: m.id, error: e instanceof Error ? e.message : String(e) };
   }
-  parentPort!.postMessage(reply, reply.scores ? [reply.scores.buffer as ArrayBuffer] : []);
+  const moved = reply.scores ?? reply.explanation?.values;
+  parentPort!.postMessage(reply, moved ? [moved.buffer as ArrayBuffer] : []);
 });

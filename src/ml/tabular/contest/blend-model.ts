@@ -1,7 +1,7 @@
 /** A blend: the weighted average of its members' predictions (probabilities or values; equal weights unless stacked); kind "blend". */
 import type { AlgorithmInfo, Frame, SerializedModel, Task, TrainedModel } from '../../frame.js';
 import { ARTIFACT_VERSION, artifactHeader, pointPredictions } from '../../estimator.js';
-import { explain, toProbabilities, weightedSum, type Explanation } from '../../explain/explanation.js';
+import { explain, toProbabilities, weightedSum, type ExplainOptions, type Explanation } from '../../explain/explanation.js';
 
 export class BlendModel implements TrainedModel {
   readonly algorithm: AlgorithmInfo;
@@ -59,10 +59,10 @@ export class BlendModel implements TrainedModel {
    * The members' contributions averaged as their scores are: values for regression, probabilities for
    * classification (a member explained on a margin scale is first put on the probability scale).
    */
-  explain(frame: Frame): Explanation {
+  explain(frame: Frame, opts?: ExplainOptions): Explanation {
     const k = this.task.kind === 'classification' ? this.task.classes.length : 0;
     return weightedSum(this.members.map((m, j) => {
-      const e = explain(m, frame);
+      const e = explain(m, frame, opts);
       return { explanation: k > 0 ? toProbabilities(e, k) : e, weight: this.weights[j] };
     }));
   }

@@ -9,7 +9,7 @@ import {
   type SerializedFlatForest,
 } from './flat-forest.js';
 import { alignedValues, type InputColumn } from './input-columns.js';
-import { ExplanationUnavailable, type Explanation } from '../../explain/explanation.js';
+import { ExplanationUnavailable, type ExplainOptions, type Explanation } from '../../explain/explanation.js';
 import { expectedValue, pathWork, rowsFor, treeShap, type ShapTrees, type SplitRows } from '../../explain/tree-shap.js';
 
 export type ForestKind = 'random_forest' | 'extra_trees';
@@ -97,11 +97,12 @@ export class ForestModel implements TrainedModel {
   }
 
   /** Exact TreeSHAP of the forest's average: class probabilities (classification) or the value. */
-  explain(frame: Frame): Explanation {
+  explain(frame: Frame, opts?: ExplainOptions): Explanation {
     const { trees, rows } = this.shapTrees(frame);
     const k = trees.outputs;
     const classification = this.task.kind === 'classification';
-    const values = classification && k > 1 && sharesSumToOne(trees) ? lastClassByDifference(trees, this.inputs.length, rows) : treeShap(trees, this.inputs.length, rows);
+    const batchRows = opts?.batchRows ?? frame.nRows;
+    const values = classification && k > 1 && sharesSumToOne(trees) ? lastClassByDifference(trees, this.inputs.length, rows, batchRows) : treeShap(trees, this.inputs.length, rows, 'auto', batchRows);
     return {
       scale: classification ? 'probability' : 'value',
       outputClasses: classification ? Array.from({ length: k }, (_, c) => c) : [null],
@@ -141,12 +142,12 @@ function sharesSumToOne(t: ShapTrees): boolean {
  * contributions are linear in the leaf values, and the classes' shares add up to the same constant at
  * every leaf, whose contributions are all 0. Saves 1/k of the per-leaf work (half, for two classes).
  */
-function lastClassByDifference(t: ShapTrees, nFeatures: number, rows: SplitRows): Float64Array {
+function lastClassByDifference(t: ShapTrees, nFeatures: number, rows: SplitRows, batchRows: number): Float64Array {
   const k = t.outputs;
   const nodes = t.left.length;
   const leafValue = new Float64Array(nodes * (k - 1));
   for (let node = 0; node < nodes; node++) for (let c = 0; c < k - 1; c++) leafValue[node * (k - 1) + c] = t.leafValue[node * k + c]!;
-  const part = treeShap({ ...t, leafValue, outputs: k - 1 }, nFeatures, rows);
+  const part = treeShap({ ...t, leafValue, outputs: k - 1 }, nFeatures, rows, 'auto', batchRows);
   const values = new Float64Array(rows.nRows * k * nFeatures);
   for (let r = 0; r < rows.nRows; r++) {
     const last = (r * k + k - 1) * nFeatures;

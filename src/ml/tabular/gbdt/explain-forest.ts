@@ -7,10 +7,11 @@ import type { Explanation, ExplanationScale } from '../../explain/explanation.js
 import { expectedValue, rowsFor, treeShap, type ShapTrees, type SplitRows } from '../../explain/tree-shap.js';
 import type { Forest } from './compiled-forest.js';
 
-export function explainForest(forest: Forest, frame: Frame, scale: ExplanationScale): Explanation {
+/** batchRows: the rows of the whole batch `frame` is part of (explanation.ts ExplainOptions). */
+export function explainForest(forest: Forest, frame: Frame, scale: ExplanationScale, batchRows = frame.nRows): Explanation {
   const { trees, rows } = gbdtShapTrees(forest, frame);
   const k = forest.numScores;
-  const values = treeShap(trees, forest.features.length, rows);
+  const values = treeShap(trees, forest.features.length, rows, 'auto', batchRows);
   const expected = expectedValue(trees);
   for (let c = 0; c < k; c++) expected[c]! += forest.initScores[c]!;
   const outputClasses = scale === 'logOdds' ? [1] : scale === 'margin' ? Array.from({ length: k }, (_, c) => c) : [null];

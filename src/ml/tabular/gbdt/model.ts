@@ -5,7 +5,7 @@ import { Forest, type ForestArrays, type ForestFeature } from './compiled-forest
 import type { ObjectiveName } from './objectives.js';
 import { sigmoid } from './objectives.js';
 import { fromBase64, toBase64 } from '../../core/codecs.js';
-import { ExplanationUnavailable, type Explanation } from '../../explain/explanation.js';
+import { ExplanationUnavailable, type ExplainOptions, type Explanation } from '../../explain/explanation.js';
 import { explainForest, gbdtTreeTable } from './explain-forest.js';
 import { pathWork } from '../../explain/tree-shap.js';
 
@@ -77,12 +77,12 @@ export class GbdtModel implements TrainedModel {
   }
 
   /** Exact TreeSHAP of the raw score: log-odds (binary), per-class margins (multiclass) or the value. */
-  explain(frame: Frame): Explanation {
+  explain(frame: Frame, opts?: ExplainOptions): Explanation {
     if (!this.forest.leafCover) {
       throw new ExplanationUnavailable('This model was trained before Sibyl kept the training covers of its trees, which explanations need; train it again to get explanations.');
     }
     const scale = this.objective === 'binary' ? 'logOdds' : this.objective === 'multiclass' ? 'margin' : 'value';
-    return explainForest(this.forest, frame, scale);
+    return explainForest(this.forest, frame, scale, opts?.batchRows);
   }
 
   /** Typed arrays are stored as base64 of their little-endian bytes (exact, including ±Infinity thresholds). */
