@@ -80,6 +80,7 @@
         (block $leavesDone
           (loop $leafLoop
             (br_if $leavesDone (i32.ge_u (local.get $l) (local.get $nl)))
+            (block $leafDone
             (local.set $lrec (i32.add (local.get $leaves) (i32.shl (local.get $l) (i32.const 5))))
             (local.set $a (i32.load (local.get $lrec)))
             (local.set $d (i32.load offset=4 (local.get $lrec)))
@@ -93,6 +94,25 @@
                 (local.set $p (i32.add (local.get $tables) (i32.shl (local.get $tab) (i32.const 3))))
                 (local.set $psi (f64.load (i32.add (local.get $p) (i32.shl (local.get $sm) (i32.const 3)))))
                 (local.set $b (local.get $sm))
+                ;; One output: each hot term goes straight to its feature (no pass through w), the same products.
+                (if (i32.eq (local.get $kk) (i32.const 1))
+                  (then
+                    (local.set $val (f64.load (i32.add (local.get $values) (i32.shl (local.get $l) (i32.const 3)))))
+                    (f64.store (i32.add (local.get $sum) (i32.shl (local.get $a) (i32.const 3))) (f64.mul (local.get $val) (local.get $psi)))
+                    (block $oDone
+                      (loop $oLoop
+                        (br_if $oDone (i32.eqz (local.get $b)))
+                        (local.set $j (i32.add (local.get $at) (i32.ctz (local.get $b))))
+                        (local.set $bin (i32.add (local.get $pr)
+                          (i32.shl (i32.load (i32.add (local.get $sFeat) (i32.shl (local.get $j) (i32.const 2)))) (i32.const 3))))
+                        (f64.store (local.get $bin) (f64.add (f64.load (local.get $bin)) (f64.mul (local.get $val)
+                          (f64.mul
+                            (f64.load (i32.add (local.get $sHot) (i32.shl (local.get $j) (i32.const 3))))
+                            (f64.load (i32.add (local.get $p)
+                              (i32.shl (i32.xor (local.get $sm) (i32.and (local.get $b) (i32.sub (i32.const 0) (local.get $b)))) (i32.const 3))))))))
+                        (local.set $b (i32.and (local.get $b) (i32.sub (local.get $b) (i32.const 1))))
+                        (br $oLoop)))
+                    (br $leafDone)))
                 (block $hDone
                   (loop $hLoop
                     (br_if $hDone (i32.eqz (local.get $b)))
@@ -136,7 +156,7 @@
                     (local.set $b (i32.and (local.get $b) (i32.sub (local.get $b) (i32.const 1))))
                     (br $fLoop)))
                 (local.set $c (i32.add (local.get $c) (i32.const 1)))
-                (br $vLoop)))
+                (br $vLoop))))
             (local.set $l (i32.add (local.get $l) (i32.const 1)))
             (br $leafLoop)))
         ;; Backward, over the splits: sum[a] = sum[a + 1] + sum[right]; the cold child's sums come off
