@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { Kernels, SCORE_LANES } from '../../../src/ml/tabular/gbdt/wasm-kernels.js';
 import type { ForestArrays } from '../../../src/ml/tabular/gbdt/compiled-forest.js';
 import { walkLayout, type WalkLayout } from '../../../src/ml/tabular/gbdt/walk-layout.js';
+import { leafMaskLayout } from '../../../src/ml/tabular/gbdt/leaf-mask-layout.js';
+import { MaskScorer } from '../../../src/ml/tabular/gbdt/mask-scorer.js';
 import { type ForestInput, buildReference, partitionReference, scoreReference } from './kernel-reference.js';
 import { lcg } from './synthetic.js';
 
@@ -123,8 +125,13 @@ test('subtract: dst −= src over a run of float64s (even and odd lengths) equal
   }
 });
 
-/** A random forest of nTrees trees over nf features (the ones in `categorical` by bin bitsets). */
-function randomForest(rnd: () => number, nTrees: number, nf: number, categorical: Set<number>, nBins: number): ForestInput {
+/**
+ * A random forest of nTrees trees over nf features (the ones in `categorical` by bin bitsets), of up to
+ * maxNodes split nodes each; thresholds drawn by `drawThreshold` (default uniform on [-1, 1)).
+ */
+function randomForest(
+  rnd: () => number, nTrees: number, nf: number, categorical: Set<number>, nBins: number, maxNodes = 30, drawThreshold = () => rnd() * 2 - 1,
+): ForestInput {
   const int = (n: number) => Math.floor(rnd() * n);
   const feature: number[] = [];
   const threshold: number[] = [];
@@ -137,7 +144,7 @@ function randomForest(rnd: () => number, nTrees: number, nf: number, categorical
   const leafOffset = [0];
   for (let t = 0; t < nTrees; t++) {
     // Grown like the learner grows trees: split a random leaf into (leaf, new leaf) again and again.
-    const nNodes = t % 5 === 0 ? 0 : int(31);
+    const nNodes = t % 5 === 0 ? 0 : int(maxNodes + 1);
     const left: number[] = [];
     const right: number[] = [];
     const parentOf: [number, boolean][] = [[-1, false]];
@@ -161,7 +168,7 @@ function randomForest(rnd: () => number, nTrees: number, nf: number, categorical
         for (let w = 0; w < Math.ceil(nBins / 32); w++) catBits.push(int(2 ** 32));
       } else {
         feature.push(f);
-        threshold.push(rnd() * 2 - 1);
+        threshold.push(drawThreshold());
         catOffset.push(-1);
       }
     }
@@ -216,6 +223,63 @@ test('score: tree walks (numeric thresholds, NaN to the default side, categorica
     // Exactly: the same leaves added in the same order.
     assert.deepEqual(out, expected, `trial ${trial} out`);
   }
+});
+
+test('scoreMasks (leaf masks over binned rows): the sums of the reference walk exactly, for every feature count up to 4 vectors of bins', () => {
+  const rnd = lcg(23);
+  const int = (n: number) => Math.floor(rnd() * n);
+  for (let trial = 0; trial < 24; trial++) {
+    const nf = 1 + int(trial < 12 ? 16 : 64);
+    const k = 1 + int(3);
+    const nBins = 2 + int(70);
+    const categorical = new Set(Array.from({ length: nf }, (_, f) => f).filter(() => rnd() < 0.3));
+    // Shared thresholds (as bin bounds are), +∞ among them (a bin bound the learner can pick).
+    const pool = Array.from({ length: 1 + int(200) }, () => (rnd() < 0.05 ? Infinity : rnd() * 2 - 1));
+    const forest = randomForest(rnd, 1 + int(40), nf, categorical, nBins, 31, () => pool[int(pool.length)]);
+    const nRows = 1 + int(240);
+    const x = new Float64Array(nRows * nf);
+    for (let r = 0; r < nRows; r++)
+      for (let f = 0; f < nf; f++) {
+        // Numeric values sometimes exactly on a threshold, sometimes missing, sometimes beyond every threshold.
+        const u = rnd();
+        x[r * nf + f] = categorical.has(f) ? int(nBins) : u < 0.1 ? NaN : u < 0.2 ? pool[int(pool.length)] : u < 0.25 ? (rnd() < 0.5 ? 5 : -Infinity) : rnd() * 2 - 1;
+      }
+    const columns = Array.from({ length: nf }, (_, f) => {
+      const values = Array.from({ length: nRows }, (_, r) => x[r * nf + f]);
+      return categorical.has(f) ? Int32Array.from(values) : Float64Array.from(values);
+    });
+    const initial = Float64Array.from({ length: k }, () => rnd());
+    const expected = new Float64Array(nRows * k);
+    for (let r = 0; r < nRows; r++) expected.set(initial, r * k);
+    scoreReference(x, nf, nRows, forest, expected, k);
+    const isCategorical = Array.from({ length: nf }, (_, f) => categorical.has(f));
+    const scorer = MaskScorer.of(forest as ForestArrays, isCategorical);
+    assert.ok(scorer, `trial ${trial}: the layout applies`);
+    // Exactly: the same leaves added in the same order.
+    assert.deepEqual(scorer.rawScores(columns, nRows, initial), expected, `trial ${trial} out`);
+    // Only the layout is shared between batches: a second, smaller one scores as its rows did in the first.
+    const tail = Math.max(1, nRows >> 1);
+    assert.deepEqual(scorer.rawScores(columns.map((c) => c.subarray(nRows - tail)), tail, initial), expected.subarray((nRows - tail) * k), `trial ${trial} tail`);
+  }
+});
+
+test('leaf-mask layout: refuses trees of more than 32 leaves, more than 254 finite thresholds of a feature and more than 64 features', () => {
+  const rnd = lcg(24);
+  const numeric = (nf: number) => Array.from({ length: nf }, () => false);
+  assert.ok(leafMaskLayout(randomForest(rnd, 3, 4, new Set(), 8, 31) as ForestArrays, numeric(4)));
+  // 33 leaves.
+  let forest = randomForest(rnd, 60, 4, new Set(), 8, 32);
+  assert.ok(forest.leafOffset.some((l, t) => t > 0 && l - forest.leafOffset[t - 1] === 33));
+  assert.equal(leafMaskLayout(forest as ForestArrays, numeric(4)), null);
+  // 255 distinct finite thresholds of one feature; with +∞ besides them, 254 still fit.
+  let next = 0;
+  forest = randomForest(rnd, 30, 1, new Set(), 8, 30, () => (next < 255 ? next++ : 0));
+  assert.equal(new Set(forest.threshold).size, 255);
+  assert.equal(leafMaskLayout(forest as ForestArrays, numeric(1)), null);
+  next = 1;
+  forest = randomForest(rnd, 30, 1, new Set(), 8, 30, () => (next < 255 ? next++ : Infinity));
+  assert.ok(leafMaskLayout(forest as ForestArrays, numeric(1)));
+  assert.equal(leafMaskLayout(randomForest(rnd, 3, 65, new Set(), 8) as ForestArrays, numeric(65)), null);
 });
 
 test('clear: zeroes exactly the given byte range', () => {

@@ -7,11 +7,8 @@ import type { Frame } from '../../frame.js';
 import { type CategoricalBins, type FeatureBins, codeToBinTable } from './bin-mapper.js';
 import type { FeatureLayout } from './binned-data.js';
 import type { Tree } from './tree.js';
-import { Kernels, SCORE_LANES } from './wasm-kernels.js';
-import { walkLayout, type WalkLayout } from './walk-layout.js';
-
-/** Rows scored per kernel call. */
-const CHUNK_ROWS = 8192;
+import { MaskScorer } from './mask-scorer.js';
+import { WalkScorer } from './walk-scorer.js';
 
 /** What prediction needs to know of each used feature. */
 export interface ForestFeature {
@@ -37,8 +34,8 @@ export interface ForestArrays {
 }
 
 export class Forest {
-  /** The forest's walk layout (walk-layout.ts) in wasm memory, made on first use; inputs and outputs follow it. */
-  private scorer: { kernels: Kernels; at: Record<keyof WalkLayout, number>; end: number } | null = null;
+  /** How this forest scores rows (made on first use): the leaf-mask kernel where it applies, else the tree walk. */
+  private scorer: MaskScorer | WalkScorer | null = null;
 
   constructor(
     readonly features: ForestFeature[],
@@ -54,51 +51,18 @@ export class Forest {
   }
 
   /**
-   * Raw scores, row-major nRows × numScores, by the wasm score kernels (tree walks over the walk layout,
-   * walk-layout.ts): score4 over the rows in fours, score1 over the one to three left, in chunks of rows
-   * so that the kernel memory stays small whatever the batch size.
+   * Raw scores, row-major nRows × numScores: by the leaf-mask kernel (mask-scorer.ts) when the forest
+   * fits its layout (trees of at most 32 leaves, leaf-mask-layout.ts), else by tree walks
+   * (walk-scorer.ts). Both add the same leaves in the same order: the scores are the same to the bit.
    */
   rawScores(frame: Frame): Float64Array {
-    const nf = this.features.length;
-    const n = frame.nRows;
-    const k = this.numScores;
-    const { kernels, at, end } = (this.scorer ??= this.copyToWasm());
-    const chunk = Math.min(CHUNK_ROWS, n);
-    const xAt = end;
-    const outAt = xAt + chunk * nf * 8;
-    kernels.ensureBytes(outAt + chunk * k * 8);
-    const x = new Float64Array(kernels.buffer, xAt, chunk * nf);
-    const out = new Float64Array(kernels.buffer, outAt, chunk * k);
-    const columns = this.inputColumns(frame);
-    const result = new Float64Array(n * k);
-    for (let start = 0; start < n; start += chunk) {
-      const rows = Math.min(chunk, n - start);
-      const fours = rows - (rows % SCORE_LANES);
-      this.rowMajorInputs(columns, start, rows, x);
-      for (let r = 0; r < rows; r++) out.set(this.initScores, r * k);
-      if (fours > 0) kernels.score4(xAt, nf, fours, at.treeRoot, this.numTrees, at.nodes, at.value, at.catBits, outAt, k);
-      if (rows > fours) {
-        kernels.score1(xAt + fours * nf * 8, nf, rows - fours, at.treeRoot, this.numTrees, at.nodes, at.value, at.catBits, outAt + fours * k * 8, k);
-      }
-      result.set(out.subarray(0, rows * k), start * k);
-    }
-    return result;
+    this.scorer ??= MaskScorer.of(this.arrays, this.features.map((f) => f.categorical !== null)) ?? new WalkScorer(this.arrays, this.numTrees);
+    return this.scorer.rawScores(this.inputColumns(frame), frame.nRows, this.initScores);
   }
 
-  private copyToWasm(): { kernels: Kernels; at: Record<keyof WalkLayout, number>; end: number } {
-    const entries = Object.entries(walkLayout(this.arrays)) as [keyof WalkLayout, WalkLayout[keyof WalkLayout]][];
-    // 16-byte alignment: node records never straddle a cache line.
-    const align = (b: number) => Math.ceil(b / 16) * 16;
-    const total = entries.reduce((sum, [, a]) => sum + align(a.byteLength), 0);
-    const kernels = new Kernels(total);
-    const at = {} as Record<keyof WalkLayout, number>;
-    let offset = 0;
-    for (const [key, a] of entries) {
-      new Uint8Array(kernels.buffer, offset, a.byteLength).set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
-      at[key] = offset;
-      offset += align(a.byteLength);
-    }
-    return { kernels, at, end: offset };
+  /** rawScores by tree walks whatever the forest (tests compare the two ways). */
+  walkedRawScores(frame: Frame): Float64Array {
+    return new WalkScorer(this.arrays, this.numTrees).rawScores(this.inputColumns(frame), frame.nRows, this.initScores);
   }
 
   /** Per used feature: its raw values, or its codes mapped to training bins (−1 / unseen → missing bin). */
@@ -116,15 +80,6 @@ export class Forest {
       const table = codeToBinTable(cat, col.levels);
       return Int32Array.from(col.codes, (c) => (c >= 0 && c < table.length ? table[c] : cat.missingBin));
     });
-  }
-
-  /** x = rows start .. start+rows of the input columns, row by row. */
-  private rowMajorInputs(columns: (Float64Array | Int32Array)[], start: number, rows: number, x: Float64Array): void {
-    const nf = columns.length;
-    for (let f = 0; f < nf; f++) {
-      const col = columns[f];
-      for (let r = 0; r < rows; r++) x[r * nf + f] = col[start + r];
-    }
   }
 }
 

@@ -1,5 +1,5 @@
 ;; The GBDT's hot loops as WebAssembly: histogram building and leaf partitioning (training) and tree
-;; walks (prediction). Assembled at build time by scripts/build-wasm.mjs (npm package `wabt`) into
+;; walks and leaf masks (prediction). Assembled at build time by scripts/build-wasm.mjs (npm package `wabt`) into
 ;; kernels.wasm.js (its bytes as a module) beside the compiled wasm-kernels.js, which loads it and documents the calling
 ;; conventions. Every pointer argument is a byte address into the one imported memory; begin/end,
 ;; nf, nRows, nTrees and k are counts. Plain-TypeScript references: test/ml/gbdt/kernel-reference.ts.
@@ -315,6 +315,120 @@
             (local.set $o (i32.add (local.get $out) (i32.shl (i32.add (i32.mul (local.get $sr) (local.get $k)) (local.get $c)) (i32.const 3))))
             (f64.store (local.get $o) (f64.add (f64.load (local.get $o)) (f64.load (i32.add (local.get $value) (i32.shr_u (i32.sub (local.get $a0) (local.get $nodes)) (i32.const 1))))))
             (local.set $sr (i32.add (local.get $sr) (i32.const 1)))
+            (br $rows)))
+        (local.set $t (i32.add (local.get $t) (i32.const 1)))
+        (br $trees))))
+
+  ;; bins[r·stride] = the bin of col[r] (f64) for r < nRows: the number of cuts below it, 255 for NaN.
+  ;; cuts: 2^steps f64s ascending, ending with at least one +∞ (leaf-mask-layout.ts), searched without
+  ;; a branch on the data: lo grows by half when the cut before lo + half is below the value.
+  (func $binColumn (export "binColumn")
+    (param $col i32) (param $nRows i32) (param $cuts i32) (param $steps i32) (param $bins i32) (param $stride i32)
+    (local $r i32) (local $v f64) (local $lo i32) (local $half i32)
+    (block $rowsDone
+      (loop $rows
+        (br_if $rowsDone (i32.ge_u (local.get $r) (local.get $nRows)))
+        (local.set $v (f64.load (i32.add (local.get $col) (i32.shl (local.get $r) (i32.const 3)))))
+        (local.set $lo (i32.const 0))
+        (local.set $half (i32.shl (i32.const 1) (local.get $steps)))
+        (block $found
+          (loop $search
+            (local.set $half (i32.shr_u (local.get $half) (i32.const 1)))
+            (br_if $found (i32.eqz (local.get $half)))
+            (local.set $lo (select
+              (i32.add (local.get $lo) (local.get $half))
+              (local.get $lo)
+              (f64.lt
+                (f64.load (i32.add (local.get $cuts) (i32.shl (i32.add (local.get $lo) (i32.sub (local.get $half) (i32.const 1))) (i32.const 3))))
+                (local.get $v))))
+            (br $search)))
+        (i32.store8 (i32.add (local.get $bins) (i32.mul (local.get $r) (local.get $stride)))
+          (select (i32.const 255) (local.get $lo) (f64.ne (local.get $v) (local.get $v))))
+        (local.set $r (i32.add (local.get $r) (i32.const 1)))
+        (br $rows))))
+
+  ;; Adds every tree's output to out (row-major nRows × k; tree t adds to column t mod k) for rows given
+  ;; as bins (16·vectors bytes per row, from binColumn) and, for the nCat categorical features, catBins
+  ;; (row-major i32 training bins). The forest is in the leaf-mask layout of leaf-mask-layout.ts, whose
+  ;; comment says why this finds the leaf a walk reaches. Per tree and row: leaves = all ones; for each
+  ;; block of 16 split nodes, one byte compare sends each node's row left or right ((bin + add) mod 256
+  ;; > lim: right), and each node that sends it right clears its left subtree's leaves from leaves; then
+  ;; each categorical node whose bitset lacks the row's bin clears likewise; the exit leaf is the lowest
+  ;; bit left. Trees are added in order, so the sums are exactly those of the walk.
+  (func $scoreMasks (export "scoreMasks")
+    (param $bins i32) (param $vectors i32) (param $nRows i32) (param $trees i32) (param $nTrees i32)
+    (param $value i32) (param $cats i32) (param $catBins i32) (param $nCat i32) (param $catBits i32)
+    (param $out i32) (param $k i32)
+    (local $t i32) (local $tree i32) (local $treeBytes i32) (local $blockBytes i32) (local $treeEnd i32)
+    (local $firstLeaf i32) (local $c i32) (local $r i32) (local $rowAddr i32) (local $row v128)
+    (local $block i32) (local $acc v128) (local $right v128) (local $half v128) (local $v i32)
+    (local $leaves i32) (local $e i32) (local $eEnd i32) (local $bin i32) (local $o i32)
+    (local.set $blockBytes (i32.shl (i32.add (local.get $vectors) (i32.const 6)) (i32.const 4)))
+    (local.set $treeBytes (i32.add (i32.const 16) (i32.shl (local.get $blockBytes) (i32.const 1))))
+    (block $treesDone
+      (loop $trees
+        (br_if $treesDone (i32.ge_u (local.get $t) (local.get $nTrees)))
+        (local.set $tree (i32.add (local.get $trees) (i32.mul (local.get $t) (local.get $treeBytes))))
+        (local.set $treeEnd (i32.add (local.get $tree) (local.get $treeBytes)))
+        (local.set $firstLeaf (i32.add (local.get $value) (i32.shl (i32.load (local.get $tree)) (i32.const 3))))
+        (local.set $c (i32.rem_u (local.get $t) (local.get $k)))
+        (local.set $r (i32.const 0))
+        (block $rowsDone
+          (loop $rows
+            (br_if $rowsDone (i32.ge_u (local.get $r) (local.get $nRows)))
+            (local.set $rowAddr (i32.add (local.get $bins) (i32.mul (local.get $r) (i32.shl (local.get $vectors) (i32.const 4)))))
+            (local.set $row (v128.load (local.get $rowAddr)))
+            (local.set $acc (v128.const i32x4 -1 -1 -1 -1))
+            (local.set $block (i32.add (local.get $tree) (i32.const 16)))
+            (loop $blocks
+              ;; Each node's bin of its feature (0 from a vector that does not hold it): a byte shuffle per vector.
+              (local.set $right (i8x16.swizzle (local.get $row) (v128.load offset=96 (local.get $block))))
+              (local.set $v (i32.const 1))
+              (block $gathered
+                (loop $more
+                  (br_if $gathered (i32.ge_u (local.get $v) (local.get $vectors)))
+                  (local.set $right (v128.or (local.get $right) (i8x16.swizzle
+                    (v128.load (i32.add (local.get $rowAddr) (i32.shl (local.get $v) (i32.const 4))))
+                    (v128.load offset=96 (i32.add (local.get $block) (i32.shl (local.get $v) (i32.const 4)))))))
+                  (local.set $v (i32.add (local.get $v) (i32.const 1)))
+                  (br $more)))
+              ;; 0xff where the node sends the row right.
+              (local.set $right (i8x16.gt_u
+                (i8x16.add (local.get $right) (v128.load (local.get $block)))
+                (v128.load offset=16 (local.get $block))))
+              ;; Widened to one i32 lane per node (nodes 0-3, 4-7, 8-11, 12-15), each clearing its left leaves.
+              (local.set $half (i16x8.extend_low_i8x16_s (local.get $right)))
+              (local.set $acc (v128.andnot (local.get $acc) (v128.and (i32x4.extend_low_i16x8_s (local.get $half)) (v128.load offset=32 (local.get $block)))))
+              (local.set $acc (v128.andnot (local.get $acc) (v128.and (i32x4.extend_high_i16x8_s (local.get $half)) (v128.load offset=48 (local.get $block)))))
+              (local.set $half (i16x8.extend_high_i8x16_s (local.get $right)))
+              (local.set $acc (v128.andnot (local.get $acc) (v128.and (i32x4.extend_low_i16x8_s (local.get $half)) (v128.load offset=64 (local.get $block)))))
+              (local.set $acc (v128.andnot (local.get $acc) (v128.and (i32x4.extend_high_i16x8_s (local.get $half)) (v128.load offset=80 (local.get $block)))))
+              (local.set $block (i32.add (local.get $block) (local.get $blockBytes)))
+              (br_if $blocks (i32.lt_u (local.get $block) (local.get $treeEnd))))
+            (local.set $acc (v128.and (local.get $acc) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $acc) (local.get $acc))))
+            (local.set $leaves (i32.and (i32x4.extract_lane 0 (local.get $acc)) (i32x4.extract_lane 1 (local.get $acc))))
+            ;; Categorical nodes: entries (slot·4, first catBits word, leaves kept when the bin's bit is clear).
+            (local.set $e (i32.add (local.get $cats) (i32.mul (i32.load offset=4 (local.get $tree)) (i32.const 12))))
+            (local.set $eEnd (i32.add (local.get $cats) (i32.mul (i32.load offset=8 (local.get $tree)) (i32.const 12))))
+            (block $catsDone
+              (loop $catNodes
+                (br_if $catsDone (i32.ge_u (local.get $e) (local.get $eEnd)))
+                (local.set $bin (i32.load (i32.add
+                  (i32.add (local.get $catBins) (i32.shl (i32.mul (local.get $r) (local.get $nCat)) (i32.const 2)))
+                  (i32.load (local.get $e)))))
+                (local.set $leaves (i32.and (local.get $leaves) (i32.or
+                  (i32.load offset=8 (local.get $e))
+                  (i32.sub (i32.const 0) (i32.and (i32.const 1) (i32.shr_u
+                    (i32.load (i32.add (local.get $catBits)
+                      (i32.shl (i32.add (i32.load offset=4 (local.get $e)) (i32.shr_u (local.get $bin) (i32.const 5))) (i32.const 2))))
+                    (local.get $bin)))))))
+                (local.set $e (i32.add (local.get $e) (i32.const 12)))
+                (br $catNodes)))
+            ;; out[r·k + c] += value[first leaf + the lowest leaf left]
+            (local.set $o (i32.add (local.get $out) (i32.shl (i32.add (i32.mul (local.get $r) (local.get $k)) (local.get $c)) (i32.const 3))))
+            (f64.store (local.get $o) (f64.add (f64.load (local.get $o))
+              (f64.load (i32.add (local.get $firstLeaf) (i32.shl (i32.ctz (local.get $leaves)) (i32.const 3))))))
+            (local.set $r (i32.add (local.get $r) (i32.const 1)))
             (br $rows)))
         (local.set $t (i32.add (local.get $t) (i32.const 1)))
         (br $trees))))

@@ -33,6 +33,14 @@ export type ScoreFn = (
   out: number, k: number,
 ) => void;
 
+/** The forest in its leaf-mask layout (leaf-mask-layout.ts), rows as bins (binColumn) and categorical bins. */
+export type MaskScoreFn = (
+  bins: number, vectors: number, nRows: number, trees: number, nTrees: number, value: number, cats: number,
+  catBins: number, nCat: number, catBits: number, out: number, k: number,
+) => void;
+/** bins[r·stride] = the bin of the f64 col[r] among 2^steps sorted cuts (255 for NaN). */
+export type BinColumnFn = (col: number, nRows: number, cuts: number, steps: number, bins: number, stride: number) => void;
+
 /** A wasm memory (the global WebAssembly typings are not in this project's lib). */
 export type KernelMemory = WebAssembly.Memory;
 
@@ -47,6 +55,9 @@ export class Kernels {
   /** Tree walks four rows at a time, and one at a time (for the rows left over). */
   readonly score4: ScoreFn;
   readonly score1: ScoreFn;
+  /** Leaf masks: the exit leaves found by byte compares of pre-binned rows, without a walk. */
+  readonly scoreMasks: MaskScoreFn;
+  readonly binColumn: BinColumnFn;
   /** Zeroes n bytes from address at. */
   readonly clear: (at: number, n: number) => void;
   /** dst[i] −= src[i] for n float64s at byte addresses dst, src. */
@@ -73,6 +84,8 @@ export class Kernels {
     this.partitionApart = exports.partitionApart as PartitionFn;
     this.score4 = exports.score4 as ScoreFn;
     this.score1 = exports.score1 as ScoreFn;
+    this.scoreMasks = exports.scoreMasks as MaskScoreFn;
+    this.binColumn = exports.binColumn as BinColumnFn;
     this.clear = exports.clear as (at: number, n: number) => void;
     this.subtract = exports.subtract as (dst: number, src: number, n: number) => void;
   }
@@ -98,4 +111,22 @@ function pages(bytes: number): number {
   const n = Math.max(1, Math.ceil(bytes / PAGE_BYTES));
   if (n > MAX_PAGES) throw new Error('GBDT: data too large for the 4 GB kernel memory');
   return n;
+}
+
+/**
+ * A fresh kernel memory holding copies of the given arrays, each at a 16-byte aligned address (a
+ * 16-byte record or vector never straddles a cache line): their addresses, and the first free byte after them.
+ */
+export function kernelsHolding<K extends string>(arrays: Record<K, ArrayBufferView>): { kernels: Kernels; at: Record<K, number>; end: number } {
+  const entries = Object.entries(arrays) as [K, ArrayBufferView][];
+  const align = (b: number) => Math.ceil(b / 16) * 16;
+  const kernels = new Kernels(entries.reduce((sum, [, a]) => sum + align(a.byteLength), 0));
+  const at = {} as Record<K, number>;
+  let offset = 0;
+  for (const [key, a] of entries) {
+    new Uint8Array(kernels.buffer, offset, a.byteLength).set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+    at[key] = offset;
+    offset += align(a.byteLength);
+  }
+  return { kernels, at, end: offset };
 }
