@@ -1,6 +1,6 @@
 /**
  * The GBDT prediction kernel alone (issue 12 §6): CPU per 1,000-row batch and nanoseconds per
- * row × tree of Forest.rawScores, on the table bench:load predict trains on (20,000 × 10: 8 numeric
+ * row × tree of Forest.rawScores (the leaf-mask kernel for these 31-leaf trees) next to the tree walk it replaced, on the table bench:load predict trains on (20,000 × 10: 8 numeric
  * features with 5% missing, a 4-level category), fitted with the default GBDT parameters.
  *   npm run bench:predict-kernel [-- --rounds 200 --batches 300]
  * CPU time, not wall clock, is the figure (the machine is shared); the load average is printed beside it.
@@ -12,6 +12,8 @@ import { encodeTarget, fitFrameEncoder, inferDataType, type ColumnSpec } from '.
 import type { Frame } from '../src/ml/frame.js';
 import { GbdtLearner } from '../src/ml/tabular/gbdt/index.js';
 import type { GbdtModel } from '../src/ml/tabular/gbdt/model.js';
+import { WalkScorer } from '../src/ml/tabular/gbdt/walk-scorer.js';
+import { leafMaskLayout } from '../src/ml/tabular/gbdt/leaf-mask-layout.js';
 
 const argv = process.argv.slice(2);
 const option = (name: string, d: number) => { const i = argv.indexOf(name); return i >= 0 ? Number(argv[i + 1]) : d; };
@@ -46,23 +48,36 @@ for (let t = 0; t < forest.numTrees; t++) {
 }
 depths.sort((a, b) => a - b);
 
-for (let i = 0; i < 30; i++) forest.rawScores(batchFrames[i % 10]!); // warm-up (JIT, wasm tier-up)
-const c0 = process.cpuUsage();
-const t0 = performance.now();
-for (let i = 0; i < batches; i++) forest.rawScores(batchFrames[i % 10]!);
-const c = process.cpuUsage(c0);
-const cpuMs = (c.user + c.system) / 1000 / batches;
-const wallMs = (performance.now() - t0) / batches;
+/** CPU and wall ms per batch of `score` over the batches, after a warm-up (JIT, wasm tier-up). */
+function timed(score: (f: Frame) => Float64Array): { cpuMs: number; wallMs: number } {
+  for (let i = 0; i < 30; i++) score(batchFrames[i % 10]!);
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  for (let i = 0; i < batches; i++) score(batchFrames[i % 10]!);
+  const c = process.cpuUsage(c0);
+  return { cpuMs: (c.user + c.system) / 1000 / batches, wallMs: (performance.now() - t0) / batches };
+}
+const walk = new WalkScorer(forest.arrays, forest.numTrees);
+const masked = leafMaskLayout(forest.arrays, forest.features.map((f) => f.categorical !== null)) !== null;
 console.log(`predict kernel: ${forest.numTrees} trees (depth median ${depths[depths.length >> 1]}, max ${depths.at(-1)}), ${forest.arrays.feature.length} nodes; `
-  + `${batches} batches of ${BATCH} rows`);
-console.log(`  CPU ${cpuMs.toFixed(2)} ms per batch = ${((cpuMs * 1e6) / (BATCH * forest.numTrees)).toFixed(1)} ns per row × tree `
-  + `(wall ${wallMs.toFixed(2)} ms; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on 2 cores)`);
+  + `${batches} batches of ${BATCH} rows; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on 2 cores`);
+for (const [name, score] of [
+  [masked ? 'rawScores (leaf masks)' : 'rawScores (tree walk: the forest does not fit the leaf-mask layout)', (f: Frame) => forest.rawScores(f)],
+  ['tree walk', (f: Frame) => walk.rawScores(forest.inputColumns(f), f.nRows, forest.initScores)],
+] as const) {
+  const { cpuMs, wallMs } = timed(score);
+  console.log(`  ${name}: CPU ${cpuMs.toFixed(2)} ms per batch = ${((cpuMs * 1e6) / (BATCH * forest.numTrees)).toFixed(1)} ns per row × tree (wall ${wallMs.toFixed(2)} ms)`);
+}
 
 // One record (the single-record predict path, scored in-thread).
 const single = slice(frame, 0, 1);
 const singles = batches * 20;
-for (let i = 0; i < 200; i++) forest.rawScores(single);
-const s0 = process.cpuUsage();
-for (let i = 0; i < singles; i++) forest.rawScores(single);
-const s = process.cpuUsage(s0);
-console.log(`  one row: CPU ${((s.user + s.system) / singles).toFixed(1)} µs per call (${singles} calls)`);
+for (const [name, score] of [['rawScores', (f: Frame) => forest.rawScores(f)], ['tree walk', (f: Frame) => walk.rawScores(forest.inputColumns(f), f.nRows, forest.initScores)]] as const) {
+  for (let i = 0; i < 200; i++) score(single);
+  const s0 = process.cpuUsage();
+  for (let i = 0; i < singles; i++) score(single);
+  const s = process.cpuUsage(s0);
+  console.log(`  one row, ${name}: CPU ${((s.user + s.system) / singles).toFixed(1)} µs per call (${singles} calls)`);
+}
+const catNodes = forest.arrays.feature.filter((f) => f < 0).length;
+console.log(`  categorical split nodes: ${catNodes} (${(catNodes / forest.numTrees).toFixed(1)} per tree)`);
