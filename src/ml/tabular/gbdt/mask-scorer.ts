@@ -49,7 +49,7 @@ export class MaskScorer {
     const col = new Float64Array(kernels.buffer, colAt, chunk);
     const catBins = new Int32Array(kernels.buffer, catAt, chunk * nCat);
     const out = new Float64Array(kernels.buffer, outAt, chunk * k);
-    // Bytes of features no numeric node reads stay 0 (no node looks at them).
+    // Bytes no node reads (categorical and unused features): zero, so that every row byte is defined.
     kernels.clear(binsAt, chunk * rowBytes);
     const result = new Float64Array(n * k);
     for (let start = 0; start < n; start += chunk) {
