@@ -4,11 +4,13 @@
 # the usual way to put intervals on this combination). Same rules as the reference: with m > 24 ets
 # ignores seasonality and auto.arima is non-seasonal.
 #
-#   Rscript bench/r_forecast_intervals.R <benchdata dir> <out dir> [collections=m3,m1,tourism] [stride=1]
+#   Rscript bench/r_forecast_intervals.R <benchdata dir> <out dir> [collections=m3,m1,tourism] [stride=1] [periods=all]
 #
 # stride k keeps every k-th series of each collection and period (in the meta file's order), since the
 # full run costs R about two CPU hours (auto.arima). One CSV per collection, <out>/<coll>_s<k>.csv:
 # series_id,method,level,k,mean,lower,upper (level in percent, k = 1..h). bench:forecast reads them.
+# periods (e.g. yearly,quarterly) limits the run to those periods, written to <coll>_s<k>_<periods>.csv,
+# so that the cheap periods can be run in full and the monthly ones (most of the cost) at a stride.
 suppressPackageStartupMessages(library(forecast))
 
 args <- commandArgs(trailingOnly = TRUE)
@@ -16,6 +18,7 @@ root <- args[1]
 out <- args[2]
 colls <- if (length(args) >= 3) strsplit(args[3], ",")[[1]] else c("m3", "m1", "tourism")
 stride <- if (length(args) >= 4) as.integer(args[4]) else 1L
+only_periods <- if (length(args) >= 5) strsplit(args[5], ",")[[1]] else NULL
 levels <- c(50, 80, 90, 95)
 dir.create(out, showWarnings = FALSE, recursive = TRUE)
 
@@ -28,9 +31,11 @@ rows_of <- function(id, method, mean, lower, upper) {
 for (coll in colls) {
   meta <- read.csv(file.path(root, "forecast", coll, paste0(coll, "_meta.csv")), stringsAsFactors = FALSE)
   meta$period <- tolower(meta$period)
-  target <- file.path(out, sprintf("%s_s%d.csv", coll, stride))
+  suffix <- if (is.null(only_periods)) "" else paste0("_", paste(only_periods, collapse = "-"))
+  target <- file.path(out, sprintf("%s_s%d%s.csv", coll, stride, suffix))
   parts <- list()
   for (p in unique(meta$period)) {
+    if (!is.null(only_periods) && !(p %in% only_periods)) next
     train <- read.csv(file.path(root, "forecast", coll, sprintf("%s_%s_train.csv", coll, p)), stringsAsFactors = FALSE)
     ids <- unique(train$series_id)
     ids <- ids[seq(1, length(ids), by = stride)]

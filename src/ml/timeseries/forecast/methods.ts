@@ -10,7 +10,7 @@ import { seasonalNaiveForecast } from './naive.js';
 import { decomposeSeasonal, reseasonalise, usablePeriods } from './seasonalDecomposition.js';
 import { thetaForecast } from './theta.js';
 import type { PointForecast } from './types.js';
-import { weightedCombination } from './uncertainty.js';
+import { atForecastLevel, weightedCombination } from './uncertainty.js';
 
 /** Longest period handled inside a seasonal ETS model (R's ets ignores seasonality beyond 24). */
 const MAX_ETS_PERIOD = 24;
@@ -32,16 +32,23 @@ function withSeasonality(y: Float64Array, ctx: MethodContext, maxInModel: number
   return f && reseasonalise(f, parts, y.length);
 }
 
+/** Additive-error spreads follow the forecast's level (atForecastLevel); a multiplicative-error ETS model's already do. */
 const ets = (trends?: EtsTrend[]): Method => (y, h, ctx) =>
-  withSeasonality(y, ctx, MAX_ETS_PERIOD, (x, m) => autoEtsForecast(x, m, h, trends));
+  withSeasonality(y, ctx, MAX_ETS_PERIOD, (x, m) => {
+    const f = autoEtsForecast(x, m, h, trends);
+    return f && f.name.startsWith('ETS(A') ? atForecastLevel(x, f) : f;
+  });
 
 export const BASE_METHODS: Record<string, Method> = {
-  naive: (y, h) => seasonalNaiveForecast(y, 1, h),
-  snaive: (y, h, ctx) => (ctx.period > 1 && y.length >= ctx.period ? seasonalNaiveForecast(y, ctx.period, h) : undefined),
+  naive: (y, h) => atForecastLevel(y, seasonalNaiveForecast(y, 1, h)),
+  snaive: (y, h, ctx) => (ctx.period > 1 && y.length >= ctx.period ? atForecastLevel(y, seasonalNaiveForecast(y, ctx.period, h)) : undefined),
   ets: ets(),
   damped: ets(['Ad']),
   theta: (y, h, ctx) => withSeasonality(y, ctx, Infinity, (x, m) => thetaForecast(x, m, h)),
-  arima: (y, h, ctx) => withSeasonality(y, ctx, MAX_ETS_PERIOD, (x, m) => autoArimaForecast(x, m, h)),
+  arima: (y, h, ctx) => withSeasonality(y, ctx, MAX_ETS_PERIOD, (x, m) => {
+    const f = autoArimaForecast(x, m, h);
+    return f && atForecastLevel(x, f);
+  }),
 };
 
 /**

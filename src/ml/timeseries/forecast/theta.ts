@@ -7,6 +7,7 @@ import { isSeasonal, seasonalFigure } from './decompose.js';
 import { etsForecast, fitEts } from './ets.js';
 import { fitLine, isConstant } from './stats.js';
 import type { PointForecast } from './types.js';
+import { atForecastLevel } from './uncertainty.js';
 
 /**
  * Multiplicative seasonal indices when y is seasonal at period m, else undefined. Zeros are allowed
@@ -46,6 +47,8 @@ export function thetaForecast(y: Float64Array, m: number, h: number): PointForec
       sd[k] = sigma * Math.sqrt(k * alpha * alpha + 1);
     }
     for (let t = 0; t < n; t++) fitted[t] = ses.fitted[t] * scale;
+    // The SES spread at the level of the (seasonally adjusted) forecast, before the seasonal indices scale it.
+    sd.set(atForecastLevel(x, { mean, sd }).sd);
   }
   if (figure) {
     for (let k = 0; k < h; k++) {

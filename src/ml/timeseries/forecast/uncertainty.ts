@@ -37,6 +37,27 @@ export function censorAtZero(f: PointForecast): PointForecast {
   return { ...f, mean, sd };
 }
 
+/**
+ * An additive-error model's spread moved to the level of its forecast: σ_k · μ_k / L, L the root mean
+ * square of the (strictly positive) data the model was fitted on. Its σ is estimated from residuals over
+ * the whole history, so on a series that grew it is the spread of an average past level, while errors of
+ * business data grow with their level (the multiplicative-error ETS models assume as much; our additive
+ * models did not). Measured on pseudo-holdouts of yearly training series (last h points forecast from
+ * the rest; competition holdouts unread), one-step E[z²] of the naive forecast 2.16 → 1.26 (M3),
+ * 2.13 → 1.66 (M1), 2.64 → 1.12 (tourism); median |z| of the combination 0.91 → 0.77 (M3), normal 0.67.
+ * Data with zeros or negative values, and steps forecast at or below zero, keep the additive spread.
+ */
+export function atForecastLevel(y: ArrayLike<number>, f: PointForecast): PointForecast {
+  let sumSquares = 0;
+  for (let t = 0; t < y.length; t++) {
+    if (!(y[t] > 0)) return f;
+    sumSquares += y[t] * y[t];
+  }
+  const level = Math.sqrt(sumSquares / y.length);
+  if (!(level > 0) || !Number.isFinite(level)) return f;
+  return { ...f, sd: f.sd.map((s, k) => (f.mean[k] > 0 ? (s * f.mean[k]) / level : s)) };
+}
+
 /** Pearson correlation of two members' in-sample one-step errors over the points both have; undefined when too few. */
 function errorCorrelation(y: Float64Array, a: Float64Array, b: Float64Array): number | undefined {
   let n = 0, sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
