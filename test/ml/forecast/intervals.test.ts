@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import { column, readFixture } from '../../support/fixtures.js';
 import { etsForecast, fitEts, type EtsModel, type EtsSpec } from '../../../src/ml/timeseries/forecast/ets.js';
 import { forecast } from '../../../src/ml/timeseries/forecast/index.js';
-import { censorAtZero, VarianceCalibration, weightedCombination } from '../../../src/ml/timeseries/forecast/uncertainty.js';
+import { atForecastLevel, censorAtZero, VarianceCalibration, weightedCombination } from '../../../src/ml/timeseries/forecast/uncertainty.js';
+import { seasonalNaiveForecast } from '../../../src/ml/timeseries/forecast/naive.js';
 import { studentTQuantile } from '../../../src/ml/timeseries/forecast/quantiles.js';
 import { backtestOrigins } from '../../../src/ml/timeseries/forecast/backtest.js';
 import { rng } from './synthetic.js';
@@ -114,6 +115,27 @@ test('on real quarterly series the 80 % and 95 % bands cover about their share o
   // 320 points in 40 series (errors within a series are correlated): a few points either way is sampling error.
   assert.ok(inside80 / total > 0.7 && inside80 / total < 0.9, `80 % band covers ${inside80 / total}`);
   assert.ok(inside95 / total > 0.88, `95 % band covers ${inside95 / total}`);
+});
+
+test('on real series that grew, a random walk\'s spread at the forecast\'s level covers the held-out points its normal band promises; the whole-history spread does not', () => {
+  for (const period of ['yearly', 'quarterly'] as const) {
+    let additive = 0, atLevel = 0, total = 0;
+    for (const s of m3(period)) {
+      const f = seasonalNaiveForecast(s.y, 1, s.actual.length);
+      const g = atForecastLevel(s.y, f);
+      s.actual.forEach((v, k) => {
+        if (Math.abs(v - f.mean[k]) <= 1.96 * f.sd[k]) additive++;
+        if (Math.abs(v - g.mean[k]) <= 1.96 * g.sd[k]) atLevel++;
+        total++;
+      });
+    }
+    // Nominal 95 %; yearly: 240 points of 40 series, quarterly: 960 of 120.
+    assert.ok(additive / total < 0.88, `${period}: whole-history spread covers ${additive / total}`);
+    assert.ok(Math.abs(atLevel / total - 0.95) < Math.abs(additive / total - 0.95) - 0.05, `${period}: at the level ${atLevel / total}, whole-history ${additive / total}`);
+  }
+  const withZero = Float64Array.from([3, 0, 5, 8]);
+  const f = seasonalNaiveForecast(withZero, 1, 2);
+  assert.deepEqual(Array.from(atForecastLevel(withZero, f).sd), Array.from(f.sd), 'data with a zero keep the additive spread');
 });
 
 test('Student t quantiles match R qt() from 2 degrees of freedom up', () => {
