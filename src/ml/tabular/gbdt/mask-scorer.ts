@@ -5,7 +5,7 @@
  */
 import type { ForestArrays } from './compiled-forest.js';
 import { leafMaskLayout, type LeafMaskLayout } from './leaf-mask-layout.js';
-import { type Kernels, kernelsHolding } from './wasm-kernels.js';
+import { type Kernels, align16, kernelsHolding } from './wasm-kernels.js';
 
 /** Rows scored per kernel call. */
 const CHUNK_ROWS = 8192;
@@ -40,11 +40,10 @@ export class MaskScorer {
     const rowBytes = 16 * layout.vectors;
     const nCat = layout.numCatSlots;
     const chunk = Math.min(CHUNK_ROWS, n);
-    const align = (b: number) => Math.ceil(b / 16) * 16;
     const colAt = this.end;
-    const binsAt = colAt + align(chunk * 8);
+    const binsAt = colAt + align16(chunk * 8);
     const catAt = binsAt + chunk * rowBytes;
-    const outAt = catAt + align(chunk * nCat * 4);
+    const outAt = catAt + align16(chunk * nCat * 4);
     kernels.ensureBytes(outAt + chunk * k * 8);
     const col = new Float64Array(kernels.buffer, colAt, chunk);
     const catBins = new Int32Array(kernels.buffer, catAt, chunk * nCat);

@@ -11,7 +11,7 @@
  */
 import type { BinnedRows, FeatureLayout } from './binned-data.js';
 import { HIST_STRIDE } from './histogram.js';
-import { type BuildFn, Kernels, type PartitionFn } from './wasm-kernels.js';
+import { type BuildFn, Kernels, type PartitionFn, align16 } from './wasm-kernels.js';
 
 /** Where the fit's arrays sit in the memory: what a helper thread needs to attach. */
 export interface HistogramPlan {
@@ -144,25 +144,24 @@ export class TrainingMemory {
     const nf = layout.bins.length;
     const totalBins = layout.binOffset[nf];
     const wideSlots = totalBins > 65536;
-    const align = (b: number) => Math.ceil(b / 16) * 16;
     const histBytes = totalBins * HIST_STRIDE * 8;
     const sizes = {
       pool: histBytes * poolSize,
-      splittable: align(nf * poolSize),
-      grad: align(numScores * n * 8),
-      hess: align(numScores * n * 8),
-      scores: align(numScores * n * 8),
-      y: align(n * 8),
-      weights: align(opts.weighted ? n * 8 : 0),
-      indices: align(n * 4),
-      scratch: align(n * 4),
-      codes: align(n * nf),
-      slots: align(n * nf * (wideSlots ? 4 : 2)),
+      splittable: align16(nf * poolSize),
+      grad: align16(numScores * n * 8),
+      hess: align16(numScores * n * 8),
+      scores: align16(numScores * n * 8),
+      y: align16(n * 8),
+      weights: align16(opts.weighted ? n * 8 : 0),
+      indices: align16(n * 4),
+      scratch: align16(n * 4),
+      codes: align16(n * nf),
+      slots: align16(n * nf * (wideSlots ? 4 : 2)),
       sideOfBin: 256,
-      team: align(opts.teamBytes ?? 0),
-      bag: align(n * 4),
+      team: align16(opts.teamBytes ?? 0),
+      bag: align16(n * 4),
       /** Lanes beyond the first: pool, splittable flags, indices, scratch, side table each. */
-      lanes: ((opts.lanes ?? 1) - 1) * (histBytes * poolSize + align(nf * poolSize) + 2 * align(n * 4) + 256),
+      lanes: ((opts.lanes ?? 1) - 1) * (histBytes * poolSize + align16(nf * poolSize) + 2 * align16(n * 4) + 256),
     };
     const kernels = new Kernels(Object.values(sizes).reduce((a, b) => a + b, 0), true);
     const buffer = kernels.buffer;
@@ -190,7 +189,7 @@ export class TrainingMemory {
     this.bag = new Int32Array(buffer, carve(sizes.bag), n);
     const lanes: LanePlan[] = [{ poolAt, splittableAt, indicesAt: this.indices.byteOffset, scratchAt: this.scratch.byteOffset, sideAt: this.sideOfBin.byteOffset }];
     for (let t = 1; t < (opts.lanes ?? 1); t++) {
-      lanes.push({ poolAt: carve(histBytes * poolSize), splittableAt: carve(align(nf * poolSize)), indicesAt: carve(align(n * 4)), scratchAt: carve(align(n * 4)), sideAt: carve(256) });
+      lanes.push({ poolAt: carve(histBytes * poolSize), splittableAt: carve(align16(nf * poolSize)), indicesAt: carve(align16(n * 4)), scratchAt: carve(align16(n * 4)), sideAt: carve(256) });
     }
     this.codes.set(data.codes);
     for (let f = 0; f < nf; f++) {

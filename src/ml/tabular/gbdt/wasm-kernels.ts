@@ -113,20 +113,24 @@ function pages(bytes: number): number {
   return n;
 }
 
+/** b rounded up to a multiple of 16: a 16-byte record or vector at such an address never straddles a cache line. */
+export function align16(b: number): number {
+  return Math.ceil(b / 16) * 16;
+}
+
 /**
  * A fresh kernel memory holding copies of the given arrays, each at a 16-byte aligned address (a
  * 16-byte record or vector never straddles a cache line): their addresses, and the first free byte after them.
  */
 export function kernelsHolding<K extends string>(arrays: Record<K, ArrayBufferView>): { kernels: Kernels; at: Record<K, number>; end: number } {
   const entries = Object.entries(arrays) as [K, ArrayBufferView][];
-  const align = (b: number) => Math.ceil(b / 16) * 16;
-  const kernels = new Kernels(entries.reduce((sum, [, a]) => sum + align(a.byteLength), 0));
+  const kernels = new Kernels(entries.reduce((sum, [, a]) => sum + align16(a.byteLength), 0));
   const at = {} as Record<K, number>;
   let offset = 0;
   for (const [key, a] of entries) {
     new Uint8Array(kernels.buffer, offset, a.byteLength).set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
     at[key] = offset;
-    offset += align(a.byteLength);
+    offset += align16(a.byteLength);
   }
   return { kernels, at, end: offset };
 }
