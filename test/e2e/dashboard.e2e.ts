@@ -114,21 +114,10 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
   };
 
   /** Keyboard only: focus the drop zone, press Enter, pick the file in the chooser it opens. */
-  /**
-   * Opens the file chooser from the keyboard. Playwright turns on file-chooser interception when a
-   * listener is added, asynchronously; a key pressed in the same moment can open the chooser before
-   * that (seen on a loaded machine), and then the event never comes. So the key is pressed again.
-   */
   const chooseByKeyboard = async () => {
-    for (let attempt = 1; ; attempt++) {
-      await page.getByTestId('drop-zone').focus();
-      try {
-        const [chooser] = await Promise.all([page.waitForEvent('filechooser', { timeout: 5000 }), page.keyboard.press('Enter')]);
-        return chooser;
-      } catch (e) {
-        if (attempt === 3) throw e;
-      }
-    }
+    await page.getByTestId('drop-zone').focus();
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
+    return chooser;
   };
 
   const uploadByKeyboard = async (path: string, name: string) => {
@@ -163,6 +152,12 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
     });
     page = context.pages()[0] ?? await context.newPage();
     page.setDefaultTimeout(30_000);
+    // Playwright intercepts file choosers only while a 'filechooser' listener exists, and turns the
+    // interception on and off asynchronously as listeners come and go. With only waitForEvent's
+    // short-lived listener, a key press could open a real chooser before interception was back on;
+    // headless Chromium then keeps that chooser open, ignores every later one, and the run stalls
+    // (seen in CI). One listener for the whole run keeps interception on from here to the end.
+    page.on('filechooser', () => {});
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
     // Failed requests are judged by the response listener below, which knows their addresses.
     page.on('console', (m) => {
