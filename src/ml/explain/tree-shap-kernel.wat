@@ -11,7 +11,9 @@
 ;;     child's node number in `rights` (i32 per split);
 ;;   leaves, 32 bytes each: node number | d (distinct path features) | first slot | Ψ table (entry
 ;;     index into `tables`, −1: none) | quadrature data (f64 index into `quad`, −1: none; with
-;;     neither, Ψ comes from the polynomial of $direct) | 3 unused i32.
+;;     neither, Ψ comes from the polynomial of $direct) | c0 | c1 (the outputs c0 .. c1−1 hold all
+;;     the leaf's values other than 0) | 1 unused i32. Leaves whose values are all 0 add nothing and
+;;     are left out of the list; their sums are 0 in `sum`, written once for all rows.
 ;; Slot arrays (i32 feature, f64 zero fraction z, f64 (1 − z)/z) hold each leaf's path features;
 ;; `values` holds kk values per leaf (1 when the table already carries the leaf's value).
 (module
@@ -36,7 +38,7 @@
     (local $word i32) (local $v f64) (local $bin i32) (local $left i32) (local $mk i32) (local $cleared i32)
     (local $s i32) (local $cold i32) (local $c i32) (local $p i32) (local $q i32) (local $kb i32) (local $hot f64)
     (local $l i32) (local $lrec i32) (local $d i32) (local $at i32) (local $tab i32) (local $sm i32)
-    (local $b i32) (local $j i32) (local $psi f64) (local $val f64) (local $wj f64) (local $vl i32) (local $ma i32)
+    (local $b i32) (local $j i32) (local $c1 i32) (local $psi f64) (local $val f64) (local $wj f64) (local $vl i32) (local $ma i32)
     (local.set $kb (i32.shl (local.get $kk) (i32.const 3)))
     (local.set $r (local.get $r0))
     (block $rowsDone
@@ -138,11 +140,20 @@
             (local.set $vl (i32.add (local.get $values) (i32.mul (local.get $l) (local.get $kb))))
             (local.set $q (i32.add (local.get $sum) (i32.mul (local.get $a) (local.get $kb))))
             (local.set $c (i32.const 0))
+            (block $uDone
+              (loop $uLoop
+                (br_if $uDone (i32.ge_u (local.get $c) (local.get $kk)))
+                (f64.store (i32.add (local.get $q) (i32.shl (local.get $c) (i32.const 3)))
+                  (f64.mul (f64.load (i32.add (local.get $vl) (i32.shl (local.get $c) (i32.const 3)))) (local.get $psi)))
+                (local.set $c (i32.add (local.get $c) (i32.const 1)))
+                (br $uLoop)))
+            ;; Hot terms only for the outputs c0 .. c1−1 whose values are not 0 (the leaf record's last words).
+            (local.set $c (i32.load offset=20 (local.get $lrec)))
+            (local.set $c1 (i32.load offset=24 (local.get $lrec)))
             (block $vDone
               (loop $vLoop
-                (br_if $vDone (i32.ge_u (local.get $c) (local.get $kk)))
+                (br_if $vDone (i32.ge_u (local.get $c) (local.get $c1)))
                 (local.set $val (f64.load (i32.add (local.get $vl) (i32.shl (local.get $c) (i32.const 3)))))
-                (f64.store (i32.add (local.get $q) (i32.shl (local.get $c) (i32.const 3))) (f64.mul (local.get $val) (local.get $psi)))
                 (local.set $b (local.get $sm))
                 (local.set $p (i32.add (local.get $pr) (i32.mul (local.get $c) (local.get $outStride))))
                 (block $fDone

@@ -31,6 +31,7 @@ export interface KernelTree {
   tableAt: Int32Array;
   leafScalar: Float64Array;
   leafNode: Int32Array;
+  leafZero: Uint8Array;
   feature: Int32Array;
   zero: Float64Array;
   hotScale: Float64Array;
@@ -82,11 +83,20 @@ export class WasmTreeShap {
     if (bytes > have) this.memory.grow(Math.ceil((bytes - have) / PAGE));
   }
 
+  /** Leaves the kernel visits (those with a value other than 0), in plan order, and each leaf's preorder position. */
+  private live = new Int32Array(64);
+  private leafPos = new Int32Array(64);
+
   /** Adds tree p's contributions for rows r0 .. r1−1; leafValue/outputs as in ShapTrees. */
   tree(p: KernelTree, leafValue: Float64Array, r0 = 0, r1 = this.rows.nRows): void {
     const m = p.nodes;
-    const L = p.leaves;
-    const ns = m - L;
+    if (this.live.length < p.leaves) {
+      this.live = new Int32Array(2 * p.leaves);
+      this.leafPos = new Int32Array(2 * p.leaves);
+    }
+    let L = 0;
+    for (let l = 0; l < p.leaves; l++) if (!p.leafZero[l]) this.live[L++] = l;
+    const ns = m - p.leaves;
     const kk = p.only >= 0 ? 1 : this.outputs;
     const splits = this.treeAt;
     const rights = align(splits + ns * 16);
@@ -104,13 +114,14 @@ export class WasmTreeShap {
     const buffer = this.memory.buffer;
     const f64 = new Float64Array(buffer);
     const i32 = new Int32Array(buffer);
+    // Skipped leaves' sums stay 0 for every row (the kernel writes only the sums of the leaves it visits and of splits).
+    f64.fill(0, sum >> 3, (sum >> 3) + m * kk);
     const { threshold, defaultLeft } = this.rows;
     const catOffset = this.rows.catOffset;
     let i = 0;
     for (let a = 0; a < m; a++) {
       if (p.leftAt[a]! < 0) {
-        const at = (leaves >> 2) + 8 * p.slotAt[a]!; // a leaf's slotAt is its index
-        i32[at] = a;
+        this.leafPos[p.slotAt[a]!] = a; // a leaf's slotAt is its index
         continue;
       }
       const at = (splits >> 2) + 4 * i;
@@ -125,16 +136,35 @@ export class WasmTreeShap {
       i32[(rights >> 2) + i] = p.rightAt[a]!;
       i++;
     }
-    for (let l = 0; l < L; l++) {
-      const at = (leaves >> 2) + 8 * l;
+    for (let li = 0; li < L; li++) {
+      const l = this.live[li]!;
+      const at = (leaves >> 2) + 8 * li;
+      i32[at] = this.leafPos[l]!;
       i32[at + 1] = p.leafSlots[l]!;
       i32[at + 2] = p.leafAt[l]!;
       i32[at + 3] = p.tableAt[l]!;
       i32[at + 4] = this.quadAt[l]!;
-      const v = (values >> 3) + l * kk;
+      const v = (values >> 3) + li * kk;
       // Tables of one-output trees carry the leaf's value already (tree-shap.ts TreePlan.addLeaf).
-      if (p.only >= 0) f64[v] = p.tableAt[l]! >= 0 ? 1 : p.leafScalar[l]!;
-      else for (let c = 0; c < kk; c++) f64[v + c] = leafValue[p.leafNode[l]! * kk + c]!;
+      if (p.only >= 0) {
+        f64[v] = p.tableAt[l]! >= 0 ? 1 : p.leafScalar[l]!;
+        i32[at + 5] = 0;
+        i32[at + 6] = 1;
+        continue;
+      }
+      // Outputs c0 .. c1−1 span the leaf's values other than 0 (a pure forest leaf has one): only they get hot terms.
+      let c0 = kk;
+      let c1 = 0;
+      for (let c = 0; c < kk; c++) {
+        const value = leafValue[p.leafNode[l]! * kk + c]!;
+        f64[v + c] = value;
+        if (value !== 0) {
+          if (c < c0) c0 = c;
+          c1 = c + 1;
+        }
+      }
+      i32[at + 5] = c0;
+      i32[at + 6] = c1;
     }
     i32.set(p.feature.subarray(0, p.used), sFeat >> 2);
     f64.set(p.zero.subarray(0, p.used), sZero >> 3);
@@ -164,7 +194,7 @@ export class WasmTreeShap {
     for (let l = 0; l < p.leaves; l++) {
       const d = p.leafSlots[l]!;
       const at = p.leafAt[l]!;
-      let positive = d > 0 && p.tableAt[l]! < 0;
+      let positive = d > 0 && p.tableAt[l]! < 0 && !p.leafZero[l];
       for (let j = 0; j < d && positive; j++) if (!(p.zero[at + j]! > 0)) positive = false;
       if (!positive) {
         this.quadAt[l] = -1;

@@ -210,6 +210,13 @@ const SHAPLEY = (() => {
   return w;
 })();
 
+/** Whether every value of leaf `node` (for the outputs its tree adds to) is 0. */
+function allZero(t: ShapTrees, node: number): boolean {
+  const k = t.outputs;
+  for (let c = 0; c < k; c++) if (t.leafValue[node * k + c] !== 0) return false;
+  return true;
+}
+
 /**
  * One tree in preorder (a node's left subtree right after it, then its right subtree) with its leaves
  * as path summaries: the distinct features met on the way, their zero fractions, and Ψ tables.
@@ -234,6 +241,8 @@ class TreePlan {
   tableAt = new Int32Array(64);
   /** The leaf's value when the tree has one output. */
   leafScalar = new Float64Array(64);
+  /** 1 when all the leaf's values are 0: it adds nothing (no hot terms, v·Ψ(S) = 0), so it gets no table and the kernel skips it. */
+  leafZero = new Uint8Array(64);
   feature = new Int32Array(256);
   zero = new Float64Array(256);
   /** (1 − z)/z: a feature in S gets v · hotScale · Ψ(S∖{i}). */
@@ -268,7 +277,7 @@ class TreePlan {
     if (left < 0) {
       this.leftAt[at] = -1;
       this.rightAt[at] = -1;
-      this.slotAt[at] = this.addLeaf(node, slots, rows, method, this.only >= 0 ? t.leafValue[node * t.outputs + this.only]! : 1);
+      this.slotAt[at] = this.addLeaf(node, slots, rows, method, this.only >= 0 ? t.leafValue[node * t.outputs + this.only]! : 1, allZero(t, node));
       return true;
     }
     const f = t.feature[node]!;
@@ -296,14 +305,15 @@ class TreePlan {
     return true;
   }
 
-  private addLeaf(node: number, d: number, rows: number, method: TreeShapMethod, scale: number): number {
+  private addLeaf(node: number, d: number, rows: number, method: TreeShapMethod, scale: number, zeroLeaf: boolean): number {
     const l = this.leaves++;
     if (l === this.leafNode.length) {
-      growFields<TreePlan>(this, ['leafNode', 'leafSlots', 'leafAt', 'tableAt', 'leafScalar'], 2 * l);
+      growFields<TreePlan>(this, ['leafNode', 'leafSlots', 'leafAt', 'tableAt', 'leafScalar', 'leafZero'], 2 * l);
     }
     this.leafNode[l] = node;
     this.leafSlots[l] = d;
     this.leafScalar[l] = scale;
+    this.leafZero[l] = zeroLeaf ? 1 : 0;
     const at = this.used;
     this.leafAt[l] = at;
     this.used += d;
@@ -320,7 +330,7 @@ class TreePlan {
     }
     // A table costs ~2^d·d once and saves ~d²/2 per row over the direct way; it needs z > 0 (Ψ(S∖{i}) is divided by z_i).
     // (The wasm kernel evaluates the leaves left without a table by quadrature, tree-shap-wasm.ts.)
-    const table = positive && d > 0 && d <= MAX_TABLE_SLOTS && (method === 'table' || (method !== 'direct' && 3 * (1 << d) <= rows * d));
+    const table = !zeroLeaf && positive && d > 0 && d <= MAX_TABLE_SLOTS && (method === 'table' || (method !== 'direct' && 3 * (1 << d) <= rows * d));
     if (table) {
       const start = this.tableUsed;
       this.tableUsed += 1 << d;
