@@ -9,8 +9,9 @@
  * values), letter_recognition (26 classes), vehicle (4 classes) and concrete (regression), fold 0.
  * Every figure is measured on 1,000 records, also where one request may hold fewer (records/request).
  * Beside the CPU time, the wall time of the same batch split over two scoring threads (as the service
- * does for batches of enough work, service/models/scoring-threads.ts; after one warm-up batch that
- * sends the model), which is about half the CPU time only when the machine's two cores are free.
+ * does for batches of enough work, service/models/scoring-threads.ts: tree ensembles by their trees,
+ * blends by rows; after one warm-up batch that sends the model), which is about half the CPU time only
+ * when the machine's two cores are free.
  * Forests are shown next to python shap's TreeExplainer (exact TreeSHAP, C++) on a scikit-learn
  * forest of the same size (300 fully grown trees, √p features per split for classes, all for
  * regression; its leaves printed) when that Python can import shap (e.g. PYTHONPATH=<dir with shap>).
@@ -46,12 +47,13 @@ const python = process.env.SIBYL_PYTHON ?? '/work/venv/bin/python';
  */
 async function threadsMs(threads: ScoringThreads, key: string, model: TrainedModel, frame: Frame): Promise<string> {
   const learner = model.toJSON();
-  await threads.explain(key, () => learner, frame);
+  const byTrees = model.explainsByTreeParts === true;
+  await threads.explain(key, () => learner, frame, byTrees);
   let best = { wall: Infinity, cpu: 0 };
   for (let i = 0; i < 3; i++) {
     const c0 = process.cpuUsage();
     const t0 = performance.now();
-    await threads.explain(key, () => learner, frame);
+    await threads.explain(key, () => learner, frame, byTrees);
     const wall = performance.now() - t0;
     const c = process.cpuUsage(c0);
     if (wall < best.wall) best = { wall, cpu: (c.user + c.system) / 1000 };

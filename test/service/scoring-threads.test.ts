@@ -54,8 +54,9 @@ test('scores from scoring threads equal in-thread scores for every kind of model
   }
 });
 
-test('explanations split over the scoring threads equal the in-thread explanation, bit for bit (GBDT, forest)', { skip: !import.meta.url.endsWith('.js') && 'no compiled worker under tsx' }, async () => {
+test('explanations split over the scoring threads (by rows, and by trees over 2 or 3 threads) equal the in-thread explanation, bit for bit (GBDT, forest)', { skip: !import.meta.url.endsWith('.js') && 'no compiled worker under tsx' }, async () => {
   const threads = new ScoringThreads(2);
+  const three = new ScoringThreads(3);
   const credit = benchFold(fixtureTable('classification', 'credit_data'), 0);
   const vehicle = benchFold(fixtureTable('classification', 'vehicle'), 0);
   const models: [string, TrainedModel, Frame][] = [
@@ -67,13 +68,20 @@ test('explanations split over the scoring threads equal the in-thread explanatio
       const frame = selectRows(test, Int32Array.from({ length: 301 }, (_, i) => i % test.nRows));
       const expected = explain(model, frame);
       const learner = model.toJSON();
-      const got = await threads.explain(kind, () => learner, frame);
-      assert.equal(got.nRows, 301);
-      assert.deepEqual(Array.from(got.values), Array.from(expected.values), kind);
-      assert.deepEqual({ ...got, values: null }, { ...expected, values: null }, kind);
+      assert.ok(model.explainsByTreeParts);
+      for (const [how, got] of [
+        ['by rows', await threads.explain(kind, () => learner, frame)],
+        ['by trees, 2 threads', await threads.explain(kind, () => learner, frame, true)],
+        ['by trees, 3 threads', await three.explain(kind, () => learner, frame, true)],
+      ] as const) {
+        assert.equal(got.nRows, 301);
+        assert.deepEqual(Array.from(got.values), Array.from(expected.values), `${kind} ${how}`);
+        assert.deepEqual({ ...got, values: null }, { ...expected, values: null }, `${kind} ${how}`);
+      }
     }
   } finally {
     await threads.close();
+    await three.close();
   }
 });
 

@@ -30,11 +30,22 @@ export interface Explanation {
  * How a frame is explained. batchRows: the rows of the whole batch the frame is a part of (default:
  * the frame's own). TreeSHAP chooses its per-leaf tables by how many rows will use them, so parts of a
  * batch explained apart (on scoring threads) plan for the whole batch, and every row gets the same
- * numbers, bit for bit, as when the batch is explained at once.
+ * numbers, bit for bit, as when the batch is explained at once. treePart: only the trees of part
+ * `treePart` of TREE_PARTS (tree ensembles, Model.explainsByTreeParts); the values are that part's
+ * contributions alone (base and the rest as for the whole model).
  */
 export interface ExplainOptions {
   batchRows?: number;
+  treePart?: number;
 }
+
+/**
+ * Tree ensembles are explained as this many parts of their trees (consecutive trees in the order
+ * TreeSHAP takes them, tree-shap.ts), whose contributions are added in part order (sumTreeParts):
+ * the scoring threads take whole parts each, every thread building Ψ tables for its own trees only,
+ * and the numbers are the same bits however many threads share the parts (one, two or four).
+ */
+export const TREE_PARTS = 4;
 
 /** A model that cannot be explained says why (old artifacts without covers, anomaly models). */
 export class ExplanationUnavailable extends Error {}
@@ -150,8 +161,40 @@ export function weightedSum(parts: { explanation: Explanation; weight: number }[
   return { scale: first.scale, outputClasses: first.outputClasses, features, nRows: n, base, values, exact: parts.every((p) => p.explanation.exact) };
 }
 
-/** The model's explanation, or ExplanationUnavailable when it has none. */
-export function explain(model: { explain?: (frame: Frame, opts?: ExplainOptions) => Explanation; algorithm: { name: string } }, frame: Frame, opts?: ExplainOptions): Explanation {
+type Explainable = { explain?: (frame: Frame, opts?: ExplainOptions) => Explanation; explainsByTreeParts?: boolean; algorithm: { name: string } };
+
+/** The model's explanation, or ExplanationUnavailable when it has none; a tree ensemble's is the sum of its tree parts. */
+export function explain(model: Explainable, frame: Frame, opts?: ExplainOptions): Explanation {
   if (!model.explain) throw new ExplanationUnavailable(`${model.algorithm.name} models give no per-record explanations.`);
-  return model.explain(frame, opts);
+  if (opts?.treePart !== undefined || !model.explainsByTreeParts) return model.explain(frame, opts);
+  return sumTreeParts([explainTreeParts(model, frame, Array.from({ length: TREE_PARTS }, (_, p) => p), opts)]);
+}
+
+/** Tree parts `parts` (ascending) of a tree ensemble's explanation; values: each part's nRows × outputs × features, one after another. */
+export function explainTreeParts(model: Explainable, frame: Frame, parts: number[], opts?: ExplainOptions): Explanation {
+  const explained = parts.map((treePart) => explain(model, frame, { ...opts, treePart }));
+  const first = explained[0]!;
+  const values = new Float64Array(explained.reduce((a, e) => a + e.values.length, 0));
+  let at = 0;
+  for (const e of explained) {
+    values.set(e.values, at);
+    at += e.values.length;
+  }
+  return { ...first, values };
+}
+
+/**
+ * The whole explanation from explainTreeParts answers that together hold parts 0 .. TREE_PARTS − 1 in
+ * order: each value is ((p₀ + p₁) + p₂) + p₃, added in that order from 0 wherever the parts were computed.
+ */
+export function sumTreeParts(answers: Explanation[]): Explanation {
+  const first = answers[0]!;
+  const n = first.nRows * outputsOf(first) * first.features.length;
+  const values = new Float64Array(n);
+  for (const e of answers) {
+    for (let at = 0; at < e.values.length; at += n) {
+      for (let i = 0; i < n; i++) values[i]! += e.values[at + i]!;
+    }
+  }
+  return { ...first, values };
 }

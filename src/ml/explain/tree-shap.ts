@@ -346,9 +346,13 @@ class TreePlan {
  * Contributions of rows 0..nRows-1: phi[(row × outputs + output) × nFeatures + feature]. For each row and
  * output, Σ_features phi + expectedValue = the ensemble's raw output. Leaves are tabulated for
  * `batchRows` rows (the whole batch when these rows are a part of it): a row's numbers depend only on
- * the row and that count, not on the other rows.
+ * the row and that count, not on the other rows. With `part`, only the trees of part part.index of
+ * part.of: the trees in the order they are taken (output by output) cut into that many runs of
+ * ⌊n/of⌋ or ⌈n/of⌉ consecutive trees.
  */
-export function treeShap(t: ShapTrees, nFeatures: number, rows: SplitRows, method: TreeShapMethod = 'auto', batchRows = rows.nRows): Float64Array {
+export function treeShap(
+  t: ShapTrees, nFeatures: number, rows: SplitRows, method: TreeShapMethod = 'auto', batchRows = rows.nRows, part?: { index: number; of: number },
+): Float64Array {
   const k = t.outputs;
   const nRows = rows.nRows;
   const phi = new Float64Array(nRows * k * nFeatures);
@@ -376,7 +380,9 @@ export function treeShap(t: ShapTrees, nFeatures: number, rows: SplitRows, metho
     acc.fill(0);
   };
   // Trees taken output by output (GBDT interleaves the classes' trees), so acc is flushed once per output.
-  const trees = Int32Array.from({ length: t.roots.length }, (_, i) => i).sort((a, b) => t.treeOutput[a]! - t.treeOutput[b]! || a - b);
+  const sorted = Int32Array.from({ length: t.roots.length }, (_, i) => i).sort((a, b) => t.treeOutput[a]! - t.treeOutput[b]! || a - b);
+  const n = sorted.length;
+  const trees = part ? sorted.subarray(Math.floor((part.index * n) / part.of), Math.floor(((part.index + 1) * n) / part.of)) : sorted;
   const auto = method === 'auto' || method === 'js';
   const kernel = method === 'auto' ? new WasmTreeShap(rows, k, nFeatures, SHAPLEY) : null;
   for (let ti = 0; ti < trees.length; ti++) {

@@ -31,7 +31,7 @@ export const MODEL_CHECK_MS = 5000;
 const OFF_THREAD_RECORDS = 128;
 /**
  * Explanations of at least this much TreeSHAP work (tree-shap.ts pathWork steps, ~1.5–5 ns each) are
- * computed on the scoring threads, the batch split between them; less stays in-thread. One record of
+ * computed on the scoring threads, the work split between them (by trees, or by rows for blends); less stays in-thread. One record of
  * a 100-tree GBDT is ~3·10⁴ steps, of a fully grown 300-tree forest ~10⁶–10⁷.
  */
 const OFF_THREAD_EXPLANATION_STEPS = 2_000_000;
@@ -110,7 +110,7 @@ export class ModelsService {
       if (opts.includeExplanations) {
         const predictor = loaded.predictor;
         explanations = this.threads.available && records.length >= 2 && predictor.explanationSteps(records.length) >= OFF_THREAD_EXPLANATION_STEPS
-          ? await predictor.explainWith(records, (frame) => this.threads.explain(id, () => predictor.artifact.learner, frame))
+          ? await predictor.explainWith(records, (frame) => this.threads.explain(id, () => predictor.artifact.learner, frame, predictor.explainsByTreeParts))
           : predictor.explain(records);
       }
     } catch (e) {

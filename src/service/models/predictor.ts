@@ -82,6 +82,11 @@ export class Predictor {
     return this.explanationView(await run(frame));
   }
 
+  /** Whether the model's explanation is a sum of tree parts (explanation.ts TREE_PARTS) that threads may share. */
+  get explainsByTreeParts(): boolean {
+    return this.model.explainsByTreeParts === true;
+  }
+
   /** TreeSHAP steps (tree-shap.ts pathWork) of explaining this many records. */
   explanationSteps(records: number): number {
     return explanationWork(this.model) * records;

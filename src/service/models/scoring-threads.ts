@@ -2,8 +2,10 @@
  * Scores and explains prediction batches on a few long-lived worker threads, so a 1,000-record batch
  * neither holds the event loop (other requests wait on it) nor leaves the other cores idle while
  * concurrent batches queue. A batch's explanations (TreeSHAP costs far more than its scores) are split
- * into one part per thread, run side by side; each part is planned for the whole batch, so the
- * numbers are those of the batch explained at once. Each thread keeps the models it has been sent (by key, e.g. the model id); the main
+ * between the threads, run side by side: a tree ensemble's by its trees (each thread explains every
+ * row with its share of explanation.ts's TREE_PARTS tree parts, building the Ψ tables of those trees
+ * only, and the parts are added in order here), other models' (blends) by rows, each part planned for
+ * the whole batch; either way the numbers are those of the batch explained at once, bit for bit. Each thread keeps the models it has been sent (by key, e.g. the model id); the main
  * thread parses, encodes and serialises, and sends only the encoded frame (typed arrays) and, with
  * the first batch of a model for that thread (or when the thread has dropped it), the model's saved form. Scores are the same as in-thread scoring: the
  * same code on the same inputs.
@@ -16,7 +18,7 @@ import { Worker } from 'node:worker_threads';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Frame } from '../../ml/frame.js';
-import type { Explanation } from '../../ml/explain/explanation.js';
+import { TREE_PARTS, sumTreeParts, type Explanation } from '../../ml/explain/explanation.js';
 import { selectRows } from '../../ml/tabular/contest/frame-rows.js';
 
 export interface ScoreRequest {
@@ -25,6 +27,8 @@ export interface ScoreRequest {
   frame: Frame;
   /** Explain the frame instead of scoring it, planned for a batch of this many rows (explanation.ts ExplainOptions). */
   explainBatchRows?: number;
+  /** Explain these tree parts of the frame (explanation.ts explainTreeParts) instead of scoring it. */
+  explainTreeParts?: number[];
   /** The model's saved form: sent when the thread said it lacks the model. */
   learner?: unknown;
 }
@@ -48,6 +52,11 @@ interface ScoringThread {
 /** Keys remembered per thread before the memory starts over (a forgotten key costs one resend). */
 const SENT_KEYS = 1000;
 
+function explanationOf(reply: ScoreReply): Explanation {
+  if (!reply.explanation) throw new Error('scoring thread: no explanation');
+  return reply.explanation;
+}
+
 export class ScoringThreads {
   private static readonly workerFile = fileURLToPath(new URL('./scoring-worker.js', import.meta.url));
   private readonly threads: (ScoringThread | undefined)[];
@@ -70,22 +79,30 @@ export class ScoringThreads {
   }
 
   /**
-   * The model's explanation of `frame` (explanation.ts explain), its rows split into one contiguous
-   * part per thread; the parts' values joined in row order equal the whole frame's explanation.
+   * The model's explanation of `frame` (explanation.ts explain): byTrees (the model explains by tree
+   * parts, Model.explainsByTreeParts), each thread takes a run of consecutive tree parts and all rows,
+   * and the parts are added in order; otherwise the rows are split into one contiguous part per thread,
+   * planned for the whole batch, and joined in row order.
    */
-  async explain(key: string, learner: () => unknown, frame: Frame): Promise<Explanation> {
+  async explain(key: string, learner: () => unknown, frame: Frame, byTrees = false): Promise<Explanation> {
+    if (byTrees) {
+      const threads = Math.max(1, Math.min(this.threads.length, TREE_PARTS));
+      const replies = await Promise.all(Array.from({ length: threads }, (_, t) => {
+        const p0 = Math.floor((t * TREE_PARTS) / threads);
+        const p1 = Math.floor(((t + 1) * TREE_PARTS) / threads);
+        return this.send(this.thread(t), key, learner, frame, { explainTreeParts: Array.from({ length: p1 - p0 }, (_, i) => p0 + i) });
+      }));
+      return sumTreeParts(replies.map(explanationOf));
+    }
     const n = frame.nRows;
     const parts = Math.max(1, Math.min(this.threads.length, n));
     const replies = await Promise.all(Array.from({ length: parts }, (_, p) => {
       const r0 = Math.floor((p * n) / parts);
       const r1 = Math.floor(((p + 1) * n) / parts);
       const part = parts === 1 ? frame : selectRows(frame, Int32Array.from({ length: r1 - r0 }, (_, i) => r0 + i));
-      return this.send(this.thread(p), key, learner, part, n);
+      return this.send(this.thread(p), key, learner, part, { explainBatchRows: n });
     }));
-    const explained = replies.map((r) => {
-      if (!r.explanation) throw new Error('scoring thread: no explanation');
-      return r.explanation;
-    });
+    const explained = replies.map(explanationOf);
     const first = explained[0]!;
     if (explained.length === 1) return first;
     const values = new Float64Array(explained.reduce((a, e) => a + e.values.length, 0));
@@ -97,9 +114,9 @@ export class ScoringThreads {
     return { ...first, nRows: n, values };
   }
 
-  private send(thread: ScoringThread, key: string, learner: () => unknown, frame: Frame, explainBatchRows?: number): Promise<ScoreReply> {
+  private send(thread: ScoringThread, key: string, learner: () => unknown, frame: Frame, explaining?: Pick<ScoreRequest, 'explainBatchRows' | 'explainTreeParts'>): Promise<ScoreReply> {
     return new Promise<ScoreReply>((resolve, reject) => {
-      const request: ScoreRequest = { id: this.nextId++, key, frame, ...(explainBatchRows !== undefined ? { explainBatchRows } : {}) };
+      const request: ScoreRequest = { id: this.nextId++, key, frame, ...explaining };
       // A thread with work keeps the process alive until it answers; an idle one does not.
       if (thread.pending.size === 0) thread.worker.ref();
       thread.pending.set(request.id, { request, learner, resolve, reject });

@@ -5,7 +5,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { loadModel } from '../../ml/model-loader.js';
-import { explain } from '../../ml/explain/explanation.js';
+import { explain, explainTreeParts } from '../../ml/explain/explanation.js';
 import type { Frame, Model } from '../../ml/frame.js';
 import { LruCache } from './model-cache.js';
 import type { ScoreReply, ScoreRequest } from './scoring-threads.js';
@@ -19,6 +19,7 @@ parentPort!.on('message', (m: ScoreRequest) => {
     if (m.learner !== undefined) models.set(m.key, loadModel(m.learner));
     const model = models.get(m.key);
     if (!model) reply = { id: m.id, needModel: true };
+    else if (m.explainTreeParts !== undefined) reply = { id: m.id, explanation: explainTreeParts(model, m.frame as Frame, m.explainTreeParts) };
     else if (m.explainBatchRows !== undefined) reply = { id: m.id, explanation: explain(model, m.frame as Frame, { batchRows: m.explainBatchRows }) };
     else reply = { id: m.id, scores: model.predictScores(m.frame as Frame) };
   } catch (e) {

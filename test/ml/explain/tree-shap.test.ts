@@ -129,11 +129,11 @@ function conditional(t: ShapTrees, decide: Decide, row: number, inS: (f: number)
   return total;
 }
 
-function bruteForceShapley(t: ShapTrees, decide: Decide, nf: number, row: number): Float64Array {
+function bruteForceShapley(t: ShapTrees, decide: Decide, nf: number, row: number, output = 0): Float64Array {
   const phi = new Float64Array(nf);
   const fact = (n: number): number => (n <= 1 ? 1 : n * fact(n - 1));
   const v = new Float64Array(1 << nf);
-  for (let s = 0; s < 1 << nf; s++) v[s] = conditional(t, decide, row, (f) => ((s >> f) & 1) === 1, 0);
+  for (let s = 0; s < 1 << nf; s++) v[s] = conditional(t, decide, row, (f) => ((s >> f) & 1) === 1, output);
   for (let f = 0; f < nf; f++) {
     for (let s = 0; s < 1 << nf; s++) {
       if ((s >> f) & 1) continue;
@@ -176,6 +176,41 @@ test('TreeSHAP equals brute-force Shapley values over all subsets (GBDT, 6 featu
     if (phi[r * nf + nf - 1] !== 0) repeated++;
   }
   assert.ok(repeated > 0, 'the categorical features take part');
+});
+
+test('TreeSHAP equals brute-force Shapley values for every class of a fully grown forest (vehicle, 4 classes, 6 features: pure leaves, zero leaves skipped, one class by difference)', () => {
+  const vehicle = benchFold(fixtureTable('classification', 'vehicle'), 0);
+  const keep = vehicle.train.columns.filter((c) => c.kind === 'numeric').map((c) => c.name).slice(0, 6);
+  const train = columns(vehicle.train, keep);
+  const model = new RandomForestLearner({ nTrees: 4 }).fit(train, vehicle.yTrain, vehicle.task, { seed: 0 }) as ForestModel;
+  const frame = selectRows(columns(vehicle.test, keep), Int32Array.from({ length: 20 }, (_, i) => i));
+  const { trees, rows: input } = model.shapTrees(frame);
+  const k = trees.outputs;
+  assert.equal(k, 4);
+  // Fully grown: every leaf holds one class, so in every output most leaves are 0.
+  let pure = 0;
+  let leaves = 0;
+  for (let n = 0; n < trees.left.length; n++) {
+    if (trees.left[n]! >= 0) continue;
+    leaves++;
+    let nonZero = 0;
+    for (let c = 0; c < k; c++) if (trees.leafValue[n * k + c] !== 0) nonZero++;
+    if (nonZero === 1) pure++;
+  }
+  assert.ok(pure > 0.9 * leaves, `pure leaves ${pure} of ${leaves}`);
+  const e = explain(model, frame);
+  const nf = keep.length;
+  assert.deepEqual(e.features, keep);
+  const decide = decideOf(input);
+  for (let r = 0; r < frame.nRows; r++) {
+    for (let c = 0; c < k; c++) {
+      const want = bruteForceShapley(trees, decide, nf, r, c);
+      for (let f = 0; f < nf; f++) {
+        const got = e.values[(r * k + c) * nf + f]!;
+        assert.ok(Math.abs(got - want[f]!) < 1e-12, `row ${r} class ${c} feature ${f}: TreeSHAP ${got} brute force ${want[f]}`);
+      }
+    }
+  }
 });
 
 test('deep forest trees (auto_mpg, fully grown): tabulated, direct and recursive TreeSHAP agree', () => {

@@ -9,7 +9,7 @@ import {
   type SerializedFlatForest,
 } from './flat-forest.js';
 import { alignedValues, type InputColumn } from './input-columns.js';
-import { ExplanationUnavailable, type ExplainOptions, type Explanation } from '../../explain/explanation.js';
+import { ExplanationUnavailable, TREE_PARTS, type ExplainOptions, type Explanation } from '../../explain/explanation.js';
 import { expectedValue, pathWork, rowsFor, treeShap, type ShapTrees, type SplitRows } from '../../explain/tree-shap.js';
 
 export type ForestKind = 'random_forest' | 'extra_trees';
@@ -65,6 +65,8 @@ export class ForestModel implements TrainedModel {
 
   private work = -1;
 
+  readonly explainsByTreeParts = true;
+
   explainWork(): number {
     const f = this.forest;
     if (this.work < 0) {
@@ -102,7 +104,10 @@ export class ForestModel implements TrainedModel {
     const k = trees.outputs;
     const classification = this.task.kind === 'classification';
     const batchRows = opts?.batchRows ?? frame.nRows;
-    const values = classification && k > 1 && sharesSumToOne(trees) ? oneClassByDifference(trees, this.inputs.length, rows, batchRows) : treeShap(trees, this.inputs.length, rows, 'auto', batchRows);
+    const part = opts?.treePart === undefined ? undefined : { index: opts.treePart, of: TREE_PARTS };
+    const values = classification && k > 1 && sharesSumToOne(trees)
+      ? oneClassByDifference(trees, this.inputs.length, rows, batchRows, part)
+      : treeShap(trees, this.inputs.length, rows, 'auto', batchRows, part);
     return {
       scale: classification ? 'probability' : 'value',
       outputClasses: classification ? Array.from({ length: k }, (_, c) => c) : [null],
@@ -145,7 +150,7 @@ function sharesSumToOne(t: ShapTrees): boolean {
  * pure leaf (all fully grown classification trees' leaves) has one value other than 0, the only output
  * it adds hot terms to (tree-shap-kernel.wat). Saves 1/k of the per-leaf work or more (half, for two classes).
  */
-function oneClassByDifference(t: ShapTrees, nFeatures: number, rows: SplitRows, batchRows: number): Float64Array {
+function oneClassByDifference(t: ShapTrees, nFeatures: number, rows: SplitRows, batchRows: number, part?: { index: number; of: number }): Float64Array {
   const k = t.outputs;
   const nodes = t.left.length;
   const alone = new Int32Array(k);
@@ -163,7 +168,7 @@ function oneClassByDifference(t: ShapTrees, nFeatures: number, rows: SplitRows, 
   const kept = Int32Array.from({ length: k - 1 }, (_, i) => (i < dropped ? i : i + 1));
   const leafValue = new Float64Array(nodes * (k - 1));
   for (let node = 0; node < nodes; node++) for (let i = 0; i < k - 1; i++) leafValue[node * (k - 1) + i] = t.leafValue[node * k + kept[i]!]!;
-  const part = treeShap({ ...t, leafValue, outputs: k - 1 }, nFeatures, rows, 'auto', batchRows);
+  const some = treeShap({ ...t, leafValue, outputs: k - 1 }, nFeatures, rows, 'auto', batchRows, part);
   const values = new Float64Array(rows.nRows * k * nFeatures);
   for (let r = 0; r < rows.nRows; r++) {
     const last = (r * k + dropped) * nFeatures;
@@ -171,8 +176,8 @@ function oneClassByDifference(t: ShapTrees, nFeatures: number, rows: SplitRows, 
       const from = (r * (k - 1) + i) * nFeatures;
       const to = (r * k + kept[i]!) * nFeatures;
       for (let f = 0; f < nFeatures; f++) {
-        values[to + f] = part[from + f]!;
-        values[last + f]! -= part[from + f]!;
+        values[to + f] = some[from + f]!;
+        values[last + f]! -= some[from + f]!;
       }
     }
   }

@@ -3,15 +3,16 @@
  * then leaves, per tree), split nodes' covers summed from their leaves' training rows.
  */
 import type { Frame } from '../../frame.js';
-import type { Explanation, ExplanationScale } from '../../explain/explanation.js';
+import { TREE_PARTS, type Explanation, type ExplanationScale } from '../../explain/explanation.js';
 import { expectedValue, rowsFor, treeShap, type ShapTrees, type SplitRows } from '../../explain/tree-shap.js';
 import type { Forest } from './compiled-forest.js';
 
-/** batchRows: the rows of the whole batch `frame` is part of (explanation.ts ExplainOptions). */
-export function explainForest(forest: Forest, frame: Frame, scale: ExplanationScale, batchRows = frame.nRows): Explanation {
+/** batchRows: the rows of the whole batch `frame` is part of; treePart: only that part's trees (explanation.ts ExplainOptions). */
+export function explainForest(forest: Forest, frame: Frame, scale: ExplanationScale, batchRows = frame.nRows, treePart?: number): Explanation {
   const { trees, rows } = gbdtShapTrees(forest, frame);
   const k = forest.numScores;
-  const values = treeShap(trees, forest.features.length, rows, 'auto', batchRows);
+  const part = treePart === undefined ? undefined : { index: treePart, of: TREE_PARTS };
+  const values = treeShap(trees, forest.features.length, rows, 'auto', batchRows, part);
   const expected = expectedValue(trees);
   for (let c = 0; c < k; c++) expected[c]! += forest.initScores[c]!;
   const outputClasses = scale === 'logOdds' ? [1] : scale === 'margin' ? Array.from({ length: k }, (_, c) => c) : [null];

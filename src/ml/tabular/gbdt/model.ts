@@ -70,6 +70,8 @@ export class GbdtModel implements TrainedModel {
 
   private work = -1;
 
+  readonly explainsByTreeParts = true;
+
   explainWork(): number {
     if (!this.forest.leafCover) return 0; // explain() says why it cannot
     if (this.work < 0) this.work = pathWork(gbdtTreeTable(this.forest));
@@ -82,7 +84,7 @@ export class GbdtModel implements TrainedModel {
       throw new ExplanationUnavailable('This model was trained before Sibyl kept the training covers of its trees, which explanations need; train it again to get explanations.');
     }
     const scale = this.objective === 'binary' ? 'logOdds' : this.objective === 'multiclass' ? 'margin' : 'value';
-    return explainForest(this.forest, frame, scale, opts?.batchRows);
+    return explainForest(this.forest, frame, scale, opts?.batchRows, opts?.treePart);
   }
 
   /** Typed arrays are stored as base64 of their little-endian bytes (exact, including ±Infinity thresholds). */
