@@ -78,6 +78,17 @@ export class ForestModel implements TrainedModel {
   /** The trees as TreeSHAP's node table (leaves scaled by 1/trees: the forest's average), and the frame's rows with the split rules. */
   shapTrees(frame: Frame): { trees: ShapTrees; rows: SplitRows } {
     const f = this.forest;
+    const trees = this.plan().trees;
+    const rows = rowsFor(trees, alignedValues(this.inputs, frame), frame.nRows, { threshold: f.threshold, defaultLeft: f.missingLeft });
+    return { trees, rows };
+  }
+
+  // A forest is explained as TREE_PARTS parts (explanation.ts), each needing the same node table: built once.
+  private explainPlan: { trees: ShapTrees; expected: Float64Array; byDifference: ByDifference | null } | null = null;
+
+  private plan(): { trees: ShapTrees; expected: Float64Array; byDifference: ByDifference | null } {
+    if (this.explainPlan) return this.explainPlan;
+    const f = this.forest;
     if (!f.cover) {
       throw new ExplanationUnavailable('This model was trained before Sibyl kept the training covers of its trees, which explanations need; train it again to get explanations.');
     }
@@ -94,26 +105,28 @@ export class ForestModel implements TrainedModel {
       roots: f.treeRoots, left: f.left, right: f.right, feature: f.feature, cover: f.cover, leafValue,
       treeOutput: new Int32Array(f.treeRoots.length).fill(-1), outputs: k,
     };
-    const rows = rowsFor(trees, alignedValues(this.inputs, frame), frame.nRows, { threshold: f.threshold, defaultLeft: f.missingLeft });
-    return { trees, rows };
+    const byDifference = this.task.kind === 'classification' && k > 1 && sharesSumToOne(trees) ? leaveOneClassOut(trees) : null;
+    return (this.explainPlan = { trees, expected: expectedValue(trees), byDifference });
   }
 
   /** Exact TreeSHAP of the forest's average: class probabilities (classification) or the value. */
   explain(frame: Frame, opts?: ExplainOptions): Explanation {
     const { trees, rows } = this.shapTrees(frame);
+    const { expected, byDifference } = this.plan();
     const k = trees.outputs;
     const classification = this.task.kind === 'classification';
     const batchRows = opts?.batchRows ?? frame.nRows;
     const part = opts?.treePart === undefined ? undefined : { index: opts.treePart, of: TREE_PARTS };
-    const values = classification && k > 1 && sharesSumToOne(trees)
-      ? oneClassByDifference(trees, this.inputs.length, rows, batchRows, part)
-      : treeShap(trees, this.inputs.length, rows, 'auto', batchRows, part);
+    const nf = this.inputs.length;
+    const values = byDifference
+      ? withLeftOutClass(byDifference, treeShap(byDifference.trees, nf, rows, 'auto', batchRows, part), rows.nRows, nf)
+      : treeShap(trees, nf, rows, 'auto', batchRows, part);
     return {
       scale: classification ? 'probability' : 'value',
       outputClasses: classification ? Array.from({ length: k }, (_, c) => c) : [null],
       features: this.inputs.map((c) => c.name),
       nRows: frame.nRows,
-      base: expectedValue(trees),
+      base: Float64Array.from(expected),
       values,
       exact: true,
     };
@@ -142,15 +155,23 @@ function sharesSumToOne(t: ShapTrees): boolean {
   return true;
 }
 
+/** The trees with every class's leaf values but the left-out class's; that class's contributions are minus the others' sum. */
+interface ByDifference {
+  trees: ShapTrees;
+  /** The class left out, and the others in the order of trees' outputs. */
+  dropped: number;
+  kept: Int32Array;
+}
+
 /**
- * TreeSHAP of all classes but one; that class's contributions are minus the others' sum. Exact:
- * contributions are linear in the leaf values, and the classes' shares add up to the same constant at
- * every leaf, whose contributions are all 0. The class left out is the one that is alone at the most
- * leaves (ties: the lowest): those leaves then hold only zeros, which the TreeSHAP kernel skips, and a
- * pure leaf (all fully grown classification trees' leaves) has one value other than 0, the only output
- * it adds hot terms to (tree-shap-kernel.wat). Saves 1/k of the per-leaf work or more (half, for two classes).
+ * TreeSHAP of all classes but one, the last class by difference. Exact: contributions are linear in
+ * the leaf values, and the classes' shares add up to the same constant at every leaf, whose
+ * contributions are all 0. The class left out is the one that is alone at the most leaves (ties: the
+ * lowest): those leaves then hold only zeros, which the TreeSHAP kernel skips, and a pure leaf (all
+ * fully grown classification trees' leaves) has one value other than 0, the only output it adds hot
+ * terms to (tree-shap-kernel.wat). Saves 1/k of the per-leaf work or more (half, for two classes).
  */
-function oneClassByDifference(t: ShapTrees, nFeatures: number, rows: SplitRows, batchRows: number, part?: { index: number; of: number }): Float64Array {
+function leaveOneClassOut(t: ShapTrees): ByDifference {
   const k = t.outputs;
   const nodes = t.left.length;
   const alone = new Int32Array(k);
@@ -168,13 +189,18 @@ function oneClassByDifference(t: ShapTrees, nFeatures: number, rows: SplitRows, 
   const kept = Int32Array.from({ length: k - 1 }, (_, i) => (i < dropped ? i : i + 1));
   const leafValue = new Float64Array(nodes * (k - 1));
   for (let node = 0; node < nodes; node++) for (let i = 0; i < k - 1; i++) leafValue[node * (k - 1) + i] = t.leafValue[node * k + kept[i]!]!;
-  const some = treeShap({ ...t, leafValue, outputs: k - 1 }, nFeatures, rows, 'auto', batchRows, part);
-  const values = new Float64Array(rows.nRows * k * nFeatures);
-  for (let r = 0; r < rows.nRows; r++) {
-    const last = (r * k + dropped) * nFeatures;
+  return { trees: { ...t, leafValue, outputs: k - 1 }, dropped, kept };
+}
+
+/** All k classes' contributions from the k − 1 explained (rows × (k − 1) × features). */
+function withLeftOutClass(b: ByDifference, some: Float64Array, nRows: number, nFeatures: number): Float64Array {
+  const k = b.kept.length + 1;
+  const values = new Float64Array(nRows * k * nFeatures);
+  for (let r = 0; r < nRows; r++) {
+    const last = (r * k + b.dropped) * nFeatures;
     for (let i = 0; i < k - 1; i++) {
       const from = (r * (k - 1) + i) * nFeatures;
-      const to = (r * k + kept[i]!) * nFeatures;
+      const to = (r * k + b.kept[i]!) * nFeatures;
       for (let f = 0; f < nFeatures; f++) {
         values[to + f] = some[from + f]!;
         values[last + f]! -= some[from + f]!;

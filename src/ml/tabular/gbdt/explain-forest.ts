@@ -13,7 +13,7 @@ export function explainForest(forest: Forest, frame: Frame, scale: ExplanationSc
   const k = forest.numScores;
   const part = treePart === undefined ? undefined : { index: treePart, of: TREE_PARTS };
   const values = treeShap(trees, forest.features.length, rows, 'auto', batchRows, part);
-  const expected = expectedValue(trees);
+  const expected = Float64Array.from(expectedValues(forest, trees));
   for (let c = 0; c < k; c++) expected[c]! += forest.initScores[c]!;
   const outputClasses = scale === 'logOdds' ? [1] : scale === 'margin' ? Array.from({ length: k }, (_, c) => c) : [null];
   return { scale, outputClasses, features: forest.features.map((f) => f.name), nRows: frame.nRows, base: expected, values, exact: true };
@@ -25,8 +25,26 @@ export function gbdtShapTrees(forest: Forest, frame: Frame): { trees: ShapTrees;
   return { trees: t, rows: rowsFor(t, forest.inputColumns(frame), frame.nRows, t.rules) };
 }
 
-/** The trees as one node table, with each split node's rule (the compiled forest's, renumbered). */
-export function gbdtTreeTable(forest: Forest): ShapTrees & { rules: { threshold: Float64Array; defaultLeft: Uint8Array; catOffset: Int32Array; catBits: Uint32Array } } {
+type TreeTable = ShapTrees & { rules: { threshold: Float64Array; defaultLeft: Uint8Array; catOffset: Int32Array; catBits: Uint32Array } };
+
+// A forest is explained as TREE_PARTS parts (explanation.ts), each asking for the same table and expected values: built once per forest.
+const tables = new WeakMap<Forest, TreeTable>();
+const expectations = new WeakMap<Forest, Float64Array>();
+
+function expectedValues(forest: Forest, trees: ShapTrees): Float64Array {
+  let e = expectations.get(forest);
+  if (!e) expectations.set(forest, (e = expectedValue(trees)));
+  return e;
+}
+
+/** The trees as one node table, with each split node's rule (the compiled forest's, renumbered); built once per forest (not to be changed). */
+export function gbdtTreeTable(forest: Forest): TreeTable {
+  let t = tables.get(forest);
+  if (!t) tables.set(forest, (t = buildTreeTable(forest)));
+  return t;
+}
+
+function buildTreeTable(forest: Forest): TreeTable {
   const a = forest.arrays;
   const leafCover = forest.leafCover!;
   const k = forest.numScores;
