@@ -209,6 +209,77 @@
         (local.set $r (i32.add (local.get $r) (i32.const 1)))
         (br $rowLoop))))
 
+  ;; A leaf's Ψ table (psi-table.ts psiTable, the same products; the quadrature lanes summed pairwise):
+  ;; out[T] = scale · Ψ(T) for every subset T of the d path features with zero fractions at zero (f64
+  ;; each, all > 0), out[all] = 0. nodes and weights hold n2 f64x2 each: the Gauss–Legendre nodes t
+  ;; and weights ω/(1 − t) for ⌈d/2⌉ points (a padding lane: t = 0, weight 0). Scratch: ratio (d·n2
+  ;; v128) and p (2^d·n2 v128, each subset's products Π_{j∉T} (1−t) z_j · Π_{j∈T} (t + (1−t) z_j)).
+  (func $psiTable (export "psiTable")
+    (param $zero i32) (param $d i32) (param $scale f64) (param $out i32)
+    (param $p i32) (param $ratio i32) (param $nodes i32) (param $weights i32) (param $n2 i32)
+    (local $bytes i32) (local $j i32) (local $v i32) (local $t v128) (local $omt v128) (local $b v128) (local $cold v128)
+    (local $size i32) (local $s i32) (local $from i32) (local $to i32) (local $r i32) (local $acc v128) (local $x v128)
+    (local.set $bytes (i32.shl (local.get $n2) (i32.const 4)))
+    ;; ratio_j = (t + b_j)/b_j and p[∅] = Π_j b_j, with b_j = (1 − t) z_j.
+    (local.set $v (i32.const 0))
+    (block $vDone
+      (loop $vLoop
+        (br_if $vDone (i32.ge_u (local.get $v) (local.get $bytes)))
+        (local.set $t (v128.load (i32.add (local.get $nodes) (local.get $v))))
+        (local.set $omt (f64x2.sub (f64x2.splat (f64.const 1)) (local.get $t)))
+        (local.set $cold (f64x2.splat (f64.const 1)))
+        (local.set $j (i32.const 0))
+        (block $jDone
+          (loop $jLoop
+            (br_if $jDone (i32.ge_u (local.get $j) (local.get $d)))
+            (local.set $b (f64x2.mul (local.get $omt)
+              (f64x2.splat (f64.load (i32.add (local.get $zero) (i32.shl (local.get $j) (i32.const 3)))))))
+            (local.set $cold (f64x2.mul (local.get $cold) (local.get $b)))
+            (v128.store (i32.add (i32.add (local.get $ratio) (i32.mul (local.get $j) (local.get $bytes))) (local.get $v))
+              (f64x2.div (f64x2.add (local.get $t) (local.get $b)) (local.get $b)))
+            (local.set $j (i32.add (local.get $j) (i32.const 1)))
+            (br $jLoop)))
+        (v128.store (i32.add (local.get $p) (local.get $v)) (local.get $cold))
+        (local.set $v (i32.add (local.get $v) (i32.const 16)))
+        (br $vLoop)))
+    (local.set $size (i32.shl (i32.const 1) (local.get $d)))
+    (local.set $s (i32.const 0))
+    (block $sDone
+      (loop $sLoop
+        (br_if $sDone (i32.ge_u (local.get $s) (i32.sub (local.get $size) (i32.const 1))))
+        (local.set $to (i32.add (local.get $p) (i32.mul (local.get $s) (local.get $bytes))))
+        (local.set $acc (f64x2.splat (f64.const 0)))
+        (if (i32.eqz (local.get $s))
+          (then
+            (local.set $v (i32.const 0))
+            (block $zDone
+              (loop $zLoop
+                (br_if $zDone (i32.ge_u (local.get $v) (local.get $bytes)))
+                (local.set $acc (f64x2.add (local.get $acc)
+                  (f64x2.mul (v128.load (i32.add (local.get $weights) (local.get $v))) (v128.load (i32.add (local.get $to) (local.get $v))))))
+                (local.set $v (i32.add (local.get $v) (i32.const 16)))
+                (br $zLoop))))
+          (else
+            ;; p[s] = p[s without its highest feature j] · ratio_j.
+            (local.set $j (i32.sub (i32.const 31) (i32.clz (local.get $s))))
+            (local.set $from (i32.add (local.get $p)
+              (i32.mul (i32.xor (local.get $s) (i32.shl (i32.const 1) (local.get $j))) (local.get $bytes))))
+            (local.set $r (i32.add (local.get $ratio) (i32.mul (local.get $j) (local.get $bytes))))
+            (local.set $v (i32.const 0))
+            (block $iDone
+              (loop $iLoop
+                (br_if $iDone (i32.ge_u (local.get $v) (local.get $bytes)))
+                (local.set $x (f64x2.mul (v128.load (i32.add (local.get $from) (local.get $v))) (v128.load (i32.add (local.get $r) (local.get $v)))))
+                (v128.store (i32.add (local.get $to) (local.get $v)) (local.get $x))
+                (local.set $acc (f64x2.add (local.get $acc) (f64x2.mul (v128.load (i32.add (local.get $weights) (local.get $v))) (local.get $x))))
+                (local.set $v (i32.add (local.get $v) (i32.const 16)))
+                (br $iLoop)))))
+        (f64.store (i32.add (local.get $out) (i32.shl (local.get $s) (i32.const 3)))
+          (f64.mul (local.get $scale) (f64.add (f64x2.extract_lane 0 (local.get $acc)) (f64x2.extract_lane 1 (local.get $acc)))))
+        (local.set $s (i32.add (local.get $s) (i32.const 1)))
+        (br $sLoop)))
+    (f64.store (i32.add (local.get $out) (i32.shl (i32.sub (local.get $size) (i32.const 1)) (i32.const 3))) (f64.const 0)))
+
   ;; A leaf's terms by Gauss–Legendre quadrature (psi-table.ts): with n = ⌈⌈d/2⌉/2⌉ pairs of nodes t_q,
   ;; Ψ(S) = Σ_q P_q with P_q = base_q · Π_{j∈S} ρ_j(q), and (1 − z_j)/z_j · Ψ(S∖{j}) = Σ_q P_q · κ_j(q).
   ;; at holds, 2n f64 each: base (ω_q/(1−t_q) · Π_j (1−t_q) z_j; 0 in a padding lane), then ρ_j for

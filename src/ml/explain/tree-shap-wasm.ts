@@ -1,15 +1,19 @@
 /**
  * TreeSHAP's leaf-by-leaf row loops (tree-shap.ts) run in WebAssembly: tree-shap-kernel.wat, assembled
  * by scripts/build-wasm.mjs. tree-shap.ts summarises a tree (its TreePlan: preorder, leaves' path
- * features and Ψ tables, all independent of the rows); this module copies that summary into the
- * kernel's memory as compact records (splits and leaves in two lists, a split's left child numbered
- * next to it), adds each untabulated leaf's quadrature factors, and lets the kernel take every row through it. Its contributions collect in the kernel's memory and
- * are added to the caller's at the end. Same results as the JS loops to rounding; ~3–4× less CPU on fully
- * grown forests (bench/explanations.ts).
+ * features, where each Ψ table goes; all independent of the rows); this module copies that summary
+ * into the kernel's memory as compact records (splits and leaves in two lists, a split's left child
+ * numbered next to it, leaves whose values are all 0 left out), has the kernel fill the Ψ tables there
+ * ($psiTable, f64x2 lanes: ~3× faster than psi-table.ts), adds each untabulated leaf's quadrature
+ * factors, and lets the kernel take every row through it. Its contributions collect in the kernel's
+ * memory and are added to the caller's at the end. Same results as the JS loops to rounding; ~3–4×
+ * less CPU on fully grown forests (bench/explanations.ts).
  */
 import kernelBytes from './tree-shap-kernel.wasm.js';
 import type { SplitRows } from './tree-shap.js';
 import { GAUSS_NODES, GAUSS_WEIGHTS } from './psi-table.js';
+
+type PsiTableFn = (zero: number, d: number, scale: number, out: number, p: number, ratio: number, nodes: number, weights: number, n2: number) => void;
 
 type RowsFn = (
   x: number, nc: number, r0: number, r1: number, splits: number, rights: number, ns: number, catBits: number,
@@ -52,6 +56,9 @@ function align(n: number): number {
 export class WasmTreeShap {
   private readonly memory: WebAssembly.Memory;
   private readonly rowsFn: RowsFn;
+  private readonly psiTableFn: PsiTableFn;
+  /** Byte address of the Gauss–Legendre nodes and weights/(1 − t) for q points (q = 1..16), ⌈q/2⌉ f64x2 each, padded with t = 0 and weight 0. */
+  private readonly gaussAt: number[] = [];
   private readonly shapley = 0;
   private readonly w = 32 * 32 * 8;
   private readonly g = this.w + 32 * 8;
@@ -66,7 +73,20 @@ export class WasmTreeShap {
     const instance = new WebAssembly.Instance(compiled, {});
     this.memory = instance.exports.memory as WebAssembly.Memory;
     this.rowsFn = instance.exports.rows as RowsFn;
-    this.x = align(this.g + 34 * 8);
+    this.psiTableFn = instance.exports.psiTable as PsiTableFn;
+    let at = align(this.g + 34 * 8);
+    const gauss: number[] = [];
+    for (let q = 1; q <= 16; q++) {
+      const t = GAUSS_NODES[q - 1]!;
+      const w = GAUSS_WEIGHTS[q - 1]!;
+      const width = (q + 1) & ~1;
+      this.gaussAt.push(at);
+      for (let i = 0; i < width; i++) gauss.push(i < q ? t[i]! : 0);
+      for (let i = 0; i < width; i++) gauss.push(i < q ? w[i]! / (1 - t[i]!) : 0);
+      at += 16 * width;
+    }
+    const gaussStart = this.gaussAt[0]!;
+    this.x = align(at);
     this.phiLength = rows.nRows * outputs * nFeatures;
     this.phi = align(this.x + rows.x.length * 8);
     this.catBits = align(this.phi + this.phiLength * 8);
@@ -74,6 +94,7 @@ export class WasmTreeShap {
     this.ensure(this.treeAt);
     const buffer = this.memory.buffer;
     new Float64Array(buffer, this.shapley, 32 * 32).set(shapley);
+    new Float64Array(buffer, gaussStart, gauss.length).set(gauss);
     new Float64Array(buffer, this.x, rows.x.length).set(rows.x);
     if (rows.catBits) new Uint32Array(buffer, this.catBits, rows.catBits.length).set(rows.catBits);
   }
@@ -110,7 +131,13 @@ export class WasmTreeShap {
     const quadUsed = this.quadrature(p);
     const mask = align(quad + quadUsed * 8);
     const sum = align(mask + m * 4);
-    this.ensure(sum + m * kk * 8);
+    // Scratch of the Ψ tables (tree-shap-kernel.wat $psiTable): the largest leaf's ratios and subset products.
+    let widest = 0;
+    for (let l = 0; l < p.leaves; l++) if (p.tableAt[l]! >= 0 && p.leafSlots[l]! > widest) widest = p.leafSlots[l]!;
+    const lanes = 16 * ((((widest + 1) >> 1) + 1) >> 1);
+    const ratio = align(sum + m * kk * 8);
+    const products = ratio + widest * lanes;
+    this.ensure(products + (1 << widest) * lanes);
     const buffer = this.memory.buffer;
     const f64 = new Float64Array(buffer);
     const i32 = new Int32Array(buffer);
@@ -169,7 +196,17 @@ export class WasmTreeShap {
     i32.set(p.feature.subarray(0, p.used), sFeat >> 2);
     f64.set(p.zero.subarray(0, p.used), sZero >> 3);
     f64.set(p.hotScale.subarray(0, p.used), sHot >> 3);
-    f64.set(p.table.subarray(0, p.tableUsed), tables >> 3);
+    // The tables, straight into this memory (the plan only placed them: TreePlan.build with fill false).
+    for (let li = 0; li < L; li++) {
+      const l = this.live[li]!;
+      const tab = p.tableAt[l]!;
+      if (tab < 0) continue;
+      const d = p.leafSlots[l]!;
+      const q = (d + 1) >> 1;
+      const nodes = this.gaussAt[q - 1]!;
+      const n2 = (q + 1) >> 1;
+      this.psiTableFn(sZero + 8 * p.leafAt[l]!, d, p.only >= 0 ? p.leafScalar[l]! : 1, tables + 8 * tab, products, ratio, nodes, nodes + 16 * n2, n2);
+    }
     f64.set(this.quad.subarray(0, quadUsed), quad >> 3);
     const nf = this.nFeatures;
     const k = this.outputs;

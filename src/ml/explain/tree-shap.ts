@@ -256,8 +256,12 @@ class TreePlan {
   private pathFeature = new Int32Array(MAX_SLOTS + 1);
   private pathZero = new Float64Array(MAX_SLOTS + 1);
 
+  /** Whether build computes the Ψ tables (false: only places them; the wasm kernel fills them in its memory). */
+  private fill = true;
+
   /** Summarises tree `tree`; false when a path meets more than MAX_SLOTS distinct features. */
-  build(t: ShapTrees, tree: number, rows: number, method: TreeShapMethod): boolean {
+  build(t: ShapTrees, tree: number, rows: number, method: TreeShapMethod, fill = true): boolean {
+    this.fill = fill;
     const root = t.roots[tree]!;
     this.only = t.treeOutput[tree]!;
     this.nodes = 0;
@@ -334,8 +338,10 @@ class TreePlan {
     if (table) {
       const start = this.tableUsed;
       this.tableUsed += 1 << d;
-      if (this.tableUsed > this.table.length) this.table = grow(this.table, 2 * this.tableUsed);
-      psiTable(this.zero, at, d, scale, this.table, start);
+      if (this.fill) {
+        if (this.tableUsed > this.table.length) this.table = grow(this.table, 2 * this.tableUsed);
+        psiTable(this.zero, at, d, scale, this.table, start);
+      }
       this.tableAt[l] = start;
     } else this.tableAt[l] = -1;
     return l;
@@ -396,7 +402,7 @@ export function treeShap(
       else deep.push(i);
       continue;
     }
-    if (method === 'recursive' || !plan.build(t, i, batchRows, method)) {
+    if (method === 'recursive' || !plan.build(t, i, batchRows, method, kernel === null)) {
       deep.push(i);
       continue;
     }

@@ -1,7 +1,7 @@
 /**
  * The wasm kernel of TreeSHAP (tree-shap-kernel.wat via tree-shap-wasm.ts, method 'auto') against the
  * JS loops it replaces (method 'js') on real fixture data, with few enough rows that leaves go both ways
- * (Ψ tables and, for the rest, the kernel's quadrature): GBDT with categorical splits and missing
+ * (Ψ tables, filled by the kernel's $psiTable against psi-table.ts's, and, for the rest, the kernel's quadrature): GBDT with categorical splits and missing
  * values (credit_data), multiclass GBDT (vehicle, one output per tree), forests with vector leaves
  * (vehicle: four classes; auto_mpg: regression); and the forest's last class taken by difference.
  */
