@@ -192,6 +192,12 @@
             (local.set $q (i32.add (local.get $sum) (i32.mul (local.get $right) (local.get $kb))))
             (local.set $lrec (i32.add (local.get $sum) (i32.mul (local.get $cold) (local.get $kb))))
             (local.set $p (i32.add (local.get $pr) (i32.shl (i32.shr_u (local.get $word) (i32.const 8)) (i32.const 3))))
+            ;; One output: the same two updates without the loop over outputs.
+            (if (i32.eq (local.get $kk) (i32.const 1))
+              (then
+                (f64.store (local.get $p) (f64.sub (f64.load (local.get $p)) (f64.mul (local.get $hot) (f64.load (local.get $lrec)))))
+                (f64.store (local.get $vl) (f64.add (f64.load offset=8 (local.get $vl)) (f64.load (local.get $q))))
+                (br $bwd)))
             (local.set $c (i32.const 0))
             (block $sDone
               (loop $sLoop
