@@ -29,7 +29,7 @@ import type { ModelComputeInput, ModelComputeOutput } from '../../service/models
 import type { FrameEncoder } from '../../ml/encode.js';
 import type { Frame } from '../../ml/frame.js';
 import type { TrainedModel } from '../../ml/estimator.js';
-import { EXPLANATION_WORK_LIMIT, explanationWork } from '../../ml/explain/explanation.js';
+import { explanationWork } from '../../ml/explain/explanation.js';
 import { meanAbsoluteContributions } from '../../service/models/record-explanations.js';
 import { PhaseClock } from './phase-clock.js';
 import { CalibratedModel } from '../../ml/calibration/calibrated-model.js';
@@ -164,15 +164,17 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
   };
 }
 
+/** Explanation work a session spends on contribution importance: ~0.1 s of one core (tree-shap.ts pathWork steps at ~2 ns). */
+const SESSION_EXPLANATION_WORK = 50_000_000;
+
 /**
- * Mean |contribution| of each input column over the held-back rows (as many as the explanation work
- * limit allows, the first ones: the holdout is already a random draw), on the explanation's scale.
+ * Mean |contribution| of each input column over the held-back rows (as many as SESSION_EXPLANATION_WORK
+ * allows, the first ones: the holdout is already a random draw), on the explanation's scale.
  */
 function contributionImportance(model: TrainedModel, testFrame: Frame, encoder: FrameEncoder): { scale: string; rows: number; values: Record<string, number> } | undefined {
   if (!model.explain || testFrame.nRows === 0) return undefined;
   const work = Math.max(1, explanationWork(model));
-  // A quarter of one request's limit: a session pays it once, but its time budget matters too.
-  const rows = Math.min(testFrame.nRows, Math.floor(EXPLANATION_WORK_LIMIT / 4 / work));
+  const rows = Math.min(testFrame.nRows, Math.floor(SESSION_EXPLANATION_WORK / work));
   if (rows < 1) return undefined;
   const frame = rows === testFrame.nRows ? testFrame : selectRows(testFrame, Int32Array.from({ length: rows }, (_, i) => i));
   const e = model.explain(frame);

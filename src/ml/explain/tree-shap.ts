@@ -129,23 +129,37 @@ function quadraturePairs(d: number): number {
 
 /**
  * Work of explaining one row, in steps, for the kernel treeShap picks: a tree explained leaf by leaf
- * costs one step per node and output (the masks and bottom-up sums) plus, per leaf, d + 1 look-ups
- * when its d distinct path features are few enough to tabulate, else the wasm kernel's quadrature,
- * (d + 1) × (pairs of nodes + 1) (tree-shap-kernel.wat $quadrature); a tree explained node by node (paths through more than 16 distinct features) costs
- * 5·⌈d/2⌉ steps per node and output. Requests are bounded by this count (explain/explanation.ts),
- * never by the clock.
+ * costs one step per node and output (the masks and bottom-up sums) plus, per leaf and output whose
+ * value is not 0, d + 1 look-ups when its d distinct path features are few enough to tabulate, else
+ * the wasm kernel's quadrature, (d + 1) × (pairs of nodes + 1) (tree-shap-kernel.wat $quadrature).
+ * Leaves whose values are all 0 cost nothing past their node: the kernel skips them, and outputs at 0
+ * get no hot terms (most leaves of a fully grown classification forest). Without leaf values (an empty
+ * leafValue) every leaf counts for every output. A tree explained node by node (paths through more
+ * than 16 distinct features) costs 5·⌈d/2⌉ steps per node and output. Requests are bounded by this
+ * count (explain/explanation.ts), never by the clock.
  */
 export function pathWork(t: ShapTrees): number {
   let maxFeature = 0;
   for (let n = 0; n < t.feature.length; n++) if (t.left[n]! >= 0 && t.feature[n]! > maxFeature) maxFeature = t.feature[n]!;
   const seen = new Int32Array(maxFeature + 1);
+  const k = t.outputs;
+  const valued = t.leafValue.length > 0;
+  let only = -1;
   let leafWork = 0;
   let nodes = 0;
   let widest = 0;
+  /** Outputs of this tree for which the leaf's value is not 0. */
+  const liveOutputs = (node: number): number => {
+    if (!valued) return only >= 0 ? 1 : k;
+    if (only >= 0) return t.leafValue[node * k + only] !== 0 ? 1 : 0;
+    let live = 0;
+    for (let c = 0; c < k; c++) if (t.leafValue[node * k + c] !== 0) live++;
+    return live;
+  };
   const walk = (node: number, distinct: number): void => {
     nodes++;
     if (t.left[node]! < 0) {
-      leafWork += distinct <= WORK_TABLE_SLOTS ? distinct + 1 : (distinct + 1) * (quadraturePairs(distinct) + 1);
+      leafWork += (distinct <= WORK_TABLE_SLOTS ? distinct + 1 : (distinct + 1) * (quadraturePairs(distinct) + 1)) * liveOutputs(node);
       if (distinct > widest) widest = distinct;
       return;
     }
@@ -158,12 +172,13 @@ export function pathWork(t: ShapTrees): number {
   };
   let work = 0;
   for (let i = 0; i < t.roots.length; i++) {
-    const outputs = t.treeOutput.length > i && t.treeOutput[i]! >= 0 ? 1 : t.outputs;
+    only = t.treeOutput.length > i && t.treeOutput[i]! >= 0 ? t.treeOutput[i]! : -1;
+    const outputs = only >= 0 ? 1 : k;
     leafWork = 0;
     nodes = 0;
     widest = 0;
     walk(t.roots[i]!, 0);
-    work += widest > MAX_TABLE_SLOTS ? 5 * ((widest + 1) >> 1) * nodes * outputs : (nodes + leafWork) * outputs;
+    work += widest > MAX_TABLE_SLOTS ? 5 * ((widest + 1) >> 1) * nodes * outputs : nodes * outputs + leafWork;
   }
   return work;
 }

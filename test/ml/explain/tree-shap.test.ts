@@ -12,7 +12,7 @@ import type { TrainedModel } from '../../../src/ml/estimator.js';
 import { GbdtLearner } from '../../../src/ml/tabular/gbdt/index.js';
 import type { GbdtModel } from '../../../src/ml/tabular/gbdt/model.js';
 import { gbdtShapTrees } from '../../../src/ml/tabular/gbdt/explain-forest.js';
-import { decideOf, expectedValue, treeShap, type Decide, type ShapTrees } from '../../../src/ml/explain/tree-shap.js';
+import { decideOf, expectedValue, pathWork, treeShap, type Decide, type ShapTrees } from '../../../src/ml/explain/tree-shap.js';
 import { explain, explainedPredictions, type Explanation } from '../../../src/ml/explain/explanation.js';
 import { RandomForestLearner } from '../../../src/ml/tabular/forest/index.js';
 import type { ForestModel } from '../../../src/ml/tabular/forest/forest-model.js';
@@ -211,6 +211,27 @@ test('TreeSHAP equals brute-force Shapley values for every class of a fully grow
       }
     }
   }
+});
+
+test('the work a request is charged counts what the kernel does: zero leaves and outputs at 0 cost nothing past their node', () => {
+  // One split on feature 0: a leaf with values [0.5, 0] and a leaf with [0, 0].
+  const tree = (leafValue: Float64Array, treeOutput: Int32Array): ShapTrees => ({
+    roots: Int32Array.of(0), left: Int32Array.of(1, -1, -1), right: Int32Array.of(2, -1, -1), feature: Int32Array.of(0, 0, 0),
+    cover: Float64Array.of(2, 1, 1), leafValue, treeOutput, outputs: 2,
+  });
+  const values = Float64Array.of(0, 0, 0.5, 0, 0, 0);
+  // 3 nodes × 2 outputs, plus d + 1 = 2 look-ups for the one live output of the first leaf.
+  assert.equal(pathWork(tree(values, Int32Array.of(-1))), 3 * 2 + 2);
+  // Without leaf values every leaf counts for every output.
+  assert.equal(pathWork(tree(new Float64Array(0), Int32Array.of(-1))), 3 * 2 + 2 * 2 + 2 * 2);
+  // A tree adding to output 0 only (GBDT multiclass): its first leaf is live, the second is not.
+  assert.equal(pathWork(tree(values, Int32Array.of(0))), 3 + 2);
+  assert.equal(pathWork(tree(values, Int32Array.of(1))), 3);
+  // A fully grown classification forest: most leaves are pure, so it is charged well under its size.
+  const vehicle = benchFold(fixtureTable('classification', 'vehicle'), 0);
+  const forest = new RandomForestLearner({ nTrees: 20 }).fit(vehicle.train, vehicle.yTrain, vehicle.task, { seed: 0 }) as ForestModel;
+  const full = pathWork({ ...forest.shapTrees(selectRows(vehicle.test, Int32Array.of(0))).trees, leafValue: new Float64Array(0) });
+  assert.ok(forest.explainWork() < 0.6 * full, `charged ${forest.explainWork()} of ${full}`);
 });
 
 test('deep forest trees (auto_mpg, fully grown): tabulated, direct and recursive TreeSHAP agree', () => {

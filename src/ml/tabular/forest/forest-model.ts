@@ -68,9 +68,11 @@ export class ForestModel implements TrainedModel {
   readonly explainsByTreeParts = true;
 
   explainWork(): number {
-    const f = this.forest;
+    if (!this.forest.cover) return 0; // explain() says why it cannot
     if (this.work < 0) {
-      this.work = pathWork({ roots: f.treeRoots, left: f.left, right: f.right, feature: f.feature, cover: new Float64Array(0), leafValue: new Float64Array(0), treeOutput: new Int32Array(0), outputs: f.nOutputs });
+      // The trees TreeSHAP runs on: without the class left out by difference, zero leaves counted as the kernel skips them.
+      const { trees, byDifference } = this.plan();
+      this.work = pathWork(byDifference?.trees ?? trees);
     }
     return this.work;
   }
