@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fitBins } from '../../../src/ml/tabular/gbdt/bin-mapper.js';
 import { binRows, makeLayout } from '../../../src/ml/tabular/gbdt/binned-data.js';
-import { TrainingMemory } from '../../../src/ml/tabular/gbdt/training-memory.js';
+import { MAX_CHUNKS, TrainingMemory } from '../../../src/ml/tabular/gbdt/training-memory.js';
 import { RowWork } from '../../../src/ml/tabular/gbdt/row-work.js';
 import { L2Regression } from '../../../src/ml/tabular/gbdt/objectives.js';
 import { frame, lcg, numeric } from './synthetic.js';
@@ -51,6 +51,42 @@ for (const [label, extra] of [['up to', 0], ['beyond', 400]] as const) {
     for (let s = 0; s < hist.length; s++) assert.ok(Math.abs(hist[s] - expected[s]) < 1e-9, `slot ${s >> 1}: ${hist[s]} vs ${expected[s]}`);
   });
 }
+
+test('histogram in row chunks: chunks built over any feature ranges in any order, then added in chunk order, equal those sums exactly', () => {
+  const { n, layout, data, memory } = setup(30);
+  const nf = layout.bins.length;
+  const h = memory.histograms;
+  // How many chunks depends on the rows only: 1, 2 or 4 (equal shares for two threads), more with more rows.
+  const counts = [100, 1000, 5000, 20_000, 100_000, 1_000_000].map((rows) => h.chunks(rows));
+  assert.ok(counts.every((k, i) => [1, 2, 4].includes(k) && (i === 0 || k >= counts[i - 1])), `chunks ${counts}`);
+  assert.equal(counts[0], 1);
+  assert.equal(counts[counts.length - 1], MAX_CHUNKS);
+  const rows = Int32Array.from({ length: n - 20 }, (_, i) => i + (i % 7 === 0 ? 0 : 1));
+  memory.indices.set(rows);
+  const grad = memory.grad.subarray(0, n);
+  const hess = memory.hess.subarray(0, n);
+  const all = Int32Array.from({ length: nf }, (_, f) => f);
+  const ones = new Uint8Array(nf).fill(1);
+  for (const chunks of [2, 3, 4]) {
+    // Chunk k's rows alone, each in pool slot 3 by the one-pass kernel (the reference for chunk k).
+    const parts = Array.from({ length: chunks }, (_, k) => {
+      const from = Math.floor((rows.length * k) / chunks);
+      const to = Math.floor((rows.length * (k + 1)) / chunks);
+      memory.buildHistogram(memory.pool[3], from, to - from, grad, hess);
+      return Float64Array.from(memory.pool[3]);
+    });
+    const expected = Float64Array.from(parts[0], (v, s) => parts.slice(1).reduce((sum, p) => sum + p[s], v));
+    memory.pool[1].fill(123);
+    h.partials.forEach((p) => p.fill(-7));
+    // Last chunk first, the first chunk in two feature ranges.
+    const cut = Math.floor(nf / 3);
+    for (let k = chunks - 1; k >= 1; k--) h.buildChunk(1, k, chunks, 0, rows.length, grad.byteOffset, hess.byteOffset, 0, nf);
+    h.buildChunk(1, 0, chunks, 0, rows.length, grad.byteOffset, hess.byteOffset, cut, nf);
+    h.buildChunk(1, 0, chunks, 0, rows.length, grad.byteOffset, hess.byteOffset, 0, cut);
+    h.addChunks(1, chunks, all, ones);
+    assert.deepEqual(Array.from(memory.pool[1]), Array.from(expected), `${chunks} chunks`);
+  }
+});
 
 test('partition kernel: a stable split of one segment by a bin → side table, the rest untouched', () => {
   const { n, data, memory } = setup();

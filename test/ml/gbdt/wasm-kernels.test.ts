@@ -108,22 +108,24 @@ test('partition and partitionApart: a stable split of one segment by a bin → s
   }
 });
 
-test('subtract: dst −= src over a run of float64s (even and odd lengths) equals the plain differences; neighbours untouched', () => {
-  const rnd = lcg(23);
-  for (let trial = 0; trial < 30; trial++) {
-    const { kernels, alloc } = arena(1 << 16);
-    const n = 1 + Math.floor(rnd() * 600);
-    const dst = alloc(Float64Array, n + 2);
-    const src = alloc(Float64Array, n + 2);
-    for (let i = 0; i < n + 2; i++) {
-      dst[i] = (rnd() - 0.5) * 10 ** Math.floor(rnd() * 8);
-      src[i] = (rnd() - 0.5) * 10 ** Math.floor(rnd() * 8);
+for (const op of ['subtract', 'add'] as const) {
+  test(`${op}: dst ${op === 'add' ? '+=' : '−='} src over a run of float64s (even and odd lengths) equals the plain ${op === 'add' ? 'sums' : 'differences'}; neighbours untouched`, () => {
+    const rnd = lcg(op === 'add' ? 29 : 23);
+    for (let trial = 0; trial < 30; trial++) {
+      const { kernels, alloc } = arena(1 << 16);
+      const n = 1 + Math.floor(rnd() * 600);
+      const dst = alloc(Float64Array, n + 2);
+      const src = alloc(Float64Array, n + 2);
+      for (let i = 0; i < n + 2; i++) {
+        dst[i] = (rnd() - 0.5) * 10 ** Math.floor(rnd() * 8);
+        src[i] = (rnd() - 0.5) * 10 ** Math.floor(rnd() * 8);
+      }
+      const expected = Float64Array.from(dst, (v, i) => (i >= 1 && i <= n ? (op === 'add' ? v + src[i] : v - src[i]) : v));
+      kernels[op](dst.byteOffset + 8, src.byteOffset + 8, n);
+      assert.deepEqual(Array.from(dst), Array.from(expected), `trial ${trial}`);
     }
-    const expected = Float64Array.from(dst, (v, i) => (i >= 1 && i <= n ? v - src[i] : v));
-    kernels.subtract(dst.byteOffset + 8, src.byteOffset + 8, n);
-    assert.deepEqual(Array.from(dst), Array.from(expected), `trial ${trial}`);
-  }
-});
+  });
+}
 
 /**
  * A random forest of nTrees trees over nf features (the ones in `categorical` by bin bitsets), of up to

@@ -1,10 +1,17 @@
 /**
- * Feature-parallel histogram work for one fit, LightGBM's feature-parallel scheme on one machine: for
- * each leaf job the features are cut into contiguous blocks; for its blocks a thread fills the smaller
- * child's histogram (same rows, same order as one thread would), subtracts it from the parent's, and
- * finds the best split of each child among the block's features. The main thread merges the blocks'
- * best splits in block order, keeping an earlier block on equal gain, which is exactly the single-thread
- * scan's choice: models are byte-identical whatever the thread count, and whichever thread did a block.
+ * Histogram work for one fit on several threads, in two block jobs per leaf job. First the new leaf's
+ * histogram by row chunks: a leaf's histogram is, on any thread count, the sum in chunk order of the
+ * histograms of its rows in 1, 2 or 4 chunks of consecutive rows (training-memory.ts: how many depends
+ * on the leaf's rows and the data's shape only), so threads build different chunks over all features,
+ * each row's codes and gradients read once. (Cutting by features instead, LightGBM's feature-parallel
+ * scheme, made every block stream every row of the leaf: 8 blocks of a 10,000-row leaf cost 2.8× one
+ * pass on one thread, and a two-thread fit did more work than one thread.) A leaf of one chunk is cut
+ * into one feature range per thread. Then the job's features are cut into blocks: for its blocks a
+ * thread adds the chunks into the leaf's histogram, subtracts it from the parent's (the sibling's
+ * histogram), and finds the best split of each child among the block's features. The main thread merges
+ * the blocks' best splits in block order, keeping an earlier block on equal gain, which is exactly the
+ * single-thread scan's choice: models are byte-identical whatever the thread count, and whichever
+ * thread did a block.
  *
  * The same threads share the fit's row work (row-work.ts): gradients, partitioning a split leaf's rows,
  * adding a tree's values to the scores, each cut into row blocks and giving the numbers one thread
@@ -120,6 +127,9 @@ const HELPER_BLOCKS = 33;
 const N_CLASSES = 34;
 const BAG_LENGTH = 35;
 const NEXT_CLASS = 36;
+/** Leaf jobs: the row chunks of the histogram built (HistogramBuilder.chunks; 0: none built), and a rows job's feature ranges. */
+const CHUNKS = 37;
+const RANGES = 38;
 /** + block: the end of the left part of the block's rows after a partition job. */
 const MID = 40;
 /** Blocks of one job, at most: 6 bits of CLAIM's count. */
@@ -132,6 +142,8 @@ const PARTITION = 2;
 const GRADIENTS = 3;
 const SCORES = 4;
 const CLASSES = 5;
+/** A leaf job's histogram building: blocks of (row chunk, feature range), before the LEAF job's feature blocks. */
+const LEAF_ROWS = 6;
 export const MAX_THREADS = 8;
 /** Per block and leaf: gain, feature, thresholdBin, defaultLeft, lg, lh, lc, rg, rh, rc, leftBins length. */
 const RESULT_F64 = 11;
@@ -313,7 +325,19 @@ export class ThreadShare {
     for (const f of features) if (f >= this.f0 && f < this.f1) this.own[n++] = f;
   }
 
+  /** The whole job on this share's features: its histogram's row chunks one after the other, then finish. */
   run(job: LeafJob): [SplitInfo | null, SplitInfo | null] {
+    const h = this.histograms;
+    const chunks = job.build >= 0 ? h.chunks(job.end - job.begin) : 0;
+    for (let k = 0; k < chunks; k++) h.buildChunk(job.build, k, chunks, job.begin, job.end, job.gradAt, job.hessAt, this.f0, this.f1);
+    return this.finish(job, chunks);
+  }
+
+  /**
+   * The job after its histogram's row chunks are built (by any threads, over these features at least):
+   * the chunks summed into the new leaf's slot, the sibling's histogram by subtraction, the best splits.
+   */
+  finish(job: LeafJob, chunks: number): [SplitInfo | null, SplitInfo | null] {
     const { pool, splittable } = this.histograms;
     const own = this.own;
     if (job.build >= 0) {
@@ -324,7 +348,7 @@ export class ThreadShare {
         const from = splittable[job.parent];
         for (let i = 0; i < own.length; i++) flags[own[i]] = from[own[i]];
       } else for (let i = 0; i < own.length; i++) flags[own[i]] = 1;
-      this.histograms.build(job.build, job.begin, job.end, job.gradAt, job.hessAt, this.f0, this.f1);
+      if (chunks > 1) this.histograms.addChunks(job.build, chunks, own, flags);
     }
     if (job.parent >= 0) this.histograms.subtract(job.parent, job.build, own, splittable[job.parent]);
     const find = (slot: number, sums: LeafSums) => (slot >= 0 ? findBestSplit(pool[slot], this.layout, own, sums, this.p, splittable[slot]) : null);
@@ -338,12 +362,23 @@ export class ThreadShare {
  */
 class BlockWork {
   readonly shares: ThreadShare[];
+  private readonly nf: number;
 
   constructor(
-    histograms: HistogramBuilder, layout: FeatureLayout, params: ResolvedGbdtParams,
+    private readonly histograms: HistogramBuilder, layout: FeatureLayout, params: ResolvedGbdtParams,
     private readonly rows: RowWork, private readonly control: ControlBlock, leafBlocks: number, private readonly rowBlocks: number,
   ) {
     this.shares = Array.from({ length: leafBlocks }, (_, b) => new ThreadShare(histograms, layout, params, b, leafBlocks));
+    this.nf = layout.bins.length;
+  }
+
+  /** Block b of a LEAF_ROWS job: row chunk b mod chunks of the job's histogram, over feature range ⌊b / chunks⌋ of `ranges`. */
+  leafRowsBlock(job: LeafJob, b: number, chunks: number, ranges: number): void {
+    const k = b % chunks;
+    const r = (b - k) / chunks;
+    const f0 = Math.round((r * this.nf) / ranges);
+    const f1 = Math.round(((r + 1) * this.nf) / ranges);
+    this.histograms.buildChunk(job.build, k, chunks, job.begin, job.end, job.gradAt, job.hessAt, f0, f1);
   }
 
   setFeatures(features: Int32Array): void {
@@ -376,6 +411,7 @@ export class FeatureTeam {
   private readonly solo: ThreadShare;
   /** The blocks' work on the main thread (null: one thread). */
   private readonly blocks: BlockWork | null;
+  private readonly histograms: HistogramBuilder;
   private readonly leafBlocks: number;
   private readonly rowBlocks: number;
   /** The main thread's own results of the current leaf job, by block (null: a helper's, in the control block). */
@@ -409,6 +445,7 @@ export class FeatureTeam {
     const nf = layout.bins.length;
     const { histograms, teamAt } = memory;
     this.nRows = histograms.plan.nRows;
+    this.histograms = histograms;
     const { leafBlocks, rowBlocks } = blockCounts(nf, threads, this.tuning.blocksPerThread);
     this.leafBlocks = leafBlocks;
     this.rowBlocks = rowBlocks;
@@ -459,14 +496,31 @@ export class FeatureTeam {
       return this.solo.run(job);
     }
     teamStats.leafSyncs++;
-    this.control.writeJob(job);
+    const cb = this.control;
+    cb.writeJob(job);
+    const ints = cb.ints;
+    // First the histogram by row chunks over all features (a row's codes read once, not once per
+    // feature block), then the job's feature blocks: chunks summed, sibling subtracted, splits found.
+    let chunks = 0;
+    if (job.build >= 0) {
+      chunks = this.histograms.chunks(job.end - job.begin);
+      // Too few chunks for every thread: each chunk also cut into feature ranges.
+      const ranges = Math.ceil(this.threads / chunks);
+      cb.set(CHUNKS, chunks);
+      cb.set(RANGES, ranges);
+      this.start(LEAF_ROWS, chunks * ranges);
+      for (let b = takeBlock(ints, this.seq); b >= 0; b = takeBlock(ints, this.seq)) {
+        blocks.leafRowsBlock(job, b, chunks, ranges);
+        Atomics.add(ints, FINISHED, 1);
+      }
+      this.finishBlocks(chunks * ranges);
+    } else cb.set(CHUNKS, 0);
     const n = this.leafBlocks;
     const mine = this.mine;
     mine.fill(null);
-    const ints = this.control.ints;
     this.start(LEAF, n);
     for (let b = takeBlock(ints, this.seq); b >= 0; b = takeBlock(ints, this.seq)) {
-      mine[b] = blocks.shares[b].run(job);
+      mine[b] = blocks.shares[b].finish(job, chunks);
       Atomics.add(ints, FINISHED, 1);
     }
     this.finishBlocks(n);
@@ -720,17 +774,24 @@ export function serveFit(init: TeamInit): void {
     }
     // A block job. Whatever it reads after taking a block stays put until that block is finished.
     let job: LeafJob | null = null;
+    let chunks = 0;
+    let ranges = 0;
     for (let b = takeBlock(ints, seq); b >= 0; b = takeBlock(ints, seq)) {
       const busyFrom = performance.now();
       try {
-        if (kind === LEAF) {
+        if (kind === LEAF || kind === LEAF_ROWS) {
           if (!job) {
-            currentFeatures();
+            if (kind === LEAF) currentFeatures();
             job = control.readJob();
+            chunks = control.get(CHUNKS);
+            ranges = control.get(RANGES);
           }
-          const [a, c] = blocks.shares[b].run(job);
-          if (a) control.writeResult(b, 0, a);
-          if (c) control.writeResult(b, 1, c);
+          if (kind === LEAF_ROWS) blocks.leafRowsBlock(job, b, chunks, ranges);
+          else {
+            const [a, c] = blocks.shares[b].finish(job, chunks);
+            if (a) control.writeResult(b, 0, a);
+            if (c) control.writeResult(b, 1, c);
+          }
         } else blocks.rowBlock(kind, b);
       } catch (e) {
         Atomics.store(ints, FAILED + t, 1);

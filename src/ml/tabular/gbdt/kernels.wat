@@ -60,6 +60,21 @@
     (if (i32.lt_u (local.get $dst) (local.get $end))
       (then (f64.store (local.get $dst) (f64.sub (f64.load (local.get $dst)) (f64.load (local.get $src)))))))
 
+  ;; dst[i] += src[i] for the n float64 values at byte addresses dst and src, two per vector step: a
+  ;; histogram's row chunks summed into it in chunk order (the same IEEE sums as one at a time).
+  (func $add (export "add") (param $dst i32) (param $src i32) (param $n i32)
+    (local $end i32)
+    (local.set $end (i32.add (local.get $dst) (i32.shl (local.get $n) (i32.const 3))))
+    (block $pairsDone
+      (loop $pairs
+        (br_if $pairsDone (i32.gt_u (i32.add (local.get $dst) (i32.const 16)) (local.get $end)))
+        (v128.store (local.get $dst) (f64x2.add (v128.load (local.get $dst)) (v128.load (local.get $src))))
+        (local.set $dst (i32.add (local.get $dst) (i32.const 16)))
+        (local.set $src (i32.add (local.get $src) (i32.const 16)))
+        (br $pairs)))
+    (if (i32.lt_u (local.get $dst) (local.get $end))
+      (then (f64.store (local.get $dst) (f64.add (f64.load (local.get $dst)) (f64.load (local.get $src)))))))
+
   ;; Zeroes bytes [at, at + n): a histogram's feature range before building it (memory.fill is a memset;
   ;; TypedArray.fill on a shared buffer is not).
   (func $clear (export "clear") (param $at i32) (param $n i32)

@@ -62,6 +62,8 @@ export class Kernels {
   readonly clear: (at: number, n: number) => void;
   /** dst[i] −= src[i] for n float64s at byte addresses dst, src. */
   readonly subtract: (dst: number, src: number, n: number) => void;
+  /** dst[i] += src[i] for n float64s at byte addresses dst, src. */
+  readonly add: (dst: number, src: number, n: number) => void;
   private readonly memory: WebAssembly.Memory;
 
   /**
@@ -88,6 +90,7 @@ export class Kernels {
     this.binColumn = exports.binColumn as BinColumnFn;
     this.clear = exports.clear as (at: number, n: number) => void;
     this.subtract = exports.subtract as (dst: number, src: number, n: number) => void;
+    this.add = exports.add as (dst: number, src: number, n: number) => void;
   }
 
   /** The memory itself (for a shared one: what helper threads attach to). */
