@@ -96,6 +96,8 @@ test('every job shared, however small (hand-off rules at zero): 2 threads still 
     // No leaf job stayed on the main thread, not even the root's split search (a job that builds nothing).
     assert.equal(teamStats.soloJobs, 0);
     assert.ok(teamStats.leafSyncs > 20 * teamStats.trees, `${teamStats.leafSyncs} shared leaf jobs for ${teamStats.trees} trees`);
+    // The top leaves' histograms were built by row chunks on both threads, the deep ones by feature ranges.
+    assert.ok(teamStats.chunkedJobs >= teamStats.trees && teamStats.chunkedJobs < teamStats.leafSyncs / 2, `${teamStats.chunkedJobs} chunked of ${teamStats.leafSyncs}`);
   } finally {
     Object.assign(teamTuning, saved);
   }

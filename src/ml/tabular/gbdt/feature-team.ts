@@ -504,6 +504,7 @@ export class FeatureTeam {
     let chunks = 0;
     if (job.build >= 0) {
       chunks = this.histograms.chunks(job.end - job.begin);
+      if (chunks > 1) teamStats.chunkedJobs++;
       // Too few chunks for every thread: each chunk also cut into feature ranges.
       const ranges = Math.ceil(this.threads / chunks);
       cb.set(CHUNKS, chunks);

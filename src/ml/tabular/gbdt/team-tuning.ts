@@ -53,6 +53,8 @@ export const teamStats = {
   leafSyncs: 0,
   rowSyncs: 0,
   soloJobs: 0,
+  /** Shared leaf jobs whose histogram was built in more than one row chunk (threads on different rows). */
+  chunkedJobs: 0,
   /** Class jobs (a multiclass round's trees grown whole by the threads at once, feature-team.ts growClasses). */
   classSyncs: 0,
   /** Blocks of shared block jobs, and of those the helpers took. */
@@ -85,7 +87,7 @@ export const teamStats = {
   gradientCpuUs: 0,
   roundTreeCpuUs: [] as number[][],
   reset(): void {
-    this.trees = this.syncs = this.leafSyncs = this.rowSyncs = this.soloJobs = this.classSyncs = this.blocks = this.helperBlocks = 0;
+    this.trees = this.syncs = this.leafSyncs = this.rowSyncs = this.soloJobs = this.chunkedJobs = this.classSyncs = this.blocks = this.helperBlocks = 0;
     this.mainShareMs = this.waitMs = this.sleepMs = this.helperBusyMs = this.jobCriticalMs = this.blockShareMs = 0;
     this.prepareWallMs = this.prepareCriticalMs = this.gradientCpuUs = 0;
     this.roundTreeCpuUs = [];
