@@ -1,4 +1,5 @@
 import type { Db } from './db.js';
+import type { CopyFormat } from './sql-pool.js';
 
 /**
  * A data set's rows live in segments. An upload writes a new segment (state `building`) that no
@@ -25,6 +26,9 @@ export const ROW_COPY_COLUMNS = ['segment_id', 'seq', 'ident', 'ts', 'data'] as 
 /** Rows a single statement of the bulk steps touches (copy, merge, measure, collect). */
 export const STEP_ROWS = 20_000;
 
+/** default_statistics_target of the ANALYZE after a load (300 × target rows are sampled). */
+const ANALYZE_STATISTICS_TARGET = 10;
+
 /** How long replaced rows stay readable for sessions that started reading them. */
 export const RETIRED_GRACE_MS = 15 * 60_000;
 
@@ -39,9 +43,9 @@ export class DatasetRowsStore {
     return Number(r!.id);
   }
 
-  /** Rows in COPY text format, columns as ROW_COPY_COLUMNS (or the staging table's, which are the same). */
-  copyIn(table: 'dataset_rows' | 'upload_staging', text: Uint8Array | string): Promise<void> {
-    return this.db.copyIn(table, ROW_COPY_COLUMNS, text);
+  /** Rows in COPY text or binary format, columns as ROW_COPY_COLUMNS (or the staging table's, which are the same). */
+  copyIn(table: 'dataset_rows' | 'upload_staging', data: Uint8Array | string, format: CopyFormat): Promise<void> {
+    return this.db.copyIn(table, ROW_COPY_COLUMNS, data, format);
   }
 
   /**
@@ -140,9 +144,15 @@ export class DatasetRowsStore {
   /**
    * Refreshes the planner's statistics after a big load: without them PostgreSQL (and PGlite,
    * which has no autovacuum) plans keyset reads of a new segment as a sort of all its rows.
+   * The plans need segment sizes and seq/ts ranges, not fine histograms: a sample of 3,000 rows
+   * (statistics target 10, not the default 100's 30,000) tells them, and costs the embedded
+   * database ~0.05 s instead of ~0.3 s of CPU after a 1M-row upload (its reads are random page reads).
    */
-  async analyze(): Promise<void> {
-    await this.db.query('ANALYZE dataset_rows, upload_staging');
+  async analyze(tables: readonly ('dataset_rows' | 'upload_staging')[] = ['dataset_rows', 'upload_staging']): Promise<void> {
+    await this.db.tx(async (tx) => {
+      await tx.query(`SET LOCAL default_statistics_target = ${ANALYZE_STATISTICS_TARGET}`);
+      await tx.query(`ANALYZE ${tables.join(', ')}`);
+    });
   }
 
   // ---- readers ----

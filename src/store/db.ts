@@ -1,6 +1,6 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import type { Schema } from './schema.js';
-import type { ConnectPriority, QueryOptions, SqlClient, SqlPool } from './sql-pool.js';
+import type { ConnectPriority, CopyFormat, QueryOptions, SqlClient, SqlPool } from './sql-pool.js';
 import { PgLitePool } from './pglite-pool.js';
 import { PostgresPool } from './postgres-pool.js';
 import { migrate } from './migrate.js';
@@ -55,10 +55,19 @@ export class Db {
     }
   }
 
-  /** Bulk-loads rows in COPY text format (copy-text.ts); inside `tx` it joins that transaction. */
-  async copyIn(table: string, columns: readonly string[], text: Uint8Array | string): Promise<void> {
-    if (!this.client) return this.tx((t) => t.copyIn(table, columns, text));
-    return this.pool.copyIn(this.client, table, columns, text);
+  /**
+   * Bulk-loads rows in COPY text format (copy-text.ts), or binary (copy-binary.ts) when `format`
+   * says so; inside `tx` it joins that transaction. Outside, the COPY is its own transaction (one
+   * statement is atomic): one round trip to the database instead of BEGIN, COPY, COMMIT.
+   */
+  async copyIn(table: string, columns: readonly string[], text: Uint8Array | string, format: CopyFormat = 'text'): Promise<void> {
+    if (this.client) return this.pool.copyIn(this.client, table, columns, text, format);
+    const c = await this.pool.connect(this.priority);
+    try {
+      await this.pool.copyIn(c, table, columns, text, format);
+    } finally {
+      c.release();
+    }
   }
 
   /** Bulk-loads rows given as values (null = SQL NULL). */

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { quoteIdent } from './copy-text.js';
 import type { PgLiteReply, PgLiteRequest } from './pglite-protocol.js';
-import type { ConnectPriority, SqlClient, SqlPool, SqlResult } from './sql-pool.js';
+import type { ConnectPriority, CopyFormat, SqlClient, SqlPool, SqlResult } from './sql-pool.js';
 
 /** How long bulk work leaves the connection to interactive requests after their last statement. */
 const INTERACTIVE_GRACE_MS = 5;
@@ -84,12 +84,12 @@ export class PgLitePool implements SqlPool {
     this.waiting.bulk.shift()!();
   }
 
-  async copyIn(_client: SqlClient, table: string, columns: readonly string[], text: Uint8Array | string): Promise<void> {
+  async copyIn(_client: SqlClient, table: string, columns: readonly string[], data: Uint8Array | string, format: CopyFormat = 'text'): Promise<void> {
     // COPY … FROM '/dev/blob' is PGlite's fast path. The caller holds the only connection, so this
-    // runs inside its transaction.
-    const bytes = typeof text === 'string' ? new TextEncoder().encode(text) : text;
+    // runs inside its transaction (or, outside one, is its own).
+    const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
     if (bytes.length === 0) return;
-    await this.host.query(`COPY ${table} (${columns.map(quoteIdent).join(', ')}) FROM '/dev/blob'`, [], bytes);
+    await this.host.query(`COPY ${table} (${columns.map(quoteIdent).join(', ')}) FROM '/dev/blob'${format === 'binary' ? ' (FORMAT binary)' : ''}`, [], bytes);
   }
 
   private ended: Promise<void> | undefined;

@@ -3,7 +3,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { quoteIdent } from './copy-text.js';
-import type { ConnectPriority, QueryOptions, SqlClient, SqlPool, SqlResult } from './sql-pool.js';
+import type { ConnectPriority, CopyFormat, QueryOptions, SqlClient, SqlPool, SqlResult } from './sql-pool.js';
 
 pg.types.setTypeParser(20, (v: string) => Number(v)); // bigint ids and epoch-ms fit in a double
 
@@ -74,11 +74,11 @@ export class PostgresPool implements SqlPool {
     return new PostgresClient(await this.pool.connect());
   }
 
-  async copyIn(client: SqlClient, table: string, columns: readonly string[], text: Uint8Array | string): Promise<void> {
-    if (text.length === 0) return;
+  async copyIn(client: SqlClient, table: string, columns: readonly string[], data: Uint8Array | string, format: CopyFormat = 'text'): Promise<void> {
+    if (data.length === 0) return;
     const raw = (client as PostgresClient).raw;
-    const stream = raw.query(copyFrom(`COPY ${table} (${columns.map(quoteIdent).join(', ')}) FROM STDIN`));
-    await pipeline(Readable.from([typeof text === 'string' ? Buffer.from(text) : text]), stream);
+    const stream = raw.query(copyFrom(`COPY ${table} (${columns.map(quoteIdent).join(', ')}) FROM STDIN${format === 'binary' ? ' (FORMAT binary)' : ''}`));
+    await pipeline(Readable.from([typeof data === 'string' ? Buffer.from(data) : data]), stream);
   }
 
   private ended: Promise<void> | undefined;

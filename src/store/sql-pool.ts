@@ -24,14 +24,17 @@ export interface SqlClient {
 
 export type ConnectPriority = 'interactive' | 'bulk';
 
+/** PostgreSQL's COPY formats that bulk loads use: text (tab-separated) or binary. */
+export type CopyFormat = 'text' | 'binary';
+
 export interface SqlPool {
   readonly kind: 'pglite' | 'postgres';
   /** `bulk` connections go after waiting `interactive` ones (only the embedded store, with its one connection, tells them apart). */
   connect(priority?: ConnectPriority): Promise<SqlClient>;
   end(): Promise<void>;
   /**
-   * Bulk-loads rows given in COPY text format (see copy-text.ts) into a table, inside the
-   * client's current transaction.
+   * Bulk-loads rows given in COPY text format (see copy-text.ts) or binary format (copy-binary.ts)
+   * into a table, inside the client's current transaction (or as its own, outside one).
    */
-  copyIn(client: SqlClient, table: string, columns: readonly string[], text: Uint8Array | string): Promise<void>;
+  copyIn(client: SqlClient, table: string, columns: readonly string[], data: Uint8Array | string, format?: CopyFormat): Promise<void>;
 }

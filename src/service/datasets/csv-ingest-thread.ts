@@ -6,6 +6,7 @@ import type { ColumnProfile } from '../../domain/profile.js';
 import { ServiceError, TooLargeError, ValidationError } from '../errors.js';
 import { csvRowBatches } from './csv-rows.js';
 import type { CsvRecords } from './record-sources.js';
+import type { CopyFormat } from '../../store/sql-pool.js';
 import { RowEncoder, type EncodedBatch, type RowEncoderOptions } from './row-encoder.js';
 
 export interface CsvThreadData {
@@ -16,15 +17,17 @@ export interface CsvThreadData {
 export type ToCsvThread = { kind: 'chunk'; bytes: Uint8Array } | { kind: 'end' };
 export type FromCsvThread =
   | { kind: 'taken' }
-  | { kind: 'batch'; bytes: Uint8Array; rows: number; dataBytes: number }
+  | { kind: 'batch'; bytes: Uint8Array; format: CopyFormat; rows: number; dataBytes: number }
   | { kind: 'done'; profiles: Record<string, ColumnProfile> }
   | { kind: 'error'; error: SerialisedError };
 
-/** A batch ready for COPY: its text as UTF-8 bytes (CSV) or as a string (JSON records). */
+/** A batch ready for COPY: binary format (CSV) or text as a string (JSON records). */
 export type StoredBatch = EncodedBatch;
 
 /** Request chunks handed to the thread and not yet taken by its parser: bounds memory, not speed. */
 const CHUNKS_AHEAD = 32;
+/** Rows of the first batch, which the database waits for (the parser's first chunk holds about this many). */
+const FIRST_BATCH_ROWS = 500;
 /** Encoded batches waiting for the database: the parser runs this far ahead of the COPYs. */
 const BATCHES_AHEAD = 2;
 
@@ -51,7 +54,7 @@ export async function encodeCsvInThread(
   const until = async (ready: () => boolean) => { while (!ready()) await new Promise<void>((r) => waiting.push(r)); };
   worker.on('message', (m: FromCsvThread) => {
     if (m.kind === 'taken') untaken--;
-    else if (m.kind === 'batch') batches.push({ text: m.bytes, rows: m.rows, dataBytes: m.dataBytes });
+    else if (m.kind === 'batch') batches.push({ text: m.bytes, format: m.format, rows: m.rows, dataBytes: m.dataBytes });
     else if (m.kind === 'done') outcome ??= { profiles: m.profiles };
     else outcome ??= { error: restoreError(m.error) };
     notify();
@@ -110,12 +113,15 @@ export async function encodeCsv(
   const encoder = new RowEncoder(options);
   let pending: string[][] = [];
   let header: readonly string[] | undefined;
+  // A small first batch: the database starts (and warms up) while the next ones are parsed.
+  let emitAt = Math.min(batchRows, FIRST_BATCH_ROWS);
   for await (const batch of csvRowBatches(input, { maxBytes })) {
     header = batch.header;
     for (const row of batch.rows) pending.push(row);
-    if (pending.length >= batchRows) {
+    if (pending.length >= emitAt) {
       await emit(encoder.csvBatch(header, pending));
       pending = [];
+      emitAt = batchRows;
     }
   }
   if (pending.length > 0) await emit(encoder.csvBatch(header!, pending));

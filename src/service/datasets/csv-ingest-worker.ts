@@ -34,7 +34,7 @@ async function* chunks(): AsyncGenerator<Buffer> {
 try {
   const profiles = await encodeCsv(Readable.from(chunks()), options, batchRows, maxBytes, (batch) => {
     const bytes = typeof batch.text === 'string' ? new TextEncoder().encode(batch.text) : batch.text;
-    send({ kind: 'batch', bytes, rows: batch.rows, dataBytes: batch.dataBytes }, [bytes.buffer as ArrayBuffer]);
+    send({ kind: 'batch', bytes, format: batch.format, rows: batch.rows, dataBytes: batch.dataBytes }, [bytes.buffer as ArrayBuffer]);
   });
   send({ kind: 'done', profiles });
 } catch (e) {

@@ -1,4 +1,3 @@
-import { copyEscape } from '../../store/copy-text.js';
 import type { Utf8Buffer } from './utf8-buffer.js';
 
 /**
@@ -15,8 +14,8 @@ export class RowJsonWriter {
   private readonly keysEscaped: boolean;
   /** Whether the last row written holds a backslash (a value needed escaping, or a key did). */
   escaped = false;
-  /** The keys as `writeCopy` writes them (COPY-escaped UTF-8), and their JSON length in UTF-8 bytes. */
-  private readonly copyKeys: Uint8Array[];
+  /** The keys as `writeJson` writes them (UTF-8), and their length in bytes. */
+  private readonly jsonKeys: Uint8Array[];
   private readonly keyBytes: number[];
 
   constructor(header: readonly string[]) {
@@ -26,16 +25,12 @@ export class RowJsonWriter {
     this.keys = header.map((name) => JSON.stringify(name) + ':');
     this.keysEscaped = this.keys.some((k) => k.includes('\\'));
     const utf8 = new TextEncoder();
-    this.copyKeys = this.keys.map((k) => utf8.encode(copyEscape(k)));
-    this.keyBytes = this.keys.map((k) => utf8.encode(k).length);
+    this.jsonKeys = this.keys.map((k) => utf8.encode(k));
+    this.keyBytes = this.jsonKeys.map((k) => k.length);
   }
 
-  /**
-   * The same JSON as `write`, written as COPY text (a JSON text holds a backslash only in its
-   * escapes, and writes tabs and line breaks as escapes: only backslashes need COPY's escaping)
-   * straight into `out`. Returns the JSON's length in UTF-8 bytes.
-   */
-  writeCopy(values: readonly string[], out: Utf8Buffer): number {
+  /** The same JSON as `write`, as UTF-8 straight into `out` (a binary COPY field). Returns its length in bytes. */
+  writeJson(values: readonly string[], out: Utf8Buffer): number {
     out.ascii(OPEN_BRACE);
     let bytes = 1;
     let first = true;
@@ -45,14 +40,10 @@ export class RowJsonWriter {
       if (v === '') continue;
       if (first) first = false;
       else { out.ascii(COMMA); bytes++; }
-      out.bytes(this.copyKeys[i]!);
+      out.bytes(this.jsonKeys[i]!);
       bytes += this.keyBytes[i]!;
       if (needsEscape(v)) {
-        const json = JSON.stringify(v);
-        const escaped = copyEscape(json);
-        const written = out.string(escaped);
-        // The JSON has one backslash for each two COPY wrote.
-        bytes += written - (escaped.length - json.length);
+        bytes += out.string(JSON.stringify(v));
       } else {
         out.ascii(QUOTE);
         bytes += out.string(v) + 2;

@@ -75,7 +75,7 @@ async function write(db: Db, writer: DatasetWriter, req: IngestRequest): Promise
     const options = { segment, knownColumns: Object.keys(stored), identity };
     const store = async (batch: StoredBatch) => {
       writer.check();
-      await rowsStore.copyIn(table, batch.text);
+      await rowsStore.copyIn(table, batch.text, batch.format);
       rowsReceived += batch.rows;
       dataBytes += batch.dataBytes;
     };
@@ -86,7 +86,8 @@ async function write(db: Db, writer: DatasetWriter, req: IngestRequest): Promise
     throw new ValidationError({ dataSetName: [`No data was sent for ${req.name}`] }, 'No data was sent', 'NoData');
   }
 
-  if (rowsReceived >= ANALYZE_ROWS) await rowsStore.analyze();
+  // The statistics of the table the rows went into (staged rows: before they are merged).
+  if (rowsReceived >= ANALYZE_ROWS) await rowsStore.analyze([table]);
   const inferred = inferColumns(profiles, [stored as ColumnPatchMap, req.requestedColumns]);
   const columns = mergeColumns(inferred, stored, req.requestedColumns);
   validateColumns(columns);

@@ -7,13 +7,20 @@ import { TableProfiler, type ColumnProfile } from '../../domain/profile.js';
 import type { Identity } from '../../domain/infer.js';
 import { parseDate } from '../../domain/dates.js';
 import { copyEscape } from '../../store/copy-text.js';
+import { COPY_BINARY_HEADER, COPY_BINARY_NULL, COPY_BINARY_TRAILER } from '../../store/copy-binary.js';
+import { ROW_COPY_COLUMNS } from '../../store/dataset-rows-store.js';
+import type { CopyFormat } from '../../store/sql-pool.js';
 import { ValidationError } from '../errors.js';
 import { RowJsonWriter } from './csv-json.js';
 import { Utf8Buffer } from './utf8-buffer.js';
 
 export interface EncodedBatch {
-  /** Lines for COPY into dataset_rows / upload_staging (segment_id, seq, ident, ts, data): UTF-8 bytes (CSV) or a string (JSON records). */
+  /**
+   * Rows for COPY into dataset_rows / upload_staging (segment_id, seq, ident, ts, data): binary
+   * format (CSV) or text (JSON records, as a string).
+   */
   text: Uint8Array | string;
+  format: CopyFormat;
   rows: number;
   /** UTF-8 bytes of the rows' JSON (what a data set's size counts). */
   dataBytes: number;
@@ -47,7 +54,7 @@ export class RowEncoder {
     return this.seq;
   }
 
-  /** CSV rows, positional in header order ('' = empty cell); the COPY text comes as UTF-8 bytes. */
+  /** CSV rows, positional in header order ('' = empty cell), in binary COPY format. */
   csvBatch(header: readonly string[], rows: readonly string[][]): EncodedBatch {
     if (this.header !== header) {
       if (!this.header) {
@@ -60,28 +67,37 @@ export class RowEncoder {
     }
     const out = this.out;
     const json = this.json!;
+    const identity = this.opts.identity;
+    const hasIdentity = identity !== undefined && identity.kind !== 'none';
     let dataBytes = 0;
+    out.bytes(COPY_BINARY_HEADER);
     for (let i = 0; i < rows.length; i++) {
       const values = rows[i]!;
       this.profiler.addRow(values);
-      const v = this.identityAt < 0 ? undefined : values[this.identityAt];
       const index = this.seq++;
-      out.bytes(this.prefixBytes);
-      out.digits(index);
-      out.ascii(TAB);
-      if (this.opts.identity && this.opts.identity.kind !== 'none') {
-        const { ident, ts } = this.identity(index, v === '' ? undefined : v);
-        out.string(ident);
-        out.ascii(TAB);
-        out.string(ts);
-        out.ascii(TAB);
+      out.int16(ROW_COPY_COLUMNS.length);
+      out.int32(8);
+      out.int64(this.opts.segment);
+      out.int32(8);
+      out.int64(index);
+      if (hasIdentity) {
+        const v = values[this.identityAt];
+        const ms = this.identityValue(index, v === '' ? undefined : v);
+        const at = out.reserve32();
+        out.patch32(at, typeof ms === 'string' ? out.string(ms) : out.string(String(ms)));
+        if (typeof ms === 'string') out.int32(COPY_BINARY_NULL);
+        else { out.int32(8); out.int64(ms); }
       } else {
-        out.bytes(NO_IDENTITY);
+        out.int32(COPY_BINARY_NULL);
+        out.int32(COPY_BINARY_NULL);
       }
-      dataBytes += json.writeCopy(values, out);
-      out.ascii(LF);
+      const at = out.reserve32();
+      const bytes = json.writeJson(values, out);
+      out.patch32(at, bytes);
+      dataBytes += bytes;
     }
-    return { text: out.take(), rows: rows.length, dataBytes };
+    out.bytes(COPY_BINARY_TRAILER);
+    return { text: out.take(), format: 'binary', rows: rows.length, dataBytes };
   }
 
   /** JSON records (values: strings, numbers, booleans, null). */
@@ -97,7 +113,7 @@ export class RowEncoder {
       dataBytes += utf8Length(data);
       text += this.line(data, column === undefined ? undefined : rec[column]);
     }
-    return { text, rows: records.length, dataBytes };
+    return { text, format: 'text', rows: records.length, dataBytes };
   }
 
   profiles(): Record<string, ColumnProfile> {
@@ -115,11 +131,18 @@ export class RowEncoder {
   private identity(index: number, v: string | undefined): { ident: string; ts: string } {
     const identity = this.opts.identity;
     if (!identity || identity.kind === 'none') return { ident: '\\N', ts: '\\N' };
-    if (v === undefined) throw ValidationError.of('data', `record ${index} has no value in the ${identity.kind} column '${identity.column}'`);
-    if (identity.kind === 'key') return { ident: copyEscape(v), ts: '\\N' };
+    const id = this.identityValue(index, v);
+    return typeof id === 'string' ? { ident: copyEscape(id), ts: '\\N' } : { ident: String(id), ts: String(id) };
+  }
+
+  /** Row `index`'s identity: its key, or its timestamp in epoch ms (also its ident, as text). */
+  private identityValue(index: number, v: string | undefined): string | number {
+    const identity = this.opts.identity!;
+    if (v === undefined) throw ValidationError.of('data', `record ${index} has no value in the ${identity.kind} column '${(identity as { column: string }).column}'`);
+    if (identity.kind === 'key') return v;
     const ms = parseDate(v);
-    if (ms === null) throw ValidationError.of('data', `record ${index}: '${v}' in the timestamp column '${identity.column}' is not a date`);
-    return { ident: String(ms), ts: String(ms) };
+    if (ms === null) throw ValidationError.of('data', `record ${index}: '${v}' in the timestamp column '${(identity as { column: string }).column}' is not a date`);
+    return ms;
   }
 }
 
@@ -137,10 +160,6 @@ function normaliseRecord(raw: Record<string, unknown>): Record<string, string> {
   return out;
 }
 
-const TAB = 9;
-const LF = 10;
-/** The ident and ts fields of a row without identity, and the tab after them. */
-const NO_IDENTITY = new TextEncoder().encode('\\N\t\\N\t');
 
 /** UTF-8 length without encoding: ASCII text (the common case) is its own length. */
 function utf8Length(s: string): number {
