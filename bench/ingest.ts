@@ -4,7 +4,7 @@
  * Prints rows/s and the server's peak RSS (VmHWM). Goal: ≥ 100,000 rows/s embedded, peak RSS < 1 GB.
  * With --parts, measures the stages in this process instead (parse, profile, row JSON, and the
  * whole ingest into an embedded store without HTTP), which shows real costs on a loaded machine,
- * and the CPU of the database's side alone: the upload's COPY text copied into dataset_rows as the
+ * and the CPU of the database's side alone: the upload's COPY rows copied into dataset_rows as the
  * schema has it, and into a copy of that table without its indexes (PGlite: this process's CPU,
  * its database thread included; PostgreSQL: the backends' CPU).
  *   npm run bench:ingest [-- --rows N] [-- --parts]
@@ -115,7 +115,7 @@ async function copyStages(chunks: Buffer[]): Promise<void> {
   const batches: Uint8Array[] = [];
   const c0 = cpuSeconds();
   await encodeCsv(Readable.from(chunks), { segment: 1, knownColumns: [], identity: undefined }, COPY_ROWS, Infinity, (b) => { batches.push(b.text as Uint8Array); });
-  console.log(`encode (parse, profile, COPY text; the ingest thread's work): ${(cpuSeconds() - c0).toFixed(2)} s CPU`);
+  console.log(`encode (parse, profile, binary COPY rows; the ingest thread's work): ${(cpuSeconds() - c0).toFixed(2)} s CPU`);
   const dir = mkdtempSync(join(tmpdir(), 'sibyl-ingest-'));
   const embedded = await openDb({ dataDir: dir });
   try {
@@ -148,7 +148,7 @@ async function copyInto(db: Db, label: string, batches: Uint8Array[], cpu: () =>
   for (const table of ['dataset_rows', 'rows_without_indexes']) {
     const c0 = await cpu();
     // Each batch is handed over to the database (transferred), so copy it first.
-    for (const b of batches) await db.bulk().copyIn(table, ROW_COPY_COLUMNS, b.slice());
+    for (const b of batches) await db.bulk().copyIn(table, ROW_COPY_COLUMNS, b.slice(), 'binary');
     const secs = (await cpu()) - c0;
     console.log(`COPY into ${table} (${label}): ${secs.toFixed(2)} s CPU = ${Math.round(ROWS / secs)} rows per CPU-second`);
   }

@@ -86,3 +86,33 @@ test('values that need escaping (backslash, tab, quotes, line breaks, non-ASCII)
   assert.equal(r.csv.rows[1].name, 'back\\slash');
   assert.equal(r.csv.dataBytes, r.csv.rows.reduce((n: number, x: unknown) => n + Buffer.byteLength(JSON.stringify(x)), 0));
 });
+
+test('timestamps before 1970 and keys are stored as the text path stores them (binary COPY: negative bigints, UTF-8 keys)', async () => {
+  const db = await scratchEmbeddedDb();
+  try {
+    const account = await new AccountsStore(db).createAccount(crypto.randomUUID(), null);
+    const csv = 'date,k,y\r\n1955-03-01,ключ-1,1\r\n1969-12-31T23:59:59.999Z,b,2\r\n1970-01-01,c,3\r\n2100-01-01,d,4\r\n';
+    const rows = parseCsv(csv).rows;
+    const records = rows.map(([date, k, y]) => ({ date, k, y }));
+    const kinds = [['timestamp', { date: { role: 'timestamp', dataType: 'date' } }], ['key', { k: { role: 'key' } }]] as const;
+    for (const [kind, requestedColumns] of kinds) {
+      const identities: unknown[][] = [];
+      for (const [path, source] of [['csv', new CsvRecords(Readable.from([Buffer.from(csv)]), { maxBytes: Infinity })], ['json', jsonRecords(records)]] as const) {
+        const name = `${kind}-${path}`;
+        await ingest(db, { accountId: account.id, name, records: source, requestedColumns: requestedColumns as ColumnPatchMap });
+        const d = (await new DatasetsStore(db).find(account.id, name))!;
+        identities.push(await db.query<{ ident: string; ts: number | null }>(
+          `SELECT r.ident, r.ts FROM dataset_rows r JOIN dataset_segments s ON s.id = r.segment_id WHERE s.dataset_id = $1 AND s.state = 'live' ORDER BY r.ident`, [d.id]));
+      }
+      assert.deepEqual(identities[0], identities[1], kind);
+      if (kind === 'timestamp') {
+        assert.deepEqual(identities[0]!.map((r) => (r as { ts: number }).ts).sort((a, b) => a - b),
+          [Date.UTC(1955, 2, 1), Date.UTC(1969, 11, 31, 23, 59, 59, 999), 0, Date.UTC(2100, 0, 1)]);
+      } else {
+        assert.deepEqual(identities[0]!.map((r) => (r as { ident: string }).ident).sort(), ['b', 'c', 'd', 'ключ-1']);
+      }
+    }
+  } finally {
+    await db.close();
+  }
+});
