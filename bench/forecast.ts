@@ -311,7 +311,8 @@ async function main(): Promise<void> {
           points.push(score(p, name, sub, ref.means.get(name)!, tests));
         }
       }
-      printIntervals(`${coll} intervals on the ${covered.length} series R's intervals cover (${rDir})`, same);
+      const share = periods.filter((p) => p !== 'all').map((p) => `${p} ${covered.filter((t) => t.period === p).length}/${tasks.filter((t) => t.period === p).length}`);
+      printIntervals(`${coll} intervals on the ${covered.length} series R's intervals cover (${share.join(', ')}; ${rDir})`, same);
       printTable(`${coll} points on the same series`, points);
     } else {
       console.log(`(no R interval reference for ${coll} in ${rDir}: run Rscript bench/r_forecast_intervals.R, see its header)`);
