@@ -15,9 +15,10 @@
 # shard i/n keeps the i-th of every n of the series left after the stride (written to
 # ..._shard<i>of<n>.csv), so that one long run can be split into pieces run at different times.
 #
-# The CSV is written as it goes, one series at a time, and a run that finds its CSV already there skips
-# the series it holds in full: an interrupted run is resumed by starting it again with the same
-# arguments. "done" lines on stdout say when a collection is complete.
+# The CSV is written as it goes, one series at a time, and a run skips the series that its CSV or any
+# other <coll>_s<k>*.csv in <out> holds in full: an interrupted run is resumed by starting it again with
+# the same arguments, and a shard does not redo what an earlier run of the period did. "done" lines on
+# stdout say when a collection is complete.
 suppressPackageStartupMessages(library(forecast))
 
 args <- commandArgs(trailingOnly = TRUE)
@@ -37,18 +38,17 @@ rows_of <- function(id, method, mean, lower, upper) {
     mean = as.numeric(mean), lower = as.numeric(lower[, j]), upper = as.numeric(upper[, j]))))
 }
 
-# Series of an existing CSV that it holds in full (every method, level and step up to h); the file is
-# rewritten with those alone, dropping a series cut short by an interrupted run.
-complete_ids <- function(target, meta) {
-  if (!file.exists(target) || file.info(target)$size == 0) return(character(0))
-  old <- tryCatch(read.csv(target, stringsAsFactors = FALSE), error = function(e) NULL)
+# Series of an existing CSV that it holds in full (every method, level and step up to h); with rewrite,
+# the file is rewritten with those alone, dropping a series cut short by an interrupted run.
+complete_ids <- function(file, meta, rewrite) {
+  if (!file.exists(file) || file.info(file)$size == 0) return(character(0))
+  old <- tryCatch(read.csv(file, stringsAsFactors = FALSE), error = function(e) NULL)
   if (is.null(old) || nrow(old) == 0) return(character(0))
-  old <- old[complete.cases(old[, c("series_id", "method", "level", "k")]), ]
+  old <- old[complete.cases(old[, c("series_id", "method", "level", "k", "upper")]), ]
   counts <- table(old$series_id)
   h <- meta$h[match(names(counts), meta$series_id)]
   done <- names(counts)[!is.na(h) & as.integer(counts) == h * length(levels) * length(methods)]
-  old <- old[old$series_id %in% done, ]
-  write.csv(old, target, row.names = FALSE)
+  if (rewrite) write.csv(old[old$series_id %in% done, ], file, row.names = FALSE)
   done
 }
 
@@ -58,8 +58,10 @@ for (coll in colls) {
   suffix <- if (is.null(only_periods)) "" else paste0("_", paste(only_periods, collapse = "-"))
   if (shard[2] > 1) suffix <- sprintf("%s_shard%dof%d", suffix, shard[1], shard[2])
   target <- file.path(out, sprintf("%s_s%d%s.csv", coll, stride, suffix))
-  done <- complete_ids(target, meta)
-  fresh <- !file.exists(target) || length(done) == 0
+  own <- complete_ids(target, meta, TRUE)
+  fresh <- !file.exists(target) || length(own) == 0
+  others <- setdiff(list.files(out, pattern = sprintf("^%s_s%d(_.*)?[.]csv$", coll, stride), full.names = TRUE), target)
+  done <- unique(c(own, unlist(lapply(others, complete_ids, meta = meta, rewrite = FALSE))))
   for (p in unique(meta$period)) {
     if (!is.null(only_periods) && !(p %in% only_periods)) next
     train <- read.csv(file.path(root, "forecast", coll, sprintf("%s_%s_train.csv", coll, p)), stringsAsFactors = FALSE)
