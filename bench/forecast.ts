@@ -10,11 +10,12 @@
  * (run it once; its CSVs are read from --r-dir, default bench/out/r_intervals, on the series they cover).
  *
  *   npm run bench:forecast [-- --only m3,m1,tourism] [--limit N] [--stride K] [--workers 2] [--methods comb,ets] [--r-dir DIR]
- *                     [--save DIR | --from DIR [--shape pooled|period-band]]
+ *                     [--save DIR | --from DIR [--shape pooled|period-band|s,ν₀]]
  *   (keep our forecasts as DIR/<coll>.json, or rescore kept ones: their bands are rebuilt from the kept
  *   predictive distributions under the shipped tail shape table, or under the single pooled shape
- *   (--shape pooled) or the M3 table by period and horizon band (--shape period-band), for
- *   before/after figures on the same forecasts)
+ *   (--shape pooled), the M3 table by period and horizon band (--shape period-band) or a pooled shape
+ *   given as s,ν₀ (diagnosis only: how the holdout scores move with the shape), for before/after
+ *   figures on the same forecasts)
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -67,6 +68,13 @@ function bandsOf(r: ForecastResult): Bands {
   const bands: Bands = {};
   for (const [level, band] of Object.entries(r.intervals)) bands[level] = { lower: Array.from(band.lower), upper: Array.from(band.upper) };
   return bands;
+}
+
+/** `--shape s,ν₀`: a pooled shape given by hand (λ the shipped one), for diagnosis only. */
+function givenShape(spec: string): TailShapeTable {
+  const [scale, dof] = spec.split(',').map(Number);
+  if (!(scale > 0) || !(dof > 0)) throw new Error(`--shape takes pooled, period-band or s,ν₀ (e.g. 0.8876,6.26), got ${spec}`);
+  return pooledTable({ scale, dof, seriesDofWeight: POOLED_TAIL_SHAPE.seriesDofWeight });
 }
 
 /** A kept outcome's bands under another tail shape table. */
@@ -228,6 +236,29 @@ function printIntervals(title: string, rows: IntervalRow[]): void {
   }
 }
 
+/**
+ * Width of our bands over a reference's, per level: the geometric mean over series and horizon steps
+ * where both widths are positive. Equal ratios at every level: the bands differ in scale alone; ratios
+ * that fall from the inner to the outer bands: ours are the more peaked shape. Widths are forecasts
+ * alone, no held-out value enters.
+ */
+function widthRatios(tasks: Task[], ours: Map<string, Bands>, theirs: Map<string, Bands>): { n: number; ratios: number[] } {
+  const sums = BAND_LEVELS.map(() => 0), counts = BAND_LEVELS.map(() => 0);
+  for (const t of tasks) {
+    const a = ours.get(t.id), b = theirs.get(t.id);
+    if (!a || !b) continue;
+    BAND_LEVELS.forEach((c, j) => {
+      const x = a[String(c)], y = b[String(c)];
+      if (!x || !y) return;
+      for (let k = 0; k < t.h; k++) {
+        const wa = x.upper[k] - x.lower[k], wb = y.upper[k] - y.lower[k];
+        if (wa > 0 && wb > 0) { sums[j] += Math.log(wa / wb); counts[j]++; }
+      }
+    });
+  }
+  return { n: counts[0], ratios: sums.map((v, j) => Math.exp(v / counts[j])) };
+}
+
 /** Point forecasts of other methods, rescored on the same series: R's (forecast_points.csv) and, for M3, the entrants'. */
 function referenceForecasts(coll: string): Map<string, Map<string, number[]>> {
   const out = new Map<string, Map<string, number[]>>();
@@ -275,7 +306,7 @@ async function main(): Promise<void> {
     const wall = performance.now();
     const from = arg('from'), save = arg('save');
     const shapeArg = arg('shape');
-    const table = shapeArg === 'pooled' ? pooledTable(POOLED_TAIL_SHAPE) : shapeArg === 'period-band' ? M3_PERIOD_BAND_TABLE : TAIL_SHAPE_TABLE;
+    const table = shapeArg === 'pooled' ? pooledTable(POOLED_TAIL_SHAPE) : shapeArg === 'period-band' ? M3_PERIOD_BAND_TABLE : shapeArg ? givenShape(shapeArg) : TAIL_SHAPE_TABLE;
     const kept: Outcome[] | undefined = from ? JSON.parse(readFileSync(resolve(from, `${coll}.json`), 'utf8')) : undefined;
     const outcomes: Outcome[] = kept ? kept.map((o) => reshaped(o, table)) : await runParallel(tasks, workers, methods);
     if (shapeArg && !kept) throw new Error('--shape rescores kept forecasts: use it with --from');
@@ -314,6 +345,16 @@ async function main(): Promise<void> {
       const share = periods.filter((p) => p !== 'all').map((p) => `${p} ${covered.filter((t) => t.period === p).length}/${tasks.filter((t) => t.period === p).length}`);
       printIntervals(`${coll} intervals on the ${covered.length} series R's intervals cover (${share.join(', ')}; ${rDir})`, same);
       printTable(`${coll} points on the same series`, points);
+      console.log(`\n${coll}: width of our bands over R's, geometric mean over series and steps (the same ratio at every level: a difference of scale alone)`);
+      console.log(`period     reference   n_steps  ${BAND_LEVELS.map((c) => `w${Math.round(c * 100)}%`.padStart(7)).join(' ')}`);
+      for (const p of periods) {
+        const sub = p === 'all' ? covered : covered.filter((t) => t.period === p);
+        if (sub.length === 0) continue;
+        for (const [name, byId] of ref.bands) {
+          const w = widthRatios(sub, ours, byId);
+          console.log(`${p.padEnd(10)} ${name.padEnd(10)} ${String(w.n).padStart(8)}  ${w.ratios.map((v) => v.toFixed(3).padStart(7)).join(' ')}`);
+        }
+      }
     } else {
       console.log(`(no R interval reference for ${coll} in ${rDir}: run Rscript bench/r_forecast_intervals.R, see its header)`);
     }
