@@ -114,7 +114,7 @@ const cpuSeconds = () => { const u = process.cpuUsage(); return (u.user + u.syst
 async function copyStages(chunks: Buffer[]): Promise<void> {
   const batches: Uint8Array[] = [];
   const c0 = cpuSeconds();
-  await encodeCsv(Readable.from(chunks), { segment: 1, knownColumns: [], identity: undefined }, COPY_ROWS, Infinity, (b) => { batches.push(b.text as Uint8Array); });
+  await encodeCsv(Readable.from(chunks), { segment: 1, knownColumns: [], identity: undefined }, COPY_ROWS, Infinity, (b) => { batches.push(b.data as Uint8Array); });
   console.log(`encode (parse, profile, binary COPY rows; the ingest thread's work): ${(cpuSeconds() - c0).toFixed(2)} s CPU`);
   const dir = mkdtempSync(join(tmpdir(), 'sibyl-ingest-'));
   const embedded = await openDb({ dataDir: dir });

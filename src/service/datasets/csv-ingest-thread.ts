@@ -54,7 +54,7 @@ export async function encodeCsvInThread(
   const until = async (ready: () => boolean) => { while (!ready()) await new Promise<void>((r) => waiting.push(r)); };
   worker.on('message', (m: FromCsvThread) => {
     if (m.kind === 'taken') untaken--;
-    else if (m.kind === 'batch') batches.push({ text: m.bytes, format: m.format, rows: m.rows, dataBytes: m.dataBytes });
+    else if (m.kind === 'batch') batches.push({ data: m.bytes, format: m.format, rows: m.rows, dataBytes: m.dataBytes });
     else if (m.kind === 'done') outcome ??= { profiles: m.profiles };
     else outcome ??= { error: restoreError(m.error) };
     notify();

@@ -75,7 +75,7 @@ async function write(db: Db, writer: DatasetWriter, req: IngestRequest): Promise
     const options = { segment, knownColumns: Object.keys(stored), identity };
     const store = async (batch: StoredBatch) => {
       writer.check();
-      await rowsStore.copyIn(table, batch.text, batch.format);
+      await rowsStore.copyIn(table, batch.data, batch.format);
       rowsReceived += batch.rows;
       dataBytes += batch.dataBytes;
     };

@@ -19,7 +19,7 @@ export interface EncodedBatch {
    * Rows for COPY into dataset_rows / upload_staging (segment_id, seq, ident, ts, data): binary
    * format (CSV) or text (JSON records, as a string).
    */
-  text: Uint8Array | string;
+  data: Uint8Array | string;
   format: CopyFormat;
   rows: number;
   /** UTF-8 bytes of the rows' JSON (what a data set's size counts). */
@@ -41,13 +41,11 @@ export class RowEncoder {
   private identityAt = -1;
   private seq = 0;
   private readonly prefix: string;
-  private readonly prefixBytes: Uint8Array;
   private readonly out = new Utf8Buffer();
 
   constructor(private readonly opts: RowEncoderOptions) {
     this.profiler = new TableProfiler(opts.knownColumns);
     this.prefix = `${opts.segment}\t`;
-    this.prefixBytes = new TextEncoder().encode(this.prefix);
   }
 
   get rowsSeen(): number {
@@ -68,7 +66,6 @@ export class RowEncoder {
     const out = this.out;
     const json = this.json!;
     const identity = this.opts.identity;
-    const hasIdentity = identity !== undefined && identity.kind !== 'none';
     let dataBytes = 0;
     out.bytes(COPY_BINARY_HEADER);
     for (let i = 0; i < rows.length; i++) {
@@ -80,13 +77,13 @@ export class RowEncoder {
       out.int64(this.opts.segment);
       out.int32(8);
       out.int64(index);
-      if (hasIdentity) {
+      if (identity && identity.kind !== 'none') {
         const v = values[this.identityAt];
-        const ms = this.identityValue(index, v === '' ? undefined : v);
+        const id = identityValue(identity, index, v === '' ? undefined : v);
         const at = out.reserve32();
-        out.patch32(at, typeof ms === 'string' ? out.string(ms) : out.string(String(ms)));
-        if (typeof ms === 'string') out.int32(COPY_BINARY_NULL);
-        else { out.int32(8); out.int64(ms); }
+        out.patch32(at, out.string(String(id)));
+        if (typeof id === 'string') out.int32(COPY_BINARY_NULL);
+        else { out.int32(8); out.int64(id); }
       } else {
         out.int32(COPY_BINARY_NULL);
         out.int32(COPY_BINARY_NULL);
@@ -97,7 +94,7 @@ export class RowEncoder {
       dataBytes += bytes;
     }
     out.bytes(COPY_BINARY_TRAILER);
-    return { text: out.take(), format: 'binary', rows: rows.length, dataBytes };
+    return { data: out.take(), format: 'binary', rows: rows.length, dataBytes };
   }
 
   /** JSON records (values: strings, numbers, booleans, null). */
@@ -113,7 +110,7 @@ export class RowEncoder {
       dataBytes += utf8Length(data);
       text += this.line(data, column === undefined ? undefined : rec[column]);
     }
-    return { text, format: 'text', rows: records.length, dataBytes };
+    return { data: text, format: 'text', rows: records.length, dataBytes };
   }
 
   profiles(): Record<string, ColumnProfile> {
@@ -131,19 +128,18 @@ export class RowEncoder {
   private identity(index: number, v: string | undefined): { ident: string; ts: string } {
     const identity = this.opts.identity;
     if (!identity || identity.kind === 'none') return { ident: '\\N', ts: '\\N' };
-    const id = this.identityValue(index, v);
+    const id = identityValue(identity, index, v);
     return typeof id === 'string' ? { ident: copyEscape(id), ts: '\\N' } : { ident: String(id), ts: String(id) };
   }
+}
 
-  /** Row `index`'s identity: its key, or its timestamp in epoch ms (also its ident, as text). */
-  private identityValue(index: number, v: string | undefined): string | number {
-    const identity = this.opts.identity!;
-    if (v === undefined) throw ValidationError.of('data', `record ${index} has no value in the ${identity.kind} column '${(identity as { column: string }).column}'`);
-    if (identity.kind === 'key') return v;
-    const ms = parseDate(v);
-    if (ms === null) throw ValidationError.of('data', `record ${index}: '${v}' in the timestamp column '${(identity as { column: string }).column}' is not a date`);
-    return ms;
-  }
+/** Row `index`'s identity: its key, or its timestamp in epoch ms (also its ident, as text). */
+function identityValue(identity: Exclude<Identity, { kind: 'none' }>, index: number, v: string | undefined): string | number {
+  if (v === undefined) throw ValidationError.of('data', `record ${index} has no value in the ${identity.kind} column '${identity.column}'`);
+  if (identity.kind === 'key') return v;
+  const ms = parseDate(v);
+  if (ms === null) throw ValidationError.of('data', `record ${index}: '${v}' in the timestamp column '${identity.column}' is not a date`);
+  return ms;
 }
 
 /** Values are stored as strings; missing values are left out of the record. */
@@ -159,7 +155,6 @@ function normaliseRecord(raw: Record<string, unknown>): Record<string, string> {
   }
   return out;
 }
-
 
 /** UTF-8 length without encoding: ASCII text (the common case) is its own length. */
 function utf8Length(s: string): number {
