@@ -293,9 +293,9 @@ function takeBlock(ints: Int32Array, seq: number): number {
   }
 }
 
-/** First feature of each of `parts` ranges (and nf last): ranges of equal feature counts. */
-function featureRanges(nf: number, parts: number): Int32Array {
-  return Int32Array.from({ length: parts + 1 }, (_, t) => Math.round((t * nf) / parts));
+/** First feature of range `part` of `parts` ranges of equal feature counts (part = parts: nf). */
+function rangeStart(nf: number, part: number, parts: number): number {
+  return Math.round((part * nf) / parts);
 }
 
 /** Range `part` of `parts` of a leaf job (a block, or the whole job): its features' histograms and best splits. */
@@ -311,9 +311,8 @@ export class ThreadShare {
     part: number,
     parts: number,
   ) {
-    const ranges = featureRanges(layout.bins.length, parts);
-    this.f0 = ranges[part];
-    this.f1 = ranges[part + 1];
+    this.f0 = rangeStart(layout.bins.length, part, parts);
+    this.f1 = rangeStart(layout.bins.length, part + 1, parts);
   }
 
   /** The candidate features of the current tree (ascending); this share keeps those in its range. */
@@ -376,8 +375,8 @@ class BlockWork {
   leafRowsBlock(job: LeafJob, b: number, chunks: number, ranges: number): void {
     const k = b % chunks;
     const r = (b - k) / chunks;
-    const f0 = Math.round((r * this.nf) / ranges);
-    const f1 = Math.round(((r + 1) * this.nf) / ranges);
+    const f0 = rangeStart(this.nf, r, ranges);
+    const f1 = rangeStart(this.nf, r + 1, ranges);
     this.histograms.buildChunk(job.build, k, chunks, job.begin, job.end, job.gradAt, job.hessAt, f0, f1);
   }
 
