@@ -176,14 +176,18 @@ export function explain(model: Explainable, frame: Frame, opts?: ExplainOptions)
 /** Tree parts `parts` (ascending) of a tree ensemble's explanation; values: each part's nRows × outputs × features, one after another. */
 export function explainTreeParts(model: Explainable, frame: Frame, parts: number[], opts?: ExplainOptions): Explanation {
   const explained = parts.map((treePart) => explain(model, frame, { ...opts, treePart }));
-  const first = explained[0]!;
+  return { ...explained[0]!, values: concatenatedValues(explained) };
+}
+
+/** The explanations' values one after another (tree parts, or row parts in row order). */
+export function concatenatedValues(explained: readonly Explanation[]): Float64Array {
   const values = new Float64Array(explained.reduce((a, e) => a + e.values.length, 0));
   let at = 0;
   for (const e of explained) {
     values.set(e.values, at);
     at += e.values.length;
   }
-  return { ...first, values };
+  return values;
 }
 
 /**

@@ -148,18 +148,12 @@ export function pathWork(t: ShapTrees): number {
   let leafWork = 0;
   let nodes = 0;
   let widest = 0;
-  /** Outputs of this tree for which the leaf's value is not 0. */
-  const liveOutputs = (node: number): number => {
-    if (!valued) return only >= 0 ? 1 : k;
-    if (only >= 0) return t.leafValue[node * k + only] !== 0 ? 1 : 0;
-    let live = 0;
-    for (let c = 0; c < k; c++) if (t.leafValue[node * k + c] !== 0) live++;
-    return live;
-  };
+  // Outputs leaf `node` adds hot terms to (without leaf values: every output of its tree).
+  const treeOutputs = (node: number): number => (!valued ? (only >= 0 ? 1 : k) : liveOutputs(t, node, only));
   const walk = (node: number, distinct: number): void => {
     nodes++;
     if (t.left[node]! < 0) {
-      leafWork += (distinct <= WORK_TABLE_SLOTS ? distinct + 1 : (distinct + 1) * (quadraturePairs(distinct) + 1)) * liveOutputs(node);
+      leafWork += (distinct <= WORK_TABLE_SLOTS ? distinct + 1 : (distinct + 1) * (quadraturePairs(distinct) + 1)) * treeOutputs(node);
       if (distinct > widest) widest = distinct;
       return;
     }
@@ -225,11 +219,13 @@ const SHAPLEY = (() => {
   return w;
 })();
 
-/** Whether every value of leaf `node` (for the outputs its tree adds to) is 0. */
-function allZero(t: ShapTrees, node: number): boolean {
+/** Outputs with a value other than 0 at leaf `node`: of output `only`, or of all outputs (only < 0). */
+function liveOutputs(t: ShapTrees, node: number, only: number): number {
   const k = t.outputs;
-  for (let c = 0; c < k; c++) if (t.leafValue[node * k + c] !== 0) return false;
-  return true;
+  if (only >= 0) return t.leafValue[node * k + only] !== 0 ? 1 : 0;
+  let live = 0;
+  for (let c = 0; c < k; c++) if (t.leafValue[node * k + c] !== 0) live++;
+  return live;
 }
 
 /**
@@ -296,7 +292,7 @@ class TreePlan {
     if (left < 0) {
       this.leftAt[at] = -1;
       this.rightAt[at] = -1;
-      this.slotAt[at] = this.addLeaf(node, slots, rows, method, this.only >= 0 ? t.leafValue[node * t.outputs + this.only]! : 1, allZero(t, node));
+      this.slotAt[at] = this.addLeaf(node, slots, rows, method, this.only >= 0 ? t.leafValue[node * t.outputs + this.only]! : 1, liveOutputs(t, node, -1) === 0);
       return true;
     }
     const f = t.feature[node]!;

@@ -30,9 +30,9 @@ export const MODEL_CHECK_MS = 5000;
  */
 const OFF_THREAD_RECORDS = 128;
 /**
- * Explanations of at least this much TreeSHAP work (tree-shap.ts pathWork steps, ~1.5–5 ns each) are
- * computed on the scoring threads, the work split between them (by trees, or by rows for blends); less stays in-thread. One record of
- * a 100-tree GBDT is ~3·10⁴ steps, of a fully grown 300-tree forest ~10⁶–10⁷.
+ * Explanations of at least this much TreeSHAP work (tree-shap.ts pathWork steps, ~1.5–1.9 ns each) are
+ * computed on the scoring threads, the work split between them (by trees, or by rows for blends); less
+ * stays in-thread. One record of a 100-tree GBDT is ~3·10⁴ steps, of a fully grown 300-tree forest 4·10⁵–1.4·10⁶.
  */
 const OFF_THREAD_EXPLANATION_STEPS = 2_000_000;
 

@@ -18,7 +18,7 @@ import { Worker } from 'node:worker_threads';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Frame } from '../../ml/frame.js';
-import { TREE_PARTS, sumTreeParts, type Explanation } from '../../ml/explain/explanation.js';
+import { TREE_PARTS, concatenatedValues, sumTreeParts, type Explanation } from '../../ml/explain/explanation.js';
 import { selectRows } from '../../ml/tabular/contest/frame-rows.js';
 
 export interface ScoreRequest {
@@ -103,15 +103,8 @@ export class ScoringThreads {
       return this.send(this.thread(p), key, learner, part, { explainBatchRows: n });
     }));
     const explained = replies.map(explanationOf);
-    const first = explained[0]!;
-    if (explained.length === 1) return first;
-    const values = new Float64Array(explained.reduce((a, e) => a + e.values.length, 0));
-    let at = 0;
-    for (const e of explained) {
-      values.set(e.values, at);
-      at += e.values.length;
-    }
-    return { ...first, nRows: n, values };
+    if (explained.length === 1) return explained[0]!;
+    return { ...explained[0]!, nRows: n, values: concatenatedValues(explained) };
   }
 
   private send(thread: ScoringThread, key: string, learner: () => unknown, frame: Frame, explaining?: Pick<ScoreRequest, 'explainBatchRows' | 'explainTreeParts'>): Promise<ScoreReply> {

@@ -166,7 +166,7 @@ interface ByDifference {
 }
 
 /**
- * TreeSHAP of all classes but one, the last class by difference. Exact: contributions are linear in
+ * TreeSHAP of all classes but one, that class by difference. Exact: contributions are linear in
  * the leaf values, and the classes' shares add up to the same constant at every leaf, whose
  * contributions are all 0. The class left out is the one that is alone at the most leaves (ties: the
  * lowest): those leaves then hold only zeros, which the TreeSHAP kernel skips, and a pure leaf (all
