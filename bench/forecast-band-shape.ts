@@ -18,7 +18,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { studentTQuantile } from '../src/ml/timeseries/forecast/quantiles.js';
-import { combinedDof, fitTailShape, POOLED_TAIL_SHAPE, type TailShape } from '../src/ml/timeseries/forecast/tail-shape.js';
+import { combinedDof, POOLED_TAIL_SHAPE, type TailShape } from '../src/ml/timeseries/forecast/tail-shape.js';
+import { fitTailShape } from './lib/tail-shape-fit.js';
 
 /** The fields of a bench/forecast-tail-shape.ts sample that scoring a band needs. */
 interface Sample { z: number; dof: number; period: string; m: number; step: number; h: number; series: string; mean: number; sd: number; actual: number; scale: number; positive: boolean }

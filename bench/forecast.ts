@@ -12,9 +12,10 @@
  *   npm run bench:forecast [-- --only m3,m1,tourism] [--limit N] [--stride K] [--workers 2] [--methods comb,ets] [--r-dir DIR]
  *                     [--save DIR | --from DIR [--shape pooled|period-band|s,ν₀]]
  *   (keep our forecasts as DIR/<coll>.json, or rescore kept ones: their bands are rebuilt from the kept
- *   predictive distributions under the shipped tail shape table, or under the single pooled shape
- *   (--shape pooled), the M3 table by period and horizon band (--shape period-band) or a pooled shape
- *   given as s,ν₀ (diagnosis only: how the holdout scores move with the shape), for before/after
+ *   predictive distributions under the shipped tail shape (the pooled one, as forecasts apply it), or
+ *   under the pooled shape as a table (--shape pooled: the same bands through the table code), the M3
+ *   table by period and horizon band (--shape period-band, bench/lib/tail-shape-table.ts) or a pooled
+ *   shape given as s,ν₀ (diagnosis only: how the holdout scores move with the shape), for before/after
  *   figures on the same forecasts)
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -24,7 +25,7 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { predictiveDistribution, shapedForecast, type PredictiveDistribution } from '../src/ml/timeseries/forecast/forecast.js';
 import { POOLED_TAIL_SHAPE } from '../src/ml/timeseries/forecast/tail-shape.js';
-import { pooledTable, TAIL_SHAPE_TABLE, type TailShapeTable } from '../src/ml/timeseries/forecast/tail-shape-table.js';
+import { pooledTable, shapeForPeriod, withBandedShape, type TailShapeTable } from './lib/tail-shape-table.js';
 import { M3_PERIOD_BAND_TABLE } from './lib/m3-period-band-table.js';
 import type { ForecastResult } from '../src/ml/timeseries/forecast/types.js';
 import { mase, maseScale, smape } from '../src/ml/timeseries/forecast/metrics.js';
@@ -51,7 +52,7 @@ function runTasks(tasks: Task[], methods?: string[]): Outcome[] {
     const start = performance.now();
     try {
       const d = predictiveDistribution(Float64Array.from(t.y), t.h, { period: t.m, methods });
-      const r = shapedForecast(d, t.m, QUANTILE_LEVELS);
+      const r = shapedForecast(d, QUANTILE_LEVELS);
       const distribution: Distribution = {
         mean: Array.from(d.chosen.mean), sd: Array.from(d.chosen.sd), dof: d.chosen.dof ?? null,
         floor: Number.isFinite(d.floor) ? d.floor : null, calibrated: d.calibrated, m: t.m,
@@ -77,15 +78,15 @@ function givenShape(spec: string): TailShapeTable {
   return pooledTable({ scale, dof, seriesDofWeight: POOLED_TAIL_SHAPE.seriesDofWeight });
 }
 
-/** A kept outcome's bands under another tail shape table. */
-function reshaped(o: Outcome, table: TailShapeTable): Outcome {
+/** A kept outcome's bands under a tail shape table (the shipped pooled shape when none). */
+function reshaped(o: Outcome, table: TailShapeTable | undefined): Outcome {
   const s = o.distribution;
   if (!s) return o;
   const d: PredictiveDistribution = {
     chosen: { mean: Float64Array.from(s.mean), sd: Float64Array.from(s.sd), dof: s.dof ?? undefined },
     method: o.method, candidates: [], floor: s.floor ?? -Infinity, calibrated: s.calibrated,
   };
-  const r = shapedForecast(d, s.m, QUANTILE_LEVELS, table);
+  const r = shapedForecast(d, QUANTILE_LEVELS, table && ((f) => withBandedShape(f, shapeForPeriod(table, s.m))));
   return { ...o, mean: Array.from(r.mean), bands: bandsOf(r) };
 }
 
@@ -306,7 +307,7 @@ async function main(): Promise<void> {
     const wall = performance.now();
     const from = arg('from'), save = arg('save');
     const shapeArg = arg('shape');
-    const table = shapeArg === 'pooled' ? pooledTable(POOLED_TAIL_SHAPE) : shapeArg === 'period-band' ? M3_PERIOD_BAND_TABLE : shapeArg ? givenShape(shapeArg) : TAIL_SHAPE_TABLE;
+    const table = shapeArg === 'pooled' ? pooledTable(POOLED_TAIL_SHAPE) : shapeArg === 'period-band' ? M3_PERIOD_BAND_TABLE : shapeArg ? givenShape(shapeArg) : undefined;
     const kept: Outcome[] | undefined = from ? JSON.parse(readFileSync(resolve(from, `${coll}.json`), 'utf8')) : undefined;
     const outcomes: Outcome[] = kept ? kept.map((o) => reshaped(o, table)) : await runParallel(tasks, workers, methods);
     if (shapeArg && !kept) throw new Error('--shape rescores kept forecasts: use it with --from');

@@ -1,4 +1,4 @@
-import type { TailShapeTable } from '../../src/ml/timeseries/forecast/tail-shape-table.js';
+import type { TailShapeTable } from './tail-shape-table.js';
 
 /**
  * The table fitted on the pseudo-holdouts of every 2nd M3 training series (18 302 errors; the

@@ -4,7 +4,7 @@ import { studentTQuantile } from '../../../src/ml/timeseries/forecast/quantiles.
 import { combinedDof } from '../../../src/ml/timeseries/forecast/tail-shape.js';
 import {
   crossValidatedPrior, fitShapeTable, horizonBand, shapeForPeriod, withBandedShape, type BandedTailShape, type HorizonSample,
-} from '../../../src/ml/timeseries/forecast/tail-shape-table.js';
+} from '../../../bench/lib/tail-shape-table.js';
 import { gaussian } from './synthetic.js';
 
 /** Draws of t(ν) for integer ν: a normal over the root of a χ²_ν / ν made of ν squared normals. */

@@ -8,7 +8,7 @@ import { centralIntervals, DEFAULT_LEVELS, quantileForecasts } from './quantiles
 import { regressionForecast } from './regression.js';
 import { isConstant } from './stats.js';
 import { censorAtZero, VarianceCalibration } from './uncertainty.js';
-import { shapeForPeriod, TAIL_SHAPE_TABLE, withBandedShape, type TailShapeTable } from './tail-shape-table.js';
+import { POOLED_TAIL_SHAPE, withTailShape } from './tail-shape.js';
 import type { CandidateReport, ForecastOptions, ForecastResult, ForecastXreg, PointForecast } from './types.js';
 
 /** Backtest windows per series (more is steadier but costs a refit each). */
@@ -178,12 +178,20 @@ export interface PredictiveDistribution {
 
 /** Univariate forecast of y, h steps ahead; see ForecastOptions and ForecastResult for the contract. */
 export function forecast(y: Float64Array, h: number, opts: ForecastOptions): ForecastResult {
-  return shapedForecast(predictiveDistribution(y, h, opts), opts.period, opts.levels ?? DEFAULT_LEVELS);
+  return shapedForecast(predictiveDistribution(y, h, opts), opts.levels ?? DEFAULT_LEVELS);
 }
 
-/** The forecast from a predictive distribution: a calibrated spread takes the tail shape of its period and horizon bands. */
-export function shapedForecast(d: PredictiveDistribution, period: number, levels: number[], table: TailShapeTable = TAIL_SHAPE_TABLE): ForecastResult {
-  const chosen = d.calibrated ? withBandedShape(d.chosen, shapeForPeriod(table, period)) : d.chosen;
+/** Gives a backtest-calibrated spread its tail shape. */
+export type TailShaping = (calibrated: PointForecast) => PointForecast;
+
+const POOLED_SHAPING: TailShaping = (f) => withTailShape(f, POOLED_TAIL_SHAPE);
+
+/**
+ * The forecast from a predictive distribution: a calibrated spread takes the pooled tail shape
+ * (bench/forecast.ts passes other shapings to rescore kept forecasts, e.g. by period and horizon band).
+ */
+export function shapedForecast(d: PredictiveDistribution, levels: number[], shaping: TailShaping = POOLED_SHAPING): ForecastResult {
+  const chosen = d.calibrated ? shaping(d.chosen) : d.chosen;
   const floor = d.floor;
   const mean = chosen.mean.map((v) => Math.max(v, floor));
   return {

@@ -1,8 +1,8 @@
 /**
  * The tail shape of forecast errors by seasonal period and horizon band, shrunk towards the pooled
- * shape (tail-shape.ts). One pooled shape for every series was too narrow for yearly series (their
- * pseudo-holdout errors grow faster along the horizon than the backtest-calibrated spread says) and too
- * wide for seasonal monthly ones; the period and the position along the horizon are all a forecast
+ * shape (src/ml/timeseries/forecast/tail-shape.ts). One pooled shape for every series was too narrow
+ * for yearly series (their pseudo-holdout errors grow faster along the horizon than the
+ * backtest-calibrated spread says) and too wide for seasonal monthly ones; the period and the position along the horizon are all a forecast
  * knows in advance about which of these it is.
  *
  * Levels: pooled (all errors) → period (1, 4, 12, … as the forecast is asked for) → horizon band (the
@@ -14,11 +14,14 @@
  * many follows its data. `priorErrors` is chosen by leave-series-out cross-validated
  * likelihood (crossValidatedPrior), so the amount of shrinkage is fitted too, not set by hand.
  *
- * Forecasts apply a table through withBandedShape; the one in use (TAIL_SHAPE_TABLE) is still the
- * single pooled shape: the fitted M3 table holds the yearly bands but loses MSIS (bench/lib/m3-period-band-table.ts).
+ * Not in use: forecasts apply the single pooled shape (src/ml/timeseries/forecast/tail-shape.ts,
+ * withTailShape), the fitted M3 table held the yearly bands but lost MSIS (m3-period-band-table.ts).
+ * Kept for the benchmarks: bench/forecast-tail-shape.ts fits and scores tables, bench/forecast.ts
+ * rescores kept forecasts under one (withBandedShape, through shapedForecast).
  */
-import { combinedDof, fitTailShape, POOLED_TAIL_SHAPE, studentTLogDensity, type ShapeSample, type TailShape } from './tail-shape.js';
-import type { PointForecast } from './types.js';
+import { combinedDof, type TailShape } from '../../src/ml/timeseries/forecast/tail-shape.js';
+import type { PointForecast } from '../../src/ml/timeseries/forecast/types.js';
+import { fitTailShape, studentTLogDensity, type ShapeSample } from './tail-shape-fit.js';
 
 /** Number of horizon bands (thirds of h). */
 export const HORIZON_BANDS = 3;
@@ -157,7 +160,7 @@ export function crossValidatedPrior(samples: readonly HorizonSample[], grid: rea
   return { priorErrors: grid[best], scores };
 }
 
-/** One pooled shape as a table: the same scale in every band, no per-period entries. */
+/** One pooled shape as a table: the same scale in every band, no per-period entries (pooledTable(POOLED_TAIL_SHAPE) is what forecasts apply). */
 export function pooledTable(shape: TailShape): TailShapeTable {
   return { pooled: { dof: shape.dof, seriesDofWeight: shape.seriesDofWeight, bandScales: Array(HORIZON_BANDS).fill(shape.scale) }, byPeriod: {}, priorErrors: Infinity };
 }
@@ -171,6 +174,3 @@ export function withBandedShape(f: PointForecast, shape: BandedTailShape): Point
     dof: combinedDof(shape.dof, f.dof, shape.seriesDofWeight),
   };
 }
-
-/** The table in use: the single pooled shape (POOLED_TAIL_SHAPE) in every period and band; see bench/lib/m3-period-band-table.ts for why. */
-export const TAIL_SHAPE_TABLE: TailShapeTable = pooledTable(POOLED_TAIL_SHAPE);
