@@ -159,10 +159,21 @@ function onSignal(target: { close(graceMs?: number): Promise<void>; releaseNow()
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
+/** What a failed command says: the store's own message, the way out of a taken port, or the error. */
+function failureMessage(e: unknown): unknown {
+  if (e instanceof EmbeddedStoreBusy) return e.message;
+  if (!(e instanceof Error)) return e;
+  const listen = e as NodeJS.ErrnoException & { address?: string; port?: number };
+  if (listen.code === 'EADDRINUSE' && listen.port !== undefined) {
+    return `error: port ${listen.port} (${listen.address}) is already in use by another process: stop it, or choose another port with PORT (e.g. PORT=${listen.port + 1} npm start)`;
+  }
+  return `error: ${e.message}`;
+}
+
 main(process.argv.slice(2)).then(
   (code) => { if (code >= 0) process.exitCode = code; },
   (e) => {
-    console.error(e instanceof EmbeddedStoreBusy ? e.message : e instanceof Error ? `error: ${e.message}` : e);
+    console.error(failureMessage(e));
     process.exitCode = 1;
   },
 );

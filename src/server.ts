@@ -49,11 +49,11 @@ export const features: Feature[] = [];
 /** `runJobs: false` (or `workers: 0`) serves the API only; `workers` overrides SIBYL_WORKERS. */
 export async function startServer(config: Config, opts: { runJobs?: boolean; workers?: number; logLevel?: string } = {}): Promise<RunningServer> {
   const store = await openStore(config);
+  let app: FastifyInstance | undefined;
   try {
     const services = createServices(store.db, config);
     for (const f of features) await f.setup?.(services);
-    const boot = await services.accounts.bootstrap(config.apiKey, config.adminEmail);
-    const app = await buildApp({
+    app = await buildApp({
       services, maxJsonBytes: config.maxJsonBytes, maxCsvBytes: config.maxCsvBytes, publicUrl: config.publicUrl,
       logLevel: opts.logLevel ?? config.logLevel,
       extraRoutes: features.flatMap((f) => (f.routes ? [f.routes] : [])),
@@ -65,6 +65,9 @@ export async function startServer(config: Config, opts: { runJobs?: boolean; wor
       services.jobs = jobs;
     }
     await app.listen({ port: config.port, host: config.host });
+    // Only once the server listens: the first account's key is printed once, when the start succeeded,
+    // so a start that fails (the port in use) must not create the account and lose its key.
+    const boot = await services.accounts.bootstrap(config.apiKey, config.adminEmail);
     jobs?.start();
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
@@ -72,18 +75,22 @@ export async function startServer(config: Config, opts: { runJobs?: boolean; wor
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
     const admin = config.adminEmail && boot.accountId ? await services.accounts.findAccount(boot.accountId) : undefined;
     const adminPasswordLink = admin?.email && !admin.hasPassword ? await services.auth.operatorPasswordLink(admin.id) : undefined;
+    const listening = app;
     return {
       app, services, url: `http://${host}:${port}`, bootstrapKey: boot.key, adminPasswordLink, jobs,
       releaseNow: () => jobs?.releaseNow(),
       async close(graceMs?: number) {
         const stopping = jobs?.stop(graceMs);
-        await app.close();
+        await listening.close();
         await Promise.all([stopping, services.imports.drain(graceMs ?? config.shutdownGraceMs)]);
         for (const f of features) await f.close?.();
         await store.close();
       },
     };
   } catch (e) {
+    // The timers features started (outbox, collectors) would otherwise go on polling a closed store.
+    await app?.close();
+    for (const f of features) await f.close?.();
     await store.close();
     throw e;
   }

@@ -2,6 +2,7 @@ import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -12,6 +13,15 @@ const env = { ...process.env, SIBYL_DATA_DIR: dataDir, DATABASE_URL: '', SIBYL_L
 function sibyl(...args: string[]) {
   const r = spawnSync(process.execPath, [CLI, ...args], { env, encoding: 'utf8', timeout: 60000 });
   return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+/** Starts `sibyl serve` and resolves with its stdout once it listens (rejects with its output if it exits first). */
+function serving(server: ReturnType<typeof spawn>): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let out = '';
+    server.stdout!.on('data', (d) => { out += d; if (/listening on (\S+)/.test(out)) resolve(out); });
+    server.once('exit', () => reject(new Error('server exited: ' + out)));
+  });
 }
 
 describe('sibyl CLI (embedded store)', () => {
@@ -52,14 +62,35 @@ describe('sibyl CLI (embedded store)', () => {
     assert.equal(sibyl('accounts', 'plan', 'gold', '--account', 'bo@example.com').code, 2, 'only known plans');
   });
 
+  it('a first start on a port in use says how to choose another and creates no account; the next start prints the key', async () => {
+    const fresh = { ...env, SIBYL_DATA_DIR: mkdtempSync(join(tmpdir(), 'sibyl-cli-first-')), SIBYL_API_KEY: '' };
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const busy = spawnSync(process.execPath, [CLI, 'serve'], { env: { ...fresh, PORT: String(port) }, encoding: 'utf8', timeout: 60000 });
+      assert.equal(busy.status, 1, busy.stdout + busy.stderr);
+      assert.match(busy.stderr, new RegExp(`port ${port} \\(127\\.0\\.0\\.1\\) is already in use.*choose another port with PORT`));
+      assert.doesNotMatch(busy.stdout + busy.stderr, /API key|failed \{/, 'no key printed for a server that did not start, no noise from stopped timers');
+      const none = spawnSync(process.execPath, [CLI, 'accounts', 'list'], { env: fresh, encoding: 'utf8', timeout: 60000 });
+      assert.equal(none.stdout, '', 'the failed start created no account');
+      const server = spawn(process.execPath, [CLI, 'serve'], { env: { ...fresh, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      try {
+        assert.match(await serving(server), /Created the first account\. Its API key .*\n\n {2}sk_\S{20,}/s);
+      } finally {
+        server.kill('SIGTERM');
+        await new Promise((r) => server.once('exit', r));
+      }
+    } finally {
+      taken.close();
+      rmSync(fresh.SIBYL_DATA_DIR, { recursive: true, force: true });
+    }
+  });
+
   it('says plainly that the embedded store is busy while a server runs, and the server accepts CLI-made keys', async () => {
     const server = spawn(process.execPath, [CLI, 'serve'], { env: { ...env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        server.stdout.on('data', (d) => { out += d; const m = /listening on (\S+)/.exec(out); if (m) resolve(m[1]!); });
-        server.once('exit', () => reject(new Error('server exited: ' + out)));
-      });
+      const url = /listening on (\S+)/.exec(await serving(server))![1]!;
       const busy = sibyl('keys', 'list');
       assert.equal(busy.code, 1);
       assert.match(busy.err, /in use by process \d+/);
