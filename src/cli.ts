@@ -18,6 +18,7 @@ import './features.js';
 
 async function main(argv: string[]): Promise<number> {
   const [command = 'serve', sub, ...rest] = argv;
+  if (command === 'help' || command === '--help' || command === '-h') { console.log(USAGE); return 0; }
   const config = loadConfig();
   if (command === 'serve') {
     const workers = countOption([sub, ...rest].filter((a): a is string => a !== undefined), 'workers', 0);
@@ -44,9 +45,16 @@ async function main(argv: string[]): Promise<number> {
     return -1;
   }
   if (command === 'accounts' || command === 'keys') return admin(command, sub, rest, config);
-  console.error(`unknown command '${command}'. Commands: serve, worker, accounts create|list|password-link|plan, keys create|list|revoke`);
+  console.error(`unknown command '${command}'. Commands: serve, worker, accounts create|list|password-link|plan, keys create|list|revoke (sibyl help)`);
   return 2;
 }
+
+const USAGE = `usage:
+  sibyl [serve] [--workers N]            API and dashboard, plus N sessions/imports at once (0: API only)
+  sibyl worker [--concurrency N]         sessions/imports only (with DATABASE_URL, next to other processes)
+  sibyl accounts create --email E | list | password-link --account ID|EMAIL | plan community|unlimited --account ID|EMAIL
+  sibyl keys create [--account ID|EMAIL] [--label L] | list [--account ID|EMAIL] | revoke KEY_ID|PREFIX
+Settings are environment variables (PORT, HOST, SIBYL_DATA_DIR, DATABASE_URL, SIBYL_API_KEY, …): see README.md, Configuration.`;
 
 async function admin(command: string, sub: string | undefined, rest: string[], config: ReturnType<typeof loadConfig>): Promise<number> {
   const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { email: { type: 'string' }, account: { type: 'string' }, label: { type: 'string' } } });

@@ -27,6 +27,16 @@ function serving(server: ReturnType<typeof spawn>): Promise<string> {
 describe('sibyl CLI (embedded store)', () => {
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
+  it('sibyl help (or --help) prints the commands and where the settings are, and exits 0', () => {
+    for (const args of [['help'], ['--help']]) {
+      const r = sibyl(...args);
+      assert.equal(r.code, 0, r.err);
+      assert.match(r.out, /sibyl worker \[--concurrency N\]/);
+      assert.match(r.out, /PORT/);
+    }
+    assert.match(sibyl('serve-all').err, /unknown command 'serve-all'.*\(sibyl help\)/);
+  });
+
   it('refuses a wrong --workers or --concurrency before opening anything, naming the option', () => {
     for (const [args, says] of [[['serve', '--workers', 'two'], /--workers "two" is not a whole number of at least 0/], [['worker', '--concurrency', '0'], /--concurrency "0" is not a whole number of at least 1/], [['serve', '--threads', '3'], /usage: sibyl serve \[--workers N\]/]] as const) {
       const r = sibyl(...args);
