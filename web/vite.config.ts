@@ -1,6 +1,8 @@
 import { defineConfig } from 'vite';
 
 // The dashboard is served by the API process (src/api/web-ui.ts): hashed files under /assets.
+const apiOrigin = `http://127.0.0.1:${process.env.PORT ?? '8080'}`;
+
 export default defineConfig({
   root: import.meta.dirname,
   base: '/',
@@ -22,5 +24,6 @@ export default defineConfig({
       },
     },
   },
-  server: { proxy: { '/v1': 'http://127.0.0.1:8080', '/auth': 'http://127.0.0.1:8080' } },
+  // The API the live-reload server forwards to: the one `npm start` runs with the same PORT.
+  server: { proxy: { '/v1': apiOrigin, '/auth': apiOrigin } },
 });
