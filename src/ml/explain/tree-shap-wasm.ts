@@ -20,8 +20,9 @@
  * forests, 9–15 % more on the letter and vehicle GBDTs (16–18 features: the tables are 2^d × features
  * f64, GBs written per batch, and a row's vector costs more than its few hot terms); (2) a hot-term
  * loop over all d slots with a select instead of over the set bits (no loop exit to mispredict): ~50 %
- * more CPU. Not tried yet: two rows per pass over the splits (f64x2 compares, shared record decoding;
- * bit-identical), which goes at the 40–45 %.
+ * more CPU. Kept: two rows at a time through the forward pass (a split's record decoded once for
+ * both; the same numbers bit for bit): 3–5 % less CPU on the forests at load 10–12, within the noise
+ * on the letter GBDT. Left for later: f64x2 lanes for the two rows in the forward and backward passes.
  */
 import kernelBytes from './tree-shap-kernel.wasm.js';
 import type { SplitRows } from './tree-shap.js';
@@ -33,6 +34,7 @@ type RowsFn = (
   x: number, nc: number, r0: number, r1: number, splits: number, rights: number, ns: number, catBits: number,
   leaves: number, nl: number, sFeat: number, sZero: number, sHot: number, tables: number, values: number, kk: number,
   quad: number, mask: number, sum: number, w: number, g: number, shapley: number, phi: number, rowStride: number, outStride: number,
+  mask2: number,
 ) => void;
 
 /** What the kernel reads of a tree's summary (tree-shap.ts TreePlan). */
@@ -144,7 +146,9 @@ export class WasmTreeShap {
     const quad = align(values + L * kk * 8);
     const quadUsed = this.quadrature(p);
     const mask = align(quad + quadUsed * 8);
-    const sum = align(mask + m * 4);
+    // Two rows go through the splits at once (tree-shap-kernel.wat $rows), each with its masks.
+    const mask2 = align(mask + m * 4);
+    const sum = align(mask2 + m * 4);
     // Scratch of the Ψ tables (tree-shap-kernel.wat $psiTable): the largest leaf's ratios and subset products.
     let widest = 0;
     for (let l = 0; l < p.leaves; l++) if (p.tableAt[l]! >= 0 && p.leafSlots[l]! > widest) widest = p.leafSlots[l]!;
@@ -228,7 +232,7 @@ export class WasmTreeShap {
     this.rowsFn(
       this.x, this.rows.columns, r0, r1, splits, rights, ns, this.catBits,
       leaves, L, sFeat, sZero, sHot, tables, values, kk,
-      quad, mask, sum, this.w, this.g, this.shapley, phi, k * nf * 8, nf * 8,
+      quad, mask, sum, this.w, this.g, this.shapley, phi, k * nf * 8, nf * 8, mask2,
     );
   }
 
