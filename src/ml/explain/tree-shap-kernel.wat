@@ -19,46 +19,42 @@
 (module
   (memory (export "memory") 1 65536)
 
-  ;; For rows r0 .. r1−1 of x (row-major, nc f64 per row), two rows at a time: the masks forward over
-  ;; the splits for both (bit j of a node's mask cleared once the row has left slot j's branch above
-  ;; it; a split's record decoded once for the two), then $leavesAndBackward for each row. Output c of
-  ;; feature f of row r is the f64 at phi + r·rowStride + c·outStride + 8f. A split record (16 bytes):
-  ;; threshold f64 | word i32 | node number a i32; its right child's number is at rights + 4·(index of
-  ;; the split). mask, mask2: i32 per node (the first and second row's); sum: kk f64 per node; w: 32
-  ;; f64; g: 34 f64; shapley: 32 × 32 f64 (tree-shap.ts SHAPLEY). Each row's numbers are those of
-  ;; taking it alone (the second row's masks go to their own array).
+  ;; For rows r0 .. r1−1 of x (row-major, nc f64 per row): the masks forward over the splits (bit j of
+  ;; a node's mask cleared once the row has left slot j's branch above it); every leaf adds its hot
+  ;; terms and keeps val·Ψ(S) as its sum; then the splits backward add up the sums, and a split where
+  ;; the row first leaves its feature's branch subtracts its cold child's sums from that feature.
+  ;; Output c of feature f of row r is the f64 at phi + r·rowStride + c·outStride + 8f. A split record
+  ;; (16 bytes): threshold f64 | word i32 | node number a i32; its right child's number is at
+  ;; rights + 4·(index of the split). mask: i32 per node; sum: kk f64 per node; w: 32 f64; g: 34 f64;
+  ;; shapley: 32 × 32 f64 (tree-shap.ts SHAPLEY).
   (func $rows (export "rows")
     (param $x i32) (param $nc i32) (param $r0 i32) (param $r1 i32)
     (param $splits i32) (param $rights i32) (param $ns i32) (param $catBits i32)
     (param $leaves i32) (param $nl i32) (param $sFeat i32) (param $sZero i32) (param $sHot i32) (param $tables i32)
     (param $values i32) (param $kk i32) (param $quad i32)
     (param $mask i32) (param $sum i32) (param $w i32) (param $g i32) (param $shapley i32)
-    (param $phi i32) (param $rowStride i32) (param $outStride i32) (param $mask2 i32)
-    (local $r i32) (local $xr i32) (local $xr2 i32) (local $pr i32) (local $i i32) (local $rec i32) (local $word i32)
-    (local $col i32) (local $v f64) (local $v2 f64) (local $bin i32) (local $left i32) (local $left2 i32)
-    (local $off i32) (local $roff i32) (local $clr i32) (local $mk i32) (local $cleared i32) (local $mk2 i32) (local $cleared2 i32)
-    (local $pair i32)
+    (param $phi i32) (param $rowStride i32) (param $outStride i32)
+    (local $r i32) (local $xr i32) (local $pr i32) (local $i i32) (local $a i32) (local $rec i32) (local $right i32)
+    (local $word i32) (local $v f64) (local $bin i32) (local $left i32) (local $mk i32) (local $cleared i32)
+    (local $s i32) (local $cold i32) (local $c i32) (local $p i32) (local $q i32) (local $kb i32) (local $hot f64)
+    (local $l i32) (local $lrec i32) (local $d i32) (local $at i32) (local $tab i32) (local $sm i32)
+    (local $b i32) (local $j i32) (local $c1 i32) (local $psi f64) (local $val f64) (local $wj f64) (local $vl i32) (local $ma i32)
+    (local.set $kb (i32.shl (local.get $kk) (i32.const 3)))
     (local.set $r (local.get $r0))
     (block $rowsDone
       (loop $rowLoop
         (br_if $rowsDone (i32.ge_u (local.get $r) (local.get $r1)))
-        ;; The second row: r + 1, or (r the last row) r again, its masks unused.
-        (local.set $pair (i32.lt_u (i32.add (local.get $r) (i32.const 1)) (local.get $r1)))
         (local.set $xr (i32.add (local.get $x) (i32.shl (i32.mul (local.get $r) (local.get $nc)) (i32.const 3))))
-        (local.set $xr2 (select (i32.add (local.get $xr) (i32.shl (local.get $nc) (i32.const 3))) (local.get $xr) (local.get $pair)))
         (local.set $pr (i32.add (local.get $phi) (i32.mul (local.get $r) (local.get $rowStride))))
         ;; Forward, over the splits.
         (i32.store (local.get $mask) (i32.const -1))
-        (i32.store (local.get $mask2) (i32.const -1))
         (local.set $i (i32.const 0))
         (block $fwdDone
           (loop $fwd
             (br_if $fwdDone (i32.ge_u (local.get $i) (local.get $ns)))
             (local.set $rec (i32.add (local.get $splits) (i32.shl (local.get $i) (i32.const 4))))
             (local.set $word (i32.load offset=8 (local.get $rec)))
-            (local.set $col (i32.shl (i32.shr_u (local.get $word) (i32.const 8)) (i32.const 3)))
-            (local.set $v (f64.load (i32.add (local.get $xr) (local.get $col))))
-            (local.set $v2 (f64.load (i32.add (local.get $xr2) (local.get $col))))
+            (local.set $v (f64.load (i32.add (local.get $xr) (i32.shl (i32.shr_u (local.get $word) (i32.const 8)) (i32.const 3)))))
             (local.set $left (if (result i32) (i32.and (local.get $word) (i32.const 2))
               (then
                 (local.set $bin (i32.trunc_sat_f64_u (local.get $v)))
@@ -71,193 +67,153 @@
                   (i32.and (local.get $word) (i32.const 1))
                   (f64.le (local.get $v) (f64.load (local.get $rec)))
                   (f64.ne (local.get $v) (local.get $v))))))
-            (local.set $left2 (if (result i32) (i32.and (local.get $word) (i32.const 2))
-              (then
-                (local.set $bin (i32.trunc_sat_f64_u (local.get $v2)))
-                (i32.and (i32.const 1) (i32.shr_u
-                  (i32.load (i32.add (local.get $catBits)
-                    (i32.shl (i32.add (i32.load (local.get $rec)) (i32.shr_u (local.get $bin) (i32.const 5))) (i32.const 2))))
-                  (local.get $bin))))
-              (else
-                (select
-                  (i32.and (local.get $word) (i32.const 1))
-                  (f64.le (local.get $v2) (f64.load (local.get $rec)))
-                  (f64.ne (local.get $v2) (local.get $v2))))))
-            (local.set $off (i32.shl (i32.load offset=12 (local.get $rec)) (i32.const 2)))
-            (local.set $roff (i32.shl (i32.load (i32.add (local.get $rights) (i32.shl (local.get $i) (i32.const 2)))) (i32.const 2)))
-            (local.set $clr (i32.xor (i32.const -1) (i32.shl (i32.const 1) (i32.and (i32.shr_u (local.get $word) (i32.const 2)) (i32.const 31)))))
-            (local.set $mk (i32.load (i32.add (local.get $mask) (local.get $off))))
-            (local.set $cleared (i32.and (local.get $mk) (local.get $clr)))
-            (i32.store offset=4 (i32.add (local.get $mask) (local.get $off)) (select (local.get $mk) (local.get $cleared) (local.get $left)))
-            (i32.store (i32.add (local.get $mask) (local.get $roff)) (select (local.get $cleared) (local.get $mk) (local.get $left)))
-            (local.set $mk2 (i32.load (i32.add (local.get $mask2) (local.get $off))))
-            (local.set $cleared2 (i32.and (local.get $mk2) (local.get $clr)))
-            (i32.store offset=4 (i32.add (local.get $mask2) (local.get $off)) (select (local.get $mk2) (local.get $cleared2) (local.get $left2)))
-            (i32.store (i32.add (local.get $mask2) (local.get $roff)) (select (local.get $cleared2) (local.get $mk2) (local.get $left2)))
+            (local.set $ma (i32.add (local.get $mask) (i32.shl (i32.load offset=12 (local.get $rec)) (i32.const 2))))
+            (local.set $mk (i32.load (local.get $ma)))
+            (local.set $cleared (i32.and (local.get $mk)
+              (i32.xor (i32.const -1) (i32.shl (i32.const 1) (i32.and (i32.shr_u (local.get $word) (i32.const 2)) (i32.const 31))))))
+            (i32.store offset=4 (local.get $ma) (select (local.get $mk) (local.get $cleared) (local.get $left)))
+            (i32.store (i32.add (local.get $mask) (i32.shl (i32.load (i32.add (local.get $rights) (i32.shl (local.get $i) (i32.const 2)))) (i32.const 2)))
+              (select (local.get $cleared) (local.get $mk) (local.get $left)))
             (local.set $i (i32.add (local.get $i) (i32.const 1)))
             (br $fwd)))
-        (call $leavesAndBackward (local.get $mask) (local.get $pr)
-          (local.get $splits) (local.get $rights) (local.get $ns) (local.get $leaves) (local.get $nl)
-          (local.get $sFeat) (local.get $sZero) (local.get $sHot) (local.get $tables) (local.get $values) (local.get $kk)
-          (local.get $quad) (local.get $sum) (local.get $w) (local.get $g) (local.get $shapley) (local.get $outStride))
-        (if (local.get $pair)
-          (then
-            (call $leavesAndBackward (local.get $mask2) (i32.add (local.get $pr) (local.get $rowStride))
-              (local.get $splits) (local.get $rights) (local.get $ns) (local.get $leaves) (local.get $nl)
-              (local.get $sFeat) (local.get $sZero) (local.get $sHot) (local.get $tables) (local.get $values) (local.get $kk)
-              (local.get $quad) (local.get $sum) (local.get $w) (local.get $g) (local.get $shapley) (local.get $outStride))))
-        (local.set $r (i32.add (local.get $r) (i32.const 2)))
-        (br $rowLoop))))
-
-  ;; One row after the forward pass (its masks at mask; its contributions at pr): every leaf adds its
-  ;; hot terms and keeps val·Ψ(S) as its sum; then the splits backward add up the sums, and a split
-  ;; where the row first leaves its feature's branch subtracts its cold child's sums from that feature.
-  (func $leavesAndBackward
-    (param $mask i32) (param $pr i32) (param $splits i32) (param $rights i32) (param $ns i32) (param $leaves i32) (param $nl i32)
-    (param $sFeat i32) (param $sZero i32) (param $sHot i32) (param $tables i32) (param $values i32) (param $kk i32)
-    (param $quad i32) (param $sum i32) (param $w i32) (param $g i32) (param $shapley i32) (param $outStride i32)
-    (local $i i32) (local $a i32) (local $rec i32) (local $right i32) (local $word i32) (local $bin i32)
-    (local $s i32) (local $cold i32) (local $c i32) (local $p i32) (local $q i32) (local $kb i32) (local $hot f64)
-    (local $l i32) (local $lrec i32) (local $d i32) (local $at i32) (local $tab i32) (local $sm i32)
-    (local $b i32) (local $j i32) (local $c1 i32) (local $psi f64) (local $val f64) (local $wj f64) (local $vl i32) (local $ma i32)
-    (local.set $kb (i32.shl (local.get $kk) (i32.const 3)))
-    ;; Leaves: Ψ(S) and w[j] = (1 − z_j)/z_j · Ψ(S∖{j}) for the hot slots j, then sum = val·Ψ and
-    ;; every hot slot's feature += val·w[j], per output.
-    (local.set $l (i32.const 0))
-    (block $leavesDone
-      (loop $leafLoop
-        (br_if $leavesDone (i32.ge_u (local.get $l) (local.get $nl)))
-        (block $leafDone
-        (local.set $lrec (i32.add (local.get $leaves) (i32.shl (local.get $l) (i32.const 5))))
-        (local.set $a (i32.load (local.get $lrec)))
-        (local.set $d (i32.load offset=4 (local.get $lrec)))
-        (local.set $at (i32.load offset=8 (local.get $lrec)))
-        (local.set $tab (i32.load offset=12 (local.get $lrec)))
-        (local.set $sm (i32.and
-          (i32.load (i32.add (local.get $mask) (i32.shl (local.get $a) (i32.const 2))))
-          (i32.sub (i32.shl (i32.const 1) (local.get $d)) (i32.const 1))))
-        (if (i32.ge_s (local.get $tab) (i32.const 0))
-          (then
-            (local.set $p (i32.add (local.get $tables) (i32.shl (local.get $tab) (i32.const 3))))
-            (local.set $psi (f64.load (i32.add (local.get $p) (i32.shl (local.get $sm) (i32.const 3)))))
-            (local.set $b (local.get $sm))
-            ;; One output: each hot term goes straight to its feature (no pass through w), the same products.
+        ;; Leaves: Ψ(S) and w[j] = (1 − z_j)/z_j · Ψ(S∖{j}) for the hot slots j, then sum = val·Ψ and
+        ;; every hot slot's feature += val·w[j], per output.
+        (local.set $l (i32.const 0))
+        (block $leavesDone
+          (loop $leafLoop
+            (br_if $leavesDone (i32.ge_u (local.get $l) (local.get $nl)))
+            (block $leafDone
+            (local.set $lrec (i32.add (local.get $leaves) (i32.shl (local.get $l) (i32.const 5))))
+            (local.set $a (i32.load (local.get $lrec)))
+            (local.set $d (i32.load offset=4 (local.get $lrec)))
+            (local.set $at (i32.load offset=8 (local.get $lrec)))
+            (local.set $tab (i32.load offset=12 (local.get $lrec)))
+            (local.set $sm (i32.and
+              (i32.load (i32.add (local.get $mask) (i32.shl (local.get $a) (i32.const 2))))
+              (i32.sub (i32.shl (i32.const 1) (local.get $d)) (i32.const 1))))
+            (if (i32.ge_s (local.get $tab) (i32.const 0))
+              (then
+                (local.set $p (i32.add (local.get $tables) (i32.shl (local.get $tab) (i32.const 3))))
+                (local.set $psi (f64.load (i32.add (local.get $p) (i32.shl (local.get $sm) (i32.const 3)))))
+                (local.set $b (local.get $sm))
+                ;; One output: each hot term goes straight to its feature (no pass through w), the same products.
+                (if (i32.eq (local.get $kk) (i32.const 1))
+                  (then
+                    (local.set $val (f64.load (i32.add (local.get $values) (i32.shl (local.get $l) (i32.const 3)))))
+                    (f64.store (i32.add (local.get $sum) (i32.shl (local.get $a) (i32.const 3))) (f64.mul (local.get $val) (local.get $psi)))
+                    (block $oDone
+                      (loop $oLoop
+                        (br_if $oDone (i32.eqz (local.get $b)))
+                        (local.set $j (i32.add (local.get $at) (i32.ctz (local.get $b))))
+                        (local.set $bin (i32.add (local.get $pr)
+                          (i32.shl (i32.load (i32.add (local.get $sFeat) (i32.shl (local.get $j) (i32.const 2)))) (i32.const 3))))
+                        (f64.store (local.get $bin) (f64.add (f64.load (local.get $bin)) (f64.mul (local.get $val)
+                          (f64.mul
+                            (f64.load (i32.add (local.get $sHot) (i32.shl (local.get $j) (i32.const 3))))
+                            (f64.load (i32.add (local.get $p)
+                              (i32.shl (i32.xor (local.get $sm) (i32.and (local.get $b) (i32.sub (i32.const 0) (local.get $b)))) (i32.const 3))))))))
+                        (local.set $b (i32.and (local.get $b) (i32.sub (local.get $b) (i32.const 1))))
+                        (br $oLoop)))
+                    (br $leafDone)))
+                (block $hDone
+                  (loop $hLoop
+                    (br_if $hDone (i32.eqz (local.get $b)))
+                    (local.set $j (i32.ctz (local.get $b)))
+                    (f64.store (i32.add (local.get $w) (i32.shl (local.get $j) (i32.const 3)))
+                      (f64.mul
+                        (f64.load (i32.add (local.get $sHot) (i32.shl (i32.add (local.get $at) (local.get $j)) (i32.const 3))))
+                        (f64.load (i32.add (local.get $p)
+                          (i32.shl (i32.xor (local.get $sm) (i32.shl (i32.const 1) (local.get $j))) (i32.const 3))))))
+                    (local.set $b (i32.and (local.get $b) (i32.sub (local.get $b) (i32.const 1))))
+                    (br $hLoop))))
+              (else
+                (local.set $p (i32.load offset=16 (local.get $lrec)))
+                (if (i32.ge_s (local.get $p) (i32.const 0))
+                  (then
+                    (local.set $psi (call $quadrature
+                      (i32.add (local.get $quad) (i32.shl (local.get $p) (i32.const 3)))
+                      (local.get $d) (local.get $sm) (local.get $g) (local.get $w))))
+                  (else
+                    (local.set $psi (call $direct
+                      (i32.add (local.get $sZero) (i32.shl (local.get $at) (i32.const 3)))
+                      (local.get $d) (local.get $sm) (local.get $g) (local.get $w) (local.get $shapley)))))))
+            (local.set $vl (i32.add (local.get $values) (i32.mul (local.get $l) (local.get $kb))))
+            (local.set $q (i32.add (local.get $sum) (i32.mul (local.get $a) (local.get $kb))))
+            (local.set $c (i32.const 0))
+            (block $uDone
+              (loop $uLoop
+                (br_if $uDone (i32.ge_u (local.get $c) (local.get $kk)))
+                (f64.store (i32.add (local.get $q) (i32.shl (local.get $c) (i32.const 3)))
+                  (f64.mul (f64.load (i32.add (local.get $vl) (i32.shl (local.get $c) (i32.const 3)))) (local.get $psi)))
+                (local.set $c (i32.add (local.get $c) (i32.const 1)))
+                (br $uLoop)))
+            ;; Hot terms only for the outputs c0 .. c1−1 whose values are not 0 (the leaf record's last words).
+            (local.set $c (i32.load offset=20 (local.get $lrec)))
+            (local.set $c1 (i32.load offset=24 (local.get $lrec)))
+            (block $vDone
+              (loop $vLoop
+                (br_if $vDone (i32.ge_u (local.get $c) (local.get $c1)))
+                (local.set $val (f64.load (i32.add (local.get $vl) (i32.shl (local.get $c) (i32.const 3)))))
+                (local.set $b (local.get $sm))
+                (local.set $p (i32.add (local.get $pr) (i32.mul (local.get $c) (local.get $outStride))))
+                (block $fDone
+                  (loop $fLoop
+                    (br_if $fDone (i32.eqz (local.get $b)))
+                    (local.set $j (i32.ctz (local.get $b)))
+                    (local.set $wj (f64.load (i32.add (local.get $w) (i32.shl (local.get $j) (i32.const 3)))))
+                    (local.set $bin (i32.add (local.get $p)
+                      (i32.shl (i32.load (i32.add (local.get $sFeat) (i32.shl (i32.add (local.get $at) (local.get $j)) (i32.const 2)))) (i32.const 3))))
+                    (f64.store (local.get $bin) (f64.add (f64.load (local.get $bin)) (f64.mul (local.get $val) (local.get $wj))))
+                    (local.set $b (i32.and (local.get $b) (i32.sub (local.get $b) (i32.const 1))))
+                    (br $fLoop)))
+                (local.set $c (i32.add (local.get $c) (i32.const 1)))
+                (br $vLoop))))
+            (local.set $l (i32.add (local.get $l) (i32.const 1)))
+            (br $leafLoop)))
+        ;; Backward, over the splits: sum[a] = sum[a + 1] + sum[right]; the cold child's sums come off
+        ;; the feature where the row was still on its branch (a multiply by 0 or 1, not a branch).
+        (local.set $i (local.get $ns))
+        (block $bwdDone
+          (loop $bwd
+            (br_if $bwdDone (i32.eqz (local.get $i)))
+            (local.set $i (i32.sub (local.get $i) (i32.const 1)))
+            (local.set $rec (i32.add (local.get $splits) (i32.shl (local.get $i) (i32.const 4))))
+            (local.set $word (i32.load offset=8 (local.get $rec)))
+            (local.set $a (i32.load offset=12 (local.get $rec)))
+            (local.set $right (i32.load (i32.add (local.get $rights) (i32.shl (local.get $i) (i32.const 2)))))
+            (local.set $s (i32.and (i32.shr_u (local.get $word) (i32.const 2)) (i32.const 31)))
+            (local.set $ma (i32.add (local.get $mask) (i32.shl (local.get $a) (i32.const 2))))
+            (local.set $hot (f64.convert_i32_u (i32.and (i32.shr_u (i32.load (local.get $ma)) (local.get $s)) (i32.const 1))))
+            (local.set $cold (select
+              (local.get $right)
+              (i32.add (local.get $a) (i32.const 1))
+              (i32.and (i32.shr_u (i32.load offset=4 (local.get $ma)) (local.get $s)) (i32.const 1))))
+            (local.set $vl (i32.add (local.get $sum) (i32.mul (local.get $a) (local.get $kb))))
+            (local.set $q (i32.add (local.get $sum) (i32.mul (local.get $right) (local.get $kb))))
+            (local.set $lrec (i32.add (local.get $sum) (i32.mul (local.get $cold) (local.get $kb))))
+            (local.set $p (i32.add (local.get $pr) (i32.shl (i32.shr_u (local.get $word) (i32.const 8)) (i32.const 3))))
+            ;; One output: the same two updates without the loop over outputs.
             (if (i32.eq (local.get $kk) (i32.const 1))
               (then
-                (local.set $val (f64.load (i32.add (local.get $values) (i32.shl (local.get $l) (i32.const 3)))))
-                (f64.store (i32.add (local.get $sum) (i32.shl (local.get $a) (i32.const 3))) (f64.mul (local.get $val) (local.get $psi)))
-                (block $oDone
-                  (loop $oLoop
-                    (br_if $oDone (i32.eqz (local.get $b)))
-                    (local.set $j (i32.add (local.get $at) (i32.ctz (local.get $b))))
-                    (local.set $bin (i32.add (local.get $pr)
-                      (i32.shl (i32.load (i32.add (local.get $sFeat) (i32.shl (local.get $j) (i32.const 2)))) (i32.const 3))))
-                    (f64.store (local.get $bin) (f64.add (f64.load (local.get $bin)) (f64.mul (local.get $val)
-                      (f64.mul
-                        (f64.load (i32.add (local.get $sHot) (i32.shl (local.get $j) (i32.const 3))))
-                        (f64.load (i32.add (local.get $p)
-                          (i32.shl (i32.xor (local.get $sm) (i32.and (local.get $b) (i32.sub (i32.const 0) (local.get $b)))) (i32.const 3))))))))
-                    (local.set $b (i32.and (local.get $b) (i32.sub (local.get $b) (i32.const 1))))
-                    (br $oLoop)))
-                (br $leafDone)))
-            (block $hDone
-              (loop $hLoop
-                (br_if $hDone (i32.eqz (local.get $b)))
-                (local.set $j (i32.ctz (local.get $b)))
-                (f64.store (i32.add (local.get $w) (i32.shl (local.get $j) (i32.const 3)))
-                  (f64.mul
-                    (f64.load (i32.add (local.get $sHot) (i32.shl (i32.add (local.get $at) (local.get $j)) (i32.const 3))))
-                    (f64.load (i32.add (local.get $p)
-                      (i32.shl (i32.xor (local.get $sm) (i32.shl (i32.const 1) (local.get $j))) (i32.const 3))))))
-                (local.set $b (i32.and (local.get $b) (i32.sub (local.get $b) (i32.const 1))))
-                (br $hLoop))))
-          (else
-            (local.set $p (i32.load offset=16 (local.get $lrec)))
-            (if (i32.ge_s (local.get $p) (i32.const 0))
-              (then
-                (local.set $psi (call $quadrature
-                  (i32.add (local.get $quad) (i32.shl (local.get $p) (i32.const 3)))
-                  (local.get $d) (local.get $sm) (local.get $g) (local.get $w))))
-              (else
-                (local.set $psi (call $direct
-                  (i32.add (local.get $sZero) (i32.shl (local.get $at) (i32.const 3)))
-                  (local.get $d) (local.get $sm) (local.get $g) (local.get $w) (local.get $shapley)))))))
-        (local.set $vl (i32.add (local.get $values) (i32.mul (local.get $l) (local.get $kb))))
-        (local.set $q (i32.add (local.get $sum) (i32.mul (local.get $a) (local.get $kb))))
-        (local.set $c (i32.const 0))
-        (block $uDone
-          (loop $uLoop
-            (br_if $uDone (i32.ge_u (local.get $c) (local.get $kk)))
-            (f64.store (i32.add (local.get $q) (i32.shl (local.get $c) (i32.const 3)))
-              (f64.mul (f64.load (i32.add (local.get $vl) (i32.shl (local.get $c) (i32.const 3)))) (local.get $psi)))
-            (local.set $c (i32.add (local.get $c) (i32.const 1)))
-            (br $uLoop)))
-        ;; Hot terms only for the outputs c0 .. c1−1 whose values are not 0 (the leaf record's last words).
-        (local.set $c (i32.load offset=20 (local.get $lrec)))
-        (local.set $c1 (i32.load offset=24 (local.get $lrec)))
-        (block $vDone
-          (loop $vLoop
-            (br_if $vDone (i32.ge_u (local.get $c) (local.get $c1)))
-            (local.set $val (f64.load (i32.add (local.get $vl) (i32.shl (local.get $c) (i32.const 3)))))
-            (local.set $b (local.get $sm))
-            (local.set $p (i32.add (local.get $pr) (i32.mul (local.get $c) (local.get $outStride))))
-            (block $fDone
-              (loop $fLoop
-                (br_if $fDone (i32.eqz (local.get $b)))
-                (local.set $j (i32.ctz (local.get $b)))
-                (local.set $wj (f64.load (i32.add (local.get $w) (i32.shl (local.get $j) (i32.const 3)))))
-                (local.set $bin (i32.add (local.get $p)
-                  (i32.shl (i32.load (i32.add (local.get $sFeat) (i32.shl (i32.add (local.get $at) (local.get $j)) (i32.const 2)))) (i32.const 3))))
-                (f64.store (local.get $bin) (f64.add (f64.load (local.get $bin)) (f64.mul (local.get $val) (local.get $wj))))
-                (local.set $b (i32.and (local.get $b) (i32.sub (local.get $b) (i32.const 1))))
-                (br $fLoop)))
-            (local.set $c (i32.add (local.get $c) (i32.const 1)))
-            (br $vLoop))))
-        (local.set $l (i32.add (local.get $l) (i32.const 1)))
-        (br $leafLoop)))
-    ;; Backward, over the splits: sum[a] = sum[a + 1] + sum[right]; the cold child's sums come off
-    ;; the feature where the row was still on its branch (a multiply by 0 or 1, not a branch).
-    (local.set $i (local.get $ns))
-    (block $bwdDone
-      (loop $bwd
-        (br_if $bwdDone (i32.eqz (local.get $i)))
-        (local.set $i (i32.sub (local.get $i) (i32.const 1)))
-        (local.set $rec (i32.add (local.get $splits) (i32.shl (local.get $i) (i32.const 4))))
-        (local.set $word (i32.load offset=8 (local.get $rec)))
-        (local.set $a (i32.load offset=12 (local.get $rec)))
-        (local.set $right (i32.load (i32.add (local.get $rights) (i32.shl (local.get $i) (i32.const 2)))))
-        (local.set $s (i32.and (i32.shr_u (local.get $word) (i32.const 2)) (i32.const 31)))
-        (local.set $ma (i32.add (local.get $mask) (i32.shl (local.get $a) (i32.const 2))))
-        (local.set $hot (f64.convert_i32_u (i32.and (i32.shr_u (i32.load (local.get $ma)) (local.get $s)) (i32.const 1))))
-        (local.set $cold (select
-          (local.get $right)
-          (i32.add (local.get $a) (i32.const 1))
-          (i32.and (i32.shr_u (i32.load offset=4 (local.get $ma)) (local.get $s)) (i32.const 1))))
-        (local.set $vl (i32.add (local.get $sum) (i32.mul (local.get $a) (local.get $kb))))
-        (local.set $q (i32.add (local.get $sum) (i32.mul (local.get $right) (local.get $kb))))
-        (local.set $lrec (i32.add (local.get $sum) (i32.mul (local.get $cold) (local.get $kb))))
-        (local.set $p (i32.add (local.get $pr) (i32.shl (i32.shr_u (local.get $word) (i32.const 8)) (i32.const 3))))
-        ;; One output: the same two updates without the loop over outputs.
-        (if (i32.eq (local.get $kk) (i32.const 1))
-          (then
-            (f64.store (local.get $p) (f64.sub (f64.load (local.get $p)) (f64.mul (local.get $hot) (f64.load (local.get $lrec)))))
-            (f64.store (local.get $vl) (f64.add (f64.load offset=8 (local.get $vl)) (f64.load (local.get $q))))
+                (f64.store (local.get $p) (f64.sub (f64.load (local.get $p)) (f64.mul (local.get $hot) (f64.load (local.get $lrec)))))
+                (f64.store (local.get $vl) (f64.add (f64.load offset=8 (local.get $vl)) (f64.load (local.get $q))))
+                (br $bwd)))
+            (local.set $c (i32.const 0))
+            (block $sDone
+              (loop $sLoop
+                (br_if $sDone (i32.ge_u (local.get $c) (local.get $kb)))
+                (f64.store (local.get $p) (f64.sub (f64.load (local.get $p))
+                  (f64.mul (local.get $hot) (f64.load (i32.add (local.get $lrec) (local.get $c))))))
+                (f64.store (i32.add (local.get $vl) (local.get $c))
+                  (f64.add
+                    (f64.load (i32.add (i32.add (local.get $vl) (local.get $kb)) (local.get $c)))
+                    (f64.load (i32.add (local.get $q) (local.get $c)))))
+                (local.set $p (i32.add (local.get $p) (local.get $outStride)))
+                (local.set $c (i32.add (local.get $c) (i32.const 8)))
+                (br $sLoop)))
             (br $bwd)))
-        (local.set $c (i32.const 0))
-        (block $sDone
-          (loop $sLoop
-            (br_if $sDone (i32.ge_u (local.get $c) (local.get $kb)))
-            (f64.store (local.get $p) (f64.sub (f64.load (local.get $p))
-              (f64.mul (local.get $hot) (f64.load (i32.add (local.get $lrec) (local.get $c))))))
-            (f64.store (i32.add (local.get $vl) (local.get $c))
-              (f64.add
-                (f64.load (i32.add (i32.add (local.get $vl) (local.get $kb)) (local.get $c)))
-                (f64.load (i32.add (local.get $q) (local.get $c)))))
-            (local.set $p (i32.add (local.get $p) (local.get $outStride)))
-            (local.set $c (i32.add (local.get $c) (i32.const 8)))
-            (br $sLoop)))
-        (br $bwd)))
-    )
+        (local.set $r (i32.add (local.get $r) (i32.const 1)))
+        (br $rowLoop))))
 
   ;; A leaf's Ψ table (psi-table.ts psiTable, the same products; the quadrature lanes summed pairwise):
   ;; out[T] = scale · Ψ(T) for every subset T of the d path features with zero fractions at zero (f64

@@ -20,9 +20,10 @@
  * forests, 9–15 % more on the letter and vehicle GBDTs (16–18 features: the tables are 2^d × features
  * f64, GBs written per batch, and a row's vector costs more than its few hot terms); (2) a hot-term
  * loop over all d slots with a select instead of over the set bits (no loop exit to mispredict): ~50 %
- * more CPU. Kept: two rows at a time through the forward pass (a split's record decoded once for
- * both; the same numbers bit for bit): 3–5 % less CPU on the forests at load 10–12, within the noise
- * on the letter GBDT. Left for later: f64x2 lanes for the two rows in the forward and backward passes.
+ * more CPU; (3) two rows at a time through the forward pass (a split's record decoded once for both;
+ * the same numbers bit for bit; commit a2ee6dd, reverted): −3–5 % on the forests in medians of three
+ * alternations at load 10–12, +14 % on the concrete forest in a later pair at load 12–17: not
+ * distinguishable from the noise. Not tried: f64x2 lanes for two rows in the forward and backward passes.
  */
 import kernelBytes from './tree-shap-kernel.wasm.js';
 import type { SplitRows } from './tree-shap.js';
@@ -34,7 +35,6 @@ type RowsFn = (
   x: number, nc: number, r0: number, r1: number, splits: number, rights: number, ns: number, catBits: number,
   leaves: number, nl: number, sFeat: number, sZero: number, sHot: number, tables: number, values: number, kk: number,
   quad: number, mask: number, sum: number, w: number, g: number, shapley: number, phi: number, rowStride: number, outStride: number,
-  mask2: number,
 ) => void;
 
 /** What the kernel reads of a tree's summary (tree-shap.ts TreePlan). */
@@ -146,9 +146,7 @@ export class WasmTreeShap {
     const quad = align(values + L * kk * 8);
     const quadUsed = this.quadrature(p);
     const mask = align(quad + quadUsed * 8);
-    // Two rows go through the splits at once (tree-shap-kernel.wat $rows), each with its masks.
-    const mask2 = align(mask + m * 4);
-    const sum = align(mask2 + m * 4);
+    const sum = align(mask + m * 4);
     // Scratch of the Ψ tables (tree-shap-kernel.wat $psiTable): the largest leaf's ratios and subset products.
     let widest = 0;
     for (let l = 0; l < p.leaves; l++) if (p.tableAt[l]! >= 0 && p.leafSlots[l]! > widest) widest = p.leafSlots[l]!;
@@ -232,7 +230,7 @@ export class WasmTreeShap {
     this.rowsFn(
       this.x, this.rows.columns, r0, r1, splits, rights, ns, this.catBits,
       leaves, L, sFeat, sZero, sHot, tables, values, kk,
-      quad, mask, sum, this.w, this.g, this.shapley, phi, k * nf * 8, nf * 8, mask2,
+      quad, mask, sum, this.w, this.g, this.shapley, phi, k * nf * 8, nf * 8,
     );
   }
 
