@@ -49,8 +49,8 @@
  * - the stack chosen only when a single model is not within one standard error of it, or its log loss
  *   penalised by (weights − 1)/n or 2(weights − 1)/n: 0.7443, 0.7438, 0.7449;
  * - repeated inner CV below 1,000 rows (--repeats 2: ranking and stack weights on two fold assignments):
- *   0.7467, all of it lung_status (+0.010; 6 of the other 8 small sets within ±0.001, respiratory −0.002,
- *   stagec and arthritis −0.001); confirmation 0.7820, foodstamp −0.039. Noise, not kept.
+ *   0.7467, all of it lung_status (+0.010; kyphosis, mroz, skulls, gbsg, diabetic within ±0.001,
+ *   stagec and arthritis −0.001, respiratory −0.002); confirmation 0.7820, foodstamp −0.039. Noise, not kept.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
