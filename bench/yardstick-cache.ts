@@ -47,7 +47,9 @@
  * - rare-level pooling (linear_pooled, levels under 10 rows): 0.7463, no tuning set changed;
  * - each candidate tempered before stacking (--temper): 0.7463 (confirmation 0.7825, 2 misses);
  * - the stack chosen only when a single model is not within one standard error of it, or its log loss
- *   penalised by (weights − 1)/n or 2(weights − 1)/n: 0.7443, 0.7438, 0.7449;
+ *   penalised by (weights − 1)/n or 2(weights − 1)/n: 0.7443, 0.7438, 0.7449; the stack without the
+ *   candidates whose out-of-fold log loss trails the best single's by more than 2 standard errors of
+ *   the paired per-row difference (z fixed beforehand, as screening.ts): 0.7455;
  * - repeated inner CV below 1,000 rows (--repeats 2: ranking and stack weights on two fold assignments):
  *   0.7467, all of it lung_status (+0.010; kyphosis, mroz, skulls, gbsg, diabetic within ±0.001,
  *   stagec and arthritis −0.001, respiratory −0.002); confirmation 0.7820, foodstamp −0.039. Noise, not kept.
