@@ -60,11 +60,11 @@ export class Db {
    * says so; inside `tx` it joins that transaction. Outside, the COPY is its own transaction (one
    * statement is atomic): one round trip to the database instead of BEGIN, COPY, COMMIT.
    */
-  async copyIn(table: string, columns: readonly string[], text: Uint8Array | string, format: CopyFormat = 'text'): Promise<void> {
-    if (this.client) return this.pool.copyIn(this.client, table, columns, text, format);
+  async copyIn(table: string, columns: readonly string[], data: Uint8Array | string, format: CopyFormat = 'text'): Promise<void> {
+    if (this.client) return this.pool.copyIn(this.client, table, columns, data, format);
     const c = await this.pool.connect(this.priority);
     try {
-      await this.pool.copyIn(c, table, columns, text, format);
+      await this.pool.copyIn(c, table, columns, data, format);
     } finally {
       c.release();
     }

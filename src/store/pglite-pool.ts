@@ -1,9 +1,8 @@
 import { Worker } from 'node:worker_threads';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { quoteIdent } from './copy-text.js';
 import type { PgLiteReply, PgLiteRequest } from './pglite-protocol.js';
-import type { ConnectPriority, CopyFormat, SqlClient, SqlPool, SqlResult } from './sql-pool.js';
+import { copyFromSql, type ConnectPriority, type CopyFormat, type SqlClient, type SqlPool, type SqlResult } from './sql-pool.js';
 
 /** How long bulk work leaves the connection to interactive requests after their last statement. */
 const INTERACTIVE_GRACE_MS = 5;
@@ -89,7 +88,7 @@ export class PgLitePool implements SqlPool {
     // runs inside its transaction (or, outside one, is its own).
     const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
     if (bytes.length === 0) return;
-    await this.host.query(`COPY ${table} (${columns.map(quoteIdent).join(', ')}) FROM '/dev/blob'${format === 'binary' ? ' (FORMAT binary)' : ''}`, [], bytes);
+    await this.host.query(copyFromSql(table, columns, "'/dev/blob'", format), [], bytes);
   }
 
   private ended: Promise<void> | undefined;

@@ -2,8 +2,7 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
-import { quoteIdent } from './copy-text.js';
-import type { ConnectPriority, CopyFormat, QueryOptions, SqlClient, SqlPool, SqlResult } from './sql-pool.js';
+import { copyFromSql, type ConnectPriority, type CopyFormat, type QueryOptions, type SqlClient, type SqlPool, type SqlResult } from './sql-pool.js';
 
 pg.types.setTypeParser(20, (v: string) => Number(v)); // bigint ids and epoch-ms fit in a double
 
@@ -77,7 +76,7 @@ export class PostgresPool implements SqlPool {
   async copyIn(client: SqlClient, table: string, columns: readonly string[], data: Uint8Array | string, format: CopyFormat = 'text'): Promise<void> {
     if (data.length === 0) return;
     const raw = (client as PostgresClient).raw;
-    const stream = raw.query(copyFrom(`COPY ${table} (${columns.map(quoteIdent).join(', ')}) FROM STDIN${format === 'binary' ? ' (FORMAT binary)' : ''}`));
+    const stream = raw.query(copyFrom(copyFromSql(table, columns, 'STDIN', format)));
     await pipeline(Readable.from([typeof data === 'string' ? Buffer.from(data) : data]), stream);
   }
 

@@ -2,6 +2,8 @@
  * The one database abstraction below Kysely: a pool of connections that speak PostgreSQL.
  * pg.Pool already is one; PGlite (a single connection, in its own thread) is wrapped as a pool of one.
  */
+import { quoteIdent } from './copy-text.js';
+
 export interface SqlResult<R = Record<string, unknown>> {
   rows: R[];
   rowCount: number | null;
@@ -26,6 +28,11 @@ export type ConnectPriority = 'interactive' | 'bulk';
 
 /** PostgreSQL's COPY formats that bulk loads use: text (tab-separated) or binary. */
 export type CopyFormat = 'text' | 'binary';
+
+/** The COPY statement of a bulk load into `table`'s `columns` from `source` (STDIN, or PGlite's '/dev/blob'). */
+export function copyFromSql(table: string, columns: readonly string[], source: string, format: CopyFormat): string {
+  return `COPY ${table} (${columns.map(quoteIdent).join(', ')}) FROM ${source}${format === 'binary' ? ' (FORMAT binary)' : ''}`;
+}
 
 export interface SqlPool {
   readonly kind: 'pglite' | 'postgres';

@@ -44,13 +44,6 @@ export class Utf8Buffer {
     this.buf[this.at++] = code;
   }
 
-  /** Appends a non-negative integer's decimal digits. */
-  digits(n: number): void {
-    if (n < 10) return this.ascii(48 + n);
-    this.digits(Math.floor(n / 10));
-    this.ascii(48 + (n % 10));
-  }
-
   /** Appends a 16-bit integer, big-endian (binary COPY's field counts). */
   int16(n: number): void {
     this.room(2);
