@@ -7,44 +7,42 @@ import { TREE_PARTS, type Explanation, type ExplanationScale } from '../../expla
 import { expectedValue, rowsFor, treeShap, type ShapTrees, type SplitRows } from '../../explain/tree-shap.js';
 import type { Forest } from './compiled-forest.js';
 
+/** What explaining a forest needs from its trees alone: the node table and the trees' expected values. */
+export interface GbdtExplainPlan {
+  trees: TreeTable;
+  expected: Float64Array;
+}
+
+/** The forest's explain plan (GbdtModel keeps it: a forest is explained as TREE_PARTS parts, explanation.ts, each needing it). */
+export function gbdtExplainPlan(forest: Forest): GbdtExplainPlan {
+  const trees = gbdtTreeTable(forest);
+  return { trees, expected: expectedValue(trees) };
+}
+
 /** batchRows: the rows of the whole batch `frame` is part of; treePart: only that part's trees (explanation.ts ExplainOptions). */
-export function explainForest(forest: Forest, frame: Frame, scale: ExplanationScale, batchRows = frame.nRows, treePart?: number): Explanation {
-  const { trees, rows } = gbdtShapTrees(forest, frame);
+export function explainForest(
+  forest: Forest, plan: GbdtExplainPlan, frame: Frame, scale: ExplanationScale, batchRows = frame.nRows, treePart?: number,
+): Explanation {
+  const { trees, rows } = gbdtShapTrees(forest, frame, plan.trees);
   const k = forest.numScores;
   const part = treePart === undefined ? undefined : { index: treePart, of: TREE_PARTS };
   const values = treeShap(trees, forest.features.length, rows, 'auto', batchRows, part);
-  const expected = Float64Array.from(expectedValues(forest, trees));
+  const expected = Float64Array.from(plan.expected);
   for (let c = 0; c < k; c++) expected[c]! += forest.initScores[c]!;
   const outputClasses = scale === 'logOdds' ? [1] : scale === 'margin' ? Array.from({ length: k }, (_, c) => c) : [null];
   return { scale, outputClasses, features: forest.features.map((f) => f.name), nRows: frame.nRows, base: expected, values, exact: true };
 }
 
-/** The forest as one node table, and the frame's rows with the split rules of its nodes. */
-export function gbdtShapTrees(forest: Forest, frame: Frame): { trees: ShapTrees; rows: SplitRows } {
-  const t = gbdtTreeTable(forest);
+/** The forest as one node table (`table`, when built already), and the frame's rows with the split rules of its nodes. */
+export function gbdtShapTrees(forest: Forest, frame: Frame, table?: TreeTable): { trees: ShapTrees; rows: SplitRows } {
+  const t = table ?? gbdtTreeTable(forest);
   return { trees: t, rows: rowsFor(t, forest.inputColumns(frame), frame.nRows, t.rules) };
 }
 
 type TreeTable = ShapTrees & { rules: { threshold: Float64Array; defaultLeft: Uint8Array; catOffset: Int32Array; catBits: Uint32Array } };
 
-// A forest is explained as TREE_PARTS parts (explanation.ts), each asking for the same table and expected values: built once per forest.
-const tables = new WeakMap<Forest, TreeTable>();
-const expectations = new WeakMap<Forest, Float64Array>();
-
-function expectedValues(forest: Forest, trees: ShapTrees): Float64Array {
-  let e = expectations.get(forest);
-  if (!e) expectations.set(forest, (e = expectedValue(trees)));
-  return e;
-}
-
-/** The trees as one node table, with each split node's rule (the compiled forest's, renumbered); built once per forest (not to be changed). */
+/** The trees as one node table, with each split node's rule (the compiled forest's, renumbered). */
 export function gbdtTreeTable(forest: Forest): TreeTable {
-  let t = tables.get(forest);
-  if (!t) tables.set(forest, (t = buildTreeTable(forest)));
-  return t;
-}
-
-function buildTreeTable(forest: Forest): TreeTable {
   const a = forest.arrays;
   const leafCover = forest.leafCover!;
   const k = forest.numScores;

@@ -6,7 +6,7 @@ import type { ObjectiveName } from './objectives.js';
 import { sigmoid } from './objectives.js';
 import { fromBase64, toBase64 } from '../../core/codecs.js';
 import { ExplanationUnavailable, type ExplainOptions, type Explanation } from '../../explain/explanation.js';
-import { explainForest, gbdtTreeTable } from './explain-forest.js';
+import { explainForest, gbdtExplainPlan, type GbdtExplainPlan } from './explain-forest.js';
 import { pathWork } from '../../explain/tree-shap.js';
 
 export const GBDT_ALGORITHM: AlgorithmInfo = {
@@ -74,8 +74,15 @@ export class GbdtModel implements TrainedModel {
 
   explainWork(): number {
     if (!this.forest.leafCover) return 0; // explain() says why it cannot
-    if (this.work < 0) this.work = pathWork(gbdtTreeTable(this.forest));
+    if (this.work < 0) this.work = pathWork(this.plan().trees);
     return this.work;
+  }
+
+  // A forest is explained as TREE_PARTS parts (explanation.ts), each needing the same node table: built once.
+  private explainPlan: GbdtExplainPlan | null = null;
+
+  private plan(): GbdtExplainPlan {
+    return (this.explainPlan ??= gbdtExplainPlan(this.forest));
   }
 
   /** Exact TreeSHAP of the raw score: log-odds (binary), per-class margins (multiclass) or the value. */
@@ -84,7 +91,7 @@ export class GbdtModel implements TrainedModel {
       throw new ExplanationUnavailable('This model was trained before Sibyl kept the training covers of its trees, which explanations need; train it again to get explanations.');
     }
     const scale = this.objective === 'binary' ? 'logOdds' : this.objective === 'multiclass' ? 'margin' : 'value';
-    return explainForest(this.forest, frame, scale, opts?.batchRows, opts?.treePart);
+    return explainForest(this.forest, this.plan(), frame, scale, opts?.batchRows, opts?.treePart);
   }
 
   /** Typed arrays are stored as base64 of their little-endian bytes (exact, including ±Infinity thresholds). */
