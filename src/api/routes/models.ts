@@ -1,10 +1,10 @@
 /** Models over HTTP: list, read, delete, and predict (JSON or CSV records). */
-import { MODEL_SORTS } from '../../store/models-store.js';
+import { MODEL_SORTS, type ModelRecord } from '../../store/models-store.js';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../service/services.js';
 import { modelsOf, type ModelsService } from '../../service/models/models-service.js';
-import { modelView, predictionJson } from '../../service/models/model-view.js';
+import { modelView, modelViewJson } from '../../service/models/model-view.js';
 import { csvRecords } from '../../service/datasets/record-sources.js';
 import { UnsupportedMediaTypeError, ValidationError } from '../../service/errors.js';
 import { isPlainObject } from '../../domain/lenient.js';
@@ -14,6 +14,15 @@ import { errors, pagingQuery, str } from './schema-parts.js';
 
 const tags = ['models'];
 const CSV_TYPES = ['text/csv', 'application/csv', 'text/plain'];
+
+/**
+ * A predict answer as JSON text: exactly JSON.stringify({...modelView(m, base), data,
+ * explanations?, messages: []}) (the view has none of those keys, so they follow its own in order).
+ */
+function predictionJson(m: ModelRecord, base: string, data: unknown, explanations?: unknown): string {
+  const view = modelViewJson(m, base);
+  return `${view.slice(0, -1)},"data":${JSON.stringify(data)}${explanations ? `,"explanations":${JSON.stringify(explanations)}` : ''},"messages":[]}`;
+}
 
 function readFilter(p: Params) {
   return {

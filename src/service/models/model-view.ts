@@ -22,7 +22,7 @@ export function modelView(m: ModelRecord, base: string): Record<string, unknown>
 
 /**
  * The model view serialized, remembered for the last base URL per model record: predict answers
- * carry the whole view, and on the cached-model path (the same record object every time) building
+ * carry the whole view (api/routes/models.ts predictionJson), and on the cached-model path (the same record object every time) building
  * and serializing it again was a good part of a single-record predict's work and garbage. One base
  * per record, so requests with odd Host headers cannot grow it.
  */
@@ -36,11 +36,3 @@ export function modelViewJson(m: ModelRecord, base: string): string {
   return json;
 }
 
-/**
- * A predict answer as JSON text: exactly JSON.stringify({...modelView(m, base), data,
- * explanations?, messages: []}) (the view has none of those keys, so they follow its own in order).
- */
-export function predictionJson(m: ModelRecord, base: string, data: unknown, explanations?: unknown): string {
-  const view = modelViewJson(m, base);
-  return `${view.slice(0, -1)},"data":${JSON.stringify(data)}${explanations ? `,"explanations":${JSON.stringify(explanations)}` : ''},"messages":[]}`;
-}
