@@ -25,7 +25,7 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { predictiveDistribution, shapedForecast, type PredictiveDistribution } from '../src/ml/timeseries/forecast/forecast.js';
 import { POOLED_TAIL_SHAPE } from '../src/ml/timeseries/forecast/tail-shape.js';
-import { pooledTable, shapeForPeriod, withBandedShape, type TailShapeTable } from './lib/tail-shape-table.js';
+import { bandedForecast, pooledTable, type TailShapeTable } from './lib/tail-shape-table.js';
 import { M3_PERIOD_BAND_TABLE } from './lib/m3-period-band-table.js';
 import type { ForecastResult } from '../src/ml/timeseries/forecast/types.js';
 import { mase, maseScale, smape } from '../src/ml/timeseries/forecast/metrics.js';
@@ -86,7 +86,7 @@ function reshaped(o: Outcome, table: TailShapeTable | undefined): Outcome {
     chosen: { mean: Float64Array.from(s.mean), sd: Float64Array.from(s.sd), dof: s.dof ?? undefined },
     method: o.method, candidates: [], floor: s.floor ?? -Infinity, calibrated: s.calibrated,
   };
-  const r = shapedForecast(d, QUANTILE_LEVELS, table && ((f) => withBandedShape(f, shapeForPeriod(table, s.m))));
+  const r = table ? bandedForecast(d, QUANTILE_LEVELS, table, s.m) : shapedForecast(d, QUANTILE_LEVELS);
   return { ...o, mean: Array.from(r.mean), bands: bandsOf(r) };
 }
 

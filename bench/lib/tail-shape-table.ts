@@ -17,10 +17,11 @@
  * Not in use: forecasts apply the single pooled shape (src/ml/timeseries/forecast/tail-shape.ts,
  * withTailShape), the fitted M3 table held the yearly bands but lost MSIS (m3-period-band-table.ts).
  * Kept for the benchmarks: bench/forecast-tail-shape.ts fits and scores tables, bench/forecast.ts
- * rescores kept forecasts under one (withBandedShape, through shapedForecast).
+ * rescores kept forecasts under one (bandedForecast).
  */
 import { combinedDof, type TailShape } from '../../src/ml/timeseries/forecast/tail-shape.js';
-import type { PointForecast } from '../../src/ml/timeseries/forecast/types.js';
+import type { ForecastResult, PointForecast } from '../../src/ml/timeseries/forecast/types.js';
+import { forecastOfSpread, type PredictiveDistribution } from '../../src/ml/timeseries/forecast/forecast.js';
 import { fitTailShape, studentTLogDensity, type ShapeSample } from './tail-shape-fit.js';
 
 /** Number of horizon bands (thirds of h). */
@@ -163,6 +164,11 @@ export function crossValidatedPrior(samples: readonly HorizonSample[], grid: rea
 /** One pooled shape as a table: the same scale in every band, no per-period entries (pooledTable(POOLED_TAIL_SHAPE) is what forecasts apply). */
 export function pooledTable(shape: TailShape): TailShapeTable {
   return { pooled: { dof: shape.dof, seriesDofWeight: shape.seriesDofWeight, bandScales: Array(HORIZON_BANDS).fill(shape.scale) }, byPeriod: {}, priorErrors: Infinity };
+}
+
+/** The forecast from a predictive distribution whose calibrated spread takes the table's shape for `period` (shapedForecast, with this table for the pooled shape). */
+export function bandedForecast(d: PredictiveDistribution, levels: number[], table: TailShapeTable, period: number): ForecastResult {
+  return forecastOfSpread(d, d.calibrated ? withBandedShape(d.chosen, shapeForPeriod(table, period)) : d.chosen, levels);
 }
 
 /** The forecast whose quantiles follow the banded shape: each step's spread times its band's scale, degrees of freedom combined with ν₀. */

@@ -181,26 +181,25 @@ export function forecast(y: Float64Array, h: number, opts: ForecastOptions): For
   return shapedForecast(predictiveDistribution(y, h, opts), opts.levels ?? DEFAULT_LEVELS);
 }
 
-/** Gives a backtest-calibrated spread its tail shape. */
-export type TailShaping = (calibrated: PointForecast) => PointForecast;
-
-const POOLED_SHAPING: TailShaping = (f) => withTailShape(f, POOLED_TAIL_SHAPE);
+/** The forecast from a predictive distribution: a calibrated spread takes the pooled tail shape. */
+export function shapedForecast(d: PredictiveDistribution, levels: number[]): ForecastResult {
+  return forecastOfSpread(d, d.calibrated ? withTailShape(d.chosen, POOLED_TAIL_SHAPE) : d.chosen, levels);
+}
 
 /**
- * The forecast from a predictive distribution: a calibrated spread takes the pooled tail shape
- * (bench/forecast.ts passes other shapings to rescore kept forecasts, e.g. by period and horizon band).
+ * The forecast of `spread` (d's chosen forecast with its tail shape given): means floored at d's floor,
+ * quantiles and central intervals at `levels`. bench/lib/tail-shape-table.ts gives it other shapes.
  */
-export function shapedForecast(d: PredictiveDistribution, levels: number[], shaping: TailShaping = POOLED_SHAPING): ForecastResult {
-  const chosen = d.calibrated ? shaping(d.chosen) : d.chosen;
+export function forecastOfSpread(d: PredictiveDistribution, spread: PointForecast, levels: number[]): ForecastResult {
   const floor = d.floor;
-  const mean = chosen.mean.map((v) => Math.max(v, floor));
+  const mean = spread.mean.map((v) => Math.max(v, floor));
   return {
     mean,
-    quantiles: quantileForecasts({ ...chosen, mean }, levels, floor),
-    intervals: centralIntervals({ ...chosen, mean }, levels, floor),
+    quantiles: quantileForecasts({ ...spread, mean }, levels, floor),
+    intervals: centralIntervals({ ...spread, mean }, levels, floor),
     method: d.method,
     candidates: d.candidates,
-    fitted: chosen.fitted,
+    fitted: spread.fitted,
   };
 }
 
