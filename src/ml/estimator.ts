@@ -75,7 +75,7 @@ export interface Model {
    * for models that give none, throws ExplanationUnavailable when this one cannot (e.g. no covers saved).
    */
   explain?(frame: Frame, opts?: ExplainOptions): Explanation;
-  /** True when explain honours ExplainOptions.treePart: the explanation is the sum of TREE_PARTS parts (explain/explanation.ts). */
+  /** True when explain honours ExplainOptions.treeParts: the explanation is the sum of TREE_PARTS parts (explain/explanation.ts). */
   explainsByTreeParts?: boolean;
   /** Work of explaining one row (TreeSHAP steps, tree-shap.ts pathWork, or features for linear models): requests are bounded by it. */
   explainWork?(): number;

@@ -30,13 +30,15 @@ export interface Explanation {
  * How a frame is explained. batchRows: the rows of the whole batch the frame is a part of (default:
  * the frame's own). TreeSHAP chooses its per-leaf tables by how many rows will use them, so parts of a
  * batch explained apart (on scoring threads) plan for the whole batch, and every row gets the same
- * numbers, bit for bit, as when the batch is explained at once. treePart: only the trees of part
- * `treePart` of TREE_PARTS (tree ensembles, Model.explainsByTreeParts); the values are that part's
- * contributions alone (base and the rest as for the whole model).
+ * numbers, bit for bit, as when the batch is explained at once. treeParts: only the trees of these
+ * parts (ascending) of TREE_PARTS (tree ensembles, Model.explainsByTreeParts); the values are each
+ * part's contributions alone, nRows × outputs × features a part, one part after another (base and the
+ * rest as for the whole model). The parts are explained in one call so that the frame's rows are
+ * prepared once for all of them.
  */
 export interface ExplainOptions {
   batchRows?: number;
-  treePart?: number;
+  treeParts?: readonly number[];
 }
 
 /**
@@ -169,14 +171,13 @@ type Explainable = { explain?: (frame: Frame, opts?: ExplainOptions) => Explanat
 /** The model's explanation, or ExplanationUnavailable when it has none; a tree ensemble's is the sum of its tree parts. */
 export function explain(model: Explainable, frame: Frame, opts?: ExplainOptions): Explanation {
   if (!model.explain) throw new ExplanationUnavailable(`${model.algorithm.name} models give no per-record explanations.`);
-  if (opts?.treePart !== undefined || !model.explainsByTreeParts) return model.explain(frame, opts);
+  if (opts?.treeParts !== undefined || !model.explainsByTreeParts) return model.explain(frame, opts);
   return sumTreeParts([explainTreeParts(model, frame, Array.from({ length: TREE_PARTS }, (_, p) => p), opts)]);
 }
 
 /** Tree parts `parts` (ascending) of a tree ensemble's explanation; values: each part's nRows × outputs × features, one after another. */
 export function explainTreeParts(model: Explainable, frame: Frame, parts: number[], opts?: ExplainOptions): Explanation {
-  const explained = parts.map((treePart) => explain(model, frame, { ...opts, treePart }));
-  return { ...explained[0]!, values: concatenatedValues(explained) };
+  return explain(model, frame, { ...opts, treeParts: parts });
 }
 
 /** The explanations' values one after another (tree parts, or row parts in row order). */

@@ -288,9 +288,10 @@ export class WasmTreeShap {
     return used;
   }
 
-  /** Adds the contributions collected so far to phi (rows × outputs × features). */
-  addTo(phi: Float64Array): void {
+  /** Adds the contributions collected so far to phi (rows × outputs × features) and starts collecting again from 0. */
+  moveTo(phi: Float64Array): void {
     const got = new Float64Array(this.memory.buffer, this.phi, this.phiLength);
     for (let i = 0; i < this.phiLength; i++) phi[i]! += got[i]!;
+    got.fill(0);
   }
 }

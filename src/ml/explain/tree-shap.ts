@@ -363,20 +363,21 @@ class TreePlan {
  * Contributions of rows 0..nRows-1: phi[(row × outputs + output) × nFeatures + feature]. For each row and
  * output, Σ_features phi + expectedValue = the ensemble's raw output. Leaves are tabulated for
  * `batchRows` rows (the whole batch when these rows are a part of it): a row's numbers depend only on
- * the row and that count, not on the other rows. With `part`, only the trees of part part.index of
- * part.of: the trees in the order they are taken (output by output) cut into that many runs of
- * ⌊n/of⌋ or ⌈n/of⌉ consecutive trees.
+ * the row and that count, not on the other rows. With `parts`, only the trees of parts parts.indices
+ * of parts.of (the trees in the order they are taken, output by output, cut into that many runs of
+ * ⌊n/of⌋ or ⌈n/of⌉ consecutive trees), and the values are each of those parts' contributions alone,
+ * one part after another: the same bits as explaining each part by itself, with the rows copied
+ * into the wasm kernel once for all of them.
  */
 export function treeShap(
-  t: ShapTrees, nFeatures: number, rows: SplitRows, method: TreeShapMethod = 'auto', batchRows = rows.nRows, part?: { index: number; of: number },
+  t: ShapTrees, nFeatures: number, rows: SplitRows, method: TreeShapMethod = 'auto', batchRows = rows.nRows, parts?: { indices: readonly number[]; of: number },
 ): Float64Array {
   const k = t.outputs;
   const nRows = rows.nRows;
-  const phi = new Float64Array(nRows * k * nFeatures);
+  const size = nRows * k * nFeatures;
   const plan = new TreePlan();
   const linear = new LinearPlan();
   const scratch = new LinearScratch();
-  const deep: number[] = [];
   let mask = new Int32Array(64);
   let sum = new Float64Array(64 * k);
   const values = new Float64Array(MAX_SLOTS);
@@ -387,6 +388,8 @@ export function treeShap(
   const categorical = rows.catOffset !== null;
   const acc = new Float64Array(nRows * nFeatures);
   let accOutput = -1;
+  const out = new Float64Array((parts ? parts.indices.length : 1) * size);
+  let phi = out;
   const flush = (): void => {
     if (accOutput < 0) return;
     for (let r = 0; r < nRows; r++) {
@@ -399,71 +402,114 @@ export function treeShap(
   // Trees taken output by output (GBDT interleaves the classes' trees), so acc is flushed once per output.
   const sorted = Int32Array.from({ length: t.roots.length }, (_, i) => i).sort((a, b) => t.treeOutput[a]! - t.treeOutput[b]! || a - b);
   const n = sorted.length;
-  const trees = part ? sorted.subarray(Math.floor((part.index * n) / part.of), Math.floor(((part.index + 1) * n) / part.of)) : sorted;
+  const runs = parts ? parts.indices.map((p) => sorted.subarray(Math.floor((p * n) / parts.of), Math.floor(((p + 1) * n) / parts.of))) : [sorted];
   const auto = method === 'auto' || method === 'js';
   const kernel = method === 'auto' ? new WasmTreeShap(rows, k, nFeatures, SHAPLEY) : null;
-  for (let ti = 0; ti < trees.length; ti++) {
-    const i = trees[ti]!;
-    const root = t.roots[i]!;
-    if (t.left[root]! < 0) continue; // a single leaf moves no feature
-    // Trees with paths through more distinct features than a table holds go node by node (tree-shap-linear.ts):
-    // O(nodes·d/2) a row beats the direct polynomial's O(d·|S|) at each of their untabulated leaves.
-    if (method === 'linear' || (auto && linear.build(t, i) && linear.depthMax > MAX_TABLE_SLOTS)) {
-      if (auto || linear.build(t, i)) linearTreeShap(linear, scratch, rows, phi, k, nFeatures);
-      else deep.push(i);
-      continue;
-    }
-    if (method === 'recursive' || !plan.build(t, i, batchRows, method, kernel === null)) {
-      deep.push(i);
-      continue;
-    }
-    if (kernel) {
-      kernel.tree(plan, t.leafValue);
-      continue;
-    }
-    const m = plan.nodes;
-    if (m > mask.length) {
-      mask = new Int32Array(2 * m);
-      sum = new Float64Array(2 * m * k);
-    }
-    const only = plan.only;
-    // One-output trees add into acc (rows × features, small enough to stay in cache), moved into phi when the output changes.
-    if (only !== accOutput) {
-      flush();
-      accOutput = only;
-    }
-    const { order, leftAt, rightAt, slotAt, columnAt, leafSlots, leafAt, tableAt, leafScalar, leafNode, feature, zero, hotScale, table } = plan;
-    for (let r = 0; r < nRows; r++) {
-      const xAt = r * nc;
-      // Forward: bit j of a node's mask is cleared once the row has left the path at slot j's feature.
-      mask[0] = -1;
-      for (let a = 0; a < m; a++) {
-        const la = leftAt[a]!;
-        if (la < 0) continue;
-        const node = order[a]!;
-        const v = x[xAt + columnAt[a]!]!;
-        let left: boolean;
-        const cat = categorical ? catOffset[node]! : -1;
-        if (cat >= 0) left = ((catBits[cat + (v >>> 5)]! >>> (v & 31)) & 1) === 1;
-        else left = v !== v ? defaultLeft[node] === 1 : v <= threshold[node]!;
-        const mk = mask[a]!;
-        const cleared = mk & ~(1 << slotAt[a]!);
-        mask[la] = left ? mk : cleared;
-        mask[rightAt[a]!] = left ? cleared : mk;
+  for (let part = 0; part < runs.length; part++) {
+    const trees = runs[part]!;
+    phi = out.subarray(part * size, (part + 1) * size);
+    accOutput = -1;
+    const deep: number[] = [];
+    for (let ti = 0; ti < trees.length; ti++) {
+      const i = trees[ti]!;
+      const root = t.roots[i]!;
+      if (t.left[root]! < 0) continue; // a single leaf moves no feature
+      // Trees with paths through more distinct features than a table holds go node by node (tree-shap-linear.ts):
+      // O(nodes·d/2) a row beats the direct polynomial's O(d·|S|) at each of their untabulated leaves.
+      if (method === 'linear' || (auto && linear.build(t, i) && linear.depthMax > MAX_TABLE_SLOTS)) {
+        if (auto || linear.build(t, i)) linearTreeShap(linear, scratch, rows, phi, k, nFeatures);
+        else deep.push(i);
+        continue;
       }
-      // Backward: leaves add their hot terms and pass v·Ψ(S) up; a node where the row first leaves its
-      // feature's branch subtracts its cold child's sum from that feature.
-      if (only >= 0) {
-        const base = r * nFeatures;
+      if (method === 'recursive' || !plan.build(t, i, batchRows, method, kernel === null)) {
+        deep.push(i);
+        continue;
+      }
+      if (kernel) {
+        kernel.tree(plan, t.leafValue);
+        continue;
+      }
+      const m = plan.nodes;
+      if (m > mask.length) {
+        mask = new Int32Array(2 * m);
+        sum = new Float64Array(2 * m * k);
+      }
+      const only = plan.only;
+      // One-output trees add into acc (rows × features, small enough to stay in cache), moved into phi when the output changes.
+      if (only !== accOutput) {
+        flush();
+        accOutput = only;
+      }
+      const { order, leftAt, rightAt, slotAt, columnAt, leafSlots, leafAt, tableAt, leafScalar, leafNode, feature, zero, hotScale, table } = plan;
+      for (let r = 0; r < nRows; r++) {
+        const xAt = r * nc;
+        // Forward: bit j of a node's mask is cleared once the row has left the path at slot j's feature.
+        mask[0] = -1;
+        for (let a = 0; a < m; a++) {
+          const la = leftAt[a]!;
+          if (la < 0) continue;
+          const node = order[a]!;
+          const v = x[xAt + columnAt[a]!]!;
+          let left: boolean;
+          const cat = categorical ? catOffset[node]! : -1;
+          if (cat >= 0) left = ((catBits[cat + (v >>> 5)]! >>> (v & 31)) & 1) === 1;
+          else left = v !== v ? defaultLeft[node] === 1 : v <= threshold[node]!;
+          const mk = mask[a]!;
+          const cleared = mk & ~(1 << slotAt[a]!);
+          mask[la] = left ? mk : cleared;
+          mask[rightAt[a]!] = left ? cleared : mk;
+        }
+        // Backward: leaves add their hot terms and pass v·Ψ(S) up; a node where the row first leaves its
+        // feature's branch subtracts its cold child's sum from that feature.
+        if (only >= 0) {
+          const base = r * nFeatures;
+          for (let a = m - 1; a >= 0; a--) {
+            const la = leftAt[a]!;
+            if (la >= 0) {
+              const ra = rightAt[a]!;
+              sum[a] = sum[la]! + sum[ra]!;
+              const s = slotAt[a]!;
+              if ((mask[a]! >>> s) & 1) {
+                const cold = (mask[la]! >>> s) & 1 ? ra : la;
+                acc[base + columnAt[a]!]! -= sum[cold]!;
+              }
+              continue;
+            }
+            const l = slotAt[a]!;
+            const d = leafSlots[l]!;
+            const at = leafAt[l]!;
+            const sm = mask[a]! & ((1 << d) - 1);
+            const tb = tableAt[l]!;
+            if (tb >= 0) {
+              // The leaf's value is folded into its table.
+              sum[a] = table[tb + sm]!;
+              for (let b = sm; b !== 0; b &= b - 1) {
+                const j = 31 - Math.clz32(b & -b);
+                acc[base + feature[at + j]!]! += hotScale[at + j]! * table[tb + (sm ^ (1 << j))]!;
+              }
+              continue;
+            }
+            const v = leafScalar[l]!;
+            sum[a] = v * direct(zero, at, d, sm, g, values);
+            for (let b = sm; b !== 0; b &= b - 1) {
+              const j = 31 - Math.clz32(b & -b);
+              acc[base + feature[at + j]!]! += v * values[j]!;
+            }
+          }
+          continue;
+        }
+        // Vector leaves: the same with every output at once (sum holds k values per node).
+        const base = r * k * nFeatures;
         for (let a = m - 1; a >= 0; a--) {
           const la = leftAt[a]!;
           if (la >= 0) {
             const ra = rightAt[a]!;
-            sum[a] = sum[la]! + sum[ra]!;
             const s = slotAt[a]!;
+            for (let c = 0; c < k; c++) sum[a * k + c] = sum[la * k + c]! + sum[ra * k + c]!;
             if ((mask[a]! >>> s) & 1) {
-              const cold = (mask[la]! >>> s) & 1 ? ra : la;
-              acc[base + columnAt[a]!]! -= sum[cold]!;
+              const cold = ((mask[la]! >>> s) & 1 ? ra : la) * k;
+              const f = base + columnAt[a]!;
+              for (let c = 0; c < k; c++) phi[f + c * nFeatures]! -= sum[cold + c]!;
             }
             continue;
           }
@@ -472,71 +518,34 @@ export function treeShap(
           const at = leafAt[l]!;
           const sm = mask[a]! & ((1 << d) - 1);
           const tb = tableAt[l]!;
+          let psi: number;
           if (tb >= 0) {
-            // The leaf's value is folded into its table.
-            sum[a] = table[tb + sm]!;
+            psi = table[tb + sm]!;
             for (let b = sm; b !== 0; b &= b - 1) {
               const j = 31 - Math.clz32(b & -b);
-              acc[base + feature[at + j]!]! += hotScale[at + j]! * table[tb + (sm ^ (1 << j))]!;
+              values[j] = hotScale[at + j]! * table[tb + (sm ^ (1 << j))]!;
             }
-            continue;
-          }
-          const v = leafScalar[l]!;
-          sum[a] = v * direct(zero, at, d, sm, g, values);
+          } else psi = direct(zero, at, d, sm, g, values);
+          const lv = leafNode[l]! * k;
+          for (let c = 0; c < k; c++) sum[a * k + c] = t.leafValue[lv + c]! * psi;
           for (let b = sm; b !== 0; b &= b - 1) {
             const j = 31 - Math.clz32(b & -b);
-            acc[base + feature[at + j]!]! += v * values[j]!;
+            const w = values[j]!;
+            const f = base + feature[at + j]!;
+            for (let c = 0; c < k; c++) phi[f + c * nFeatures]! += t.leafValue[lv + c]! * w;
           }
-        }
-        continue;
-      }
-      // Vector leaves: the same with every output at once (sum holds k values per node).
-      const base = r * k * nFeatures;
-      for (let a = m - 1; a >= 0; a--) {
-        const la = leftAt[a]!;
-        if (la >= 0) {
-          const ra = rightAt[a]!;
-          const s = slotAt[a]!;
-          for (let c = 0; c < k; c++) sum[a * k + c] = sum[la * k + c]! + sum[ra * k + c]!;
-          if ((mask[a]! >>> s) & 1) {
-            const cold = ((mask[la]! >>> s) & 1 ? ra : la) * k;
-            const f = base + columnAt[a]!;
-            for (let c = 0; c < k; c++) phi[f + c * nFeatures]! -= sum[cold + c]!;
-          }
-          continue;
-        }
-        const l = slotAt[a]!;
-        const d = leafSlots[l]!;
-        const at = leafAt[l]!;
-        const sm = mask[a]! & ((1 << d) - 1);
-        const tb = tableAt[l]!;
-        let psi: number;
-        if (tb >= 0) {
-          psi = table[tb + sm]!;
-          for (let b = sm; b !== 0; b &= b - 1) {
-            const j = 31 - Math.clz32(b & -b);
-            values[j] = hotScale[at + j]! * table[tb + (sm ^ (1 << j))]!;
-          }
-        } else psi = direct(zero, at, d, sm, g, values);
-        const lv = leafNode[l]! * k;
-        for (let c = 0; c < k; c++) sum[a * k + c] = t.leafValue[lv + c]! * psi;
-        for (let b = sm; b !== 0; b &= b - 1) {
-          const j = 31 - Math.clz32(b & -b);
-          const w = values[j]!;
-          const f = base + feature[at + j]!;
-          for (let c = 0; c < k; c++) phi[f + c * nFeatures]! += t.leafValue[lv + c]! * w;
         }
       }
     }
+    flush();
+    kernel?.moveTo(phi);
+    if (deep.length) {
+      let deepest = 0;
+      walkDepths(t, (_, d) => { if (d > deepest) deepest = d; }, deep);
+      treeShapRecursive(t, nFeatures, nRows, decideOf(rows), phi, deep, deepest);
+    }
   }
-  flush();
-  kernel?.addTo(phi);
-  if (deep.length) {
-    let deepest = 0;
-    walkDepths(t, (_, d) => { if (d > deepest) deepest = d; }, deep);
-    treeShapRecursive(t, nFeatures, nRows, decideOf(rows), phi, deep, deepest);
-  }
-  return phi;
+  return out;
 }
 
 /**

@@ -65,7 +65,7 @@ function assertTreePartsEqualWhole(model: TrainedModel, frame: Frame): void {
   }
   // Every part explains trees of its own: none alone is the whole, each moves some contribution.
   for (let p = 0; p < TREE_PARTS; p++) {
-    const part = explain(model, frame, { treePart: p });
+    const part = explain(model, frame, { treeParts: [p] });
     assert.ok(part.values.some((v) => v !== 0), `part ${p} has contributions`);
     assert.ok(part.values.some((v, i) => Math.abs(v - whole.values[i]!) > 1e-9), `part ${p} is not the whole`);
   }

@@ -118,11 +118,11 @@ export class ForestModel implements TrainedModel {
     const k = trees.outputs;
     const classification = this.task.kind === 'classification';
     const batchRows = opts?.batchRows ?? frame.nRows;
-    const part = opts?.treePart === undefined ? undefined : { index: opts.treePart, of: TREE_PARTS };
+    const parts = opts?.treeParts && { indices: opts.treeParts, of: TREE_PARTS };
     const nf = this.inputs.length;
     const values = byDifference
-      ? withLeftOutClass(byDifference, treeShap(byDifference.trees, nf, rows, 'auto', batchRows, part), rows.nRows, nf)
-      : treeShap(trees, nf, rows, 'auto', batchRows, part);
+      ? withLeftOutClass(byDifference, treeShap(byDifference.trees, nf, rows, 'auto', batchRows, parts), rows.nRows * (parts ? parts.indices.length : 1), nf)
+      : treeShap(trees, nf, rows, 'auto', batchRows, parts);
     return {
       scale: classification ? 'probability' : 'value',
       outputClasses: classification ? Array.from({ length: k }, (_, c) => c) : [null],
@@ -194,7 +194,7 @@ function leaveOneClassOut(t: ShapTrees): ByDifference {
   return { trees: { ...t, leafValue, outputs: k - 1 }, dropped, kept };
 }
 
-/** All k classes' contributions from the k − 1 explained (rows × (k − 1) × features). */
+/** All k classes' contributions from the k − 1 explained (rows × (k − 1) × features; tree parts one after another count as more rows). */
 function withLeftOutClass(b: ByDifference, some: Float64Array, nRows: number, nFeatures: number): Float64Array {
   const k = b.kept.length + 1;
   const values = new Float64Array(nRows * k * nFeatures);

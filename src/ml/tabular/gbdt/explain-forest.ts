@@ -19,14 +19,14 @@ export function gbdtExplainPlan(forest: Forest): GbdtExplainPlan {
   return { trees, expected: expectedValue(trees) };
 }
 
-/** batchRows: the rows of the whole batch `frame` is part of; treePart: only that part's trees (explanation.ts ExplainOptions). */
+/** batchRows: the rows of the whole batch `frame` is part of; treeParts: only those parts' trees, each part's values in turn (explanation.ts ExplainOptions). */
 export function explainForest(
-  forest: Forest, plan: GbdtExplainPlan, frame: Frame, scale: ExplanationScale, batchRows = frame.nRows, treePart?: number,
+  forest: Forest, plan: GbdtExplainPlan, frame: Frame, scale: ExplanationScale, batchRows = frame.nRows, treeParts?: readonly number[],
 ): Explanation {
   const { trees, rows } = gbdtShapTrees(forest, frame, plan.trees);
   const k = forest.numScores;
-  const part = treePart === undefined ? undefined : { index: treePart, of: TREE_PARTS };
-  const values = treeShap(trees, forest.features.length, rows, 'auto', batchRows, part);
+  const parts = treeParts && { indices: treeParts, of: TREE_PARTS };
+  const values = treeShap(trees, forest.features.length, rows, 'auto', batchRows, parts);
   const expected = Float64Array.from(plan.expected);
   for (let c = 0; c < k; c++) expected[c]! += forest.initScores[c]!;
   const outputClasses = scale === 'logOdds' ? [1] : scale === 'margin' ? Array.from({ length: k }, (_, c) => c) : [null];

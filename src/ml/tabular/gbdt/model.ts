@@ -91,7 +91,7 @@ export class GbdtModel implements TrainedModel {
       throw new ExplanationUnavailable('This model was trained before Sibyl kept the training covers of its trees, which explanations need; train it again to get explanations.');
     }
     const scale = this.objective === 'binary' ? 'logOdds' : this.objective === 'multiclass' ? 'margin' : 'value';
-    return explainForest(this.forest, this.plan(), frame, scale, opts?.batchRows, opts?.treePart);
+    return explainForest(this.forest, this.plan(), frame, scale, opts?.batchRows, opts?.treeParts);
   }
 
   /** Typed arrays are stored as base64 of their little-endian bytes (exact, including ±Infinity thresholds). */
