@@ -73,15 +73,35 @@ async function write(db: Db, writer: DatasetWriter, req: IngestRequest): Promise
   if (req.records) {
     segment = await rowsStore.createSegment(dataset.id, writer.id);
     const options = { segment, knownColumns: Object.keys(stored), identity };
+    // Two COPYs in flight: a batch's COPY is sent as soon as the one before the previous is done, so
+    // the database has the next batch queued when it finishes one instead of waiting for this thread
+    // to hear back and send it. On PostgreSQL the two run side by side on two pooled connections (an
+    // upload holds two, not one; rows carry their seq, so the order they land in does not matter);
+    // on PGlite the pool runs them one after the other, interactive requests still first. Ingesting
+    // bench:ingest's 1,000,000 rows in process, builds alternated: PostgreSQL 8.05 → 6.46 s wall
+    // (medians of 6, load 6–7) and 3.78 → 3.49 s (of 3, load 3), CPU within a few % (this process and
+    // the backends); PGlite 16.5 → 14.3 s at load 6–7 but no clear change at load 3 (3.6–6.1 s either way).
+    let inFlight: Promise<void> | undefined;
     const store = async (batch: StoredBatch) => {
       writer.check();
-      await rowsStore.copyIn(table, batch.data, batch.format);
-      rowsReceived += batch.rows;
-      dataBytes += batch.dataBytes;
+      const copy = rowsStore.copyIn(table, batch.data, batch.format).then(() => {
+        rowsReceived += batch.rows;
+        dataBytes += batch.dataBytes;
+      });
+      copy.catch(() => {}); // its failure is thrown by the next store or below
+      const previous = inFlight;
+      inFlight = copy;
+      await previous;
     };
-    profiles = req.records instanceof CsvRecords
-      ? await encodeCsvInThread(req.records, options, COPY_ROWS, store)
-      : await encodeRecords(req.records, new RowEncoder(options), store);
+    try {
+      profiles = req.records instanceof CsvRecords
+        ? await encodeCsvInThread(req.records, options, COPY_ROWS, store)
+        : await encodeRecords(req.records, new RowEncoder(options), store);
+    } finally {
+      // Nothing is published or abandoned while a COPY still runs.
+      await inFlight?.catch(() => {});
+    }
+    await inFlight;
   } else if (created && Object.keys(req.requestedColumns).length === 0) {
     throw new ValidationError({ dataSetName: [`No data was sent for ${req.name}`] }, 'No data was sent', 'NoData');
   }
