@@ -17,7 +17,7 @@ import { ADEQUACY_LEVEL, ljungBox, type Adequacy } from './adequacy.js';
 import { fitCandidates, pruneControls } from './candidates.js';
 import { keepControls, prepareControls } from './controls.js';
 import { addCoefficientDraws, coefficientDesign, coefficientSumVariance, forecastMoments, simulatePaths, simulationRandom } from './simulate.js';
-import { summarisePaths } from './summary.js';
+import { summarisePaths, type PathSummary } from './summary.js';
 
 export interface ImpactInput {
   /** Pre- and post-period values on a regular grid; NaN (missing) is allowed in the pre-period only. */
@@ -45,23 +45,14 @@ export interface CandidateModel {
   aicc: number;
 }
 
-export interface ImpactResult {
+/** The effect's intervals and p-value are its simulated paths' summary (summary.ts PathSummary). */
+export interface ImpactResult extends PathSummary {
   /** Counterfactual mean per post-period point. */
   predicted: Float64Array;
-  /** 95 % interval of the counterfactual per post-period point. */
-  lower: Float64Array;
-  upper: Float64Array;
   /** Σ(observed − predicted) over the post-period. */
   absoluteEffect: number;
   /** absoluteEffect / Σ predicted. */
   relativeEffect: number;
-  absoluteEffectInterval: [number, number];
-  relativeEffectInterval: [number, number];
-  /** 95 % interval of the cumulative effect at each post-period point (the last is absoluteEffectInterval). */
-  cumulativeLower: Float64Array;
-  cumulativeUpper: Float64Array;
-  /** Two-sided p-value of the cumulative effect. */
-  pValue: number;
   /** Label of the model used, e.g. "local_level_seasonal_12", "local_level_drift_seasonal_12_log". */
   model: string;
   /** Indices of the controls kept (see controls.ts). */
@@ -112,7 +103,7 @@ export function estimateImpact(input: ImpactInput): ImpactResult {
  * the model sees only the pre-period (and the controls), so several post-periods — a benchmark's
  * injected effects — can be judged against one counterfactual by `effectsAgainst`.
  */
-export interface Counterfactual extends Omit<ImpactResult, 'absoluteEffect' | 'relativeEffect' | 'absoluteEffectInterval' | 'relativeEffectInterval' | 'cumulativeLower' | 'cumulativeUpper' | 'pValue' | 'lower' | 'upper'> {
+export interface Counterfactual extends Omit<ImpactResult, 'absoluteEffect' | 'relativeEffect' | keyof PathSummary> {
   /** Simulated counterfactual paths, nSimulations × post-period length, row-major. */
   paths: Float64Array;
 }

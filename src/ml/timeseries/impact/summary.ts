@@ -24,9 +24,10 @@ export interface PathSummary {
   /** 95 % intervals of O − S and (O − S)/S, S = a path's sum, O = the observed sum. */
   absoluteEffectInterval: [number, number];
   relativeEffectInterval: [number, number];
-  /** 95 % interval of the cumulative effect Σ_{s≤t}(O_s − S_s) at each post-period step. */
+  /** 95 % interval of the cumulative effect Σ_{s≤t}(O_s − S_s) at each post-period step (the last is absoluteEffectInterval). */
   cumulativeLower: Float64Array;
   cumulativeUpper: Float64Array;
+  /** Two-sided p-value of the cumulative effect. */
   pValue: number;
 }
 
