@@ -34,14 +34,18 @@ function weightSum(w: Float64Array | null, n: number): number {
   return s;
 }
 
+function weightedMean(y: Float64Array, w: Float64Array | null): number {
+  let s = 0;
+  for (let i = 0; i < y.length; i++) s += (w ? w[i] : 1) * y[i];
+  return s / weightSum(w, y.length);
+}
+
 export class BinaryLogloss implements Objective {
   readonly name = 'binary';
   readonly numScores = 1;
 
   initScores(y: Float64Array, w: Float64Array | null): Float64Array {
-    let pos = 0;
-    for (let i = 0; i < y.length; i++) pos += (w ? w[i] : 1) * y[i];
-    const p = Math.min(1 - EPS, Math.max(EPS, pos / weightSum(w, y.length)));
+    const p = Math.min(1 - EPS, Math.max(EPS, weightedMean(y, w)));
     return Float64Array.of(Math.log(p / (1 - p)));
   }
 
@@ -125,9 +129,7 @@ export class L2Regression implements Objective {
   readonly numScores = 1;
 
   initScores(y: Float64Array, w: Float64Array | null): Float64Array {
-    let s = 0;
-    for (let i = 0; i < y.length; i++) s += (w ? w[i] : 1) * y[i];
-    return Float64Array.of(s / weightSum(w, y.length));
+    return Float64Array.of(weightedMean(y, w));
   }
 
   gradients(scores: Float64Array, y: Float64Array, w: Float64Array | null, grad: Float64Array, hess: Float64Array, begin = 0, end = y.length): void {
