@@ -1,7 +1,7 @@
 /**
  * GBDT training speed against LightGBM at equal settings, single-threaded.
- * Usage: npm run bench:gbdt-speed -- [--only letter_recognition,synthetic] [--repeats 5] (runs from dist/, where the
- * build puts the assembled wasm kernels)
+ * Usage: npm run bench:gbdt-speed -- [--only letter_recognition,synthetic] [--repeats 5] [--synthetic-rows 400000]
+ * (runs from dist/, where the build puts the assembled wasm kernels)
  * Fits on letter_recognition, satellite and credit_data (all rows, 100 rounds) and on a synthetic
  * 40k × 30 binary set (200 rounds), all with 31 leaves and learning rate 0.1; then times a 1,000-row
  * prediction batch of the 200-tree model. LightGBM runs from the Python in /work/main/.venv (or
@@ -16,12 +16,15 @@
  * where the learner uses them): wall-clock speed-up over one thread, which means something only when
  * the machine's two cores are otherwise idle (the load average is printed beside it); bench/gbdt-threads.ts
  * measures the 2-thread fit in ways a shared machine does not spoil.
+ * --synthetic-rows n sets the synthetic set's rows (its name shows the size, e.g. synthetic_400k_x_30): issue
+ * 10's figures are at the default 40k, whose data fits the caches; at 400k the histogram kernels read
+ * rows from memory, a fit's other cost.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { type Case, benchCase, syntheticCase } from './lib/gbdt-cases.js';
+import { type Case, benchCase, syntheticCase, syntheticRowsArg } from './lib/gbdt-cases.js';
 import type { Frame } from '../src/ml/frame.js';
 import { GbdtLearner } from '../src/ml/tabular/gbdt/index.js';
 
@@ -143,11 +146,12 @@ function main(): void {
   const only = onlyArg > 0 ? new Set(process.argv[onlyArg + 1].split(',')) : null;
   const repeatsArg = process.argv.indexOf('--repeats');
   const repeats = repeatsArg > 0 ? Number(process.argv[repeatsArg + 1]) : 5;
+  const syntheticRows = syntheticRowsArg(process.argv);
   const makers: [string, () => Case][] = [
     ['letter_recognition', () => benchCase('letter_recognition', 'classification', 100)],
     ['satellite', () => benchCase('satellite', 'classification', 100)],
     ['credit_data', () => benchCase('credit_data', 'classification', 100)],
-    ['synthetic', syntheticCase],
+    ['synthetic', () => syntheticCase(syntheticRows)],
   ];
   const python = pythonWithLightgbm();
   if (!python) console.log('LightGBM: no Python with lightgbm + pandas (.venv or $SIBYL_PYTHON); timing ours only');

@@ -12,7 +12,9 @@
  * CPU seconds by the main thread's CPU per second awake (the machine's load stretches every interval);
  * its ratio to the 1-thread fit's main-thread CPU is the speed-up a quiet 2-core machine can approach. Wall-clock
  * speed-ups are printed too, alternating 1- and 2-thread fits, with the load average beside them.
- * Usage: npm run bench:gbdt-threads -- [--only letter_recognition,synthetic] [--repeats 3] [--tune '{…}']
+ * Usage: npm run bench:gbdt-threads -- [--only letter_recognition,synthetic] [--repeats 3] [--tune '{…}'] [--synthetic-rows n]
+ * --synthetic-rows sets the synthetic set's rows (default 40,000; its name shows the size): a large fit,
+ * e.g. 400000, splits its work between threads differently from the default one.
  * --tune overrides the hand-off rules of team-tuning.ts for the run; the rules before them were
  * '{"spins":200,"soloWork":32768,"countScans":false,"parallelRows":8192}' (spins then fixed, not adaptive);
  * '{"growClasses":false}' shares a multiclass round's trees leaf job by leaf job, as before class jobs.
@@ -21,7 +23,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { type Case, benchCase, syntheticCase } from './lib/gbdt-cases.js';
+import { type Case, benchCase, syntheticCase, syntheticRowsArg } from './lib/gbdt-cases.js';
 import { GbdtLearner } from '../src/ml/tabular/gbdt/index.js';
 import { teamStats, teamTuning } from '../src/ml/tabular/gbdt/team-tuning.js';
 
@@ -127,8 +129,9 @@ function main(): void {
   const only = onlyArg > 0 ? new Set(process.argv[onlyArg + 1].split(',')) : null;
   const repArg = process.argv.indexOf('--repeats');
   const repeats = repArg > 0 ? Number(process.argv[repArg + 1]) : 3;
+  const syntheticRows = syntheticRowsArg(process.argv);
   const makers: [string, () => Case][] = [
-    ['synthetic', syntheticCase],
+    ['synthetic', () => syntheticCase(syntheticRows)],
     ['letter_recognition', () => benchCase('letter_recognition', 'classification', 100)],
     ['satellite', () => benchCase('satellite', 'classification', 100)],
     ['credit_data', () => benchCase('credit_data', 'classification', 100)],
