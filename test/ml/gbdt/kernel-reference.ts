@@ -3,17 +3,21 @@
  * written for clarity, not speed: the wasm kernels are tested against these on random inputs.
  */
 
-/** hist[2·slot], hist[2·slot+1] += grad[r], hess[r] for rows r = idx[begin..end) and features f0..f1-1. */
+/**
+ * hist[2·slot], hist[2·slot+1] += pairs[2r], pairs[2r+1] (row r's gradient and hessian) for rows
+ * r = idx[begin..end) and features f0..f1-1, where slot = binOffset[f] + codes[r·nf + f] (codes
+ * row-major, one byte per cell).
+ */
 export function buildReference(
-  hist: Float64Array, slots: ArrayLike<number>, idx: Int32Array, begin: number, end: number,
-  grad: Float64Array, hess: Float64Array, nf: number, f0: number, f1: number,
+  hist: Float64Array, codes: Uint8Array, idx: Int32Array, begin: number, end: number,
+  pairs: Float64Array, nf: number, f0: number, f1: number, binOffset: Int32Array,
 ): void {
   for (let i = begin; i < end; i++) {
     const r = idx[i];
     for (let f = f0; f < f1; f++) {
-      const slot = slots[r * nf + f];
-      hist[2 * slot] += grad[r];
-      hist[2 * slot + 1] += hess[r];
+      const slot = binOffset[f] + codes[r * nf + f];
+      hist[2 * slot] += pairs[2 * r];
+      hist[2 * slot + 1] += pairs[2 * r + 1];
     }
   }
 }

@@ -21,32 +21,31 @@ function setup(extra = 0) {
   const layout = makeLayout(f.columns.map((_, j) => j), f.columns.map((c, j) => fitBins(c, rows, 255, j)));
   const data = binRows(f, layout, rows);
   const memory = new TrainingMemory(layout, data, 2, 4);
-  for (let i = 0; i < memory.grad.length; i++) {
-    memory.grad[i] = rnd() - 0.5;
-    memory.hess[i] = rnd();
+  for (let i = 0; i < memory.pairs.length; i += 2) {
+    memory.pairs[i] = rnd() - 0.5;
+    memory.pairs[i + 1] = rnd();
   }
   return { n, layout, data, memory };
 }
 
 for (const [label, extra] of [['up to', 0], ['beyond', 400]] as const) {
-  test(`histogram kernel (${label} 65,536 bins in all): per-bin sums of the listed rows, for one class's gradients`, () => {
+  test(`histogram kernel (${label} 65,536 bins in all, as u16 bin indices once held): per-bin sums of the listed rows, for one class's gradients`, () => {
     const { n, layout, data, memory } = setup(extra);
     const nf = layout.bins.length;
     assert.equal(layout.binOffset[nf] > 65536, extra > 0);
     // Every third row, in the order a leaf segment would hold them.
     const rows = Int32Array.from({ length: Math.ceil(n / 3) }, (_, i) => 3 * i);
     memory.indices.set(rows, 10);
-    const grad = memory.grad.subarray(n, 2 * n);
-    const hess = memory.hess.subarray(n, 2 * n);
+    const pairs = memory.pairs.subarray(2 * n, 4 * n);
     const hist = memory.pool[2];
     hist.fill(123);
-    memory.buildHistogram(hist, 10, rows.length, grad, hess);
+    memory.buildHistogram(hist, 10, rows.length, pairs);
     const expected = new Float64Array(hist.length);
     for (const r of rows)
       for (let f = 0; f < nf; f++) {
         const slot = layout.binOffset[f] + data.codes[f * n + r];
-        expected[2 * slot] += grad[r];
-        expected[2 * slot + 1] += hess[r];
+        expected[2 * slot] += pairs[2 * r];
+        expected[2 * slot + 1] += pairs[2 * r + 1];
       }
     for (let s = 0; s < hist.length; s++) assert.ok(Math.abs(hist[s] - expected[s]) < 1e-9, `slot ${s >> 1}: ${hist[s]} vs ${expected[s]}`);
   });
@@ -63,8 +62,7 @@ test('histogram in row chunks: chunks built over any feature ranges in any order
   assert.equal(counts[counts.length - 1], MAX_CHUNKS);
   const rows = Int32Array.from({ length: n - 20 }, (_, i) => i + (i % 7 === 0 ? 0 : 1));
   memory.indices.set(rows);
-  const grad = memory.grad.subarray(0, n);
-  const hess = memory.hess.subarray(0, n);
+  const pairs = memory.pairs.subarray(0, 2 * n);
   const all = Int32Array.from({ length: nf }, (_, f) => f);
   const ones = new Uint8Array(nf).fill(1);
   for (const chunks of [2, 3, 4]) {
@@ -72,7 +70,7 @@ test('histogram in row chunks: chunks built over any feature ranges in any order
     const parts = Array.from({ length: chunks }, (_, k) => {
       const from = Math.floor((rows.length * k) / chunks);
       const to = Math.floor((rows.length * (k + 1)) / chunks);
-      memory.buildHistogram(memory.pool[3], from, to - from, grad, hess);
+      memory.buildHistogram(memory.pool[3], from, to - from, pairs);
       return Float64Array.from(memory.pool[3]);
     });
     const expected = Float64Array.from(parts[0], (v, s) => parts.slice(1).reduce((sum, p) => sum + p[s], v));
@@ -80,9 +78,9 @@ test('histogram in row chunks: chunks built over any feature ranges in any order
     h.partials.forEach((p) => p.fill(-7));
     // Last chunk first, the first chunk in two feature ranges.
     const cut = Math.floor(nf / 3);
-    for (let k = chunks - 1; k >= 1; k--) h.buildChunk(1, k, chunks, 0, rows.length, grad.byteOffset, hess.byteOffset, 0, nf);
-    h.buildChunk(1, 0, chunks, 0, rows.length, grad.byteOffset, hess.byteOffset, cut, nf);
-    h.buildChunk(1, 0, chunks, 0, rows.length, grad.byteOffset, hess.byteOffset, 0, cut);
+    for (let k = chunks - 1; k >= 1; k--) h.buildChunk(1, k, chunks, 0, rows.length, pairs.byteOffset, 0, nf);
+    h.buildChunk(1, 0, chunks, 0, rows.length, pairs.byteOffset, cut, nf);
+    h.buildChunk(1, 0, chunks, 0, rows.length, pairs.byteOffset, 0, cut);
     h.addChunks(1, chunks, all, ones);
     assert.deepEqual(Array.from(memory.pool[1]), Array.from(expected), `${chunks} chunks`);
   }

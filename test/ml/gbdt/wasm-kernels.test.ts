@@ -12,7 +12,7 @@ import { MaskScorer } from '../../../src/ml/tabular/gbdt/mask-scorer.js';
 import { type ForestInput, buildReference, partitionReference, scoreReference } from './kernel-reference.js';
 import { lcg } from './synthetic.js';
 
-type Typed = Float64Array | Int32Array | Uint32Array | Uint16Array | Uint8Array;
+type Typed = Float64Array | Int32Array | Uint32Array | Uint8Array;
 type TypedCtor<T extends Typed> = { new (buffer: ArrayBufferLike, offset: number, length: number): T; BYTES_PER_ELEMENT: number };
 
 /** Hands out views on a kernel memory, 16-byte aligned, one after the other. */
@@ -36,44 +36,43 @@ function assertClose(actual: Float64Array, expected: Float64Array, what: string)
   }
 }
 
-for (const wide of [false, true]) {
-  test(`build${wide ? 32 : 16}: histogram sums of a row segment over a feature range equal the reference`, () => {
-    const rnd = lcg(wide ? 17 : 16);
-    const int = (n: number) => Math.floor(rnd() * n);
-    for (let trial = 0; trial < 25; trial++) {
-      const nRows = 1 + int(600);
-      const nf = 1 + int(40);
-      const binsPer = 2 + int(wide ? 3000 : 255);
-      const totalBins = nf * binsPer;
-      const { kernels, alloc } = arena(1 << 24);
-      const hist = alloc(Float64Array, 2 * totalBins);
-      const slots = wide ? alloc(Uint32Array, nRows * nf) : alloc(Uint16Array, nRows * nf);
-      const idx = alloc(Int32Array, nRows);
-      const grad = alloc(Float64Array, nRows);
-      const hess = alloc(Float64Array, nRows);
-      for (let r = 0; r < nRows; r++) for (let f = 0; f < nf; f++) slots[r * nf + f] = f * binsPer + int(binsPer);
-      // A leaf segment: rows in a shuffled order, some repeated rows never matter (each row once).
-      const order = Array.from({ length: nRows }, (_, i) => i).sort(() => rnd() - 0.5);
-      idx.set(order);
-      for (let r = 0; r < nRows; r++) {
-        grad[r] = rnd() * 4 - 2;
-        hess[r] = rnd();
-      }
-      const begin = int(nRows);
-      const end = begin + int(nRows - begin + 1);
-      const f0 = int(nf);
-      const f1 = f0 + int(nf - f0 + 1);
-      const initial = Float64Array.from(hist, () => rnd());
-      hist.set(initial);
-      const expected = initial.slice();
-      buildReference(expected, slots, idx, begin, end, grad, hess, nf, f0, f1);
-      (wide ? kernels.build32 : kernels.build16)(
-        hist.byteOffset, slots.byteOffset, idx.byteOffset, begin, end, grad.byteOffset, hess.byteOffset, nf, f0, f1,
-      );
-      assertClose(hist, expected, `trial ${trial} hist`);
+test('build8: histogram sums of a row segment over a feature range equal the reference (any feature count, up to 256 bins each)', () => {
+  const rnd = lcg(16);
+  const int = (n: number) => Math.floor(rnd() * n);
+  for (let trial = 0; trial < 40; trial++) {
+    const nRows = 1 + int(600);
+    const nf = 1 + int(40);
+    // Features of different bin counts, so that each needs its own offset.
+    const numBins = Int32Array.from({ length: nf }, () => 2 + int(255));
+    const binOffset = new Int32Array(nf + 1);
+    for (let f = 0; f < nf; f++) binOffset[f + 1] = binOffset[f] + numBins[f];
+    const { kernels, alloc } = arena(1 << 24);
+    const hist = alloc(Float64Array, 2 * binOffset[nf]);
+    const codes = alloc(Uint8Array, nRows * nf);
+    const binAt = alloc(Int32Array, nf);
+    const idx = alloc(Int32Array, nRows);
+    const pairs = alloc(Float64Array, 2 * nRows);
+    for (let f = 0; f < nf; f++) binAt[f] = binOffset[f] * 16;
+    for (let r = 0; r < nRows; r++) for (let f = 0; f < nf; f++) codes[r * nf + f] = int(numBins[f]);
+    // A leaf segment: rows in a shuffled order, each row once.
+    const order = Array.from({ length: nRows }, (_, i) => i).sort(() => rnd() - 0.5);
+    idx.set(order);
+    for (let r = 0; r < nRows; r++) {
+      pairs[2 * r] = rnd() * 4 - 2;
+      pairs[2 * r + 1] = rnd();
     }
-  });
-}
+    const begin = int(nRows);
+    const end = begin + int(nRows - begin + 1);
+    const f0 = int(nf);
+    const f1 = f0 + int(nf - f0 + 1);
+    const initial = Float64Array.from(hist, () => rnd());
+    hist.set(initial);
+    const expected = initial.slice();
+    buildReference(expected, codes, idx, begin, end, pairs, nf, f0, f1, binOffset);
+    kernels.build8(hist.byteOffset, codes.byteOffset, idx.byteOffset, begin, end, pairs.byteOffset, nf, f0, f1, binAt.byteOffset);
+    assertClose(hist, expected, `trial ${trial} hist`);
+  }
+});
 
 test('partition and partitionApart: a stable split of one segment by a bin → side table equals the reference; the rest untouched', () => {
   const rnd = lcg(18);

@@ -59,9 +59,8 @@ export interface LeafJob {
   findB: number;
   sumsA: LeafSums;
   sumsB: LeafSums;
-  /** Byte addresses of the class's gradients and hessians. */
-  gradAt: number;
-  hessAt: number;
+  /** Byte address of the class's (gradient, hessian) pairs (training-memory.ts). */
+  pairsAt: number;
 }
 
 /** What a helper thread is sent once per fit. */
@@ -111,8 +110,8 @@ const END = 21;
 const PARENT = 22;
 const FIND_A = 23;
 const FIND_B = 24;
-const GRAD_AT = 25;
-const HESS_AT = 26;
+const PAIRS_AT = 25;
+// Word 26 is free.
 const N_FEATURES = 27;
 /** Row jobs: the split feature's codes (partition); the tree's leaves and class (scores). */
 const CODES_AT = 28;
@@ -220,8 +219,7 @@ class ControlBlock {
     this.set(PARENT, job.parent);
     this.set(FIND_A, job.findA);
     this.set(FIND_B, job.findB);
-    this.set(GRAD_AT, job.gradAt);
-    this.set(HESS_AT, job.hessAt);
+    this.set(PAIRS_AT, job.pairsAt);
     const s = this.sums;
     s[0] = job.sumsA.grad;
     s[1] = job.sumsA.hess;
@@ -238,7 +236,7 @@ class ControlBlock {
       build: this.get(BUILD), begin: this.get(BEGIN), end: this.get(END), parent: this.get(PARENT),
       findA: this.get(FIND_A), findB: this.get(FIND_B),
       sumsA: { grad: f(0), hess: f(1), count: f(2) | 0 }, sumsB: { grad: f(3), hess: f(4), count: f(5) | 0 },
-      gradAt: this.get(GRAD_AT), hessAt: this.get(HESS_AT),
+      pairsAt: this.get(PAIRS_AT),
     };
   }
 
@@ -328,7 +326,7 @@ export class ThreadShare {
   run(job: LeafJob): [SplitInfo | null, SplitInfo | null] {
     const h = this.histograms;
     const chunks = job.build >= 0 ? h.chunks(job.end - job.begin) : 0;
-    for (let k = 0; k < chunks; k++) h.buildChunk(job.build, k, chunks, job.begin, job.end, job.gradAt, job.hessAt, this.f0, this.f1);
+    for (let k = 0; k < chunks; k++) h.buildChunk(job.build, k, chunks, job.begin, job.end, job.pairsAt, this.f0, this.f1);
     return this.finish(job, chunks);
   }
 
@@ -377,7 +375,7 @@ class BlockWork {
     const r = (b - k) / chunks;
     const f0 = rangeStart(this.nf, r, ranges);
     const f1 = rangeStart(this.nf, r + 1, ranges);
-    this.histograms.buildChunk(job.build, k, chunks, job.begin, job.end, job.gradAt, job.hessAt, f0, f1);
+    this.histograms.buildChunk(job.build, k, chunks, job.begin, job.end, job.pairsAt, f0, f1);
   }
 
   setFeatures(features: Int32Array): void {

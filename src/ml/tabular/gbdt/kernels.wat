@@ -7,45 +7,61 @@
   ;; Shared, so that helper threads can run the kernels on the same arrays (feature-team.ts).
   (import "env" "memory" (memory 1 65536 shared))
 
-  ;; hist[slot] += (grad[r], hess[r]) for every row r = idx[i], i in [begin, end), and every feature
-  ;; f in [f0, f1) of r: slot = slots[r·nf + f] (u16), and a slot's (grad, hess) pair is 16 bytes.
+;; hist[binAt[f] + 16·bin] += pairs[r] for every row r = idx[i], i in [begin, end), and
+  ;; every feature f in [f0, f1) of r: bin = codes[r·nf + f] (u8, row-major), binAt[f] (i32) the byte
+  ;; offset of feature f's first bin in a histogram; pairs[r] and a bin's sums are (gradient, hessian)
+  ;; f64 pairs, 16 bytes: one load per row (not one from each of two arrays), one vector add per cell.
+  ;; One byte per cell (bin codes always fit one: bin-mapper.ts) rather than a global u16 bin index: at
+  ;; 400k × 30 the matrix is 12 MB instead of 24, read at the leaf's rows, which are scattered once a
+  ;; tree has a few levels; the extra load of binAt[f] per cell hits L1 (nf × 4 bytes).
   ;; A feature range lets threads split one histogram by features and still add in row order.
-  (func $build16 (export "build16")
-    (param $hist i32) (param $slots i32) (param $idx i32) (param $begin i32) (param $end i32)
-    (param $grad i32) (param $hess i32) (param $nf i32) (param $f0 i32) (param $f1 i32)
-    (local $i i32) (local $r i32) (local $gh v128) (local $j i32) (local $je i32) (local $s i32) (local $two i32)
+  (func $build8 (export "build8")
+    (param $hist i32) (param $codes i32) (param $idx i32) (param $begin i32) (param $end i32)
+    (param $pairs i32) (param $nf i32) (param $f0 i32) (param $f1 i32) (param $binAt i32)
+    (local $i i32) (local $r i32) (local $gh v128) (local $j i32) (local $je i32) (local $o i32) (local $s i32) (local $four i32)
     (local.set $i (local.get $begin))
     (block $done
       (loop $rows
         (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
         (local.set $r (i32.load (i32.add (local.get $idx) (i32.shl (local.get $i) (i32.const 2)))))
-        ;; (grad, hess) as one f64x2, added to a bin's pair by a single vector add.
-        (local.set $gh (f64x2.replace_lane 1
-          (f64x2.splat (f64.load (i32.add (local.get $grad) (i32.shl (local.get $r) (i32.const 3)))))
-          (f64.load (i32.add (local.get $hess) (i32.shl (local.get $r) (i32.const 3))))))
-        ;; j runs over this row's slots of features f0 .. f1-1, 2 bytes apart.
-        (local.set $j (i32.add (local.get $slots)
-          (i32.shl (i32.add (i32.mul (local.get $r) (local.get $nf)) (local.get $f0)) (i32.const 1))))
-        (local.set $je (i32.add (local.get $j) (i32.shl (i32.sub (local.get $f1) (local.get $f0)) (i32.const 1))))
-        ;; Two slots per step (one 32-bit load), then the odd one out.
-        (block $pairsDone
-          (loop $pairs
-            (br_if $pairsDone (i32.gt_u (i32.add (local.get $j) (i32.const 4)) (local.get $je)))
-            (local.set $two (i32.load (local.get $j)))
-            (local.set $s (i32.add (local.get $hist) (i32.shl (i32.and (local.get $two) (i32.const 0xffff)) (i32.const 4))))
+        (local.set $gh (v128.load (i32.add (local.get $pairs) (i32.shl (local.get $r) (i32.const 4)))))
+        ;; j runs over this row's codes of features f0 .. f1-1, o over their binAt entries.
+        (local.set $j (i32.add (local.get $codes) (i32.add (i32.mul (local.get $r) (local.get $nf)) (local.get $f0))))
+        (local.set $je (i32.add (local.get $j) (i32.sub (local.get $f1) (local.get $f0))))
+        (local.set $o (i32.add (local.get $binAt) (i32.shl (local.get $f0) (i32.const 2))))
+        ;; Four codes per step (one 32-bit load, unaligned when nf is not a multiple of 4), then the rest.
+        (block $quadsDone
+          (loop $quads
+            (br_if $quadsDone (i32.gt_u (i32.add (local.get $j) (i32.const 4)) (local.get $je)))
+            (local.set $four (i32.load (local.get $j)))
+            (local.set $s (i32.add (i32.add (local.get $hist) (i32.load (local.get $o)))
+              (i32.shl (i32.and (local.get $four) (i32.const 0xff)) (i32.const 4))))
             (v128.store (local.get $s) (f64x2.add (v128.load (local.get $s)) (local.get $gh)))
-            (local.set $s (i32.add (local.get $hist) (i32.shl (i32.shr_u (local.get $two) (i32.const 16)) (i32.const 4))))
+            (local.set $s (i32.add (i32.add (local.get $hist) (i32.load offset=4 (local.get $o)))
+              (i32.and (i32.shr_u (local.get $four) (i32.const 4)) (i32.const 0xff0))))
+            (v128.store (local.get $s) (f64x2.add (v128.load (local.get $s)) (local.get $gh)))
+            (local.set $s (i32.add (i32.add (local.get $hist) (i32.load offset=8 (local.get $o)))
+              (i32.and (i32.shr_u (local.get $four) (i32.const 12)) (i32.const 0xff0))))
+            (v128.store (local.get $s) (f64x2.add (v128.load (local.get $s)) (local.get $gh)))
+            (local.set $s (i32.add (i32.add (local.get $hist) (i32.load offset=12 (local.get $o)))
+              (i32.and (i32.shr_u (local.get $four) (i32.const 20)) (i32.const 0xff0))))
             (v128.store (local.get $s) (f64x2.add (v128.load (local.get $s)) (local.get $gh)))
             (local.set $j (i32.add (local.get $j) (i32.const 4)))
-            (br $pairs)))
-        (if (i32.lt_u (local.get $j) (local.get $je))
-          (then
-            (local.set $s (i32.add (local.get $hist) (i32.shl (i32.load16_u (local.get $j)) (i32.const 4))))
-            (v128.store (local.get $s) (f64x2.add (v128.load (local.get $s)) (local.get $gh)))))
+            (local.set $o (i32.add (local.get $o) (i32.const 16)))
+            (br $quads)))
+        (block $restDone
+          (loop $rest
+            (br_if $restDone (i32.ge_u (local.get $j) (local.get $je)))
+            (local.set $s (i32.add (i32.add (local.get $hist) (i32.load (local.get $o)))
+              (i32.shl (i32.load8_u (local.get $j)) (i32.const 4))))
+            (v128.store (local.get $s) (f64x2.add (v128.load (local.get $s)) (local.get $gh)))
+            (local.set $j (i32.add (local.get $j) (i32.const 1)))
+            (local.set $o (i32.add (local.get $o) (i32.const 4)))
+            (br $rest)))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $rows))))
 
-;; dst[i] −= src[i] for the n float64 values at byte addresses dst and src, two per vector step: the
+  ;; dst[i] −= src[i] for the n float64 values at byte addresses dst and src, two per vector step: the
   ;; sibling's histogram as parent minus child (the same IEEE differences as one at a time).
   (func $subtract (export "subtract") (param $dst i32) (param $src i32) (param $n i32)
     (local $end i32)
@@ -79,33 +95,6 @@
   ;; TypedArray.fill on a shared buffer is not).
   (func $clear (export "clear") (param $at i32) (param $n i32)
     (memory.fill (local.get $at) (i32.const 0) (local.get $n)))
-
-  ;; build16 over u32 slots, for more than 65,536 bins in all.
-  (func $build32 (export "build32")
-    (param $hist i32) (param $slots i32) (param $idx i32) (param $begin i32) (param $end i32)
-    (param $grad i32) (param $hess i32) (param $nf i32) (param $f0 i32) (param $f1 i32)
-    (local $i i32) (local $r i32) (local $gh v128) (local $j i32) (local $je i32) (local $s i32)
-    (local.set $i (local.get $begin))
-    (block $done
-      (loop $rows
-        (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
-        (local.set $r (i32.load (i32.add (local.get $idx) (i32.shl (local.get $i) (i32.const 2)))))
-        ;; (grad, hess) as one f64x2, added to a bin's pair by a single vector add.
-        (local.set $gh (f64x2.replace_lane 1
-          (f64x2.splat (f64.load (i32.add (local.get $grad) (i32.shl (local.get $r) (i32.const 3)))))
-          (f64.load (i32.add (local.get $hess) (i32.shl (local.get $r) (i32.const 3))))))
-        (local.set $j (i32.add (local.get $slots)
-          (i32.shl (i32.add (i32.mul (local.get $r) (local.get $nf)) (local.get $f0)) (i32.const 2))))
-        (local.set $je (i32.add (local.get $j) (i32.shl (i32.sub (local.get $f1) (local.get $f0)) (i32.const 2))))
-        (block $rowDone
-          (loop $features
-            (br_if $rowDone (i32.ge_u (local.get $j) (local.get $je)))
-            (local.set $s (i32.add (local.get $hist) (i32.shl (i32.load (local.get $j)) (i32.const 4))))
-            (v128.store (local.get $s) (f64x2.add (v128.load (local.get $s)) (local.get $gh)))
-            (local.set $j (i32.add (local.get $j) (i32.const 4)))
-            (br $features)))
-        (local.set $i (i32.add (local.get $i) (i32.const 1)))
-        (br $rows))))
 
   ;; Stable in-place partition of the rows idx[begin .. end): rows r with table[codes[r]] = 1 first, in
   ;; their order, then the others in theirs. Returns the end of the left part.

@@ -72,7 +72,7 @@ export class GbdtLearner implements Learner {
     yValid: Float64Array, wValid: Float64Array | null,
     memory: TrainingMemory, team: FeatureTeam, opts: FitOptions,
   ): TrainedModel {
-    const { grad, hess, scores } = memory;
+    const { pairs, scores } = memory;
     const k = objective.numScores;
     const nt = trainData.nRows;
     init.forEach((v, c) => scores.fill(v, c * nt, (c + 1) * nt));
@@ -109,7 +109,7 @@ export class GbdtLearner implements Learner {
       }
       for (let c = roundTrees.length; c < k; c++) {
         if (timing) cpu = cpuMicros();
-        const tree = learner.grow(grad.subarray(c * nt, (c + 1) * nt), hess.subarray(c * nt, (c + 1) * nt), bag, features);
+        const tree = learner.grow(pairs.subarray(2 * c * nt, 2 * (c + 1) * nt), bag, features);
         roundTrees.push(tree);
         // Now, while the learner's partition still describes this tree's leaves.
         if (tree.numLeaves > 1) {

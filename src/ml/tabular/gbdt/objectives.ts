@@ -1,6 +1,7 @@
 /**
  * Losses: gradients/hessians of the raw scores, the prior that boosting starts from, and the loss used
- * for early stopping. Scores and gradients are class-major: class k of row r at k*nRows + r.
+ * for early stopping. Scores are class-major: class k of row r at k*nRows + r; gradients and hessians
+ * are written as pairs, class k of row r's gradient at pairs[2(k*nRows + r)] and its hessian next to it.
  */
 import { median } from '../../core/statistics.js';
 
@@ -13,10 +14,10 @@ export interface Objective {
   /** Starting raw score per class. */
   initScores(y: Float64Array, w: Float64Array | null): Float64Array;
   /**
-   * Gradients and hessians of rows begin .. end − 1 (default all; y.length rows in all). Each row's
+   * Gradient and hessian pairs of rows begin .. end − 1 (default all; y.length rows in all). Each row's
    * values depend on that row alone, so row ranges may be computed on different threads.
    */
-  gradients(scores: Float64Array, y: Float64Array, w: Float64Array | null, grad: Float64Array, hess: Float64Array, begin?: number, end?: number): void;
+  gradients(scores: Float64Array, y: Float64Array, w: Float64Array | null, pairs: Float64Array, begin?: number, end?: number): void;
   /** Weighted mean loss. */
   loss(scores: Float64Array, y: Float64Array, w: Float64Array | null): number;
 }
@@ -49,12 +50,12 @@ export class BinaryLogloss implements Objective {
     return Float64Array.of(Math.log(p / (1 - p)));
   }
 
-  gradients(scores: Float64Array, y: Float64Array, w: Float64Array | null, grad: Float64Array, hess: Float64Array, begin = 0, end = y.length): void {
+  gradients(scores: Float64Array, y: Float64Array, w: Float64Array | null, pairs: Float64Array, begin = 0, end = y.length): void {
     for (let i = begin; i < end; i++) {
       const p = sigmoid(scores[i]);
       const wi = w ? w[i] : 1;
-      grad[i] = (p - y[i]) * wi;
-      hess[i] = Math.max(p * (1 - p), EPS) * wi;
+      pairs[2 * i] = (p - y[i]) * wi;
+      pairs[2 * i + 1] = Math.max(p * (1 - p), EPS) * wi;
     }
   }
 
@@ -82,19 +83,20 @@ export class MulticlassSoftmax implements Objective {
   }
 
   /** LightGBM scales the hessian by k/(k−1) so that a k-class step matches the binary one. */
-  gradients(scores: Float64Array, y: Float64Array, w: Float64Array | null, grad: Float64Array, hess: Float64Array, begin = 0, end = y.length): void {
+  gradients(scores: Float64Array, y: Float64Array, w: Float64Array | null, pairs: Float64Array, begin = 0, end = y.length): void {
     const n = y.length;
     const k = this.numScores;
     const factor = k / (k - 1);
-    const sum = this.softmaxInto(scores, n, grad, begin, end);
+    // The exponentials go where the gradients will (every other slot of pairs).
+    const sum = this.softmaxInto(scores, n, pairs, 2, begin, end);
     // One division per row, then products (the class loop runs over every row k times).
     for (let i = 0; i < sum.length; i++) sum[i] = 1 / sum[i];
     for (let c = 0; c < k; c++) {
-      for (let i = begin, o = c * n + begin; i < end; i++, o++) {
-        const p = grad[o] * sum[i - begin];
+      for (let i = begin, o = 2 * (c * n + begin); i < end; i++, o += 2) {
+        const p = pairs[o] * sum[i - begin];
         const wi = w ? w[i] : 1;
-        grad[o] = (p - (y[i] === c ? 1 : 0)) * wi;
-        hess[o] = Math.max(factor * p * (1 - p), EPS) * wi;
+        pairs[o] = (p - (y[i] === c ? 1 : 0)) * wi;
+        pairs[o + 1] = Math.max(factor * p * (1 - p), EPS) * wi;
       }
     }
   }
@@ -102,24 +104,24 @@ export class MulticlassSoftmax implements Objective {
   loss(scores: Float64Array, y: Float64Array, w: Float64Array | null): number {
     const n = y.length;
     const e = new Float64Array(scores.length);
-    const sum = this.softmaxInto(scores, n, e);
+    const sum = this.softmaxInto(scores, n, e, 1);
     let s = 0;
     for (let i = 0; i < n; i++) s -= (w ? w[i] : 1) * Math.log(Math.max(EPS, e[y[i] * n + i] / sum[i]));
     return s / weightSum(w, n);
   }
 
   /**
-   * out = exp(score − row max) for rows begin .. end − 1, class-major like the scores; returns each
-   * row's sum (so that p = out / sum), indexed from begin. Loops run class by class so that every array
-   * is read sequentially.
+   * out[stride·o] = exp(score[o] − row max) for rows begin .. end − 1 (o class-major, as in the scores);
+   * returns each row's sum (so that p = out / sum), indexed from begin. Loops run class by class so that
+   * every array is read sequentially.
    */
-  private softmaxInto(scores: Float64Array, n: number, out: Float64Array, begin = 0, end = n): Float64Array {
+  private softmaxInto(scores: Float64Array, n: number, out: Float64Array, stride: number, begin = 0, end = n): Float64Array {
     const max = new Float64Array(end - begin).fill(-Infinity);
     for (let c = 0; c < this.numScores; c++)
       for (let i = 0, o = c * n + begin; i < end - begin; i++, o++) if (scores[o] > max[i]) max[i] = scores[o];
     const sum = new Float64Array(end - begin);
     for (let c = 0; c < this.numScores; c++)
-      for (let i = 0, o = c * n + begin; i < end - begin; i++, o++) sum[i] += out[o] = Math.exp(scores[o] - max[i]);
+      for (let i = 0, o = c * n + begin; i < end - begin; i++, o++) sum[i] += out[stride * o] = Math.exp(scores[o] - max[i]);
     return sum;
   }
 }
@@ -132,11 +134,11 @@ export class L2Regression implements Objective {
     return Float64Array.of(weightedMean(y, w));
   }
 
-  gradients(scores: Float64Array, y: Float64Array, w: Float64Array | null, grad: Float64Array, hess: Float64Array, begin = 0, end = y.length): void {
+  gradients(scores: Float64Array, y: Float64Array, w: Float64Array | null, pairs: Float64Array, begin = 0, end = y.length): void {
     for (let i = begin; i < end; i++) {
       const wi = w ? w[i] : 1;
-      grad[i] = (scores[i] - y[i]) * wi;
-      hess[i] = wi;
+      pairs[2 * i] = (scores[i] - y[i]) * wi;
+      pairs[2 * i + 1] = wi;
     }
   }
 
@@ -167,13 +169,13 @@ export class HuberRegression implements Objective {
     return Float64Array.of(med);
   }
 
-  gradients(scores: Float64Array, y: Float64Array, w: Float64Array | null, grad: Float64Array, hess: Float64Array, begin = 0, end = y.length): void {
+  gradients(scores: Float64Array, y: Float64Array, w: Float64Array | null, pairs: Float64Array, begin = 0, end = y.length): void {
     const d = this.delta;
     for (let i = begin; i < end; i++) {
       const wi = w ? w[i] : 1;
       const r = scores[i] - y[i];
-      grad[i] = (r > d ? d : r < -d ? -d : r) * wi;
-      hess[i] = wi;
+      pairs[2 * i] = (r > d ? d : r < -d ? -d : r) * wi;
+      pairs[2 * i + 1] = wi;
     }
   }
 

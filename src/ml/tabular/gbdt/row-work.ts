@@ -14,8 +14,7 @@ export class RowWork {
   readonly indices: Int32Array;
   readonly scores: Float64Array;
   private readonly scratch: Int32Array;
-  private readonly grad: Float64Array;
-  private readonly hess: Float64Array;
+  private readonly pairs: Float64Array;
   private readonly y: Float64Array;
   private readonly weights: Float64Array | null;
   private readonly partitionKernel: PartitionFn;
@@ -29,8 +28,7 @@ export class RowWork {
     this.indices = new Int32Array(buffer, plan.indicesAt, n);
     this.scratch = new Int32Array(buffer, plan.scratchAt, n);
     this.scores = new Float64Array(buffer, plan.scoresAt, k * n);
-    this.grad = new Float64Array(buffer, plan.gradAt, k * n);
-    this.hess = new Float64Array(buffer, plan.hessAt, k * n);
+    this.pairs = new Float64Array(buffer, plan.pairsAt, 2 * k * n);
     this.y = new Float64Array(buffer, plan.yAt, n);
     this.weights = plan.weightsAt >= 0 ? new Float64Array(buffer, plan.weightsAt, n) : null;
     this.partitionKernel = kernels.partition;
@@ -40,7 +38,7 @@ export class RowWork {
 
   /** Gradients and hessians of rows begin .. end − 1, every class. */
   gradients(begin: number, end: number): void {
-    this.objective.gradients(this.scores, this.y, this.weights, this.grad, this.hess, begin, end);
+    this.objective.gradients(this.scores, this.y, this.weights, this.pairs, begin, end);
   }
 
   /**

@@ -1,8 +1,8 @@
 /**
  * The arrays the wasm kernels (wasm-kernels.ts) work on, carved out of one fixed wasm memory once
- * per fit: the histogram pool (one per leaf), the gradients and hessians of every class, the leaf
+ * per fit: the histogram pool (one per leaf), the (gradient, hessian) pairs of every class, the leaf
  * partition's row indices and scratch, the training rows' bin codes both column-major (for
- * partitioning) and as row-major histogram slots (for histogram building), a bin → side table and the
+ * partitioning) and row-major (for histogram building, with each feature's offset in a histogram), a bin → side table and the
  * feature team's control block, and the rows' scores, targets and weights. Helper threads attach to
  * this (shared) memory through its plan and build their features' share of the same histograms in
  * place, and their row ranges of the row work (row-work.ts). A fit that grows several trees of a round
@@ -18,24 +18,24 @@ export interface HistogramPlan {
   nRows: number;
   nFeatures: number;
   binOffset: Int32Array;
-  wideSlots: boolean;
   poolAt: number;
   poolSize: number;
   /** MAX_CHUNKS − 1 histograms: a leaf's row chunks after the first, before they are added to its slot. */
   partialAt: number;
   /** Per pool slot, one byte per feature: 1 while the feature may still split the slot's leaf (HistogramBuilder.splittable). */
   splittableAt: number;
-  slotsAt: number;
+  /** Row-major bin codes (nFeatures bytes per row), and per feature the byte offset of its first bin in a histogram (i32). */
+  rowCodesAt: number;
+  binAtAt: number;
   indicesAt: number;
   /** For row-range work (row-work.ts): partition scratch, column-major codes, bin → side table. */
   scratchAt: number;
   codesAt: number;
   sideAt: number;
-  /** Raw scores, gradients and hessians (numScores × nRows, class-major), targets and weights (−1: none). */
+  /** Raw scores and (gradient, hessian) pairs (numScores × nRows, class-major), targets and weights (−1: none). */
   numScores: number;
   scoresAt: number;
-  gradAt: number;
-  hessAt: number;
+  pairsAt: number;
   yAt: number;
   weightsAt: number;
   /** The round's bag (row indices of the training rows), written by the main thread for every lane. */
@@ -95,7 +95,6 @@ export class HistogramBuilder {
   private readonly kernel: BuildFn;
   private readonly clear: (at: number, n: number) => void;
   private readonly subtractKernel: (dst: number, src: number, n: number) => void;
-  private readonly slots: Uint16Array | Uint32Array;
   private readonly indicesAt: number;
 
   constructor(kernels: Kernels, readonly plan: HistogramPlan) {
@@ -106,9 +105,7 @@ export class HistogramBuilder {
     const totalBins = plan.binOffset[plan.nFeatures];
     this.chunkRows = Math.max(MIN_CHUNK_ROWS, Math.ceil((CHUNK_CELLS_PER_BIN * totalBins) / plan.nFeatures));
     this.addKernel = kernels.add;
-    const n = plan.nRows * plan.nFeatures;
-    this.slots = plan.wideSlots ? new Uint32Array(kernels.buffer, plan.slotsAt, n) : new Uint16Array(kernels.buffer, plan.slotsAt, n);
-    this.kernel = plan.wideSlots ? kernels.build32 : kernels.build16;
+    this.kernel = kernels.build8;
     this.clear = kernels.clear;
     this.subtractKernel = kernels.subtract;
     this.indicesAt = plan.indicesAt;
@@ -137,13 +134,13 @@ export class HistogramBuilder {
    * Chunk k of `chunks` of the histogram of rows indices[begin .. end), features f0 .. f1-1: chunk 0
    * into pool[slot], chunk k > 0 into partials[k − 1] (addChunks then sums them into the slot).
    */
-  buildChunk(slot: number, k: number, chunks: number, begin: number, end: number, gradAt: number, hessAt: number, f0: number, f1: number): void {
+  buildChunk(slot: number, k: number, chunks: number, begin: number, end: number, pairsAt: number, f0: number, f1: number): void {
     const { binOffset, nFeatures } = this.plan;
     const hist = k === 0 ? this.pool[slot] : this.partials[k - 1];
     this.clear(hist.byteOffset + binOffset[f0] * HIST_STRIDE * 8, (binOffset[f1] - binOffset[f0]) * HIST_STRIDE * 8);
     const from = chunkCut(begin, end, k, chunks);
     const to = chunkCut(begin, end, k + 1, chunks);
-    this.kernel(hist.byteOffset, this.slots.byteOffset, this.indicesAt, from, to, gradAt, hessAt, nFeatures, f0, f1);
+    this.kernel(hist.byteOffset, this.plan.rowCodesAt, this.indicesAt, from, to, pairsAt, nFeatures, f0, f1, this.plan.binAtAt);
   }
 
   /**
@@ -170,22 +167,24 @@ export class HistogramBuilder {
 
   /**
    * Features f0 .. f1-1 of pool[slot] = their histogram over the rows indices[begin .. end) for the
-   * gradient pair at byte addresses gradAt, hessAt (one class's slices of the memory's gradients).
+   * (gradient, hessian) pairs at byte address pairsAt (one class's slice of the memory's pairs).
    * Other features' bins are left alone, so threads may fill disjoint feature ranges of one histogram.
    */
-  build(slot: number, begin: number, end: number, gradAt: number, hessAt: number, f0: number, f1: number): void {
+  build(slot: number, begin: number, end: number, pairsAt: number, f0: number, f1: number): void {
     const { binOffset, nFeatures } = this.plan;
     const hist = this.pool[slot];
     this.clear(hist.byteOffset + binOffset[f0] * HIST_STRIDE * 8, (binOffset[f1] - binOffset[f0]) * HIST_STRIDE * 8);
-    this.kernel(hist.byteOffset, this.slots.byteOffset, this.indicesAt, begin, end, gradAt, hessAt, nFeatures, f0, f1);
+    this.kernel(hist.byteOffset, this.plan.rowCodesAt, this.indicesAt, begin, end, pairsAt, nFeatures, f0, f1, this.plan.binAtAt);
   }
 }
 
 export class TrainingMemory {
   readonly histograms: HistogramBuilder;
-  /** Class-major: class c of row r at c*nRows + r. */
-  readonly grad: Float64Array;
-  readonly hess: Float64Array;
+  /**
+   * Class-major (gradient, hessian) pairs: class c of row r at 2(c·nRows + r) and the next index, so
+   * that histogram building reads a row's pair with one 16-byte load (one cache line, not two).
+   */
+  readonly pairs: Float64Array;
   /** Raw scores of the training rows (class-major), their targets and weights (null: unweighted). */
   readonly scores: Float64Array;
   readonly y: Float64Array;
@@ -209,21 +208,20 @@ export class TrainingMemory {
     const n = data.nRows;
     const nf = layout.bins.length;
     const totalBins = layout.binOffset[nf];
-    const wideSlots = totalBins > 65536;
     const histBytes = totalBins * HIST_STRIDE * 8;
     const sizes = {
       pool: histBytes * poolSize,
       partials: histBytes * (MAX_CHUNKS - 1),
       splittable: align16(nf * poolSize),
-      grad: align16(numScores * n * 8),
-      hess: align16(numScores * n * 8),
+      pairs: numScores * n * 16,
       scores: align16(numScores * n * 8),
       y: align16(n * 8),
       weights: align16(opts.weighted ? n * 8 : 0),
       indices: align16(n * 4),
       scratch: align16(n * 4),
       codes: align16(n * nf),
-      slots: align16(n * nf * (wideSlots ? 4 : 2)),
+      rowCodes: align16(n * nf),
+      binAt: align16(nf * 4),
       sideOfBin: 256,
       team: align16(opts.teamBytes ?? 0),
       bag: align16(n * 4),
@@ -241,8 +239,7 @@ export class TrainingMemory {
     const poolAt = carve(sizes.pool);
     const partialAt = carve(sizes.partials);
     const splittableAt = carve(sizes.splittable);
-    this.grad = new Float64Array(buffer, carve(sizes.grad), numScores * n);
-    this.hess = new Float64Array(buffer, carve(sizes.hess), numScores * n);
+    this.pairs = new Float64Array(buffer, carve(sizes.pairs), 2 * numScores * n);
     this.scores = new Float64Array(buffer, carve(sizes.scores), numScores * n);
     this.y = new Float64Array(buffer, carve(sizes.y), n);
     const weightsAt = carve(sizes.weights);
@@ -250,8 +247,8 @@ export class TrainingMemory {
     this.indices = new Int32Array(buffer, carve(sizes.indices), n);
     this.scratch = new Int32Array(buffer, carve(sizes.scratch), n);
     this.codes = new Uint8Array(buffer, carve(sizes.codes), n * nf);
-    const slotsAt = carve(sizes.slots);
-    const slots = wideSlots ? new Uint32Array(buffer, slotsAt, n * nf) : new Uint16Array(buffer, slotsAt, n * nf);
+    const rowCodes = new Uint8Array(buffer, carve(sizes.rowCodes), n * nf);
+    const binAt = new Int32Array(buffer, carve(sizes.binAt), nf);
     this.sideOfBin = new Uint8Array(buffer, carve(sizes.sideOfBin), 256);
     this.teamAt = carve(sizes.team);
     this.bag = new Int32Array(buffer, carve(sizes.bag), n);
@@ -261,15 +258,15 @@ export class TrainingMemory {
     }
     this.codes.set(data.codes);
     for (let f = 0; f < nf; f++) {
-      const off = layout.binOffset[f];
+      binAt[f] = layout.binOffset[f] * HIST_STRIDE * 8;
       const base = f * n;
-      for (let r = 0; r < n; r++) slots[r * nf + f] = off + data.codes[base + r];
+      for (let r = 0; r < n; r++) rowCodes[r * nf + f] = data.codes[base + r];
     }
     this.kernels = kernels;
     this.histograms = new HistogramBuilder(kernels, {
-      nRows: n, nFeatures: nf, binOffset: layout.binOffset, wideSlots, poolAt, poolSize, partialAt, splittableAt, slotsAt, indicesAt: this.indices.byteOffset,
+      nRows: n, nFeatures: nf, binOffset: layout.binOffset, poolAt, poolSize, partialAt, splittableAt, rowCodesAt: rowCodes.byteOffset, binAtAt: binAt.byteOffset, indicesAt: this.indices.byteOffset,
       scratchAt: this.scratch.byteOffset, codesAt: this.codes.byteOffset, sideAt: this.sideOfBin.byteOffset,
-      numScores, scoresAt: this.scores.byteOffset, gradAt: this.grad.byteOffset, hessAt: this.hess.byteOffset, yAt: this.y.byteOffset,
+      numScores, scoresAt: this.scores.byteOffset, pairsAt: this.pairs.byteOffset, yAt: this.y.byteOffset,
       weightsAt: this.weights ? weightsAt : -1, bagAt: this.bag.byteOffset, lanes,
     });
     this.partitionKernel = kernels.partition;
@@ -282,12 +279,12 @@ export class TrainingMemory {
 
   /**
    * hist (a pool member) = histogram over all features of the rows indices[begin .. begin+count),
-   * for the gradient pair (grad, hess): one class's slices of this memory's gradients.
+   * for one class's slice of this memory's (gradient, hessian) pairs.
    */
-  buildHistogram(hist: Float64Array, begin: number, count: number, grad: Float64Array, hess: Float64Array): void {
+  buildHistogram(hist: Float64Array, begin: number, count: number, pairs: Float64Array): void {
     const slot = this.pool.indexOf(hist);
     if (slot < 0) throw new Error('GBDT: not a histogram of this memory');
-    this.histograms.build(slot, begin, begin + count, grad.byteOffset, hess.byteOffset, 0, this.histograms.plan.nFeatures);
+    this.histograms.build(slot, begin, begin + count, pairs.byteOffset, 0, this.histograms.plan.nFeatures);
   }
 
   /** Sets the bin → side table for a partition on feature f; returns the byte address of f's codes. */

@@ -65,10 +65,8 @@ export class TreeLane implements LeafTeam, LaneMemory {
    */
   growClass(c: number, bagLength: number, features: Int32Array): Tree {
     const n = this.nRows;
-    const { gradAt, hessAt } = this.rows.plan;
-    const grad = new Float64Array(this.indices.buffer, gradAt + c * n * 8, n);
-    const hess = new Float64Array(this.indices.buffer, hessAt + c * n * 8, n);
-    const tree = this.learner.grow(grad, hess, bagLength >= 0 ? this.bag.subarray(0, bagLength) : null, features);
+    const pairs = new Float64Array(this.indices.buffer, this.rows.plan.pairsAt + c * n * 16, 2 * n);
+    const tree = this.learner.grow(pairs, bagLength >= 0 ? this.bag.subarray(0, bagLength) : null, features);
     if (tree.numLeaves > 1) {
       const part = this.learner.partition;
       this.rows.addLeafValues(0, bagLength >= 0 ? bagLength : n, tree.numLeaves, part.begin, part.count, tree.leafValue, c);

@@ -54,9 +54,9 @@ export class TreeLearner {
 
   /**
    * Grows one tree on rows `bag` (null = all) using the given features (ascending); leaf values are
-   * shrunk by the learning rate. grad/hess: one class's slice of the training memory's gradient arrays.
+   * shrunk by the learning rate. pairs: one class's slice of the training memory's (gradient, hessian) pairs.
    */
-  grow(grad: Float64Array, hess: Float64Array, bag: Int32Array | null, features: Int32Array): Tree {
+  grow(pairs: Float64Array, bag: Int32Array | null, features: Int32Array): Tree {
     const { p, layout, partition: part, best, depth, slotOf, team } = this;
     const tree = new Tree(p.numLeaves);
     part.reset(bag, this.nRows);
@@ -64,7 +64,7 @@ export class TreeLearner {
     team.setFeatures(features);
     const job: LeafJob = {
       build: slotOf[0], begin: 0, end: part.count[0], parent: -1, findA: -1, findB: -1,
-      sumsA: ZERO, sumsB: ZERO, gradAt: grad.byteOffset, hessAt: hess.byteOffset,
+      sumsA: ZERO, sumsB: ZERO, pairsAt: pairs.byteOffset,
     };
     team.run(job);
     // Every row falls in one bin of any feature: the root's sums from its histogram.
@@ -123,7 +123,7 @@ export class TreeLearner {
         build: smallSlot, begin: part.begin[small], end: part.begin[small] + part.count[small], parent: parentSlot,
         findA: this.splittable(leaf, leafSums[leaf]) ? slotOf[leaf] : -1, sumsA: leafSums[leaf],
         findB: this.splittable(newLeaf, leafSums[newLeaf]) ? slotOf[newLeaf] : -1, sumsB: leafSums[newLeaf],
-        gradAt: grad.byteOffset, hessAt: hess.byteOffset,
+        pairsAt: pairs.byteOffset,
       });
       best[leaf] = a ?? NO_SPLIT;
       best[newLeaf] = b ?? NO_SPLIT;

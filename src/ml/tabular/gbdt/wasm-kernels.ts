@@ -22,9 +22,12 @@ function kernelModule(): WebAssembly.Module {
   return compiled;
 }
 
-/** Features f0 .. f1-1 of the rows idx[begin .. end) into hist. */
+/**
+ * Features f0 .. f1-1 of the rows idx[begin .. end) into hist; codes row-major u8, pairs (gradient,
+ * hessian) per row, binAt[f] the byte offset of f's first bin.
+ */
 export type BuildFn = (
-  hist: number, slots: number, idx: number, begin: number, end: number, grad: number, hess: number, nf: number, f0: number, f1: number,
+  hist: number, codes: number, idx: number, begin: number, end: number, pairs: number, nf: number, f0: number, f1: number, binAt: number,
 ) => void;
 export type PartitionFn = (idx: number, begin: number, end: number, codes: number, table: number, tmp: number) => number;
 /** The forest in its walk layout (walk-layout.ts); for score4, nRows a multiple of SCORE_LANES. */
@@ -46,9 +49,8 @@ export type KernelMemory = WebAssembly.Memory;
 
 /** The kernels over one wasm memory; every array they touch must be a view on `buffer`. */
 export class Kernels {
-  /** Histogram building with Uint16 / Uint32 slot arrays. */
-  readonly build16: BuildFn;
-  readonly build32: BuildFn;
+  /** Histogram building from row-major one-byte bin codes. */
+  readonly build8: BuildFn;
   readonly partition: PartitionFn;
   /** partition leaving the right part in tmp (kernels.wat). */
   readonly partitionApart: PartitionFn;
@@ -80,8 +82,7 @@ export class Kernels {
       this.memory = new WebAssembly.Memory({ initial: n, maximum: fixed ? n : MAX_PAGES, shared: true });
     }
     const { exports } = new WebAssembly.Instance(kernelModule(), { env: { memory: this.memory } });
-    this.build16 = exports.build16 as BuildFn;
-    this.build32 = exports.build32 as BuildFn;
+    this.build8 = exports.build8 as BuildFn;
     this.partition = exports.partition as PartitionFn;
     this.partitionApart = exports.partitionApart as PartitionFn;
     this.score4 = exports.score4 as ScoreFn;
