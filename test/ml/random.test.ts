@@ -20,3 +20,17 @@ test('chi-square draws have mean ν and variance 2ν, whole and fractional ν al
     assert.ok(Math.abs(variance / (2 * dof) - 1) < 0.05, `ν ${dof}: variance ${variance}`);
   }
 });
+
+test('sample(n, k): the ascending first k of a partial Fisher–Yates shuffle, whether k is a small or a large share of n', () => {
+  for (const [n, k] of [[1000, 10], [1000, 62], [1000, 63], [1000, 500], [400_000, 200_000], [50, 50]]) {
+    const sample = new SeededRandom(n + k).sample(n, k);
+    // The shuffle itself, from an Rng of the same seed drawing the same integers.
+    const twin = new SeededRandom(n + k);
+    const all = Int32Array.from({ length: n }, (_, i) => i);
+    for (let i = 0; i < k; i++) {
+      const j = i + twin.int(n - i);
+      [all[i], all[j]] = [all[j], all[i]];
+    }
+    assert.deepEqual(Array.from(sample), Array.from(all.subarray(0, k)).sort((a, b) => a - b), `n ${n}, k ${k}`);
+  }
+});

@@ -93,7 +93,13 @@ export class SeededRandom {
       all[i] = all[j];
       all[j] = t;
     }
-    return all.subarray(0, k).sort();
+    // Ascending: sorting k values costs k·log k steps, a pass over n flags n; the flags win for a large
+    // share (GBDT bins sample 200,000 of 400,000 rows per feature: 40 ms → a few per feature).
+    if (k < n / 16) return all.subarray(0, k).sort();
+    const chosen = new Uint8Array(n);
+    for (let i = 0; i < k; i++) chosen[all[i]] = 1;
+    for (let i = 0, m = 0; i < n; i++) if (chosen[i] === 1) all[m++] = i;
+    return all.subarray(0, k);
   }
 
   private nextUint32(): number {

@@ -18,33 +18,58 @@
   (func $build8 (export "build8")
     (param $hist i32) (param $codes i32) (param $idx i32) (param $begin i32) (param $end i32)
     (param $pairs i32) (param $nf i32) (param $f0 i32) (param $f1 i32) (param $binAt i32)
-    (local $i i32) (local $r i32) (local $gh v128) (local $j i32) (local $je i32) (local $o i32) (local $s i32) (local $four i32)
+    (result i32)
+    (local $i i32) (local $r i32) (local $gh v128) (local $j i32) (local $je i32) (local $o i32) (local $s i32)
+    (local $base v128) (local $at v128) (local $ahead i32) (local $sink i32) (local $next i32) (local $t i32) (local $tEnd i32)
+    (local.set $base (i32x4.splat (local.get $hist)))
     (local.set $i (local.get $begin))
+    (local.set $next (local.get $begin))
     (block $done
       (loop $rows
         (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
         (local.set $r (i32.load (i32.add (local.get $idx) (i32.shl (local.get $i) (i32.const 2)))))
+        ;; A leaf's rows are scattered through memory (increasing, with gaps): every 8 rows, touch the codes
+        ;; (first and last byte) and pair of the next 8 rows, so that their cache misses overlap one another
+        ;; and these 8 rows' adds instead of following them one row at a time. Wasm has no prefetch
+        ;; instruction; a load does its work, and the loaded bytes go into the result so that the
+        ;; compiler keeps the loads.
+        (if (i32.eq (local.get $i) (local.get $next))
+          (then
+            (local.set $next (i32.add (local.get $i) (i32.const 8)))
+            (local.set $t (local.get $next))
+            (local.set $tEnd (select (local.get $end) (i32.add (local.get $next) (i32.const 8))
+              (i32.lt_u (local.get $end) (i32.add (local.get $next) (i32.const 8)))))
+            (block $touched
+              (loop $touch
+                (br_if $touched (i32.ge_u (local.get $t) (local.get $tEnd)))
+                (local.set $ahead (i32.load (i32.add (local.get $idx) (i32.shl (local.get $t) (i32.const 2)))))
+                (local.set $j (i32.add (local.get $codes) (i32.mul (local.get $ahead) (local.get $nf))))
+                (local.set $sink (i32.xor (local.get $sink) (i32.xor (i32.xor
+                  (i32.load8_u (local.get $j))
+                  (i32.load8_u (i32.add (local.get $j) (i32.sub (local.get $nf) (i32.const 1)))))
+                  (i32.load (i32.add (local.get $pairs) (i32.shl (local.get $ahead) (i32.const 4)))))))
+                (local.set $t (i32.add (local.get $t) (i32.const 1)))
+                (br $touch)))))
         (local.set $gh (v128.load (i32.add (local.get $pairs) (i32.shl (local.get $r) (i32.const 4)))))
         ;; j runs over this row's codes of features f0 .. f1-1, o over their binAt entries.
         (local.set $j (i32.add (local.get $codes) (i32.add (i32.mul (local.get $r) (local.get $nf)) (local.get $f0))))
         (local.set $je (i32.add (local.get $j) (i32.sub (local.get $f1) (local.get $f0))))
         (local.set $o (i32.add (local.get $binAt) (i32.shl (local.get $f0) (i32.const 2))))
-        ;; Four codes per step (one 32-bit load, unaligned when nf is not a multiple of 4), then the rest.
+        ;; Four cells per step: their codes (one 32-bit load, unaligned when nf is not a multiple of 4)
+        ;; widened to i32 lanes, times 16, plus the four features' binAt and hist: four bin addresses
+        ;; from two loads and three vector operations, rather than a binAt load and two adds per cell.
         (block $quadsDone
           (loop $quads
             (br_if $quadsDone (i32.gt_u (i32.add (local.get $j) (i32.const 4)) (local.get $je)))
-            (local.set $four (i32.load (local.get $j)))
-            (local.set $s (i32.add (i32.add (local.get $hist) (i32.load (local.get $o)))
-              (i32.shl (i32.and (local.get $four) (i32.const 0xff)) (i32.const 4))))
+            (local.set $at (i32x4.add (local.get $base) (i32x4.add (v128.load (local.get $o))
+              (i32x4.shl (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load32_zero (local.get $j)))) (i32.const 4)))))
+            (local.set $s (i32x4.extract_lane 0 (local.get $at)))
             (v128.store (local.get $s) (f64x2.add (v128.load (local.get $s)) (local.get $gh)))
-            (local.set $s (i32.add (i32.add (local.get $hist) (i32.load offset=4 (local.get $o)))
-              (i32.and (i32.shr_u (local.get $four) (i32.const 4)) (i32.const 0xff0))))
+            (local.set $s (i32x4.extract_lane 1 (local.get $at)))
             (v128.store (local.get $s) (f64x2.add (v128.load (local.get $s)) (local.get $gh)))
-            (local.set $s (i32.add (i32.add (local.get $hist) (i32.load offset=8 (local.get $o)))
-              (i32.and (i32.shr_u (local.get $four) (i32.const 12)) (i32.const 0xff0))))
+            (local.set $s (i32x4.extract_lane 2 (local.get $at)))
             (v128.store (local.get $s) (f64x2.add (v128.load (local.get $s)) (local.get $gh)))
-            (local.set $s (i32.add (i32.add (local.get $hist) (i32.load offset=12 (local.get $o)))
-              (i32.and (i32.shr_u (local.get $four) (i32.const 20)) (i32.const 0xff0))))
+            (local.set $s (i32x4.extract_lane 3 (local.get $at)))
             (v128.store (local.get $s) (f64x2.add (v128.load (local.get $s)) (local.get $gh)))
             (local.set $j (i32.add (local.get $j) (i32.const 4)))
             (local.set $o (i32.add (local.get $o) (i32.const 16)))
@@ -59,7 +84,8 @@
             (local.set $o (i32.add (local.get $o) (i32.const 4)))
             (br $rest)))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
-        (br $rows))))
+        (br $rows)))
+    (local.get $sink))
 
   ;; dst[i] −= src[i] for the n float64 values at byte addresses dst and src, two per vector step: the
   ;; sibling's histogram as parent minus child (the same IEEE differences as one at a time).

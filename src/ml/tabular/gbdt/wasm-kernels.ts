@@ -24,11 +24,12 @@ function kernelModule(): WebAssembly.Module {
 
 /**
  * Features f0 .. f1-1 of the rows idx[begin .. end) into hist; codes row-major u8, pairs (gradient,
- * hessian) per row, binAt[f] the byte offset of f's first bin.
+ * hessian) per row, binAt[f] the byte offset of f's first bin. The result means nothing (kernels.wat: the
+ * bytes it touches ahead of use, returned so that their loads are kept).
  */
 export type BuildFn = (
   hist: number, codes: number, idx: number, begin: number, end: number, pairs: number, nf: number, f0: number, f1: number, binAt: number,
-) => void;
+) => number;
 export type PartitionFn = (idx: number, begin: number, end: number, codes: number, table: number, tmp: number) => number;
 /** The forest in its walk layout (walk-layout.ts); for score4, nRows a multiple of SCORE_LANES. */
 export type ScoreFn = (
