@@ -7,13 +7,13 @@
   ;; Shared, so that helper threads can run the kernels on the same arrays (feature-team.ts).
   (import "env" "memory" (memory 1 65536 shared))
 
-;; hist[binAt[f] + 16·bin] += pairs[r] for every row r = idx[i], i in [begin, end), and
+  ;; hist[binAt[f] + 16·bin] += pairs[r] for every row r = idx[i], i in [begin, end), and
   ;; every feature f in [f0, f1) of r: bin = codes[r·nf + f] (u8, row-major), binAt[f] (i32) the byte
   ;; offset of feature f's first bin in a histogram; pairs[r] and a bin's sums are (gradient, hessian)
   ;; f64 pairs, 16 bytes: one load per row (not one from each of two arrays), one vector add per cell.
   ;; One byte per cell (bin codes always fit one: bin-mapper.ts) rather than a global u16 bin index: at
   ;; 400k × 30 the matrix is 12 MB instead of 24, read at the leaf's rows, which are scattered once a
-  ;; tree has a few levels; the extra load of binAt[f] per cell hits L1 (nf × 4 bytes).
+  ;; tree has a few levels; binAt (nf × 4 bytes) stays in L1. Returns nothing of use (see the touches).
   ;; A feature range lets threads split one histogram by features and still add in row order.
   (func $build8 (export "build8")
     (param $hist i32) (param $codes i32) (param $idx i32) (param $begin i32) (param $end i32)
