@@ -2,8 +2,8 @@
  * The arrays the wasm kernels (wasm-kernels.ts) work on, carved out of one fixed wasm memory once
  * per fit: the histogram pool (one per leaf), the (gradient, hessian) pairs of every class, the leaf
  * partition's row indices and scratch, the training rows' bin codes both column-major (for
- * partitioning) and row-major (for histogram building, with each feature's offset in a histogram), a bin → side table and the
- * feature team's control block, and the rows' scores, targets and weights. Helper threads attach to
+ * partitioning) and row-major (for histogram building, with each feature's offset in a histogram), a
+ * bin → side table and the feature team's control block, and the rows' scores, targets and weights. Helper threads attach to
  * this (shared) memory through its plan and build their features' share of the same histograms in
  * place, and their row ranges of the row work (row-work.ts). A fit that grows several trees of a round
  * at once (one per thread, feature-team.ts) has one tree lane per thread: its own histogram pool,
