@@ -3,8 +3,9 @@
  * WebAssembly: bounds-check-free, branch-free where the branch is a coin flip. Their source is
  * kernels.wat beside this file (what each function computes is documented there); the build
  * (scripts/build-wasm.mjs) assembles it into the module kernels.wasm.js, whose bytes are compiled once here.
- * Measured against the same loops in plain JS (bench/gbdt-speed.ts, 40k rows × 30 features, 200
- * rounds): training CPU 4.2 s → 2.3 s; a 1,000-row batch of 200 trees ~10 ms → ~5 ms.
+ * Why WebAssembly, measured when the kernels replaced the same loops in plain JS (bench/gbdt-speed.ts,
+ * 40k rows × 30 features, 200 rounds): training CPU 4.2 s → 2.3 s; a 1,000-row batch of 200 trees
+ * ~10 ms → ~5 ms. The kernels have been made faster since (bench:gbdt-speed prints today's figures).
  */
 import kernelBytes from './kernels.wasm.js';
 
