@@ -3,7 +3,8 @@
  * on one feature and walking trees on bins; training-memory.ts adds a row-major copy for histograms.
  */
 import type { FeatureColumn, Frame } from '../../frame.js';
-import { type FeatureBins, codeToBinTable, numBins, valueToBin } from './bin-mapper.js';
+import { type FeatureBins, type NumericBins, codeToBinTable, numBins } from './bin-mapper.js';
+import { Kernels } from './wasm-kernels.js';
 
 /** Layout of the used features: where each feature's bins sit in a histogram. */
 export interface FeatureLayout {
@@ -47,7 +48,7 @@ export function binRows(frame: Frame, layout: FeatureLayout, rows: Int32Array): 
 export function binColumn(b: FeatureBins, col: FeatureColumn, rows: Int32Array, out: Uint8Array): void {
   const n = rows.length;
   if (b.kind === 'numeric' && col.kind === 'numeric') {
-    for (let i = 0; i < n; i++) out[i] = valueToBin(b, col.values[rows[i]]);
+    binNumeric(b, col.values, rows, out);
   } else if (b.kind === 'categorical' && col.kind === 'categorical') {
     const table = codeToBinTable(b, col.levels);
     for (let i = 0; i < n; i++) {
@@ -55,4 +56,36 @@ export function binColumn(b: FeatureBins, col: FeatureColumn, rows: Int32Array, 
       out[i] = c >= 0 && c < table.length ? table[c] : b.missingBin;
     }
   } else throw new Error(`GBDT: column ${col.name} changed kind`);
+}
+
+/** Rows per binning kernel call: a chunk's values and bins stay in the L2 cache. */
+const CHUNK_ROWS = 16384;
+/** Room for a feature's upper bounds padded to a power of two (at most 255 bounds: bin codes are bytes). */
+const CUTS_BYTES = 256 * 8;
+
+/** This thread's kernel memory for binning (the bounds, a chunk of values, its bins), made at first use. */
+let binKernels: Kernels | null = null;
+
+/**
+ * out[i] = valueToBin(b, values[rows[i]]) (bin-mapper.ts), by the wasm binColumn kernel a chunk of rows at
+ * a time: the same branch-free search over the bounds, padded with +∞ to a power of two, at about a third
+ * of the JS loop's cost (a fit bins every training value of every feature).
+ */
+function binNumeric(b: NumericBins, values: Float64Array, rows: Int32Array, out: Uint8Array): void {
+  const kernels = (binKernels ??= new Kernels(CUTS_BYTES + CHUNK_ROWS * 9));
+  const valuesAt = CUTS_BYTES;
+  const binsAt = valuesAt + CHUNK_ROWS * 8;
+  const bounds = b.upperBounds;
+  let steps = 0;
+  while (1 << steps < bounds.length) steps++;
+  const cuts = new Float64Array(kernels.buffer, 0, 1 << steps).fill(Infinity);
+  cuts.set(bounds);
+  const chunkValues = new Float64Array(kernels.buffer, valuesAt, CHUNK_ROWS);
+  const chunkBins = new Uint8Array(kernels.buffer, binsAt, CHUNK_ROWS);
+  for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
+    const m = Math.min(CHUNK_ROWS, rows.length - start);
+    for (let i = 0; i < m; i++) chunkValues[i] = values[rows[start + i]];
+    kernels.binColumn(valuesAt, m, 0, steps, binsAt, 1, b.missingBin);
+    out.set(chunkBins.subarray(0, m), start);
+  }
 }

@@ -352,11 +352,14 @@
         (local.set $t (i32.add (local.get $t) (i32.const 1)))
         (br $trees))))
 
-  ;; bins[r·stride] = the bin of col[r] (f64) for r < nRows: the number of cuts below it, 255 for NaN.
-  ;; cuts: 2^steps f64s ascending, ending with at least one +∞ (leaf-mask-layout.ts), searched without
-  ;; a branch on the data: lo grows by half when the cut before lo + half is below the value.
+  ;; bins[r·stride] = the bin of col[r] (f64) for r < nRows: the number of cuts below it, nanBin for NaN.
+  ;; cuts: 2^steps f64s ascending, ending with at least one +∞, searched without a branch on the data:
+  ;; lo grows by half when the cut before lo + half is below the value. Prediction bins rows against a
+  ;; forest's thresholds (leaf-mask-layout.ts, NaN 255); training against a feature's bin upper bounds
+  ;; (binned-data.ts, NaN its missing bin), where the bin is the same as bin-mapper.ts valueToBin's.
   (func $binColumn (export "binColumn")
     (param $col i32) (param $nRows i32) (param $cuts i32) (param $steps i32) (param $bins i32) (param $stride i32)
+    (param $nanBin i32)
     (local $r i32) (local $v f64) (local $lo i32) (local $half i32)
     (block $rowsDone
       (loop $rows
@@ -376,7 +379,7 @@
                 (local.get $v))))
             (br $search)))
         (i32.store8 (i32.add (local.get $bins) (i32.mul (local.get $r) (local.get $stride)))
-          (select (i32.const 255) (local.get $lo) (f64.ne (local.get $v) (local.get $v))))
+          (select (local.get $nanBin) (local.get $lo) (f64.ne (local.get $v) (local.get $v))))
         (local.set $r (i32.add (local.get $r) (i32.const 1)))
         (br $rows))))
 

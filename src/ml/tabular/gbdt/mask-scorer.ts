@@ -58,7 +58,7 @@ export class MaskScorer {
         const slot = layout.catSlot[f];
         if (cuts) {
           col.set(columns[f].subarray(start, start + rows));
-          kernels.binColumn(colAt, rows, cuts.at, cuts.steps, binsAt + f, rowBytes);
+          kernels.binColumn(colAt, rows, cuts.at, cuts.steps, binsAt + f, rowBytes, 255);
         } else if (slot >= 0) {
           const bins = columns[f];
           for (let r = 0; r < rows; r++) catBins[r * nCat + slot] = bins[start + r];

@@ -43,8 +43,8 @@ export type MaskScoreFn = (
   bins: number, vectors: number, nRows: number, trees: number, nTrees: number, value: number, cats: number,
   catBins: number, nCat: number, catBits: number, out: number, k: number,
 ) => void;
-/** bins[r·stride] = the bin of the f64 col[r] among 2^steps sorted cuts (255 for NaN). */
-export type BinColumnFn = (col: number, nRows: number, cuts: number, steps: number, bins: number, stride: number) => void;
+/** bins[r·stride] = the bin of the f64 col[r] among 2^steps sorted cuts (nanBin for NaN). */
+export type BinColumnFn = (col: number, nRows: number, cuts: number, steps: number, bins: number, stride: number, nanBin: number) => void;
 
 /** A wasm memory (the global WebAssembly typings are not in this project's lib). */
 export type KernelMemory = WebAssembly.Memory;
