@@ -360,26 +360,30 @@
   (func $binColumn (export "binColumn")
     (param $col i32) (param $nRows i32) (param $cuts i32) (param $steps i32) (param $bins i32) (param $stride i32)
     (param $nanBin i32)
-    (local $r i32) (local $v f64) (local $lo i32) (local $half i32)
+    (local $r i32) (local $v f64) (local $at i32) (local $half i32) (local $before i32) (local $top i32)
+    ;; The search in bytes: at = the address of cut lo − 1, half = 8·half (fewer instructions a step).
+    (local.set $before (i32.sub (local.get $cuts) (i32.const 8)))
+    (local.set $top (i32.shl (i32.const 8) (local.get $steps)))
     (block $rowsDone
       (loop $rows
         (br_if $rowsDone (i32.ge_u (local.get $r) (local.get $nRows)))
         (local.set $v (f64.load (i32.add (local.get $col) (i32.shl (local.get $r) (i32.const 3)))))
-        (local.set $lo (i32.const 0))
-        (local.set $half (i32.shl (i32.const 1) (local.get $steps)))
+        (local.set $at (local.get $before))
+        (local.set $half (local.get $top))
         (block $found
           (loop $search
             (local.set $half (i32.shr_u (local.get $half) (i32.const 1)))
-            (br_if $found (i32.eqz (local.get $half)))
-            (local.set $lo (select
-              (i32.add (local.get $lo) (local.get $half))
-              (local.get $lo)
-              (f64.lt
-                (f64.load (i32.add (local.get $cuts) (i32.shl (i32.add (local.get $lo) (i32.sub (local.get $half) (i32.const 1))) (i32.const 3))))
-                (local.get $v))))
+            (br_if $found (i32.lt_u (local.get $half) (i32.const 8)))
+            (local.set $at (select
+              (i32.add (local.get $at) (local.get $half))
+              (local.get $at)
+              (f64.lt (f64.load (i32.add (local.get $at) (local.get $half))) (local.get $v))))
             (br $search)))
         (i32.store8 (i32.add (local.get $bins) (i32.mul (local.get $r) (local.get $stride)))
-          (select (local.get $nanBin) (local.get $lo) (f64.ne (local.get $v) (local.get $v))))
+          (select
+            (local.get $nanBin)
+            (i32.shr_u (i32.sub (local.get $at) (local.get $before)) (i32.const 3))
+            (f64.ne (local.get $v) (local.get $v))))
         (local.set $r (i32.add (local.get $r) (i32.const 1)))
         (br $rows))))
 
