@@ -2,8 +2,9 @@
  * A fit's data preparation: bin boundaries per column (bin-mapper.ts) and the training and validation
  * rows as bin codes. Columns are independent (column j's boundaries draw on seed + j), so with helper
  * threads each thread prepares a contiguous range of columns and the result is the same for any thread
- * count. On one thread of a 40k × 30 fit this is about a tenth of the fit (sorting each column's sample
- * dominates), too much to leave serial beside parallel tree growth.
+ * count. On one thread of a 40k × 30 fit this is ~0.08 s CPU of ~1.3 s, at 400k ~0.55 s of ~14 s (sorting
+ * each column's sample, drawing the sample and binning the rows, about equal parts), too much to leave
+ * serial beside parallel tree growth.
  *
  * Helpers get their columns by message and answer on a MessageChannel; the fit is synchronous, so the
  * main thread blocks on a shared flag (Atomics.wait) and then takes the answer with receiveMessageOnPort.
