@@ -26,6 +26,14 @@ test('sortFloat64 gives the bit-identical order of the built-in sort: signs, ±0
   }
 });
 
+test('sortFloat64 sorts beyond the memory it keeps between sorts (2^18 values), then within it again', () => {
+  const rng = new SeededRandom(3);
+  for (const n of [300_000, 5_000]) {
+    const v = Float64Array.from({ length: n }, () => (rng.next() < 0.1 ? -0 : Math.round((rng.next() - 0.5) * 1e5) / 3));
+    assert.deepEqual(bits(sortFloat64(v.slice())), bits(v.slice().sort()));
+  }
+});
+
 test('sortFloat64 sorts a view in place and leaves the rest of its buffer alone', () => {
   const all = Float64Array.from({ length: 3000 }, (_, i) => Math.sin(i) * 100);
   const before = all.slice();
