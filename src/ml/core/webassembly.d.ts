@@ -1,6 +1,6 @@
 /**
  * The project's lib (ES2023, no DOM) has no WebAssembly typings; Node provides the global. What the
- * kernel modules (gbdt/wasm-kernels.ts, explain/tree-shap-wasm.ts) use of it, declared once.
+ * kernel modules (gbdt/wasm-kernels.ts, explain/tree-shap-wasm.ts, core/sort-float64.ts) use of it, declared once.
  */
 declare namespace WebAssembly {
   class Memory {
