@@ -6,7 +6,8 @@
  * numbered next to it, leaves whose values are all 0 left out), has the kernel fill the Ψ tables there
  * ($psiTable, f64x2 lanes: ~3× faster than psi-table.ts), adds each untabulated leaf's quadrature
  * factors, and lets the kernel take every row through it. Its contributions collect in the kernel's
- * memory and are added to the caller's at the end. Same results as the JS loops to rounding; ~3–4×
+ * memory and are moved to the caller's after each run of trees (moveTo: a tree part's values, or all
+ * trees'), so one kernel, with the rows copied in once, serves every part of a call. Same results as the JS loops to rounding; ~3–4×
  * less CPU on fully grown forests (bench/explanations.ts).
  *
  * Where a 1,000-record batch's CPU goes (bench:explanations' models, load 4–9, by running the kernel
