@@ -33,9 +33,9 @@ import { GAUSS_NODES, GAUSS_WEIGHTS } from './psi-table.js';
 type PsiTableFn = (zero: number, d: number, scale: number, out: number, p: number, ratio: number, nodes: number, weights: number, n2: number) => void;
 
 type RowsFn = (
-  x: number, nc: number, r0: number, r1: number, splits: number, rights: number, ns: number, catBits: number,
-  leaves: number, nl: number, sFeat: number, sZero: number, sHot: number, tables: number, values: number, kk: number,
-  quad: number, mask: number, sum: number, w: number, g: number, shapley: number, phi: number, rowStride: number, outStride: number,
+  x: number, nc: number, r0: number, r1: number, splits: number, ns: number, catBits: number, categorical: number,
+  leaves: number, nl: number, values: number, kk: number, mask: number, sum: number, w: number, g: number, shapley: number,
+  zeroDelta: number, phi: number, rowStride: number, outStride: number,
 ) => void;
 
 /** What the kernel reads of a tree's summary (tree-shap.ts TreePlan). */
@@ -136,9 +136,9 @@ export class WasmTreeShap {
     for (let l = 0; l < p.leaves; l++) if (!p.leafZero[l]) this.live[L++] = l;
     const ns = m - p.leaves;
     const kk = p.only >= 0 ? 1 : this.outputs;
+    // Records of 32 bytes (tree-shap-kernel.wat's header); the slot arrays: feature·8 (i32), zero fraction and (1 − z)/z (f64).
     const splits = this.treeAt;
-    const rights = align(splits + ns * 16);
-    const leaves = align(rights + ns * 4);
+    const leaves = align(splits + ns * 32);
     const sFeat = align(leaves + L * 32);
     const sZero = align(sFeat + p.used * 4);
     const sHot = align(sZero + p.used * 8);
@@ -162,38 +162,49 @@ export class WasmTreeShap {
     f64.fill(0, sum >> 3, (sum >> 3) + m * kk);
     const { threshold, defaultLeft } = this.rows;
     const catOffset = this.rows.catOffset;
+    // A one-output tree's leaf values: of its output (GBDT), or of the ensemble's one output (a regression forest, a binary one by difference).
+    const scalar = p.only >= 0 ? p.leafScalar : this.values(p, leafValue);
+    let categorical = 0;
     let i = 0;
     for (let a = 0; a < m; a++) {
       if (p.leftAt[a]! < 0) {
         this.leafPos[p.slotAt[a]!] = a; // a leaf's slotAt is its index
         continue;
       }
-      const at = (splits >> 2) + 4 * i;
+      const at = (splits >> 2) + 8 * i;
       const node = p.order[a]!;
       const cat = catOffset ? catOffset[node]! : -1;
       if (cat >= 0) {
         i32[at] = cat;
         i32[at + 1] = 0;
+        categorical = 1;
       } else f64[at >> 1] = threshold[node]!;
-      i32[at + 2] = (p.columnAt[a]! << 8) | (p.slotAt[a]! << 2) | (cat >= 0 ? 2 : 0) | defaultLeft[node]!;
-      i32[at + 3] = a;
-      i32[(rights >> 2) + i] = p.rightAt[a]!;
+      const bit = 1 << p.slotAt[a]!;
+      i32[at + 2] = p.columnAt[a]! * 8;
+      i32[at + 3] = bit;
+      i32[at + 4] = a;
+      i32[at + 5] = p.rightAt[a]!;
+      i32[at + 6] = (cat >= 0 ? 2 : 0) | defaultLeft[node]!;
+      i32[at + 7] = ~bit;
       i++;
     }
     for (let li = 0; li < L; li++) {
       const l = this.live[li]!;
       const at = (leaves >> 2) + 8 * li;
+      const d = p.leafSlots[l]!;
+      const tab = p.tableAt[l]!;
       i32[at] = this.leafPos[l]!;
-      i32[at + 1] = p.leafSlots[l]!;
-      i32[at + 2] = p.leafAt[l]!;
-      i32[at + 3] = p.tableAt[l]!;
-      i32[at + 4] = this.quadAt[l]!;
+      i32[at + 1] = (1 << d) - 1;
+      i32[at + 2] = tab >= 0 ? tables + 8 * tab : -1;
+      i32[at + 3] = sFeat + 4 * p.leafAt[l]!;
+      i32[at + 4] = sHot + 8 * p.leafAt[l]!;
+      i32[at + 5] = this.quadAt[l]! >= 0 ? quad + 8 * this.quadAt[l]! : -1;
+      i32[at + 6] = d;
       const v = (values >> 3) + li * kk;
-      // Tables of one-output trees carry the leaf's value already (tree-shap.ts TreePlan.addLeaf).
-      if (p.only >= 0) {
-        f64[v] = p.tableAt[l]! >= 0 ? 1 : p.leafScalar[l]!;
-        i32[at + 5] = 0;
-        i32[at + 6] = 1;
+      // Tables of one-output trees carry the leaf's value (scalar[l], filled in below by $psiTable).
+      if (kk === 1) {
+        f64[v] = tab >= 0 ? 1 : scalar[l]!;
+        i32[at + 7] = 1 << 16;
         continue;
       }
       // Outputs c0 .. c1−1 span the leaf's values other than 0 (a pure forest leaf has one): only they get hot terms.
@@ -207,10 +218,9 @@ export class WasmTreeShap {
           c1 = c + 1;
         }
       }
-      i32[at + 5] = c0;
-      i32[at + 6] = c1;
+      i32[at + 7] = c0 | (c1 << 16);
     }
-    i32.set(p.feature.subarray(0, p.used), sFeat >> 2);
+    for (let j = 0; j < p.used; j++) i32[(sFeat >> 2) + j] = p.feature[j]! * 8;
     f64.set(p.zero.subarray(0, p.used), sZero >> 3);
     f64.set(p.hotScale.subarray(0, p.used), sHot >> 3);
     // The tables, straight into this memory (the plan only placed them: TreePlan.build with fill false).
@@ -222,17 +232,26 @@ export class WasmTreeShap {
       const q = (d + 1) >> 1;
       const nodes = this.gaussAt[q - 1]!;
       const n2 = (q + 1) >> 1;
-      this.psiTableFn(sZero + 8 * p.leafAt[l]!, d, p.only >= 0 ? p.leafScalar[l]! : 1, tables + 8 * tab, products, ratio, nodes, nodes + 16 * n2, n2);
+      this.psiTableFn(sZero + 8 * p.leafAt[l]!, d, kk === 1 ? scalar[l]! : 1, tables + 8 * tab, products, ratio, nodes, nodes + 16 * n2, n2);
     }
     f64.set(this.quad.subarray(0, quadUsed), quad >> 3);
     const nf = this.nFeatures;
     const k = this.outputs;
     const phi = this.phi + (p.only >= 0 ? p.only : 0) * nf * 8;
     this.rowsFn(
-      this.x, this.rows.columns, r0, r1, splits, rights, ns, this.catBits,
-      leaves, L, sFeat, sZero, sHot, tables, values, kk,
-      quad, mask, sum, this.w, this.g, this.shapley, phi, k * nf * 8, nf * 8,
+      this.x, this.rows.columns, r0, r1, splits, ns, this.catBits, categorical,
+      leaves, L, values, kk, mask, sum, this.w, this.g, this.shapley, sZero - sHot, phi, k * nf * 8, nf * 8,
     );
+  }
+
+  private scalar = new Float64Array(64);
+
+  /** leafValue of each leaf of a tree whose ensemble has one output (kk = 1 with the tree's output −1). */
+  private values(p: KernelTree, leafValue: Float64Array): Float64Array {
+    if (this.outputs !== 1) return this.scalar;
+    if (this.scalar.length < p.leaves) this.scalar = new Float64Array(2 * p.leaves);
+    for (let l = 0; l < p.leaves; l++) this.scalar[l] = leafValue[p.leafNode[l]!]!;
+    return this.scalar;
   }
 
   private quad = new Float64Array(1024);
