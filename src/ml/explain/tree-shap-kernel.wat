@@ -4,220 +4,289 @@
 ;; tree-shap.ts (method 'js'); tests check that both agree on real data. Every pointer argument is a
 ;; byte address into the one memory.
 ;;
+;; Rows go through a tree two at a time, one per f64x2 / i64x2 lane: a node's masks (i64 per row, the
+;; low 32 bits used), its sums and a feature's contributions are 16-byte pairs, so the forward and
+;; backward passes decode each split once for both rows and do each step as one SIMD operation.
 ;; One tree, its nodes numbered in preorder (a split node's left child is the next number), as two
 ;; lists, so that neither loop asks whether a node is a leaf (a coin flip the branch predictor loses):
-;;   splits, 32 bytes each, in preorder: threshold f64 (categorical: its first catBits word as i32) |
-;;     column·8 | bit = 1 << slot | node number a | right child's node number | flags (1: missing
-;;     values go left, 2: categorical) | ~bit;
-;;   leaves, 32 bytes each: node number | (1 << d) − 1 (d distinct path features) | Ψ table (byte
-;;     address; −1: none) | the leaf's first slot in the slot arrays (byte addresses): feature·8 (i32)
-;;     and (1 − z)/z (f64) | quadrature data (byte address, −1: none; with neither, Ψ comes from the
+;;   splits, 48 bytes each, in preorder: threshold f64 (categorical: its first catBits word as i32) |
+;;     column·8 (into a row of x) | column·16 (into a row pair's contributions) | a·16 (its node
+;;     number a: the byte offset of its masks; ·kk of its sums) | right child's number·16 | i64 −1
+;;     when missing values go left, else 0 | i64 ~(1 << slot) | flags (2: categorical) | unused;
+;;   leaves, 32 bytes each: a·16 | (1 << d) − 1 (d distinct path features) | Ψ table (byte address;
+;;     −1: none) | the leaf's first slot in the slot arrays (byte addresses): feature·16 (i32) and
+;;     (1 − z)/z (f64) | quadrature data (byte address, −1: none; with neither, Ψ comes from the
 ;;     polynomial of $direct) | d | c0 | c1 << 16 (the outputs c0 .. c1−1 hold all the leaf's
 ;;     values other than 0). Leaves whose values are all 0 add nothing and are left out of the list;
 ;;     their sums are 0 in `sum`, written once for all rows.
 ;; `values` holds kk values per leaf (1 when the table already carries the leaf's value).
 ;;
 ;; Why the passes are separate small functions: V8 keeps a small function's locals in registers,
-;; while one function holding all three passes (as this kernel did) spilled them to the stack and
-;; spent ~2× the instructions per split (callgrind on the credit forest: 56 per split forward, 50
-;; backward). Calls cost ~20 instructions a pass, against hundreds of splits a tree.
+;; while one function holding all three passes spilled them to the stack (callgrind, credit forest:
+;; 56 instructions per split and row forward, 50 backward; 37 and 35 as separate one-row functions;
+;; two rows in lanes: see tree-shap-wasm.ts). Calls cost ~20 instructions a pass, against hundreds of
+;; splits a tree.
 (module
   (memory (export "memory") 1 65536)
 
-  ;; For rows r0 .. r1−1 of x (row-major, nc f64 per row): the masks forward over the splits (bit j of
-  ;; a node's mask cleared once the row has left slot j's branch above it); every leaf adds its hot
-  ;; terms and keeps val·Ψ(S) as its sum; then the splits backward add up the sums, and a split where
-  ;; the row first leaves its feature's branch subtracts its cold child's sums from that feature.
-  ;; Output c of feature f of row r is the f64 at phi + r·rowStride + c·outStride + 8f. mask: i32 per
-  ;; node; sum: kk f64 per node; w: 32 f64; g: 34 f64; shapley: 32 × 32 f64 (tree-shap.ts SHAPLEY);
-  ;; zeroDelta: byte distance from the (1 − z)/z slot array to the zero fractions' (for $direct).
+  ;; For row pairs 0 .. pairs−1 of x (row-major, nc f64 per row; rows 2p and 2p + 1): the masks forward
+  ;; over the splits (bit j of a node's mask cleared once the row has left slot j's branch above it);
+  ;; every leaf adds its hot terms and keeps val·Ψ(S) as its sum; then the splits backward add up the
+  ;; sums, and a split where the row first leaves its feature's branch subtracts its cold child's sums
+  ;; from that feature. Output c of feature f of row 2p + i is the f64 at phi + p·pairStride +
+  ;; c·outStride + 16f + 8i. mask: 16 bytes per node; sum: kk·16 bytes per node; w: 32 f64; g: 34
+  ;; f64; shapley: 32 × 32 f64 (tree-shap.ts SHAPLEY); zeroDelta: byte distance from the (1 − z)/z slot
+  ;; array to the zero fractions' (for $direct); missing: whether x holds NaNs; categorical: whether
+  ;; the tree has categorical splits.
   (func $rows (export "rows")
-    (param $x i32) (param $nc i32) (param $r0 i32) (param $r1 i32)
+    (param $x i32) (param $nc i32) (param $pairs i32) (param $missing i32)
     (param $splits i32) (param $ns i32) (param $catBits i32) (param $categorical i32)
     (param $leaves i32) (param $nl i32) (param $values i32) (param $kk i32)
     (param $mask i32) (param $sum i32) (param $w i32) (param $g i32) (param $shapley i32) (param $zeroDelta i32)
-    (param $phi i32) (param $rowStride i32) (param $outStride i32)
-    (local $r i32) (local $xr i32) (local $pr i32) (local $splitsEnd i32) (local $leavesEnd i32)
-    (local.set $splitsEnd (i32.add (local.get $splits) (i32.shl (local.get $ns) (i32.const 5))))
+    (param $phi i32) (param $pairStride i32) (param $outStride i32)
+    (local $p i32) (local $xr i32) (local $rowBytes i32) (local $pp i32) (local $splitsEnd i32) (local $leavesEnd i32)
+    (local.set $splitsEnd (i32.add (local.get $splits) (i32.mul (local.get $ns) (i32.const 48))))
     (local.set $leavesEnd (i32.add (local.get $leaves) (i32.shl (local.get $nl) (i32.const 5))))
-    (local.set $r (local.get $r0))
-    (block $rowsDone
-      (loop $rowLoop
-        (br_if $rowsDone (i32.ge_u (local.get $r) (local.get $r1)))
-        (local.set $xr (i32.add (local.get $x) (i32.shl (i32.mul (local.get $r) (local.get $nc)) (i32.const 3))))
-        (local.set $pr (i32.add (local.get $phi) (i32.mul (local.get $r) (local.get $rowStride))))
-        (i32.store (local.get $mask) (i32.const -1))
+    (local.set $rowBytes (i32.shl (local.get $nc) (i32.const 3)))
+    (local.set $xr (local.get $x))
+    (local.set $pp (local.get $phi))
+    (block $pairsDone
+      (loop $pairLoop
+        (br_if $pairsDone (i32.ge_u (local.get $p) (local.get $pairs)))
+        (v128.store (local.get $mask) (v128.const i64x2 -1 -1))
         (if (local.get $categorical)
-          (then (call $forwardCategorical (local.get $xr) (local.get $splits) (local.get $splitsEnd) (local.get $mask) (local.get $catBits)))
-          (else (call $forward (local.get $xr) (local.get $splits) (local.get $splitsEnd) (local.get $mask))))
+          (then (call $forwardCategorical (local.get $xr) (i32.add (local.get $xr) (local.get $rowBytes))
+            (local.get $splits) (local.get $splitsEnd) (local.get $mask) (local.get $catBits)))
+          (else (if (local.get $missing)
+            (then (call $forwardMissing (local.get $xr) (i32.add (local.get $xr) (local.get $rowBytes))
+              (local.get $splits) (local.get $splitsEnd) (local.get $mask)))
+            (else (call $forward (local.get $xr) (i32.add (local.get $xr) (local.get $rowBytes))
+              (local.get $splits) (local.get $splitsEnd) (local.get $mask))))))
         (if (i32.eq (local.get $kk) (i32.const 1))
           (then
-            (call $leaves1 (local.get $pr) (local.get $leaves) (local.get $leavesEnd) (local.get $mask) (local.get $sum)
+            (call $leaves1 (local.get $pp) (local.get $leaves) (local.get $leavesEnd) (local.get $mask) (local.get $sum)
               (local.get $values) (local.get $w) (local.get $g) (local.get $shapley) (local.get $zeroDelta))
-            (call $backward1 (local.get $pr) (local.get $splits) (local.get $splitsEnd) (local.get $mask) (local.get $sum)))
+            (call $backward1 (local.get $pp) (local.get $splits) (local.get $splitsEnd) (local.get $mask) (local.get $sum)))
           (else
-            (call $leavesK (local.get $pr) (local.get $leaves) (local.get $leavesEnd) (local.get $mask) (local.get $sum)
+            (call $leavesK (local.get $pp) (local.get $leaves) (local.get $leavesEnd) (local.get $mask) (local.get $sum)
               (local.get $values) (local.get $kk) (local.get $outStride) (local.get $w) (local.get $g) (local.get $shapley) (local.get $zeroDelta))
-            (call $backwardK (local.get $pr) (local.get $splits) (local.get $splitsEnd) (local.get $mask) (local.get $sum)
+            (call $backwardK (local.get $pp) (local.get $splits) (local.get $splitsEnd) (local.get $mask) (local.get $sum)
               (local.get $kk) (local.get $outStride))))
-        (local.set $r (i32.add (local.get $r) (i32.const 1)))
-        (br $rowLoop))))
+        (local.set $xr (i32.add (local.get $xr) (i32.shl (local.get $rowBytes) (i32.const 1))))
+        (local.set $pp (i32.add (local.get $pp) (local.get $pairStride)))
+        (local.set $p (i32.add (local.get $p) (i32.const 1)))
+        (br $pairLoop))))
 
-  ;; Forward over splits rec .. end−1 (numeric splits only): row xr goes left at v ≤ threshold, a
-  ;; missing value (NaN) where the split's flag 1 says; the left child (a + 1) keeps the mask when the
-  ;; row goes left, else gets it with the split's bit cleared, and the right child the other.
-  (func $forward (param $xr i32) (param $rec i32) (param $end i32) (param $mask i32)
-    (local $v f64) (local $left i32) (local $ma i32) (local $mk i32) (local $cleared i32)
+  ;; Forward over splits rec .. end−1 for the rows at xr0 and xr1, numeric splits and no missing
+  ;; values: a row goes left at v ≤ threshold; the left child (a + 1) keeps the mask when the row goes
+  ;; left, else gets it with the split's bit cleared, and the right child the other.
+  (func $forward (param $xr0 i32) (param $xr1 i32) (param $rec i32) (param $end i32) (param $mask i32)
+    (local $col i32) (local $left v128) (local $ma i32) (local $mk v128) (local $cleared v128)
     (block $done
       (loop $next
         (br_if $done (i32.ge_u (local.get $rec) (local.get $end)))
-        (local.set $v (f64.load (i32.add (local.get $xr) (i32.load offset=8 (local.get $rec)))))
-        (local.set $left (i32.or
-          (f64.le (local.get $v) (f64.load (local.get $rec)))
-          (i32.and (i32.load offset=24 (local.get $rec)) (f64.ne (local.get $v) (local.get $v)))))
-        (local.set $ma (i32.add (local.get $mask) (i32.shl (i32.load offset=16 (local.get $rec)) (i32.const 2))))
-        (local.set $mk (i32.load (local.get $ma)))
-        (local.set $cleared (i32.and (local.get $mk) (i32.load offset=28 (local.get $rec))))
-        (i32.store offset=4 (local.get $ma) (select (local.get $mk) (local.get $cleared) (local.get $left)))
-        (i32.store (i32.add (local.get $mask) (i32.shl (i32.load offset=20 (local.get $rec)) (i32.const 2)))
-          (select (local.get $cleared) (local.get $mk) (local.get $left)))
-        (local.set $rec (i32.add (local.get $rec) (i32.const 32)))
+        (local.set $col (i32.load offset=8 (local.get $rec)))
+        (local.set $left (f64x2.le
+          (v128.load64_lane 1 (i32.add (local.get $xr1) (local.get $col))
+            (v128.load64_splat (i32.add (local.get $xr0) (local.get $col))))
+          (v128.load64_splat (local.get $rec))))
+        (local.set $ma (i32.add (local.get $mask) (i32.load offset=16 (local.get $rec))))
+        (local.set $mk (v128.load (local.get $ma)))
+        (local.set $cleared (v128.and (local.get $mk) (v128.load64_splat offset=32 (local.get $rec))))
+        (v128.store offset=16 (local.get $ma) (v128.bitselect (local.get $mk) (local.get $cleared) (local.get $left)))
+        (v128.store (i32.add (local.get $mask) (i32.load offset=20 (local.get $rec)))
+          (v128.bitselect (local.get $cleared) (local.get $mk) (local.get $left)))
+        (local.set $rec (i32.add (local.get $rec) (i32.const 48)))
         (br $next))))
 
-  ;; $forward for trees with categorical splits (flag 2): the value's bit in the split's bitset says left.
-  (func $forwardCategorical (param $xr i32) (param $rec i32) (param $end i32) (param $mask i32) (param $catBits i32)
-    (local $v f64) (local $bin i32) (local $left i32) (local $ma i32) (local $mk i32) (local $cleared i32)
+  ;; $forward where x holds missing values (NaN): they go left where the split's i64 at offset 24 is −1.
+  (func $forwardMissing (param $xr0 i32) (param $xr1 i32) (param $rec i32) (param $end i32) (param $mask i32)
+    (local $col i32) (local $v v128) (local $left v128) (local $ma i32) (local $mk v128) (local $cleared v128)
     (block $done
       (loop $next
         (br_if $done (i32.ge_u (local.get $rec) (local.get $end)))
-        (local.set $v (f64.load (i32.add (local.get $xr) (i32.load offset=8 (local.get $rec)))))
-        (local.set $left (if (result i32) (i32.and (i32.load offset=24 (local.get $rec)) (i32.const 2))
+        (local.set $col (i32.load offset=8 (local.get $rec)))
+        (local.set $v (v128.load64_lane 1 (i32.add (local.get $xr1) (local.get $col))
+          (v128.load64_splat (i32.add (local.get $xr0) (local.get $col)))))
+        (local.set $left (v128.or
+          (f64x2.le (local.get $v) (v128.load64_splat (local.get $rec)))
+          (v128.and (f64x2.ne (local.get $v) (local.get $v)) (v128.load64_splat offset=24 (local.get $rec)))))
+        (local.set $ma (i32.add (local.get $mask) (i32.load offset=16 (local.get $rec))))
+        (local.set $mk (v128.load (local.get $ma)))
+        (local.set $cleared (v128.and (local.get $mk) (v128.load64_splat offset=32 (local.get $rec))))
+        (v128.store offset=16 (local.get $ma) (v128.bitselect (local.get $mk) (local.get $cleared) (local.get $left)))
+        (v128.store (i32.add (local.get $mask) (i32.load offset=20 (local.get $rec)))
+          (v128.bitselect (local.get $cleared) (local.get $mk) (local.get $left)))
+        (local.set $rec (i32.add (local.get $rec) (i32.const 48)))
+        (br $next))))
+
+  ;; Whether category v goes left at the categorical split whose bitset starts at word `at` of catBits: −1 or 0.
+  (func $categoryLeft (param $catBits i32) (param $at i32) (param $v f64) (result i64)
+    (local $bin i32)
+    (local.set $bin (i32.trunc_sat_f64_u (local.get $v)))
+    (i64.extend_i32_s (i32.sub (i32.const 0) (i32.and (i32.const 1) (i32.shr_u
+      (i32.load (i32.add (local.get $catBits) (i32.shl (i32.add (local.get $at) (i32.shr_u (local.get $bin) (i32.const 5))) (i32.const 2))))
+      (local.get $bin))))))
+
+  ;; $forwardMissing for trees with categorical splits (flag 2): the value's bit in the split's bitset says left.
+  (func $forwardCategorical (param $xr0 i32) (param $xr1 i32) (param $rec i32) (param $end i32) (param $mask i32) (param $catBits i32)
+    (local $col i32) (local $v v128) (local $left v128) (local $ma i32) (local $mk v128) (local $cleared v128)
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $rec) (local.get $end)))
+        (local.set $col (i32.load offset=8 (local.get $rec)))
+        (local.set $v (v128.load64_lane 1 (i32.add (local.get $xr1) (local.get $col))
+          (v128.load64_splat (i32.add (local.get $xr0) (local.get $col)))))
+        (local.set $left (if (result v128) (i32.and (i32.load offset=40 (local.get $rec)) (i32.const 2))
           (then
-            (local.set $bin (i32.trunc_sat_f64_u (local.get $v)))
-            (i32.and (i32.const 1) (i32.shr_u
-              (i32.load (i32.add (local.get $catBits)
-                (i32.shl (i32.add (i32.load (local.get $rec)) (i32.shr_u (local.get $bin) (i32.const 5))) (i32.const 2))))
-              (local.get $bin))))
+            (i64x2.replace_lane 1
+              (i64x2.splat (call $categoryLeft (local.get $catBits) (i32.load (local.get $rec)) (f64x2.extract_lane 0 (local.get $v))))
+              (call $categoryLeft (local.get $catBits) (i32.load (local.get $rec)) (f64x2.extract_lane 1 (local.get $v)))))
           (else
-            (i32.or
-              (f64.le (local.get $v) (f64.load (local.get $rec)))
-              (i32.and (i32.load offset=24 (local.get $rec)) (f64.ne (local.get $v) (local.get $v)))))))
-        (local.set $ma (i32.add (local.get $mask) (i32.shl (i32.load offset=16 (local.get $rec)) (i32.const 2))))
-        (local.set $mk (i32.load (local.get $ma)))
-        (local.set $cleared (i32.and (local.get $mk) (i32.load offset=28 (local.get $rec))))
-        (i32.store offset=4 (local.get $ma) (select (local.get $mk) (local.get $cleared) (local.get $left)))
-        (i32.store (i32.add (local.get $mask) (i32.shl (i32.load offset=20 (local.get $rec)) (i32.const 2)))
-          (select (local.get $cleared) (local.get $mk) (local.get $left)))
-        (local.set $rec (i32.add (local.get $rec) (i32.const 32)))
+            (v128.or
+              (f64x2.le (local.get $v) (v128.load64_splat (local.get $rec)))
+              (v128.and (f64x2.ne (local.get $v) (local.get $v)) (v128.load64_splat offset=24 (local.get $rec)))))))
+        (local.set $ma (i32.add (local.get $mask) (i32.load offset=16 (local.get $rec))))
+        (local.set $mk (v128.load (local.get $ma)))
+        (local.set $cleared (v128.and (local.get $mk) (v128.load64_splat offset=32 (local.get $rec))))
+        (v128.store offset=16 (local.get $ma) (v128.bitselect (local.get $mk) (local.get $cleared) (local.get $left)))
+        (v128.store (i32.add (local.get $mask) (i32.load offset=20 (local.get $rec)))
+          (v128.bitselect (local.get $cleared) (local.get $mk) (local.get $left)))
+        (local.set $rec (i32.add (local.get $rec) (i32.const 48)))
         (br $next))))
 
-  ;; Backward over splits end−32 .. start, one output: sum[a] = sum[a + 1] + sum[right]; the cold
-  ;; child's sum comes off the feature where the row was still on its branch (a multiply by 0 or 1,
-  ;; not a branch).
-  (func $backward1 (param $pr i32) (param $start i32) (param $rec i32) (param $mask i32) (param $sum i32)
-    (local $a i32) (local $right i32) (local $bit i32) (local $ma i32) (local $sa i32) (local $sr i32) (local $p i32)
+  ;; Backward over splits end−48 .. start, one output: sum[a] = sum[a + 1] + sum[right]; the cold
+  ;; child's sums come off the feature in the lanes where the row was still on its branch at a (a
+  ;; lane mask, not a branch): a row's mask at a keeps the split's bit (mask | ~bit = −1) while it is.
+  (func $backward1 (param $pp i32) (param $start i32) (param $rec i32) (param $mask i32) (param $sum i32)
+    (local $a i32) (local $nb v128) (local $sa i32) (local $sr i32) (local $p i32) (local $sl v128) (local $srv v128)
     (block $done
       (loop $next
         (br_if $done (i32.le_u (local.get $rec) (local.get $start)))
-        (local.set $rec (i32.sub (local.get $rec) (i32.const 32)))
+        (local.set $rec (i32.sub (local.get $rec) (i32.const 48)))
         (local.set $a (i32.load offset=16 (local.get $rec)))
-        (local.set $bit (i32.load offset=12 (local.get $rec)))
-        (local.set $ma (i32.add (local.get $mask) (i32.shl (local.get $a) (i32.const 2))))
-        (local.set $sa (i32.add (local.get $sum) (i32.shl (local.get $a) (i32.const 3))))
-        (local.set $sr (i32.add (local.get $sum) (i32.shl (i32.load offset=20 (local.get $rec)) (i32.const 3))))
-        (local.set $p (i32.add (local.get $pr) (i32.load offset=8 (local.get $rec))))
-        (f64.store (local.get $p) (f64.sub (f64.load (local.get $p)) (f64.mul
-          (f64.convert_i32_u (i32.ne (i32.and (i32.load (local.get $ma)) (local.get $bit)) (i32.const 0)))
-          (f64.load (select
-            (local.get $sr)
-            (i32.add (local.get $sa) (i32.const 8))
-            (i32.and (i32.load offset=4 (local.get $ma)) (local.get $bit)))))))
-        (f64.store (local.get $sa) (f64.add (f64.load offset=8 (local.get $sa)) (f64.load (local.get $sr))))
+        (local.set $nb (v128.load64_splat offset=32 (local.get $rec)))
+        (local.set $sa (i32.add (local.get $sum) (local.get $a)))
+        (local.set $sr (i32.add (local.get $sum) (i32.load offset=20 (local.get $rec))))
+        (local.set $sl (v128.load offset=16 (local.get $sa)))
+        (local.set $srv (v128.load (local.get $sr)))
+        (local.set $p (i32.add (local.get $pp) (i32.load offset=12 (local.get $rec))))
+        (v128.store (local.get $p) (f64x2.sub (v128.load (local.get $p)) (v128.and
+          ;; The cold child: the right one where the row went left on its branch (the left child kept the bit).
+          (v128.bitselect (local.get $srv) (local.get $sl)
+            (i64x2.eq (v128.or (v128.load offset=16 (i32.add (local.get $mask) (local.get $a))) (local.get $nb)) (v128.const i64x2 -1 -1)))
+          (i64x2.eq (v128.or (v128.load (i32.add (local.get $mask) (local.get $a))) (local.get $nb)) (v128.const i64x2 -1 -1)))))
+        (v128.store (local.get $sa) (f64x2.add (local.get $sl) (local.get $srv)))
         (br $next))))
 
-  ;; $backward1 for kk outputs (sum holds kk f64 per node; output c of a feature at outStride·c).
-  (func $backwardK (param $pr i32) (param $start i32) (param $rec i32) (param $mask i32) (param $sum i32) (param $kk i32) (param $outStride i32)
-    (local $a i32) (local $bit i32) (local $ma i32) (local $kb i32) (local $sa i32) (local $sr i32) (local $sc i32) (local $p i32)
-    (local $hot f64) (local $c i32)
-    (local.set $kb (i32.shl (local.get $kk) (i32.const 3)))
+  ;; $backward1 for kk outputs (sum holds kk f64x2 per node; output c of a feature at outStride·c).
+  (func $backwardK (param $pp i32) (param $start i32) (param $rec i32) (param $mask i32) (param $sum i32) (param $kk i32) (param $outStride i32)
+    (local $a i32) (local $nb v128) (local $hot v128) (local $leftHot v128) (local $sa i32) (local $sl i32) (local $sr i32) (local $end i32)
+    (local $p i32) (local $l v128) (local $r v128)
     (block $done
       (loop $next
         (br_if $done (i32.le_u (local.get $rec) (local.get $start)))
-        (local.set $rec (i32.sub (local.get $rec) (i32.const 32)))
+        (local.set $rec (i32.sub (local.get $rec) (i32.const 48)))
         (local.set $a (i32.load offset=16 (local.get $rec)))
-        (local.set $bit (i32.load offset=12 (local.get $rec)))
-        (local.set $ma (i32.add (local.get $mask) (i32.shl (local.get $a) (i32.const 2))))
-        (local.set $sa (i32.add (local.get $sum) (i32.mul (local.get $a) (local.get $kb))))
-        (local.set $sr (i32.add (local.get $sum) (i32.mul (i32.load offset=20 (local.get $rec)) (local.get $kb))))
-        (local.set $sc (select
-          (local.get $sr)
-          (i32.add (local.get $sa) (local.get $kb))
-          (i32.and (i32.load offset=4 (local.get $ma)) (local.get $bit))))
-        (local.set $hot (f64.convert_i32_u (i32.ne (i32.and (i32.load (local.get $ma)) (local.get $bit)) (i32.const 0))))
-        (local.set $p (i32.add (local.get $pr) (i32.load offset=8 (local.get $rec))))
-        (local.set $c (i32.const 0))
+        (local.set $nb (v128.load64_splat offset=32 (local.get $rec)))
+        (local.set $hot (i64x2.eq (v128.or (v128.load (i32.add (local.get $mask) (local.get $a))) (local.get $nb)) (v128.const i64x2 -1 -1)))
+        (local.set $leftHot (i64x2.eq (v128.or (v128.load offset=16 (i32.add (local.get $mask) (local.get $a))) (local.get $nb)) (v128.const i64x2 -1 -1)))
+        (local.set $sa (i32.add (local.get $sum) (i32.mul (local.get $a) (local.get $kk))))
+        (local.set $end (i32.add (local.get $sa) (i32.shl (local.get $kk) (i32.const 4))))
+        (local.set $sl (local.get $end))
+        (local.set $sr (i32.add (local.get $sum) (i32.mul (i32.load offset=20 (local.get $rec)) (local.get $kk))))
+        (local.set $p (i32.add (local.get $pp) (i32.load offset=12 (local.get $rec))))
         (block $cDone
           (loop $cLoop
-            (br_if $cDone (i32.ge_u (local.get $c) (local.get $kb)))
-            (f64.store (local.get $p) (f64.sub (f64.load (local.get $p))
-              (f64.mul (local.get $hot) (f64.load (i32.add (local.get $sc) (local.get $c))))))
-            (f64.store (i32.add (local.get $sa) (local.get $c))
-              (f64.add
-                (f64.load (i32.add (i32.add (local.get $sa) (local.get $kb)) (local.get $c)))
-                (f64.load (i32.add (local.get $sr) (local.get $c)))))
+            (br_if $cDone (i32.ge_u (local.get $sa) (local.get $end)))
+            (local.set $l (v128.load (local.get $sl)))
+            (local.set $r (v128.load (local.get $sr)))
+            (v128.store (local.get $p) (f64x2.sub (v128.load (local.get $p))
+              (v128.and (v128.bitselect (local.get $r) (local.get $l) (local.get $leftHot)) (local.get $hot))))
+            (v128.store (local.get $sa) (f64x2.add (local.get $l) (local.get $r)))
             (local.set $p (i32.add (local.get $p) (local.get $outStride)))
-            (local.set $c (i32.add (local.get $c) (i32.const 8)))
+            (local.set $sa (i32.add (local.get $sa) (i32.const 16)))
+            (local.set $sl (i32.add (local.get $sl) (i32.const 16)))
+            (local.set $sr (i32.add (local.get $sr) (i32.const 16)))
             (br $cLoop)))
         (br $next))))
 
-  ;; Leaves rec .. end−1 of a one-output tree: Ψ(S) from the leaf's table (which carries the leaf's
-  ;; value) and each hot slot j's term (1 − z_j)/z_j · Ψ(S∖{j}) straight into its feature; a leaf
-  ;; without a table gets Ψ and the terms w[j] from $quadrature or $direct and scales them by its value.
-  (func $leaves1 (param $pr i32) (param $rec i32) (param $end i32) (param $mask i32) (param $sum i32)
+  ;; Leaves rec .. end−1 of a one-output tree, for both rows: Ψ(S) from the leaf's table (which
+  ;; carries the leaf's value) and each hot slot j's term (1 − z_j)/z_j · Ψ(S∖{j}) straight into its
+  ;; feature; a leaf without a table gets Ψ and the terms from $untabulated and scales them by its value.
+  (func $leaves1 (param $pp i32) (param $rec i32) (param $end i32) (param $mask i32) (param $sum i32)
     (param $values i32) (param $w i32) (param $g i32) (param $shapley i32) (param $zeroDelta i32)
-    (local $first i32) (local $a i32) (local $sm i32) (local $tab i32) (local $feat i32) (local $hs i32) (local $b i32)
-    (local $j i32) (local $dst i32) (local $psi f64) (local $val f64)
+    (local $first i32) (local $a i32) (local $low i32) (local $mk v128) (local $tab i32) (local $feat i32) (local $hs i32)
+    (local $lane i32) (local $sm i32) (local $b i32) (local $nb i32) (local $j i32) (local $dst i32) (local $psi f64) (local $val f64)
     (local.set $first (local.get $rec))
     (block $done
       (loop $next
         (br_if $done (i32.ge_u (local.get $rec) (local.get $end)))
         (local.set $a (i32.load (local.get $rec)))
-        (local.set $sm (i32.and
-          (i32.load (i32.add (local.get $mask) (i32.shl (local.get $a) (i32.const 2))))
-          (i32.load offset=4 (local.get $rec))))
+        (local.set $low (i32.load offset=4 (local.get $rec)))
         (local.set $tab (i32.load offset=8 (local.get $rec)))
         (local.set $feat (i32.load offset=12 (local.get $rec)))
         (local.set $hs (i32.load offset=16 (local.get $rec)))
-        (local.set $b (local.get $sm))
+        (local.set $mk (v128.load (i32.add (local.get $mask) (local.get $a))))
         (if (i32.ge_s (local.get $tab) (i32.const 0))
           (then
-            (f64.store (i32.add (local.get $sum) (i32.shl (local.get $a) (i32.const 3)))
+            ;; Row 0, then row 1: the same loop, its sum and contributions 8 bytes further on.
+            (local.set $sm (i32.and (i32.wrap_i64 (i64x2.extract_lane 0 (local.get $mk))) (local.get $low)))
+            (f64.store (i32.add (local.get $sum) (local.get $a))
               (f64.load (i32.add (local.get $tab) (i32.shl (local.get $sm) (i32.const 3)))))
-            (block $hDone
-              (loop $hLoop
-                (br_if $hDone (i32.eqz (local.get $b)))
+            (local.set $b (local.get $sm))
+            (block $h0Done
+              (loop $h0
+                (br_if $h0Done (i32.eqz (local.get $b)))
                 (local.set $j (i32.ctz (local.get $b)))
-                (local.set $dst (i32.add (local.get $pr) (i32.load (i32.add (local.get $feat) (i32.shl (local.get $j) (i32.const 2))))))
+                (local.set $nb (i32.and (local.get $b) (i32.sub (local.get $b) (i32.const 1))))
+                (local.set $dst (i32.add (local.get $pp) (i32.load (i32.add (local.get $feat) (i32.shl (local.get $j) (i32.const 2))))))
+                ;; S∖{j} = sm − b + nb: b holds j and the hot slots above it, nb the latter.
                 (f64.store (local.get $dst) (f64.add (f64.load (local.get $dst))
                   (f64.mul
                     (f64.load (i32.add (local.get $hs) (i32.shl (local.get $j) (i32.const 3))))
                     (f64.load (i32.add (local.get $tab)
-                      (i32.shl (i32.xor (local.get $sm) (i32.shl (i32.const 1) (local.get $j))) (i32.const 3)))))))
-                (local.set $b (i32.and (local.get $b) (i32.sub (local.get $b) (i32.const 1))))
-                (br $hLoop))))
-          (else
-            (local.set $psi (call $untabulated (local.get $rec) (local.get $sm) (local.get $hs) (local.get $w) (local.get $g) (local.get $shapley) (local.get $zeroDelta)))
-            (local.set $val (f64.load (i32.add (local.get $values) (i32.shr_u (i32.sub (local.get $rec) (local.get $first)) (i32.const 2)))))
-            (f64.store (i32.add (local.get $sum) (i32.shl (local.get $a) (i32.const 3))) (f64.mul (local.get $val) (local.get $psi)))
-            (block $wDone
-              (loop $wLoop
-                (br_if $wDone (i32.eqz (local.get $b)))
+                      (i32.shl (i32.add (i32.sub (local.get $sm) (local.get $b)) (local.get $nb)) (i32.const 3)))))))
+                (local.set $b (local.get $nb))
+                (br $h0)))
+            (local.set $sm (i32.and (i32.wrap_i64 (i64x2.extract_lane 1 (local.get $mk))) (local.get $low)))
+            (f64.store offset=8 (i32.add (local.get $sum) (local.get $a))
+              (f64.load (i32.add (local.get $tab) (i32.shl (local.get $sm) (i32.const 3)))))
+            (local.set $b (local.get $sm))
+            (block $h1Done
+              (loop $h1
+                (br_if $h1Done (i32.eqz (local.get $b)))
                 (local.set $j (i32.ctz (local.get $b)))
-                (local.set $dst (i32.add (local.get $pr) (i32.load (i32.add (local.get $feat) (i32.shl (local.get $j) (i32.const 2))))))
-                (f64.store (local.get $dst) (f64.add (f64.load (local.get $dst))
-                  (f64.mul (local.get $val) (f64.load (i32.add (local.get $w) (i32.shl (local.get $j) (i32.const 3)))))))
-                (local.set $b (i32.and (local.get $b) (i32.sub (local.get $b) (i32.const 1))))
-                (br $wLoop)))))
+                (local.set $nb (i32.and (local.get $b) (i32.sub (local.get $b) (i32.const 1))))
+                (local.set $dst (i32.add (local.get $pp) (i32.load (i32.add (local.get $feat) (i32.shl (local.get $j) (i32.const 2))))))
+                (f64.store offset=8 (local.get $dst) (f64.add (f64.load offset=8 (local.get $dst))
+                  (f64.mul
+                    (f64.load (i32.add (local.get $hs) (i32.shl (local.get $j) (i32.const 3))))
+                    (f64.load (i32.add (local.get $tab)
+                      (i32.shl (i32.add (i32.sub (local.get $sm) (local.get $b)) (local.get $nb)) (i32.const 3)))))))
+                (local.set $b (local.get $nb))
+                (br $h1))))
+          (else
+            (local.set $val (f64.load (i32.add (local.get $values) (i32.shr_u (i32.sub (local.get $rec) (local.get $first)) (i32.const 2)))))
+            (local.set $lane (i32.const 0))
+            (loop $lanes
+              (local.set $sm (i32.and (i32.wrap_i64 (select
+                (i64x2.extract_lane 1 (local.get $mk)) (i64x2.extract_lane 0 (local.get $mk)) (local.get $lane))) (local.get $low)))
+              (local.set $psi (call $untabulated (local.get $rec) (local.get $sm) (local.get $hs) (local.get $w) (local.get $g) (local.get $shapley) (local.get $zeroDelta)))
+              (f64.store (i32.add (i32.add (local.get $sum) (local.get $a)) (local.get $lane)) (f64.mul (local.get $val) (local.get $psi)))
+              (local.set $b (local.get $sm))
+              (block $wDone
+                (loop $wLoop
+                  (br_if $wDone (i32.eqz (local.get $b)))
+                  (local.set $j (i32.ctz (local.get $b)))
+                  (local.set $dst (i32.add (i32.add (local.get $pp) (local.get $lane))
+                    (i32.load (i32.add (local.get $feat) (i32.shl (local.get $j) (i32.const 2))))))
+                  (f64.store (local.get $dst) (f64.add (f64.load (local.get $dst))
+                    (f64.mul (local.get $val) (f64.load (i32.add (local.get $w) (i32.shl (local.get $j) (i32.const 3)))))))
+                  (local.set $b (i32.and (local.get $b) (i32.sub (local.get $b) (i32.const 1))))
+                  (br $wLoop)))
+              (local.set $lane (i32.add (local.get $lane) (i32.const 8)))
+              (br_if $lanes (i32.lt_u (local.get $lane) (i32.const 16))))))
         (local.set $rec (i32.add (local.get $rec) (i32.const 32)))
         (br $next))))
 
@@ -229,11 +298,12 @@
       (then (call $quadrature (local.get $quad) (i32.load offset=24 (local.get $rec)) (local.get $sm) (local.get $g) (local.get $w)))
       (else (call $direct (i32.add (local.get $hs) (local.get $zeroDelta)) (i32.load offset=24 (local.get $rec)) (local.get $sm) (local.get $g) (local.get $w) (local.get $shapley)))))
 
-  ;; Leaves of a tree with kk outputs: Ψ(S) and w[j] for the hot slots (from the table, or
-  ;; $untabulated), then sum = val·Ψ and every hot slot's feature += val·w[j] for the outputs c0 .. c1−1.
-  (func $leavesK (param $pr i32) (param $rec i32) (param $end i32) (param $mask i32) (param $sum i32)
+  ;; Leaves of a tree with kk outputs, row by row of the pair (lane = 0 or 8 bytes): Ψ(S) and w[j] for
+  ;; the hot slots (from the table, or $untabulated), then sum = val·Ψ and every hot slot's feature +=
+  ;; val·w[j] for the outputs c0 .. c1−1.
+  (func $leavesK (param $pp i32) (param $rec i32) (param $end i32) (param $mask i32) (param $sum i32)
     (param $values i32) (param $kk i32) (param $outStride i32) (param $w i32) (param $g i32) (param $shapley i32) (param $zeroDelta i32)
-    (local $kb i32) (local $vl i32) (local $a i32) (local $sm i32) (local $tab i32) (local $feat i32) (local $hs i32) (local $b i32)
+    (local $kb i32) (local $vl i32) (local $a i32) (local $mk v128) (local $lane i32) (local $sm i32) (local $tab i32) (local $feat i32) (local $hs i32) (local $b i32)
     (local $j i32) (local $c i32) (local $c1 i32) (local $q i32) (local $p i32) (local $dst i32) (local $psi f64) (local $val f64) (local $wj f64)
     (local.set $kb (i32.shl (local.get $kk) (i32.const 3)))
     (local.set $vl (local.get $values))
@@ -241,58 +311,63 @@
       (loop $next
         (br_if $done (i32.ge_u (local.get $rec) (local.get $end)))
         (local.set $a (i32.load (local.get $rec)))
-        (local.set $sm (i32.and
-          (i32.load (i32.add (local.get $mask) (i32.shl (local.get $a) (i32.const 2))))
-          (i32.load offset=4 (local.get $rec))))
+        (local.set $mk (v128.load (i32.add (local.get $mask) (local.get $a))))
         (local.set $tab (i32.load offset=8 (local.get $rec)))
         (local.set $feat (i32.load offset=12 (local.get $rec)))
         (local.set $hs (i32.load offset=16 (local.get $rec)))
-        (if (i32.ge_s (local.get $tab) (i32.const 0))
-          (then
-            (local.set $psi (f64.load (i32.add (local.get $tab) (i32.shl (local.get $sm) (i32.const 3)))))
-            (local.set $b (local.get $sm))
-            (block $hDone
-              (loop $hLoop
-                (br_if $hDone (i32.eqz (local.get $b)))
-                (local.set $j (i32.ctz (local.get $b)))
-                (f64.store (i32.add (local.get $w) (i32.shl (local.get $j) (i32.const 3)))
-                  (f64.mul
-                    (f64.load (i32.add (local.get $hs) (i32.shl (local.get $j) (i32.const 3))))
-                    (f64.load (i32.add (local.get $tab)
-                      (i32.shl (i32.xor (local.get $sm) (i32.shl (i32.const 1) (local.get $j))) (i32.const 3))))))
-                (local.set $b (i32.and (local.get $b) (i32.sub (local.get $b) (i32.const 1))))
-                (br $hLoop))))
-          (else
-            (local.set $psi (call $untabulated (local.get $rec) (local.get $sm) (local.get $hs) (local.get $w) (local.get $g) (local.get $shapley) (local.get $zeroDelta)))))
-        (local.set $q (i32.add (local.get $sum) (i32.mul (local.get $a) (local.get $kb))))
-        (local.set $c (i32.const 0))
-        (block $uDone
-          (loop $uLoop
-            (br_if $uDone (i32.ge_u (local.get $c) (local.get $kb)))
-            (f64.store (i32.add (local.get $q) (local.get $c))
-              (f64.mul (f64.load (i32.add (local.get $vl) (local.get $c))) (local.get $psi)))
-            (local.set $c (i32.add (local.get $c) (i32.const 8)))
-            (br $uLoop)))
-        ;; Hot terms only for the outputs c0 .. c1−1 whose values are not 0.
-        (local.set $c (i32.and (i32.load offset=28 (local.get $rec)) (i32.const 0xffff)))
-        (local.set $c1 (i32.shr_u (i32.load offset=28 (local.get $rec)) (i32.const 16)))
-        (block $vDone
-          (loop $vLoop
-            (br_if $vDone (i32.ge_u (local.get $c) (local.get $c1)))
-            (local.set $val (f64.load (i32.add (local.get $vl) (i32.shl (local.get $c) (i32.const 3)))))
-            (local.set $b (local.get $sm))
-            (local.set $p (i32.add (local.get $pr) (i32.mul (local.get $c) (local.get $outStride))))
-            (block $fDone
-              (loop $fLoop
-                (br_if $fDone (i32.eqz (local.get $b)))
-                (local.set $j (i32.ctz (local.get $b)))
-                (local.set $wj (f64.load (i32.add (local.get $w) (i32.shl (local.get $j) (i32.const 3)))))
-                (local.set $dst (i32.add (local.get $p) (i32.load (i32.add (local.get $feat) (i32.shl (local.get $j) (i32.const 2))))))
-                (f64.store (local.get $dst) (f64.add (f64.load (local.get $dst)) (f64.mul (local.get $val) (local.get $wj))))
-                (local.set $b (i32.and (local.get $b) (i32.sub (local.get $b) (i32.const 1))))
-                (br $fLoop)))
-            (local.set $c (i32.add (local.get $c) (i32.const 1)))
-            (br $vLoop)))
+        (local.set $lane (i32.const 0))
+        (loop $lanes
+          (local.set $sm (i32.and (i32.wrap_i64 (select
+            (i64x2.extract_lane 1 (local.get $mk)) (i64x2.extract_lane 0 (local.get $mk)) (local.get $lane))) (i32.load offset=4 (local.get $rec))))
+          (if (i32.ge_s (local.get $tab) (i32.const 0))
+            (then
+              (local.set $psi (f64.load (i32.add (local.get $tab) (i32.shl (local.get $sm) (i32.const 3)))))
+              (local.set $b (local.get $sm))
+              (block $hDone
+                (loop $hLoop
+                  (br_if $hDone (i32.eqz (local.get $b)))
+                  (local.set $j (i32.ctz (local.get $b)))
+                  (f64.store (i32.add (local.get $w) (i32.shl (local.get $j) (i32.const 3)))
+                    (f64.mul
+                      (f64.load (i32.add (local.get $hs) (i32.shl (local.get $j) (i32.const 3))))
+                      (f64.load (i32.add (local.get $tab)
+                        (i32.shl (i32.xor (local.get $sm) (i32.shl (i32.const 1) (local.get $j))) (i32.const 3))))))
+                  (local.set $b (i32.and (local.get $b) (i32.sub (local.get $b) (i32.const 1))))
+                  (br $hLoop))))
+            (else
+              (local.set $psi (call $untabulated (local.get $rec) (local.get $sm) (local.get $hs) (local.get $w) (local.get $g) (local.get $shapley) (local.get $zeroDelta)))))
+          ;; Sums: output c of the leaf at sum + a·kk + 16c + lane.
+          (local.set $q (i32.add (i32.add (local.get $sum) (i32.mul (local.get $a) (local.get $kk))) (local.get $lane)))
+          (local.set $c (i32.const 0))
+          (block $uDone
+            (loop $uLoop
+              (br_if $uDone (i32.ge_u (local.get $c) (local.get $kb)))
+              (f64.store (i32.add (local.get $q) (i32.shl (local.get $c) (i32.const 1)))
+                (f64.mul (f64.load (i32.add (local.get $vl) (local.get $c))) (local.get $psi)))
+              (local.set $c (i32.add (local.get $c) (i32.const 8)))
+              (br $uLoop)))
+          ;; Hot terms only for the outputs c0 .. c1−1 whose values are not 0.
+          (local.set $c (i32.and (i32.load offset=28 (local.get $rec)) (i32.const 0xffff)))
+          (local.set $c1 (i32.shr_u (i32.load offset=28 (local.get $rec)) (i32.const 16)))
+          (block $vDone
+            (loop $vLoop
+              (br_if $vDone (i32.ge_u (local.get $c) (local.get $c1)))
+              (local.set $val (f64.load (i32.add (local.get $vl) (i32.shl (local.get $c) (i32.const 3)))))
+              (local.set $b (local.get $sm))
+              (local.set $p (i32.add (i32.add (local.get $pp) (local.get $lane)) (i32.mul (local.get $c) (local.get $outStride))))
+              (block $fDone
+                (loop $fLoop
+                  (br_if $fDone (i32.eqz (local.get $b)))
+                  (local.set $j (i32.ctz (local.get $b)))
+                  (local.set $wj (f64.load (i32.add (local.get $w) (i32.shl (local.get $j) (i32.const 3)))))
+                  (local.set $dst (i32.add (local.get $p) (i32.load (i32.add (local.get $feat) (i32.shl (local.get $j) (i32.const 2))))))
+                  (f64.store (local.get $dst) (f64.add (f64.load (local.get $dst)) (f64.mul (local.get $val) (local.get $wj))))
+                  (local.set $b (i32.and (local.get $b) (i32.sub (local.get $b) (i32.const 1))))
+                  (br $fLoop)))
+              (local.set $c (i32.add (local.get $c) (i32.const 1)))
+              (br $vLoop)))
+          (local.set $lane (i32.add (local.get $lane) (i32.const 8)))
+          (br_if $lanes (i32.lt_u (local.get $lane) (i32.const 16))))
         (local.set $vl (i32.add (local.get $vl) (local.get $kb)))
         (local.set $rec (i32.add (local.get $rec) (i32.const 32)))
         (br $next))))

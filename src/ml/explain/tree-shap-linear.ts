@@ -53,6 +53,18 @@ export class LinearPlan {
   /** Most distinct features on one path of the tree. */
   depthMax = 0;
 
+  /**
+   * Most distinct features on one path of tree `tree` (−1: more than MAX_SLOTS), without the edge
+   * factors build adds: treeShap asks this of every tree to choose its way and builds only the deep ones.
+   */
+  depthOf(t: ShapTrees, tree: number): number {
+    this.only = t.treeOutput[tree]!;
+    this.outputs = this.only >= 0 ? 1 : t.outputs;
+    this.nodes = 0;
+    this.depthMax = 0;
+    return this.walk(t, t.roots[tree]!, 0, 1) ? this.depthMax : -1;
+  }
+
   /** Lays out tree `tree`; false when a path meets more than MAX_SLOTS distinct features. */
   build(t: ShapTrees, tree: number): boolean {
     this.only = t.treeOutput[tree]!;

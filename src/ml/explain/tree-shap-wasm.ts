@@ -33,9 +33,9 @@ import { GAUSS_NODES, GAUSS_WEIGHTS } from './psi-table.js';
 type PsiTableFn = (zero: number, d: number, scale: number, out: number, p: number, ratio: number, nodes: number, weights: number, n2: number) => void;
 
 type RowsFn = (
-  x: number, nc: number, r0: number, r1: number, splits: number, ns: number, catBits: number, categorical: number,
+  x: number, nc: number, pairs: number, missing: number, splits: number, ns: number, catBits: number, categorical: number,
   leaves: number, nl: number, values: number, kk: number, mask: number, sum: number, w: number, g: number, shapley: number,
-  zeroDelta: number, phi: number, rowStride: number, outStride: number,
+  zeroDelta: number, phi: number, pairStride: number, outStride: number,
 ) => void;
 
 /** What the kernel reads of a tree's summary (tree-shap.ts TreePlan). */
@@ -84,6 +84,10 @@ export class WasmTreeShap {
   private readonly catBits: number;
   private readonly treeAt: number;
   private readonly phiLength: number;
+  /** Row pairs (an odd last row goes with a row of zeros whose contributions are dropped). */
+  private readonly pairs: number;
+  /** Whether the rows hold missing values (NaN): the kernel's forward pass then checks for them. */
+  private readonly missing: number;
 
   constructor(private readonly rows: SplitRows, private readonly outputs: number, private readonly nFeatures: number, shapley: Float64Array) {
     compiled ??= new WebAssembly.Module(kernelBytes);
@@ -104,8 +108,10 @@ export class WasmTreeShap {
     }
     const gaussStart = this.gaussAt[0]!;
     this.x = align(at);
-    this.phiLength = rows.nRows * outputs * nFeatures;
-    this.phi = align(this.x + rows.x.length * 8);
+    this.pairs = (rows.nRows + 1) >> 1;
+    // The kernel's contributions: row pair by row pair, output, feature, then the pair's two rows (f64x2 lanes).
+    this.phiLength = 2 * this.pairs * outputs * nFeatures;
+    this.phi = align(this.x + 2 * this.pairs * rows.columns * 8);
     this.catBits = align(this.phi + this.phiLength * 8);
     this.treeAt = align(this.catBits + (rows.catBits ? rows.catBits.length * 4 : 0));
     this.ensure(this.treeAt);
@@ -113,6 +119,9 @@ export class WasmTreeShap {
     new Float64Array(buffer, this.shapley, 32 * 32).set(shapley);
     new Float64Array(buffer, gaussStart, gauss.length).set(gauss);
     new Float64Array(buffer, this.x, rows.x.length).set(rows.x);
+    let missing = 0;
+    for (let i = 0; i < rows.x.length; i++) if (rows.x[i] !== rows.x[i]) missing = 1;
+    this.missing = missing;
     if (rows.catBits) new Uint32Array(buffer, this.catBits, rows.catBits.length).set(rows.catBits);
   }
 
@@ -125,8 +134,8 @@ export class WasmTreeShap {
   private live = new Int32Array(64);
   private leafPos = new Int32Array(64);
 
-  /** Adds tree p's contributions for rows r0 .. r1−1; leafValue/outputs as in ShapTrees. */
-  tree(p: KernelTree, leafValue: Float64Array, r0 = 0, r1 = this.rows.nRows): void {
+  /** Adds tree p's contributions for every row; leafValue/outputs as in ShapTrees. */
+  tree(p: KernelTree, leafValue: Float64Array): void {
     const m = p.nodes;
     if (this.live.length < p.leaves) {
       this.live = new Int32Array(2 * p.leaves);
@@ -136,9 +145,9 @@ export class WasmTreeShap {
     for (let l = 0; l < p.leaves; l++) if (!p.leafZero[l]) this.live[L++] = l;
     const ns = m - p.leaves;
     const kk = p.only >= 0 ? 1 : this.outputs;
-    // Records of 32 bytes (tree-shap-kernel.wat's header); the slot arrays: feature·8 (i32), zero fraction and (1 − z)/z (f64).
+    // Records of 48 and 32 bytes (tree-shap-kernel.wat's header); the slot arrays: feature·16 (i32), zero fraction and (1 − z)/z (f64).
     const splits = this.treeAt;
-    const leaves = align(splits + ns * 32);
+    const leaves = align(splits + ns * 48);
     const sFeat = align(leaves + L * 32);
     const sZero = align(sFeat + p.used * 4);
     const sHot = align(sZero + p.used * 8);
@@ -146,20 +155,21 @@ export class WasmTreeShap {
     const values = align(tables + p.tableUsed * 8);
     const quad = align(values + L * kk * 8);
     const quadUsed = this.quadrature(p);
+    // Per node, for the pair of rows: masks (i64 each), sums (kk f64x2).
     const mask = align(quad + quadUsed * 8);
-    const sum = align(mask + m * 4);
+    const sum = align(mask + m * 16);
     // Scratch of the Ψ tables (tree-shap-kernel.wat $psiTable): the largest leaf's ratios and subset products.
     let widest = 0;
     for (let l = 0; l < p.leaves; l++) if (p.tableAt[l]! >= 0 && p.leafSlots[l]! > widest) widest = p.leafSlots[l]!;
     const lanes = 16 * ((((widest + 1) >> 1) + 1) >> 1);
-    const ratio = align(sum + m * kk * 8);
+    const ratio = align(sum + m * kk * 16);
     const products = ratio + widest * lanes;
     this.ensure(products + (1 << widest) * lanes);
     const buffer = this.memory.buffer;
     const f64 = new Float64Array(buffer);
     const i32 = new Int32Array(buffer);
     // Skipped leaves' sums stay 0 for every row (the kernel writes only the sums of the leaves it visits and of splits).
-    f64.fill(0, sum >> 3, (sum >> 3) + m * kk);
+    f64.fill(0, sum >> 3, (sum >> 3) + 2 * m * kk);
     const { threshold, defaultLeft } = this.rows;
     const catOffset = this.rows.catOffset;
     // A one-output tree's leaf values: of its output (GBDT), or of the ensemble's one output (a regression forest, a binary one by difference).
@@ -171,7 +181,7 @@ export class WasmTreeShap {
         this.leafPos[p.slotAt[a]!] = a; // a leaf's slotAt is its index
         continue;
       }
-      const at = (splits >> 2) + 8 * i;
+      const at = (splits >> 2) + 12 * i;
       const node = p.order[a]!;
       const cat = catOffset ? catOffset[node]! : -1;
       if (cat >= 0) {
@@ -179,13 +189,16 @@ export class WasmTreeShap {
         i32[at + 1] = 0;
         categorical = 1;
       } else f64[at >> 1] = threshold[node]!;
-      const bit = 1 << p.slotAt[a]!;
       i32[at + 2] = p.columnAt[a]! * 8;
-      i32[at + 3] = bit;
-      i32[at + 4] = a;
-      i32[at + 5] = p.rightAt[a]!;
-      i32[at + 6] = (cat >= 0 ? 2 : 0) | defaultLeft[node]!;
-      i32[at + 7] = ~bit;
+      i32[at + 3] = p.columnAt[a]! * 16;
+      i32[at + 4] = a * 16;
+      i32[at + 5] = p.rightAt[a]! * 16;
+      i32[at + 6] = -defaultLeft[node]!;
+      i32[at + 7] = -defaultLeft[node]!;
+      i32[at + 8] = ~(1 << p.slotAt[a]!);
+      i32[at + 9] = -1;
+      i32[at + 10] = cat >= 0 ? 2 : 0;
+      i32[at + 11] = 0;
       i++;
     }
     for (let li = 0; li < L; li++) {
@@ -193,7 +206,7 @@ export class WasmTreeShap {
       const at = (leaves >> 2) + 8 * li;
       const d = p.leafSlots[l]!;
       const tab = p.tableAt[l]!;
-      i32[at] = this.leafPos[l]!;
+      i32[at] = this.leafPos[l]! * 16;
       i32[at + 1] = (1 << d) - 1;
       i32[at + 2] = tab >= 0 ? tables + 8 * tab : -1;
       i32[at + 3] = sFeat + 4 * p.leafAt[l]!;
@@ -220,7 +233,7 @@ export class WasmTreeShap {
       }
       i32[at + 7] = c0 | (c1 << 16);
     }
-    for (let j = 0; j < p.used; j++) i32[(sFeat >> 2) + j] = p.feature[j]! * 8;
+    for (let j = 0; j < p.used; j++) i32[(sFeat >> 2) + j] = p.feature[j]! * 16;
     f64.set(p.zero.subarray(0, p.used), sZero >> 3);
     f64.set(p.hotScale.subarray(0, p.used), sHot >> 3);
     // The tables, straight into this memory (the plan only placed them: TreePlan.build with fill false).
@@ -237,10 +250,10 @@ export class WasmTreeShap {
     f64.set(this.quad.subarray(0, quadUsed), quad >> 3);
     const nf = this.nFeatures;
     const k = this.outputs;
-    const phi = this.phi + (p.only >= 0 ? p.only : 0) * nf * 8;
+    const phi = this.phi + (p.only >= 0 ? p.only : 0) * nf * 16;
     this.rowsFn(
-      this.x, this.rows.columns, r0, r1, splits, ns, this.catBits, categorical,
-      leaves, L, values, kk, mask, sum, this.w, this.g, this.shapley, sZero - sHot, phi, k * nf * 8, nf * 8,
+      this.x, this.rows.columns, this.pairs, this.missing, splits, ns, this.catBits, categorical,
+      leaves, L, values, kk, mask, sum, this.w, this.g, this.shapley, sZero - sHot, phi, k * nf * 16, nf * 16,
     );
   }
 
@@ -311,7 +324,12 @@ export class WasmTreeShap {
   /** Adds the contributions collected so far to phi (rows × outputs × features) and starts collecting again from 0. */
   moveTo(phi: Float64Array): void {
     const got = new Float64Array(this.memory.buffer, this.phi, this.phiLength);
-    for (let i = 0; i < this.phiLength; i++) phi[i]! += got[i]!;
+    const n = this.outputs * this.nFeatures;
+    for (let r = 0; r < this.rows.nRows; r++) {
+      const to = r * n;
+      const from = (r >> 1) * 2 * n + (r & 1);
+      for (let i = 0; i < n; i++) phi[to + i]! += got[from + 2 * i]!;
+    }
     got.fill(0);
   }
 }

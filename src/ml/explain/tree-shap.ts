@@ -416,8 +416,8 @@ export function treeShap(
       if (t.left[root]! < 0) continue; // a single leaf moves no feature
       // Trees with paths through more distinct features than a table holds go node by node (tree-shap-linear.ts):
       // O(nodes·d/2) a row beats the direct polynomial's O(d·|S|) at each of their untabulated leaves.
-      if (method === 'linear' || (auto && linear.build(t, i) && linear.depthMax > MAX_TABLE_SLOTS)) {
-        if (auto || linear.build(t, i)) linearTreeShap(linear, scratch, rows, phi, k, nFeatures);
+      if (method === 'linear' || (auto && linear.depthOf(t, i) > MAX_TABLE_SLOTS)) {
+        if (linear.build(t, i)) linearTreeShap(linear, scratch, rows, phi, k, nFeatures);
         else deep.push(i);
         continue;
       }
