@@ -7,24 +7,40 @@
  * ($psiTable, f64x2 lanes: ~3× faster than psi-table.ts), adds each untabulated leaf's quadrature
  * factors, and lets the kernel take every row through it. Its contributions collect in the kernel's
  * memory and are moved to the caller's after each run of trees (moveTo: a tree part's values, or all
- * trees'), so one kernel, with the rows copied in once, serves every part of a call. Same results as the JS loops to rounding; ~3–4×
- * less CPU on fully grown forests (bench/explanations.ts).
+ * trees'), so one kernel, with the rows copied in once, serves every part of a call. Same results as
+ * the JS loops to rounding (GBDTs: the same bits as the kernel before; one-output forests, whose tables
+ * now carry the leaf value as GBDT tables do, differ by ≤ 4·10⁻¹⁶ of the largest contribution).
  *
- * Where a 1,000-record batch's CPU goes (bench:explanations' models, load 4–9, by running the kernel
- * without rows and without leaves): building plans and Ψ tables 4–10 %, the forward and backward passes
- * over the splits 40–45 %, the leaves (Ψ look-ups and hot terms) the rest. Reading every Ψ table at
- * entry 0 instead (wrong numbers, same instructions) saves only 5–12 %: the loops are bound by
- * instructions, not memory. Tried and left out, both slower or no better: (1) per-leaf contribution
- * tables (v2 taken to whole vectors: for every hot set the leaf's hot and cold terms over all
- * features, so a leaf adds one f64x2 vector per row and a tree whose leaves all have one skips the
- * backward pass): ~10 % less CPU on the concrete forest (8 features), ~2–5 % on the credit and vehicle
- * forests, 9–15 % more on the letter and vehicle GBDTs (16–18 features: the tables are 2^d × features
- * f64, GBs written per batch, and a row's vector costs more than its few hot terms); (2) a hot-term
- * loop over all d slots with a select instead of over the set bits (no loop exit to mispredict): ~50 %
- * more CPU; (3) two rows at a time through the forward pass (a split's record decoded once for both;
- * the same numbers bit for bit; commit a2ee6dd, reverted): −3–5 % on the forests in medians of three
- * alternations at load 10–12, +14 % on the concrete forest in a later pair at load 12–17: not
- * distinguishable from the noise. Not tried: f64x2 lanes for two rows in the forward and backward passes.
+ * Rows go through the kernel two at a time, one per f64x2 / i64x2 lane (tree-shap-kernel.wat): the
+ * forward and backward passes decode a split once for both rows and do each step as one SIMD operation;
+ * the leaves take the two rows one after the other (their hot sets differ). Its contributions are kept
+ * row pair by row pair (output, feature, then the two rows) and moveTo puts them back row by row; an odd
+ * last row goes with a row of zeros whose contributions are dropped.
+ *
+ * Where a 1,000-record batch's CPU goes, credit forest (callgrind instruction counts of 100 rows
+ * planned for 1,000, and --cpu-prof): the one big kernel function of before spilled its locals to the
+ * stack, 56 instructions per split and row forward and 50 backward; as small functions, one row at a
+ * time, 37 and 35; two rows in lanes, ~17 and ~16 a row. Filling the Ψ tables went from 83 to ~30
+ * instructions an entry (loops specialised per lane count). The whole explanation: 37.0·10⁹
+ * instructions before, see bench/explanations.ts for now. What is left is the leaves (~60 % of the
+ * CPU time, ~35 % of the instructions): ~16 instructions a hot term and, per row and leaf, a
+ * mispredicted exit of the hot-term loop (callgrind's branch simulation: ~1 per leaf and row) and a
+ * Ψ table read that misses L1 (a tree's tables are ~1 MB; reading every table within its first 8
+ * entries instead, wrong numbers, saves ~20 % of the time at load 3.5).
+ *
+ * Tried and left out, all slower or no better: (1) per-leaf contribution tables (v2 taken to whole
+ * vectors: for every hot set the leaf's hot and cold terms over all features, so a leaf adds one
+ * f64x2 vector per row and a tree whose leaves all have one skips the backward pass): ~10 % less CPU
+ * on the concrete forest (8 features), ~2–5 % on the credit and vehicle forests, 9–15 % more on the
+ * letter and vehicle GBDTs (16–18 features: the tables are 2^d × features f64, GBs written per batch,
+ * and a row's vector costs more than its few hot terms); (2) a hot-term loop over all d slots with a
+ * select instead of over the set bits (no loop exit to mispredict): ~50 % more CPU; (3) two rows at a
+ * time through the forward pass of the old single function, scalar (commit a2ee6dd, reverted): within
+ * the noise. Not tried yet, for the mispredicted loop exits: the hot sets of many leaves packed into
+ * one 64-bit word per row (a per-tree table from bit position to feature, 1 − z / z and leaf), one
+ * loop exit per word instead of per leaf; and, for the concrete forest (every leaf has a value), a
+ * split whose children are both leaves taken as one record with combined tables (about a third fewer
+ * hot terms there).
  */
 import kernelBytes from './tree-shap-kernel.wasm.js';
 import type { SplitRows } from './tree-shap.js';
