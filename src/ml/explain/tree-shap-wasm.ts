@@ -21,9 +21,9 @@
  * planned for 1,000, and --cpu-prof): the one big kernel function of before spilled its locals to the
  * stack, 56 instructions per split and row forward and 50 backward; as small functions, one row at a
  * time, 37 and 35; two rows in lanes, ~17 and ~16 a row. Filling the Ψ tables went from 83 to ~30
- * instructions an entry (loops specialised per lane count). The whole explanation: 37.0·10⁹
- * instructions before, see bench/explanations.ts for now. What is left is the leaves (~60 % of the
- * CPU time, ~35 % of the instructions): ~16 instructions a hot term and, per row and leaf, a
+ * instructions an entry (loops specialised per lane count). The whole explanation of 1,000 records:
+ * 37.1·10⁹ instructions before, 19.2·10⁹ now, but ~2/3 of the CPU time, not 1/2. What is left is the
+ * leaves (~60 % of the CPU time, about half of the instructions): ~16 instructions a hot term and, per row and leaf, a
  * mispredicted exit of the hot-term loop (callgrind's branch simulation: ~1 per leaf and row) and a
  * Ψ table read that misses L1 (a tree's tables are ~1 MB; reading every table within its first 8
  * entries instead, wrong numbers, saves ~20 % of the time at load 3.5).
