@@ -43,7 +43,7 @@ export function yardstickSets(): YardstickSet[] {
   return doc.sets;
 }
 
-function yardstickData(): DataRoot {
+export function yardstickData(): DataRoot {
   const dir = resolve(process.env.SIBYL_YARDSTICK ?? resolve(repositoryRoot(), 'bench', '.data', 'yardstick'));
   const missing = ['tabular_catalog.csv'].filter((f) => !existsSync(resolve(dir, f)));
   if (missing.length) {
@@ -61,7 +61,7 @@ function yardstickData(): DataRoot {
 }
 
 /** Reference metric per set, model and fold (reference/tabular_folds.csv). */
-function referenceFolds(root: DataRoot): Map<string, number[]> {
+export function referenceFolds(root: DataRoot): Map<string, number[]> {
   if (!existsSync(root.path('reference', 'tabular_folds.csv'))) {
     console.error(`no ${root.path('reference', 'tabular_folds.csv')}: references show as n/a (run bench/yardstick_reference.py)`);
     return new Map();
@@ -92,7 +92,7 @@ export interface SetResult {
   outerFolds: number;
 }
 
-function withReferences(r: SetResult, outerFolds: number, refFolds: Map<string, number[]>): SetResult {
+export function withReferences(r: SetResult, outerFolds: number, refFolds: Map<string, number[]>): SetResult {
   const refs: Record<string, number> = {};
   for (const m of REFERENCE_MODELS) {
     const folds = refFolds.get(`${r.name}/${m}`);

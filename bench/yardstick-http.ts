@@ -1,0 +1,143 @@
+/**
+ * The yardstick through the product path (issue 10): what an outside evaluator measures. For every set
+ * and outer fold (the same folds as bench/yardstick.ts) the outer training fold is uploaded as the
+ * exported CSV text (raw cells, so the server infers the column types), a model session runs with
+ * default parameters (it holds back 20 % of those rows as its own test set), and the test fold's
+ * records go through POST /v1/models/<id>/predict. Scored with the in-process bench's metrics (ROC AUC
+ * with the same positive class, RMSE) and printed with its per-set and per-half lines, beside the
+ * in-process nested-CV figure of a saved `bench:yardstick --json` report, so the two paths compare.
+ * cpu = the server process's CPU seconds for upload + session (all threads); wall = session seconds.
+ *
+ * Usage: npm run bench:yardstick-http [-- --half tuning|confirmation] [--only a,b] [--outer-folds 5]
+ *        [--inprocess saved.json] [--json out.json]
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { benchFold, loadBenchTable, type BenchTable } from './lib/tabular-table.js';
+import { column, type CsvTable } from './lib/csv.js';
+import type { DataRoot } from './lib/data-root.js';
+import { BENCH_KEY, startBenchServer, type BenchServer } from './load/lib/server.js';
+import { describeSet, referenceFolds, summariseHalf, withReferences, yardstickData, yardstickSets, type SetResult, type YardstickSet } from './yardstick.js';
+import { classificationMetrics } from '../src/ml/metrics/classification.js';
+import { regressionMetrics } from '../src/ml/metrics/regression.js';
+
+const PREDICT_BATCH = 500;
+
+export interface HttpSetResult extends SetResult {
+  /** Wall seconds from session creation to completion, per outer fold. */
+  sessionSeconds: number[];
+}
+
+/** A cell as pandas' to_csv writes it (minimal quoting), so the rows read back as the exported text. */
+const csvCell = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+const csvText = (header: string[], rows: string[][]) => [header, ...rows].map((r) => r.map(csvCell).join(',')).join('\n') + '\n';
+
+async function upload(server: BenchServer, name: string, text: string): Promise<void> {
+  const res = await fetch(`${server.url}/v1/data/${name}`, { method: 'PUT', headers: { 'api-key': BENCH_KEY, 'content-type': 'text/csv' }, body: text });
+  if (res.status >= 300) throw new Error(`PUT /v1/data/${name}: ${res.status} ${(await res.text()).slice(0, 300)}`);
+}
+
+async function completedSession(server: BenchServer, body: object): Promise<{ results: any; seconds: number }> {
+  const t = performance.now();
+  const session = await server.call('POST', '/v1/sessions/model', body);
+  for (;;) {
+    const s = await server.call('GET', `/v1/sessions/${session.sessionId}`);
+    const status = String(s.status).toLowerCase();
+    if (status === 'completed' || status === 'failed') {
+      const results = await server.call('GET', `/v1/sessions/${session.sessionId}/results?pageSize=1`);
+      if (status === 'failed') throw new Error(`session failed: ${JSON.stringify(results.messages ?? s)}`);
+      return { results, seconds: (performance.now() - t) / 1000 };
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Scores of the test records in the bench's layout: n × k class scores in the table's class order, or n values. */
+async function predictScores(server: BenchServer, modelId: string, set: YardstickSet, records: Record<string, string>[], table: BenchTable): Promise<Float64Array> {
+  const k = table.classes?.length ?? 1;
+  const out = new Float64Array(records.length * k);
+  for (let start = 0; start < records.length; start += PREDICT_BATCH) {
+    const batch = records.slice(start, start + PREDICT_BATCH);
+    const res = await server.call('POST', `/v1/models/${modelId}/predict`, { data: batch, extraParameters: { includeClassScores: true } });
+    res.data.forEach((row: Record<string, string>, i: number) => {
+      if (!table.classes) out[start + i] = Number(row[set.target]);
+      // A class the session never saw (too rare in its training rows) scores 0.
+      else table.classes.forEach((c, j) => (out[(start + i) * k + j] = Number(row[`${set.target}:${c}`] ?? 0)));
+      if (table.classes && start + i === 0 && !table.classes.some((c) => `${set.target}:${c}` in row)) console.warn(`${set.name}: no class score matches the labels ${table.classes.join(', ')}: ${Object.keys(row).filter((f) => f.startsWith(`${set.target}:`)).join(', ')}`);
+    });
+  }
+  return out;
+}
+
+async function evaluateSet(server: BenchServer, root: DataRoot, set: YardstickSet, outerFolds: number): Promise<HttpSetResult> {
+  const raw: CsvTable = root.read(set.task, `${set.name}.csv`);
+  const folds = column(root.read('folds', set.task, `${set.name}.csv`), 'fold').map(Number);
+  const table = loadBenchTable(root, set.task, set.name);
+  const targetAt = raw.header.indexOf(set.target);
+  let sum = 0;
+  let cpuSeconds = 0;
+  const champions: string[] = [];
+  const sessionSeconds: number[] = [];
+  for (let k = 0; k < outerFolds; k++) {
+    // The same test rows and labels as the in-process bench (benchFold drops rows without a target).
+    const split = benchFold(table, k);
+    const testRows = raw.rows.filter((r, i) => folds[i] === k && r[targetAt] !== '');
+    const dataset = `${set.name.replace(/[^A-Za-z0-9]/g, '')}fold${k}`;
+    const cpu = server.cpuSeconds();
+    await upload(server, dataset, csvText(raw.header, raw.rows.filter((_, i) => folds[i] !== k)));
+    const { results, seconds } = await completedSession(server, { dataSourceName: dataset, predictionDomain: set.task, targetColumn: set.target });
+    cpuSeconds += server.cpuSeconds() - cpu;
+    sessionSeconds.push(seconds);
+    champions.push(String(results.algorithm?.name ?? '?'));
+    const records = testRows.map((r) => Object.fromEntries(raw.header.map((h, j) => [h, r[j]!]).filter(([h]) => h !== set.target)));
+    const scores = await predictScores(server, results.modelId, set, records, table);
+    sum += set.task === 'classification'
+      ? classificationMetrics(Int32Array.from(split.yTest), scores, table.classes!.length, { positiveClass: table.positiveClass }).rocAreaUnderCurve
+      : regressionMetrics(split.yTest, scores).rootMeanSquareError;
+  }
+  return { name: set.name, task: set.task, half: set.half, ours: sum / outerFolds, refs: {}, best: NaN, champions, cpuSeconds, outerFolds, sessionSeconds };
+}
+
+function inProcessLine(r: HttpSetResult, saved: Map<string, SetResult>): string {
+  const s = saved.get(r.name);
+  const wall = `session wall ${r.sessionSeconds.map((x) => x.toFixed(1)).join('/')}s`;
+  if (!s) return `${' '.repeat(13)}${wall}`;
+  const folds = s.outerFolds === r.outerFolds ? '' : ` (${s.outerFolds} outer folds)`;
+  return `${' '.repeat(13)}in-process ${s.ours.toFixed(4)}${folds}, http − in-process ${(r.ours - s.ours >= 0 ? '+' : '')}${(r.ours - s.ours).toFixed(4)}; ${wall}`;
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const argValue = (flag: string) => (args.includes(flag) ? args[args.indexOf(flag) + 1] : undefined);
+  const half = argValue('--half');
+  const only = argValue('--only')?.split(',');
+  const outerFolds = Number(argValue('--outer-folds') ?? 5);
+  const inprocessFile = argValue('--inprocess');
+  const saved = new Map((inprocessFile ? (JSON.parse(readFileSync(inprocessFile, 'utf8')) as SetResult[]) : []).map((r) => [r.name, r]));
+  const root = yardstickData();
+  const refFolds = referenceFolds(root);
+  const sets = yardstickSets().filter((s) => (!half || s.half === half) && (!only || only.includes(s.name)));
+  console.log(`yardstick over HTTP: ${sets.length} sets from ${root.dir}, ${outerFolds} outer folds; server in its own process (embedded store), default session parameters`);
+  const server = await startBenchServer('embedded');
+  const results: HttpSetResult[] = [];
+  try {
+    for (const set of sets) {
+      const measured = await evaluateSet(server, root, set, outerFolds);
+      const r = { ...withReferences(measured, outerFolds, refFolds), sessionSeconds: measured.sessionSeconds };
+      results.push(r);
+      console.log(describeSet(r));
+      console.log(inProcessLine(r, saved));
+    }
+  } finally {
+    await server.stop();
+  }
+  for (const h of ['tuning', 'confirmation'] as const) {
+    const part = results.filter((r) => r.half === h);
+    if (!part.length) continue;
+    for (const line of summariseHalf(`${h} (http)`, part)) console.log(line);
+    const inProcess = part.flatMap((r) => (saved.has(r.name) ? [withReferences(saved.get(r.name)!, saved.get(r.name)!.outerFolds, refFolds)] : []));
+    if (inProcess.length) for (const line of summariseHalf(`${h} (in-process, saved)`, inProcess)) console.log(line);
+  }
+  if (argValue('--json')) writeFileSync(argValue('--json')!, JSON.stringify(results, null, 1));
+}
+
+await main();
