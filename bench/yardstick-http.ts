@@ -9,7 +9,9 @@
  * cpu = the server process's CPU seconds for upload + session (all threads); wall = session seconds.
  *
  * Usage: npm run bench:yardstick-http [-- --half tuning|confirmation] [--only a,b] [--outer-folds 5]
- *        [--inprocess saved.json] [--json out.json]
+ *        [--inprocess saved.json] [--json out.json] [--report saved-http.json] [--balance true|false]
+ * --report reprints a saved --json run against the current references without running anything;
+ * --balance sets the session's balance parameter (default: not sent, the service's default).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { benchFold, loadBenchTable, type BenchTable } from './lib/tabular-table.js';
@@ -68,7 +70,7 @@ async function predictScores(server: BenchServer, modelId: string, set: Yardstic
   return out;
 }
 
-async function evaluateSet(server: BenchServer, root: DataRoot, set: YardstickSet, outerFolds: number): Promise<HttpSetResult> {
+async function evaluateSet(server: BenchServer, root: DataRoot, set: YardstickSet, outerFolds: number, extra: object): Promise<HttpSetResult> {
   const raw: CsvTable = root.read(set.task, `${set.name}.csv`);
   const folds = column(root.read('folds', set.task, `${set.name}.csv`), 'fold').map(Number);
   const table = loadBenchTable(root, set.task, set.name);
@@ -84,7 +86,7 @@ async function evaluateSet(server: BenchServer, root: DataRoot, set: YardstickSe
     const dataset = `${set.name.replace(/[^A-Za-z0-9]/g, '')}fold${k}`;
     const cpu = server.cpuSeconds();
     await upload(server, dataset, csvText(raw.header, raw.rows.filter((_, i) => folds[i] !== k)));
-    const { results, seconds } = await completedSession(server, { dataSourceName: dataset, predictionDomain: set.task, targetColumn: set.target });
+    const { results, seconds } = await completedSession(server, { dataSourceName: dataset, predictionDomain: set.task, targetColumn: set.target, ...extra });
     cpuSeconds += server.cpuSeconds() - cpu;
     sessionSeconds.push(seconds);
     champions.push(String(results.algorithm?.name ?? '?'));
@@ -116,19 +118,25 @@ async function main(): Promise<void> {
   const root = yardstickData();
   const refFolds = referenceFolds(root);
   const sets = yardstickSets().filter((s) => (!half || s.half === half) && (!only || only.includes(s.name)));
-  console.log(`yardstick over HTTP: ${sets.length} sets from ${root.dir}, ${outerFolds} outer folds; server in its own process (embedded store), default session parameters`);
-  const server = await startBenchServer('embedded');
+  const balance = argValue('--balance');
+  const extra = balance === undefined ? {} : { balance: balance === 'true' };
   const results: HttpSetResult[] = [];
-  try {
-    for (const set of sets) {
-      const measured = await evaluateSet(server, root, set, outerFolds);
-      const r = { ...withReferences(measured, outerFolds, refFolds), sessionSeconds: measured.sessionSeconds };
-      results.push(r);
-      console.log(describeSet(r));
-      console.log(inProcessLine(r, saved));
+  const report = (r: HttpSetResult) => {
+    results.push({ ...withReferences(r, r.outerFolds, refFolds), sessionSeconds: r.sessionSeconds });
+    console.log(describeSet(results.at(-1)!));
+    console.log(inProcessLine(results.at(-1)!, saved));
+  };
+  const reportFile = argValue('--report');
+  if (reportFile) {
+    for (const r of JSON.parse(readFileSync(reportFile, 'utf8')) as HttpSetResult[]) if (sets.some((s) => s.name === r.name)) report(r);
+  } else {
+    console.log(`yardstick over HTTP: ${sets.length} sets from ${root.dir}, ${outerFolds} outer folds; server in its own process (embedded store), session parameters ${JSON.stringify(extra)}`);
+    const server = await startBenchServer('embedded');
+    try {
+      for (const set of sets) report(await evaluateSet(server, root, set, outerFolds, extra));
+    } finally {
+      await server.stop();
     }
-  } finally {
-    await server.stop();
   }
   for (const h of ['tuning', 'confirmation'] as const) {
     const part = results.filter((r) => r.half === h);
