@@ -9,9 +9,10 @@
  * cpu = the server process's CPU seconds for upload + session (all threads); wall = session seconds.
  *
  * Usage: npm run bench:yardstick-http [-- --half tuning|confirmation] [--only a,b] [--outer-folds 5]
- *        [--inprocess saved.json] [--json out.json] [--report saved-http.json] [--balance true|false]
+ *        [--inprocess saved.json] [--json out.json] [--report saved-http.json] [--balance true|false] [--seed n]
  * --report reprints a saved --json run against the current references without running anything;
- * --balance sets the session's balance parameter (default: not sent, the service's default).
+ * --balance sets the session's balance parameter (default: not sent, the service's default); --seed its
+ * extraParameters.seed (default: not sent, the service's fixed seed), to see how much a figure owes to one seed.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { benchFold, loadBenchTable, type BenchTable } from './lib/tabular-table.js';
@@ -119,7 +120,8 @@ async function main(): Promise<void> {
   const refFolds = referenceFolds(root);
   const sets = yardstickSets().filter((s) => (!half || s.half === half) && (!only || only.includes(s.name)));
   const balance = argValue('--balance');
-  const extra = balance === undefined ? {} : { balance: balance === 'true' };
+  const seed = argValue('--seed');
+  const extra = { ...(balance === undefined ? {} : { balance: balance === 'true' }), ...(seed === undefined ? {} : { extraParameters: { seed: Number(seed) } }) };
   const results: HttpSetResult[] = [];
   const report = (r: HttpSetResult) => {
     results.push({ ...withReferences(r, r.outerFolds, refFolds), sessionSeconds: r.sessionSeconds });
