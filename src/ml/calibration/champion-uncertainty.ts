@@ -21,7 +21,7 @@ export interface ChampionUncertainty {
 
 export interface UncertaintyOptions {
   seed: number;
-  /** Classes were balanced in training: the calibrated model decides by probability over class share. */
+  /** Balanced decisions: the model predicts the class whose probability is largest relative to its share of the rows. */
   balance: boolean;
 }
 
@@ -34,7 +34,7 @@ export function championUncertainty(model: TrainedModel, frame: Frame, target: F
   if (contest.task.kind === 'classification') {
     const k = contest.task.classes.length;
     const calibration = chooseCalibrator(oof, Int32Array.from(y), k, seed);
-    const calibrated = calibration.calibrator.method === 'none' ? model : new CalibratedModel(model, calibration.calibrator, opts.balance ? inverseShares(y, k) : undefined);
+    const calibrated = calibration.calibrator.method === 'none' && !opts.balance ? model : new CalibratedModel(model, calibration.calibrator, opts.balance ? inverseShares(y, k) : undefined);
     return { model: calibrated, calibration };
   }
   return { model, intervals: fitConformal(selectRows(frame, rows), y, oof, { seed }) };

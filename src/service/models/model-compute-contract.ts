@@ -18,6 +18,10 @@ export interface ModelComputeInput {
   rows: number;
   targetColumn: string | null;
   keyColumn: string | null;
+  /**
+   * Classification: decide as a class-balanced training aims at (the class with the largest calibrated
+   * probability relative to its share), with the candidates trained unweighted (model-compute.ts).
+   */
   balance: boolean;
   containsAnomalies: boolean;
   /** Anomalies: the share of rows to flag, when the client knows it (otherwise estimated). */

@@ -144,7 +144,7 @@ function ModelForm({ ds, onCreated }: { ds: DataSetSummary; onCreated: (s: Sessi
         { value: 'anomalies', label: 'Anomalies — find unusual rows' },
       ]} />
       {domain !== 'anomalies' && <SelectField label="Target column" hint="The column the model learns to predict." value={target} onChange={(e) => setTarget(e.target.value)} options={targets} error={fe('targetColumn')} />}
-      {domain === 'classification' && <Checkbox label="Balance the classes" hint="Gives rarer classes more weight while training (the default)." checked={balance} onChange={(e) => setBalance(e.target.checked)} />}
+      {domain === 'classification' && <Checkbox label="Balance the classes" hint="Predicts rarer classes as often as if every class were equally common (the default)." checked={balance} onChange={(e) => setBalance(e.target.checked)} />}
       {domain === 'anomalies' && <Checkbox label="The data contains anomalies" hint="Off: every row is taken as normal, and the model learns what normal looks like." checked={containsAnomalies} onChange={(e) => setContainsAnomalies(e.target.checked)} />}
       <ColumnRoles columns={ds.columns} roles={roles} setRole={(c, r) => setRoles((x) => ({ ...x, [c]: r }))} fixed={fixed} note="Features are what the model learns from. Leave out identifiers and anything not known at prediction time. A key column identifies rows in the results." />
       <details>
