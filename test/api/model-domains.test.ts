@@ -80,15 +80,8 @@ for (const backend of await backends()) {
       withIntervals.json.data.forEach((r: Record<string, string>, i: number) => {
         const [lo80, hi80, lo95, hi95, mid] = ['lower:0.8', 'upper:0.8', 'lower:0.95', 'upper:0.95', ''].map((f) => Number(r[f ? `compressive_strength:${f}` : 'compressive_strength']));
         assert.ok(lo95 <= lo80 && lo80 < mid && mid < hi80 && hi80 <= hi95, `row ${i}: ${JSON.stringify(r)}`);
+        assert.equal(r['compressive_strength:lower:0.95'], results.json.data[i]['compressive_strength:lower:0.95'], 'the same interval as in the results');
       });
-      // The model kept was refitted on every row, the held-back ones too: it predicts them better
-      // than the tested model whose predictions the results hold.
-      const squaredError = (rows: Record<string, string>[]) =>
-        rows.reduce((sum, r, i) => sum + (Number(r.compressive_strength) - Number(results.json.data[i]['compressive_strength:actual'])) ** 2, 0);
-      const keptError = squaredError(withIntervals.json.data);
-      const testedError = squaredError(results.json.data.slice(0, testRows.length));
-      assert.ok(keptError < 0.8 * testedError, `squared error on 40 held-back rows: kept model ${keptError}, tested model ${testedError}`);
-      assert.ok(done.messages.some((msg: { message: string }) => msg.message.endsWith(`the model kept was then trained on all ${rows.length} rows.`)), JSON.stringify(done.messages));
       const csv = await s.call('POST', `/v1/models/${done.modelId}/predict?predictionIntervals=0.9`, { body: 'cement,age\n300,28\n', headers: { 'content-type': 'text/csv' } });
       assert.ok(Number(csv.json.data[0]['compressive_strength:upper:0.9']) > Number(csv.json.data[0]['compressive_strength:lower:0.9']));
       for (const bad of [[1.5], 'often', [0]]) {

@@ -3,23 +3,6 @@ import type { AlgorithmInfo, Frame, SerializedModel, Task, TrainedModel } from '
 import { ARTIFACT_VERSION, artifactHeader, pointPredictions } from '../../estimator.js';
 import { explain, toProbabilities, weightedSum, type ExplainOptions, type Explanation } from '../../explain/explanation.js';
 
-/** Members' weights scaled to sum 1 (equal weights when none are given). */
-export function blendWeights(members: number, weights?: number[]): number[] {
-  const total = weights ? weights.reduce((a, b) => a + b, 0) : members;
-  return weights ? weights.map((w) => w / total) : Array.from({ length: members }, () => 1 / members);
-}
-
-/** Σ weight × member scores, in member order (so the same scores give the same bits however they were computed); reuses the first array. */
-export function blendScores(memberScores: Float64Array[], weights: number[]): Float64Array {
-  const out = memberScores[0];
-  for (let j = 0; j < out.length; j++) out[j] *= weights[0];
-  for (let m = 1; m < memberScores.length; m++) {
-    const p = memberScores[m];
-    for (let j = 0; j < out.length; j++) out[j] += weights[m] * p[j];
-  }
-  return out;
-}
-
 export class BlendModel implements TrainedModel {
   readonly algorithm: AlgorithmInfo;
   /** Which algorithms are averaged (each member stores its own parameters). */
@@ -36,7 +19,8 @@ export class BlendModel implements TrainedModel {
   ) {
     if (members.length === 0) throw new Error('a blend needs at least one member');
     if (weights && (weights.length !== members.length || weights.some((w) => !(w >= 0)))) throw new Error('a blend needs one non-negative weight per member');
-    this.weights = blendWeights(members.length, weights);
+    const total = weights ? weights.reduce((a, b) => a + b, 0) : members.length;
+    this.weights = weights ? weights.map((w) => w / total) : members.map(() => 1 / members.length);
     this.algorithm = {
       key: 'blend',
       name: 'Blend',
@@ -58,7 +42,13 @@ export class BlendModel implements TrainedModel {
 
   /** The weighted mean of the members' scores (probabilities or values). */
   predictScores(frame: Frame): Float64Array {
-    return blendScores(this.members.map((m) => m.predictScores(frame)), this.weights);
+    const out = this.members[0].predictScores(frame);
+    for (let j = 0; j < out.length; j++) out[j] *= this.weights[0];
+    for (let m = 1; m < this.members.length; m++) {
+      const p = this.members[m].predictScores(frame);
+      for (let j = 0; j < out.length; j++) out[j] += this.weights[m] * p[j];
+    }
+    return out;
   }
 
   explainWork(): number {

@@ -21,8 +21,6 @@ export interface FoldJob {
   testRows: Int32Array;
   seed: number;
   balance: boolean;
-  /** The learner's settings: the contest's ('cv', default) or a champion's refit ('final', fitChampion). */
-  phase?: 'cv' | 'final';
 }
 
 export interface FoldOutcome {
@@ -45,7 +43,7 @@ export function runFoldJob(data: ContestData, job: FoldJob): FoldOutcome {
     if (only >= 0) return priorOutcome(job, only, data.task.classes.length);
   }
   const started = performance.now();
-  const model = makeLearner(job.candidate, job.phase ?? 'cv', trainFrame.nRows).fit(trainFrame, yTrain, data.task, {
+  const model = makeLearner(job.candidate, 'cv', trainFrame.nRows).fit(trainFrame, yTrain, data.task, {
     seed: job.seed,
     weights,
   });

@@ -1,4 +1,4 @@
-export { runContest, fitChampion, championScores, contestWorkBudget, DEFAULT_CONTEST_WORK, DEFAULT_SELECTION_RULE, DEFAULT_ENSEMBLES, type ContestOptions, type ContestResult, type FitChampionOptions } from './run-contest.js';
+export { runContest, fitChampion, contestWorkBudget, DEFAULT_CONTEST_WORK, DEFAULT_SELECTION_RULE, DEFAULT_ENSEMBLES, type ContestOptions, type ContestResult, type FitChampionOptions } from './run-contest.js';
 export type { Contestant, EnsembleKind, SelectionRule } from './rank-contestants.js';
 export { contestCandidates, LINEAR_PENALTY_GRID, makeLearner, SPLINE_RIDGE, type CandidateSpec } from './candidates.js';
 export { inThreadExecutor, type CandidateExecutor } from './executor.js';

@@ -8,7 +8,7 @@
  */
 import type { FitOptions, Frame, Task, TrainedModel } from '../../frame.js';
 import { balancedClassWeights } from '../../encode.js';
-import { BlendModel, blendScores, blendWeights } from './blend-model.js';
+import { BlendModel } from './blend-model.js';
 import { contestCandidates, makeLearner, type CandidateSpec } from './candidates.js';
 import { inThreadExecutor, type CandidateExecutor } from './executor.js';
 import type { ContestData, FoldJob, FoldOutcome } from './fold-job.js';
@@ -182,19 +182,6 @@ export function fitChampion(frame: Frame, target: Float64Array, task: Task, resu
   };
   const models = result.champion.members.map((spec) => makeLearner(spec, 'final', frame.nRows, opts.threads).fit(frame, target, task, fitOptions));
   return models.length === 1 ? models[0] : new BlendModel(task, models, result.champion.weights);
-}
-
-/**
- * The scores of `testRows` by the champion refitted on `trainRows` (what fitChampion on those rows
- * and then predictScores would give, to the bit), each member's fit a job on the executor; for when
- * the scores are needed but not that model, e.g. while another fit of the champion runs beside it.
- */
-export async function championScores(data: ContestData, trainRows: Int32Array, testRows: Int32Array, result: ContestResult, opts: FitChampionOptions & { executor: CandidateExecutor }): Promise<Float64Array> {
-  const { members, weights } = result.champion;
-  const outcomes = await Promise.all(members.map((candidate) =>
-    opts.executor.run(data, { candidate, fold: 0, trainRows, testRows, seed: opts.seed, balance: opts.balance, phase: 'final' })));
-  const scores = outcomes.map((o) => o.predictions);
-  return scores.length === 1 ? scores[0] : blendScores(scores, blendWeights(scores.length, weights));
 }
 
 function validateTarget(frame: Frame, target: Float64Array, task: Task): void {
