@@ -125,7 +125,10 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
   if (task.kind === 'classification') {
     const k = task.classes.length;
     const yIdx = Int32Array.from(yTest);
-    const m = classificationMetrics(yIdx, predictions, k);
+    // The decision may weigh classes (balance): not always the most probable class. The metrics of
+    // decisions (accuracy, F1, precision, recall, MCC) and the confusion matrix count the classes decided.
+    const predicted = Int32Array.from(decisionsFrom(model, predictions, testFrame));
+    const m = classificationMetrics(yIdx, predictions, k, { decisions: predicted });
     metrics = { ...m, brierScore: brierScore(yIdx, predictions, k), expectedCalibrationError: expectedCalibrationError(yIdx, predictions, k) };
     extra.calibration = {
       method: uncertainty.calibration!.calibrator.method,
@@ -133,8 +136,6 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
       uncalibrated: { logLoss: classificationMetrics(yIdx, raw, k).logLoss, brierScore: brierScore(yIdx, raw, k), expectedCalibrationError: expectedCalibrationError(yIdx, raw, k) },
       reliability: reliabilityTable(yIdx, predictions, k),
     };
-    // The decision may weigh classes (balance): not always the most probable class.
-    const predicted = Int32Array.from(decisionsFrom(model, predictions, testFrame));
     const scores: number[][] = [];
     for (let i = 0; i < split.test.length; i++) {
       data.push(resultRow(input.columns, outputColumns, rows[split.test[i]!]!, target, task.classes[predicted[i]!]!));

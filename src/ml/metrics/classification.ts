@@ -19,6 +19,8 @@ export interface ClassificationMetrics {
 export interface ClassificationMetricOptions {
   /** Binary tasks: class whose probability is the ROC score. Default: the minority class of yTrue (ties: the higher index). */
   positiveClass?: number;
+  /** The class decided per row, when the model decides otherwise than by arg-max (balanced decisions); default argMaxRows(proba). */
+  decisions?: Int32Array;
 }
 
 const LOG_LOSS_EPS = 1e-15;
@@ -50,7 +52,7 @@ export function classificationMetrics(
 ): ClassificationMetrics {
   const n = yTrue.length;
   if (proba.length !== n * k) throw new Error(`proba has ${proba.length} values, expected ${n}×${k}`);
-  const yPred = argMaxRows(proba, k);
+  const yPred = opts.decisions ?? argMaxRows(proba, k);
   const cm = confusionMatrix(yTrue, yPred, k);
   const actual = cm.map((row) => row.reduce((a, b) => a + b, 0));
   const predicted = cm[0]?.map((_, c) => cm.reduce((a, row) => a + row[c], 0)) ?? [];
