@@ -89,6 +89,9 @@ async function run(url: string, n: number): Promise<void> {
   const sessionSeconds = (performance.now() - t) / 1000;
   const done = await call(url, 'GET', `/v1/sessions/${session.sessionId}/results?pageSize=1`);
   if (status === 'failed') throw new Error(`session failed: ${JSON.stringify(done.messages)}`);
+  // The session's own phase table (wall and CPU per phase), for seeing where a change moved the time.
+  const phases = (done.messages as { severity: string; message: string }[] | undefined)?.find((m) => m.message.startsWith('Computation phases'));
+  if (phases) console.log(`  ${phases.message}`);
 
   const fresh = records(1000, n + 1).map(({ label: _label, ...features }) => features);
   const single = JSON.stringify({ data: [fresh[0]] });
