@@ -364,7 +364,8 @@ function distinctSorted(values: ArrayLike<RawValue>): string[] {
 
 /**
  * Per-row weight total / (k · count of the row's class), so every class carries the same total
- * weight (scikit-learn's class_weight='balanced'; the service's `balance`, on by default).
+ * weight (scikit-learn's class_weight='balanced'; the contest's `balance` option; sessions train
+ * unweighted and balance their decisions instead, model-compute.ts).
  */
 export function balancedClassWeights(yIdx: ArrayLike<number>, k: number): Float64Array {
   const counts = new Float64Array(k);

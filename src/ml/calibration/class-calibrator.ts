@@ -1,6 +1,7 @@
 /**
  * Maps class scores to probabilities of the data's class mix, fitted on out-of-fold scores.
- * Class balancing trains on a balanced prior and forest leaves vote mostly 0 or 1, so raw scores
+ * Training with class weights (the contest's `balance` option) learns a balanced prior, and forest
+ * leaves vote mostly 0 or 1, so raw scores
  * say how a row ranks, not how often it is right. Three maps, each fitted by maximum likelihood
  * to Platt's smoothed targets (smoothedTargets; isotonic: by least squares, the
  * pool-adjacent-violators fit), and the one with the lowest cross-validated log loss is used
