@@ -22,6 +22,9 @@
  * 0.7158), melanoma 0.6741 → 0.7232, sat_act_gender 0.5992 → 0.6265. 2 outer folds: confirmation
  * 0.7657 / 0.7780 / 0.7770 (http / in process / http balance false), tuning 0.7220 / 0.7437 / 0.7323.
  * Small sets move with the session seed (lung_status 0.635 / 0.777 / 0.731 for seeds 1 / 2 / 3).
+ * Since balance decides rather than weights training (model-compute.ts), confirmation, 5 outer folds:
+ * mean AUC 0.7826 http (best reference 0.7836), 1 set more than 0.02 below its best (womenlf −0.021,
+ * was 7), RMSE ÷ LightGBM 0.9257; the scores equal the old balance-false run's (greene 0.7733 both).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { benchFold, loadBenchTable, type BenchTable } from './lib/tabular-table.js';
