@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config.js';
@@ -38,7 +38,11 @@ test('a new embedded store is copied from the template, migrated and kept; the t
     assert.deepEqual(await again.db.query('SELECT v FROM kept'), [{ v: 'mine' }], 'an existing store is opened, not replaced');
     await again.close();
 
-    const bare = await PgLitePool.open(template.dir);
+    // Opened through a copy: the run's template is shared by test files copying it at the same time,
+    // and opening it would write its postmaster.pid (a copy running then saw the file vanish).
+    const probeDir = mkdtempSync(join(tmpdir(), 'sibyl-template-probe-'));
+    cpSync(template.dir, join(probeDir, 'pg'), { recursive: true });
+    const bare = await PgLitePool.open(join(probeDir, 'pg'));
     try {
       const c = await bare.connect();
       const tables = await c.query<{ n: number }>("SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public'");
@@ -46,6 +50,7 @@ test('a new embedded store is copied from the template, migrated and kept; the t
       assert.equal(tables.rows[0]!.n, 0, 'the template holds no schema');
     } finally {
       await bare.end();
+      rmSync(probeDir, { recursive: true, force: true });
     }
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
