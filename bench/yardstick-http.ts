@@ -31,9 +31,11 @@ import { benchFold, loadBenchTable, type BenchTable } from './lib/tabular-table.
 import { column, type CsvTable } from './lib/csv.js';
 import type { DataRoot } from './lib/data-root.js';
 import { BENCH_KEY, startBenchServer, type BenchServer } from './load/lib/server.js';
+import { runSession } from './load/lib/upload.js';
 import { describeSet, referenceFolds, summariseHalf, withReferences, yardstickData, yardstickSets, type SetResult, type YardstickSet } from './yardstick.js';
 import { classificationMetrics } from '../src/ml/metrics/classification.js';
 import { regressionMetrics } from '../src/ml/metrics/regression.js';
+import { csvField } from '../src/api/csv-output.js';
 
 const PREDICT_BATCH = 500;
 
@@ -42,9 +44,8 @@ export interface HttpSetResult extends SetResult {
   sessionSeconds: number[];
 }
 
-/** A cell as pandas' to_csv writes it (minimal quoting), so the rows read back as the exported text. */
-const csvCell = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
-const csvText = (header: string[], rows: string[][]) => [header, ...rows].map((r) => r.map(csvCell).join(',')).join('\n') + '\n';
+/** Rows as pandas' to_csv writes them (minimal quoting, \n line ends), so they read back as the exported text. */
+const csvText = (header: string[], rows: string[][]) => [header, ...rows].map((r) => r.map(csvField).join(',')).join('\n') + '\n';
 
 async function upload(server: BenchServer, name: string, text: string): Promise<void> {
   const res = await fetch(`${server.url}/v1/data/${name}`, { method: 'PUT', headers: { 'api-key': BENCH_KEY, 'content-type': 'text/csv' }, body: text });
@@ -52,18 +53,10 @@ async function upload(server: BenchServer, name: string, text: string): Promise<
 }
 
 async function completedSession(server: BenchServer, body: object): Promise<{ results: any; seconds: number }> {
-  const t = performance.now();
-  const session = await server.call('POST', '/v1/sessions/model', body);
-  for (;;) {
-    const s = await server.call('GET', `/v1/sessions/${session.sessionId}`);
-    const status = String(s.status).toLowerCase();
-    if (status === 'completed' || status === 'failed') {
-      const results = await server.call('GET', `/v1/sessions/${session.sessionId}/results?pageSize=1`);
-      if (status === 'failed') throw new Error(`session failed: ${JSON.stringify(results.messages ?? s)}`);
-      return { results, seconds: (performance.now() - t) / 1000 };
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const { session, seconds } = await runSession((m, p, b) => server.call(m, p, b), body, 100);
+  const results = await server.call('GET', `/v1/sessions/${session.sessionId}/results?pageSize=1`);
+  if (session.status === 'failed') throw new Error(`session failed: ${JSON.stringify(results.messages ?? session)}`);
+  return { results, seconds };
 }
 
 /** Scores of the test records in the bench's layout: n × k class scores in the table's class order, or n values. */

@@ -22,11 +22,16 @@ export function uploadCsv(url: string, name: string, file: string): Promise<{ st
 }
 
 /** Starts a classification session and waits for it; returns the finished session and the seconds it took. */
-export async function runClassification(call: (m: string, p: string, b?: unknown) => Promise<any>, dataset: string, target: string): Promise<{ session: any; seconds: number }> {
+export function runClassification(call: (m: string, p: string, b?: unknown) => Promise<any>, dataset: string, target: string): Promise<{ session: any; seconds: number }> {
+  return runSession(call, { dataSourceName: dataset, predictionDomain: 'classification', targetColumn: target });
+}
+
+/** Starts the model session `body` asks for and polls it every pollMs until it completes or fails; the finished session and the seconds it took. */
+export async function runSession(call: (m: string, p: string, b?: unknown) => Promise<any>, body: object, pollMs = 500): Promise<{ session: any; seconds: number }> {
   const t0 = performance.now();
-  const created = await call('POST', '/v1/sessions/model', { dataSourceName: dataset, predictionDomain: 'classification', targetColumn: target });
+  const created = await call('POST', '/v1/sessions/model', body);
   for (;;) {
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, pollMs));
     const s = await call('GET', `/v1/sessions/${created.sessionId}`);
     if (s.status === 'completed' || s.status === 'failed') return { session: s, seconds: (performance.now() - t0) / 1000 };
   }
