@@ -12,7 +12,11 @@
  * Usage: npm run bench:yardstick [-- --half tuning|confirmation] [--only a,b] [--outer-folds 5]
  *        [--work <training cells per contest>] [--workers 0|1|2] [--json out.json] [--report saved.json]
  *        [--selection-rule best-mean|one-standard-error|linear-within-one-standard-error] [--ensembles average|stack]
- *        (defaults: the contest's)
+ *        [--holdout [--refit-all]] [--seed n]
+ *        (defaults: the contest's; --holdout trains on a session's 80 % share of each outer training fold,
+ *        --seed gives every fold one seed, as a session's fixed seed: the two ways a session differs;
+ *        --refit-all then scores the champion refitted on the whole outer training fold)
+ * Beside each score: the calibrated class scores' log loss and ECE, or the conformal 80/95 % coverage.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -23,6 +27,12 @@ import { classificationMetrics } from '../src/ml/metrics/classification.js';
 import { regressionMetrics } from '../src/ml/metrics/regression.js';
 import { contestWorkBudget, fitChampion, inThreadExecutor, runContest, type CandidateExecutor, type EnsembleKind, type SelectionRule } from '../src/ml/tabular/contest/index.js';
 import { ContestWorkerPool } from '../src/jobs/contest-pool.js';
+import { pick, selectRows } from '../src/ml/tabular/contest/frame-rows.js';
+import { holdoutSplit } from '../src/service/models/holdout-split.js';
+import { championUncertainty } from '../src/ml/calibration/champion-uncertainty.js';
+import { CalibratedModel } from '../src/ml/calibration/calibrated-model.js';
+import { expectedCalibrationError } from '../src/ml/metrics/calibration.js';
+import { intervalCoverage } from '../src/ml/conformal/interval-fields.js';
 
 export type Half = 'tuning' | 'confirmation';
 
@@ -90,6 +100,12 @@ export interface SetResult {
   champions: string[];
   cpuSeconds: number;
   outerFolds: number;
+  /** Classification: log loss and expected calibration error of the calibrated class scores on the test folds. */
+  logLoss?: number;
+  calibrationError?: number;
+  /** Regression: coverage of the conformal 80 % and 95 % intervals on the test folds. */
+  coverage80?: number;
+  coverage95?: number;
 }
 
 export function withReferences(r: SetResult, outerFolds: number, refFolds: Map<string, number[]>): SetResult {
@@ -103,33 +119,66 @@ export function withReferences(r: SetResult, outerFolds: number, refFolds: Map<s
   return { ...r, refs, best };
 }
 
-async function evaluateSet(root: DataRoot, set: YardstickSet, outerFolds: number, work: number | undefined, executor: CandidateExecutor, refFolds: Map<string, number[]>, selectionRule?: SelectionRule, ensembles?: EnsembleKind): Promise<SetResult> {
+/** How a session differs from the plain nested CV, to measure what each difference costs. */
+export interface SessionLikeOptions {
+  /** Train on the session's 80 % share of the outer training fold (holdout-split.ts), as a session does. */
+  holdout?: boolean;
+  /** One seed for every outer fold (a session's fixed seed) instead of the fold's index. */
+  seed?: number;
+  /** With `holdout`: the champion scored is refitted on the whole outer training fold (the contest ran on its 80 %). */
+  refitAll?: boolean;
+}
+
+async function evaluateSet(root: DataRoot, set: YardstickSet, outerFolds: number, work: number | undefined, executor: CandidateExecutor, refFolds: Map<string, number[]>, selectionRule?: SelectionRule, ensembles?: EnsembleKind, sessionLike: SessionLikeOptions = {}): Promise<SetResult> {
   const table = loadBenchTable(root, set.task, set.name);
   let sum = 0;
   let cpuSeconds = 0;
+  let logLoss = 0;
+  let calibrationError = 0;
+  let coverage80 = 0;
+  let coverage95 = 0;
   const champions: string[] = [];
   for (let k = 0; k < outerFolds; k++) {
-    const split = benchFold(table, k);
+    const outer = benchFold(table, k);
+    const seed = sessionLike.seed ?? k;
+    const kept = sessionLike.holdout ? holdoutSplit(outer.train.nRows, seed, outer.task.kind === 'classification' ? outer.yTrain : undefined).train : undefined;
+    const split = kept ? { ...outer, train: selectRows(outer.train, kept), yTrain: pick(outer.yTrain, kept) } : outer;
     const cpu = process.cpuUsage();
     // Everything the contest decides is decided here, on the outer training fold alone.
     const contest = await runContest(split.train, split.yTrain, split.task, {
-      seed: k,
+      seed,
       workBudget: work ?? contestWorkBudget(split.train.nRows),
       balance: false,
       executor,
       selectionRule,
       ensembles,
     });
-    const model = fitChampion(split.train, split.yTrain, split.task, contest, { seed: k, balance: false });
+    const fitOn = sessionLike.refitAll ? outer : split;
+    const model = fitChampion(fitOn.train, fitOn.yTrain, split.task, contest, { seed, balance: false });
     const used = process.cpuUsage(cpu);
     cpuSeconds += (used.user + used.system) / 1e6;
     champions.push(contest.champion.id);
     const scores = model.predictScores(split.test);
-    sum += split.task.kind === 'classification'
-      ? classificationMetrics(Int32Array.from(split.yTest), scores, split.task.classes.length, { positiveClass: table.positiveClass }).rocAreaUnderCurve
-      : regressionMetrics(split.yTest, scores).rootMeanSquareError;
+    // The confidence a session states: class scores calibrated and conformal intervals, both from the contest's folds.
+    const stated = championUncertainty(model, split.train, split.yTrain, contest, { seed, balance: false });
+    if (split.task.kind === 'classification') {
+      const k = split.task.classes.length;
+      const y = Int32Array.from(split.yTest);
+      const calibrated = stated.model instanceof CalibratedModel ? stated.model.calibrate(scores) : scores;
+      sum += classificationMetrics(y, scores, k, { positiveClass: table.positiveClass }).rocAreaUnderCurve;
+      logLoss += classificationMetrics(y, calibrated, k).logLoss;
+      calibrationError += expectedCalibrationError(y, calibrated, k);
+    } else {
+      sum += regressionMetrics(split.yTest, scores).rootMeanSquareError;
+      const [band80, band95] = stated.intervals!.intervalsAt(split.test, scores, [0.8, 0.95]);
+      coverage80 += intervalCoverage(split.yTest, band80.lower, band80.upper);
+      coverage95 += intervalCoverage(split.yTest, band95.lower, band95.upper);
+    }
   }
-  const result = { name: set.name, task: set.task, half: set.half, ours: sum / outerFolds, refs: {}, best: NaN, champions, cpuSeconds, outerFolds };
+  const stated = set.task === 'classification'
+    ? { logLoss: logLoss / outerFolds, calibrationError: calibrationError / outerFolds }
+    : { coverage80: coverage80 / outerFolds, coverage95: coverage95 / outerFolds };
+  const result = { name: set.name, task: set.task, half: set.half, ours: sum / outerFolds, refs: {}, best: NaN, champions, cpuSeconds, outerFolds, ...stated };
   return withReferences(result, outerFolds, refFolds);
 }
 
@@ -142,7 +191,14 @@ export function describeSet(r: SetResult): string {
   for (const c of r.champions) counts.set(c, (counts.get(c) ?? 0) + 1);
   const refs = REFERENCE_MODELS.map((m) => `${m} ${f4(r.refs[m])}`).join(' ');
   const gap = r.task === 'classification' ? `Δbest ${(r.ours - r.best >= 0 ? '+' : '')}${(r.ours - r.best).toFixed(4)}` : `÷best ${(r.ours / r.best).toFixed(3)} ÷lgb ${(r.ours / r.refs.lightgbm).toFixed(3)}`;
-  return `${r.half.padEnd(12)} ${r.name.padEnd(20)} ${r.task === 'classification' ? 'auc' : 'rmse'} ${f4(r.ours)} | ${refs} | best ${f4(r.best)} ${gap} | cpu ${r.cpuSeconds.toFixed(1)}s [${[...counts].map(([c, n]) => `${c}×${n}`).join(' ')}]`;
+  return `${r.half.padEnd(12)} ${r.name.padEnd(20)} ${r.task === 'classification' ? 'auc' : 'rmse'} ${f4(r.ours)} | ${refs} | best ${f4(r.best)} ${gap} | ${statedConfidence(r)}cpu ${r.cpuSeconds.toFixed(1)}s [${[...counts].map(([c, n]) => `${c}×${n}`).join(' ')}]`;
+}
+
+/** The stated-confidence figures of a run that recorded them (older saved reports did not). */
+function statedConfidence(r: SetResult): string {
+  if (r.logLoss !== undefined) return `logloss ${f4(r.logLoss)} ece ${f4(r.calibrationError)} | `;
+  if (r.coverage80 !== undefined) return `cover80 ${f4(r.coverage80)} cover95 ${f4(r.coverage95)} | `;
+  return '';
 }
 
 export function summariseHalf(half: string, results: SetResult[]): string[] {
@@ -165,6 +221,10 @@ export function summariseHalf(half: string, results: SetResult[]): string[] {
         `${worse.length ? ` (${worse.map((r) => `${r.name} ×${(r.ours / r.best).toFixed(3)}`).join(', ')})` : ''}`,
     );
   }
+  const calibrated = cls.filter((r) => r.logLoss !== undefined);
+  if (calibrated.length) lines.push(`${half}: calibrated class scores, mean log loss ${f4(mean(calibrated.map((r) => r.logLoss!)))}, mean ECE ${f4(mean(calibrated.map((r) => r.calibrationError!)))}`);
+  const banded = reg.filter((r) => r.coverage80 !== undefined);
+  if (banded.length) lines.push(`${half}: conformal intervals, mean coverage ${f4(mean(banded.map((r) => r.coverage80!)))} at 80 %, ${f4(mean(banded.map((r) => r.coverage95!)))} at 95 %`);
   lines.push(`${half}: contest + refit CPU ${results.reduce((a, r) => a + r.cpuSeconds, 0).toFixed(1)}s`);
   return lines;
 }
@@ -183,6 +243,8 @@ async function main(): Promise<void> {
   const jsonOut = argValue('--json');
   const selectionRule = argValue('--selection-rule') as SelectionRule | undefined;
   const ensembles = argValue('--ensembles') as EnsembleKind | undefined;
+  const sessionLike: SessionLikeOptions = { holdout: args.includes('--holdout'), seed: argValue('--seed') === undefined ? undefined : Number(argValue('--seed')), refitAll: args.includes('--refit-all') };
+  if (sessionLike.refitAll && !sessionLike.holdout) throw new Error('--refit-all needs --holdout');
   const root = yardstickData();
   const refFolds = referenceFolds(root);
   const sets = yardstickSets().filter((s) => (!half || s.half === half) && (!only || only.includes(s.name)));
@@ -203,7 +265,7 @@ async function main(): Promise<void> {
   console.log(`yardstick: ${sets.length} sets from ${root.dir}, ${outerFolds} outer folds, contest nested in each outer training fold; ${workers || 'no'} worker threads`);
   try {
     for (const set of sets) {
-      const r = await evaluateSet(root, set, outerFolds, work, pool ?? inThreadExecutor, refFolds, selectionRule, ensembles);
+      const r = await evaluateSet(root, set, outerFolds, work, pool ?? inThreadExecutor, refFolds, selectionRule, ensembles, sessionLike);
       results.push(r);
       console.log(describeSet(r));
     }
