@@ -9,6 +9,7 @@ import { availableParallelism } from 'node:os';
 import { encodeTarget, fitFrameEncoder, type ColumnSpec, type RawColumns, type RawValue } from '../../ml/encode.js';
 import { cellText, columnValues, type LoadedColumns } from '../../ml/loaded-columns.js';
 import type { Task } from '../../ml/frame.js';
+import type { ContestResult } from '../../ml/tabular/contest/index.js';
 import { argMaxRows, classificationMetrics, confusionMatrix } from '../../ml/metrics/classification.js';
 import { regressionMetrics } from '../../ml/metrics/regression.js';
 import { brierScore, expectedCalibrationError, reliabilityTable } from '../../ml/metrics/calibration.js';
@@ -16,7 +17,7 @@ import { championUncertainty } from '../../ml/calibration/champion-uncertainty.j
 import { intervalCoverage, intervalField, SESSION_INTERVAL_LEVELS } from '../../ml/conformal/interval-fields.js';
 import { contestCandidates, fitChampion, runContest } from '../../ml/tabular/contest/index.js';
 import { contestSample, CONTEST_SAMPLE_ROWS } from '../../ml/tabular/contest/sample.js';
-import { pick, selectRows } from '../../ml/tabular/contest/frame-rows.js';
+import { concat, concatRows, pick, selectRows } from '../../ml/tabular/contest/frame-rows.js';
 import { ANOMALY_TASK, IsolationForest, percentAnomalies } from '../../ml/tabular/isolation-forest/index.js';
 import { ContestWorkerPool } from '../contest-pool.js';
 import { ANOMALY_COLUMN, ANOMALY_TAIL_COLUMN, type AlgorithmView } from '../../service/models/model-artifact.js';
@@ -106,11 +107,17 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
   // against 0.7770 unweighted on the confirmation half, 0.7220 against 0.7323 on the tuning half),
   // and with calibrated probabilities the balanced decision needs no other change to the model.
   const uncertainty = championUncertainty(champion, contestFrame, contestTarget, contest, { seed: input.seed, balance: input.balance });
-  const model = uncertainty.model;
+  const tested = uncertainty.model;
   // The held-back rows are scored once: calibration and the decision work from the champion's raw scores.
   const raw = champion.predictScores(testFrame);
-  const predictions = model instanceof CalibratedModel ? model.calibrate(raw) : raw;
+  const predictions = tested instanceof CalibratedModel ? tested.calibrate(raw) : raw;
   clock.mark('calibrate and score the holdout', `${testFrame.nRows} rows`);
+  const kept = keptFit(trainFrame, testFrame, yTrain, yTest, task, contest, { seed: input.seed, threads, maxCells: input.refitOnAllRowsMaxCells ?? REFIT_ON_ALL_ROWS_MAX_CELLS });
+  const model = kept ? uncertainty.wrap(kept) : tested;
+  if (kept) {
+    for (const warning of kept.warnings) messages.push({ severity: 'warning', message: warning });
+    clock.mark('refit on all rows', `${trainFrame.nRows + testFrame.nRows} rows`);
+  }
 
   const outputColumns = input.specs.map((s) => s.name).filter((c) => c !== target);
   const data: Record<string, string>[] = [];
@@ -157,6 +164,7 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
     }
   }
   messages.push({ severity: 'informational', message: `${split.train.length} rows trained the model and ${split.test.length} rows tested it.` });
+  if (kept) messages.push({ severity: 'informational', message: `After the test, the model was trained again on all ${split.train.length + split.test.length} rows; predictions come from that fit (the test metrics describe the fit on ${split.train.length} rows, which it should match or beat).` });
   const results = pageResults(metrics, data, extra);
   clock.mark('result pages', `${data.length} rows`);
   messages.push({ severity: 'debug', message: `Computation phases: ${clock.summary()}.` });
@@ -167,6 +175,31 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
     vocabularies: encoder.vocabularies(),
     messages,
   };
+}
+
+/**
+ * Sessions whose rows × features are at most this keep a model refitted on all their rows, test rows
+ * included, once the test has scored the fit on the training rows: a quarter more rows, which counts
+ * most on small tables (steep learning curves). The yardstick run as sessions run (bench:yardstick
+ * --holdout --seed 1, against --refit-all; nested CV, every set refitted): tuning half (2 outer folds)
+ * mean ROC AUC 0.7323 → 0.7444 (best reference 0.7497; sets > 0.02 below best 4 → 2), RMSE ÷ LightGBM
+ * 0.9475 → 0.9139, calibrated log loss 0.6383 → 0.6312, ECE 0.0929 → 0.0912, conformal coverage
+ * 79.6/95.7 → 80.7/95.8 % at 80/95 %; confirmation half (5 outer folds) agreed: AUC 0.7826 → 0.7831
+ * (best 0.7836; 1 → 0 sets below), RMSE ÷ LightGBM 0.9274 → 0.9094, log loss 0.5586 → 0.5541, ECE
+ * 0.0796 → 0.0801, coverage 79.6/94.8 → 79.4/95.3 %. The bound is the refit's cost, one more fit of
+ * the champion: at 6,800 × 29 (197,200 cells; bench:sessions --rows 6800) 1.4 s wall, 2.6 s CPU,
+ * the whole session 7.4 s; a 10,000 × 30 session (7.8 s) is not refitted.
+ */
+export const REFIT_ON_ALL_ROWS_MAX_CELLS = 200_000;
+
+/**
+ * The champion refitted on the training and the test rows when that is cheap (at most `maxCells`
+ * rows × features), else undefined.
+ */
+function keptFit(trainFrame: Frame, testFrame: Frame, yTrain: Float64Array, yTest: Float64Array, task: Task, contest: ContestResult, opts: { seed: number; threads: number; maxCells: number }): TrainedModel | undefined {
+  const rows = trainFrame.nRows + testFrame.nRows;
+  if (testFrame.nRows === 0 || rows * trainFrame.columns.length > opts.maxCells) return undefined;
+  return fitChampion(concatRows(trainFrame, testFrame), concat(yTrain, yTest), task, contest, { seed: opts.seed, balance: false, threads: opts.threads });
 }
 
 /** Explanation work a session spends on contribution importance: ~0.1 s of one core (tree-shap.ts pathWork steps at ~2 ns). */

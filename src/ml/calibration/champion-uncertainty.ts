@@ -15,6 +15,8 @@ import { fitConformal, type ConformalRegressor } from '../conformal/regression-i
 export interface ChampionUncertainty {
   /** The champion, its class scores calibrated (classification) or as it was (regression). */
   model: TrainedModel;
+  /** The same calibration map and decision around another fit of the champion (its refit on more rows). */
+  wrap(fit: TrainedModel): TrainedModel;
   calibration?: CalibrationChoice;
   intervals?: ConformalRegressor;
 }
@@ -34,10 +36,11 @@ export function championUncertainty(model: TrainedModel, frame: Frame, target: F
   if (contest.task.kind === 'classification') {
     const k = contest.task.classes.length;
     const calibration = chooseCalibrator(oof, Int32Array.from(y), k, seed);
-    const calibrated = calibration.calibrator.method === 'none' && !opts.balance ? model : new CalibratedModel(model, calibration.calibrator, opts.balance ? inverseShares(y, k) : undefined);
-    return { model: calibrated, calibration };
+    const decisionWeights = opts.balance ? inverseShares(y, k) : undefined;
+    const wrap = (fit: TrainedModel) => (calibration.calibrator.method === 'none' && !decisionWeights ? fit : new CalibratedModel(fit, calibration.calibrator, decisionWeights));
+    return { model: wrap(model), wrap, calibration };
   }
-  return { model, intervals: fitConformal(selectRows(frame, rows), y, oof, { seed }) };
+  return { model, wrap: (fit) => fit, intervals: fitConformal(selectRows(frame, rows), y, oof, { seed }) };
 }
 
 /** 1 / (share of each class), scaled to sum to k: weights that make every class count equally. */

@@ -30,6 +30,8 @@ export interface ModelComputeInput {
   workBudget: number;
   /** Training rows above which the contest runs on a sample of this many (default CONTEST_SAMPLE_ROWS; benchmarks vary it). */
   contestSampleRows?: number;
+  /** Rows × features up to which the model kept is refitted on all rows after the test (default REFIT_ON_ALL_ROWS_MAX_CELLS; 0 = never). */
+  refitOnAllRowsMaxCells?: number;
 }
 
 /** Result rows and extras come paged and serialised: for a big data set they are large, and the main thread only stores them. */
