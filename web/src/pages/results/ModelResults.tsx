@@ -260,6 +260,9 @@ function Explanations({ session }: { session: Session }) {
     <section className="card" aria-labelledby="explain-title">
       <h2 id="explain-title">Why a row got its prediction</h2>
       <p className="hint">Pick a test row to see how much each of its values pushed the prediction up or down.</p>
+      {session.messages.some((m) => /trained again on all \d+ rows/.test(m.message)) && (
+        <p className="hint">After the test, the model was trained again on all rows, these included: the prediction explained here may differ from the tested prediction in the table.</p>
+      )}
       <ErrorNote error={rows.error ?? explain.error} />
       {d && d.data.length > 0 && (
         <div className="table-scroll">
