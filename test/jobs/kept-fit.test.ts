@@ -5,27 +5,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFixture } from '../support/fixtures.js';
-import { compute, type ModelComputeInput, type ModelComputeOutput } from '../../src/jobs/compute/model-compute.js';
-import { ColumnarLoader } from '../../src/service/datasets/columnar-loader.js';
-import { contestWorkBudget } from '../../src/ml/tabular/contest/index.js';
+import { creditSessionInput } from '../support/credit-session-input.js';
+import { compute, type ModelComputeOutput } from '../../src/jobs/compute/model-compute.js';
 import { Predictor } from '../../src/service/models/predictor.js';
-import type { ColumnSpec } from '../../src/ml/encode.js';
 
-const NUMERIC = new Set(['Seniority', 'Time', 'Age', 'Expenses', 'Income', 'Assets', 'Debt', 'Amount', 'Price']);
 const ROWS = 1000;
 
-function creditInput(refitOnAllRowsMaxCells?: number): ModelComputeInput {
-  const table = readFixture('classification', 'credit_data.csv');
-  const specs: ColumnSpec[] = table.header.map((name) => ({ name, dataType: NUMERIC.has(name) ? 'numeric' : 'string', role: name === 'Status' ? 'target' : 'feature' }));
-  const loader = new ColumnarLoader(specs.map((s) => ({ name: s.name, numeric: s.dataType === 'numeric' })), ROWS);
-  loader.add(table.rows.slice(0, ROWS).map((r) => JSON.stringify(Object.fromEntries(table.header.map((h, j) => [h, r[j] ?? ''])))));
-  return {
-    domain: 'classification', seed: 7, specs, columns: loader.finish(), rows: loader.rowCount,
-    targetColumn: 'Status', keyColumn: null, balance: true, containsAnomalies: true, workBudget: contestWorkBudget(ROWS),
-    ...(refitOnAllRowsMaxCells === undefined ? {} : { refitOnAllRowsMaxCells }),
-  };
-}
+const creditInput = (refitOnAllRowsMaxCells?: number) => creditSessionInput(ROWS, { seed: 7, ...(refitOnAllRowsMaxCells === undefined ? {} : { refitOnAllRowsMaxCells }) });
 
 type Completed = Exclude<ModelComputeOutput, { failure: string }>;
 

@@ -6,24 +6,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFixture } from '../support/fixtures.js';
-import { compute, type ModelComputeInput } from '../../src/jobs/compute/model-compute.js';
-import { ColumnarLoader } from '../../src/service/datasets/columnar-loader.js';
-import { contestWorkBudget } from '../../src/ml/tabular/contest/index.js';
-import type { ColumnSpec } from '../../src/ml/encode.js';
+import { creditSessionInput } from '../support/credit-session-input.js';
+import { compute } from '../../src/jobs/compute/model-compute.js';
 
-const NUMERIC = new Set(['Seniority', 'Time', 'Age', 'Expenses', 'Income', 'Assets', 'Debt', 'Amount', 'Price']);
-
-function creditInput(rows: number): ModelComputeInput {
-  const table = readFixture('classification', 'credit_data.csv');
-  const specs: ColumnSpec[] = table.header.map((name) => ({ name, dataType: NUMERIC.has(name) ? 'numeric' : 'string', role: name === 'Status' ? 'target' : 'feature' }));
-  const loader = new ColumnarLoader(specs.map((s) => ({ name: s.name, numeric: s.dataType === 'numeric' })), rows);
-  loader.add(table.rows.slice(0, rows).map((r) => JSON.stringify(Object.fromEntries(table.header.map((h, j) => [h, r[j] ?? ''])))));
-  return {
-    domain: 'classification', seed: 1234, specs, columns: loader.finish(), rows: loader.rowCount,
-    targetColumn: 'Status', keyColumn: null, balance: true, containsAnomalies: true, workBudget: contestWorkBudget(rows),
-  };
-}
+const creditInput = (rows: number) => creditSessionInput(rows);
 
 /** A child process spinning on one core until killed. */
 function busyCore(): () => void {
