@@ -25,6 +25,11 @@
  * Since balance decides rather than weights training (model-compute.ts), confirmation, 5 outer folds:
  * mean AUC 0.7826 http (best reference 0.7836), 1 set more than 0.02 below its best (womenlf −0.021,
  * was 7), RMSE ÷ LightGBM 0.9257; the scores equal the old balance-false run's (greene 0.7733 both).
+ * The rest of the gap was the session's 80 % share: in process, bench:yardstick --holdout --seed 1 gives
+ * the http figures (tuning, 2 outer folds: 0.7323 both). Since sessions on up to 200,000 cells keep the
+ * champion refitted on all their rows (model-compute.ts keptFit), tuning, 2 outer folds: mean AUC
+ * 0.7447 http (0.7444 in process with --refit-all; best reference 0.7497; 2 sets more than 0.02 below
+ * their best, cowles −0.025 and lung_status −0.034, was 4), RMSE ÷ LightGBM 0.9110 (was 0.9475).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { benchFold, loadBenchTable, type BenchTable } from './lib/tabular-table.js';
