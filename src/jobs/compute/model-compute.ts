@@ -186,7 +186,11 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
  * 0.9475 → 0.9139, calibrated log loss 0.6383 → 0.6312, ECE 0.0929 → 0.0912, conformal coverage
  * 79.6/95.7 → 80.7/95.8 % at 80/95 %; confirmation half (5 outer folds) agreed: AUC 0.7826 → 0.7831
  * (best 0.7836; 1 → 0 sets below), RMSE ÷ LightGBM 0.9274 → 0.9094, log loss 0.5586 → 0.5541, ECE
- * 0.0796 → 0.0801, coverage 79.6/94.8 → 79.4/95.3 %. The bound is the refit's cost, one more fit of
+ * 0.0796 → 0.0801, coverage 79.6/94.8 → 79.4/95.3 %; with 2 outer folds AUC 0.7770 → 0.7765 (foodstamp
+ * −0.029, the rest within ±0.008), RMSE ÷ LightGBM 0.9137 → 0.8940, log loss 0.5592 → 0.5567. So: class
+ * ranking flat on the confirmation half, regression and log loss better on both halves. Through HTTP
+ * (bench:yardstick-http, 2 outer folds): tuning AUC 0.7447, confirmation 0.7763, RMSE ÷ LightGBM 0.9110
+ * and 0.8915. The bound is the refit's cost, one more fit of
  * the champion: at 6,800 × 29 (197,200 cells; bench:sessions --rows 6800) 1.4 s wall, 2.6 s CPU,
  * the whole session 7.4 s; a 10,000 × 30 session (7.8 s) is not refitted.
  */
