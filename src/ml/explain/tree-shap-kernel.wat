@@ -19,7 +19,9 @@
 ;;     polynomial of $direct) | d | c0 | c1 << 16 (the outputs c0 .. c1−1 hold all the leaf's
 ;;     values other than 0). Leaves whose values are all 0 add nothing and are left out of the list;
 ;;     their sums are 0 in `sum`, written once for all rows.
-;; `values` holds kk values per leaf (1 when the table already carries the leaf's value).
+;; `values` holds kk values per leaf (1 when the table already carries the leaf's value). Twin
+;; leaves of one-output forest trees (a split and its two leaves) are a third list ($twins1), left
+;; out of the other two.
 ;;
 ;; Why the passes are separate small functions: V8 keeps a small function's locals in registers,
 ;; while one function holding all three passes spilled them to the stack (callgrind, credit forest:
@@ -43,10 +45,11 @@
     (param $splits i32) (param $ns i32) (param $catBits i32) (param $categorical i32)
     (param $leaves i32) (param $nl i32) (param $values i32) (param $kk i32)
     (param $mask i32) (param $sum i32) (param $w i32) (param $g i32) (param $shapley i32) (param $zeroDelta i32)
-    (param $phi i32) (param $pairStride i32) (param $outStride i32)
-    (local $p i32) (local $xr i32) (local $rowBytes i32) (local $pp i32) (local $splitsEnd i32) (local $leavesEnd i32)
+    (param $phi i32) (param $pairStride i32) (param $outStride i32) (param $twins i32) (param $nt i32)
+    (local $p i32) (local $xr i32) (local $rowBytes i32) (local $pp i32) (local $splitsEnd i32) (local $leavesEnd i32) (local $twinsEnd i32)
     (local.set $splitsEnd (i32.add (local.get $splits) (i32.mul (local.get $ns) (i32.const 48))))
     (local.set $leavesEnd (i32.add (local.get $leaves) (i32.shl (local.get $nl) (i32.const 5))))
+    (local.set $twinsEnd (i32.add (local.get $twins) (i32.shl (local.get $nt) (i32.const 6))))
     (local.set $rowBytes (i32.shl (local.get $nc) (i32.const 3)))
     (local.set $xr (local.get $x))
     (local.set $pp (local.get $phi))
@@ -66,6 +69,8 @@
           (then
             (call $leaves1 (local.get $pp) (local.get $leaves) (local.get $leavesEnd) (local.get $mask) (local.get $sum)
               (local.get $values) (local.get $w) (local.get $g) (local.get $shapley) (local.get $zeroDelta))
+            (call $twins1 (local.get $pp) (local.get $xr) (i32.add (local.get $xr) (local.get $rowBytes))
+              (local.get $twins) (local.get $twinsEnd) (local.get $mask) (local.get $sum))
             (call $backward1 (local.get $pp) (local.get $splits) (local.get $splitsEnd) (local.get $mask) (local.get $sum)))
           (else
             (call $leavesK (local.get $pp) (local.get $leaves) (local.get $leavesEnd) (local.get $mask) (local.get $sum)
@@ -288,6 +293,72 @@
               (local.set $lane (i32.add (local.get $lane) (i32.const 8)))
               (br_if $lanes (i32.lt_u (local.get $lane) (i32.const 16))))))
         (local.set $rec (i32.add (local.get $rec) (i32.const 32)))
+        (br $next))))
+
+  ;; Twin leaves of a one-output forest tree (a split whose children are both leaves with a Ψ table),
+  ;; each pair one 64-byte record in place of the split and its two leaves: threshold f64 | column·8 |
+  ;; column·16 | a·16 (the split's node: its mask, where its sum goes) | slot s of its feature | i64 −1
+  ;; when missing values go left, else 0 | the combined tables (byte address) | their stride (2^(d−1)·16)
+  ;; | the d − 1 other slots' features·16 (i32) and (1 − z)/z (f64; byte addresses) | the path's slots
+  ;; but s ((1 << d) − 1 without bit s) | (1 << s) − 1. The leaves' paths differ only in the split's
+  ;; branch, so with Q the row's hot slots at the split but s (packed to d − 1 bits) and state k (0: the
+  ;; row had left slot s's branch above; 1: it goes left here; 2: right), both leaves' Ψ terms of a hot
+  ;; slot share one look-up: the table of k holds 16 bytes per Q, C_k(Q) = Ψ_L(Q_L) + Ψ_R(Q_R) (both
+  ;; leaves' values folded in) and F_k(Q), what slot s's feature gets (the hot twin's term minus the
+  ;; cold twin's sum; 0 at k = 0); the split's sum is C_k(Q) and each hot slot j gets (1 − z_j)/z_j ·
+  ;; C_k(Q∖{j}). tree-shap-wasm.ts builds the tables from the leaves' Ψ tables.
+  (func $twins1 (param $pp i32) (param $xr0 i32) (param $xr1 i32) (param $rec i32) (param $end i32) (param $mask i32) (param $sum i32)
+    (local $col i32) (local $v v128) (local $left v128) (local $mk v128) (local $a i32) (local $s i32) (local $low i32) (local $below i32)
+    (local $lane i32) (local $m i32) (local $k i32) (local $q i32) (local $entry i32) (local $base i32) (local $feat i32) (local $hs i32)
+    (local $b i32) (local $j i32) (local $dst i32) (local $f i32)
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $rec) (local.get $end)))
+        (local.set $col (i32.load offset=8 (local.get $rec)))
+        (local.set $v (v128.load64_lane 1 (i32.add (local.get $xr1) (local.get $col))
+          (v128.load64_splat (i32.add (local.get $xr0) (local.get $col)))))
+        (local.set $left (v128.or
+          (f64x2.le (local.get $v) (v128.load64_splat (local.get $rec)))
+          (v128.and (f64x2.ne (local.get $v) (local.get $v)) (v128.load64_splat offset=24 (local.get $rec)))))
+        (local.set $a (i32.load offset=16 (local.get $rec)))
+        (local.set $mk (v128.load (i32.add (local.get $mask) (local.get $a))))
+        (local.set $s (i32.load offset=20 (local.get $rec)))
+        (local.set $low (i32.load offset=48 (local.get $rec)))
+        (local.set $below (i32.load offset=52 (local.get $rec)))
+        (local.set $feat (i32.load offset=40 (local.get $rec)))
+        (local.set $hs (i32.load offset=44 (local.get $rec)))
+        (local.set $f (i32.add (local.get $pp) (i32.load offset=12 (local.get $rec))))
+        (local.set $lane (i32.const 0))
+        (loop $lanes
+          (local.set $m (i32.wrap_i64 (select (i64x2.extract_lane 1 (local.get $mk)) (i64x2.extract_lane 0 (local.get $mk)) (local.get $lane))))
+          ;; k = 0 when slot s's bit is clear, else 1 (left) or 2 (right).
+          (local.set $k (i32.mul (i32.and (i32.shr_u (local.get $m) (local.get $s)) (i32.const 1))
+            (i32.sub (i32.const 2) (i32.and (i32.const 1) (i32.wrap_i64 (select (i64x2.extract_lane 1 (local.get $left)) (i64x2.extract_lane 0 (local.get $left)) (local.get $lane)))))))
+          (local.set $q (i32.and (local.get $m) (local.get $low)))
+          (local.set $q (i32.or (i32.and (local.get $q) (local.get $below))
+            (i32.and (i32.shr_u (local.get $q) (i32.const 1)) (i32.xor (local.get $below) (i32.const -1)))))
+          (local.set $base (i32.add (i32.load offset=32 (local.get $rec)) (i32.mul (local.get $k) (i32.load offset=36 (local.get $rec)))))
+          (local.set $entry (i32.add (local.get $base) (i32.shl (local.get $q) (i32.const 4))))
+          (f64.store (i32.add (i32.add (local.get $sum) (local.get $a)) (local.get $lane)) (f64.load (local.get $entry)))
+          (local.set $dst (i32.add (local.get $f) (local.get $lane)))
+          (f64.store (local.get $dst) (f64.add (f64.load (local.get $dst)) (f64.load offset=8 (local.get $entry))))
+          (local.set $b (local.get $q))
+          (block $hDone
+            (loop $h
+              (br_if $hDone (i32.eqz (local.get $b)))
+              (local.set $j (i32.ctz (local.get $b)))
+              (local.set $dst (i32.add (i32.add (local.get $pp) (local.get $lane))
+                (i32.load (i32.add (local.get $feat) (i32.shl (local.get $j) (i32.const 2))))))
+              (f64.store (local.get $dst) (f64.add (f64.load (local.get $dst))
+                (f64.mul
+                  (f64.load (i32.add (local.get $hs) (i32.shl (local.get $j) (i32.const 3))))
+                  (f64.load (i32.add (local.get $base)
+                    (i32.shl (i32.xor (local.get $q) (i32.shl (i32.const 1) (local.get $j))) (i32.const 4)))))))
+              (local.set $b (i32.and (local.get $b) (i32.sub (local.get $b) (i32.const 1))))
+              (br $h)))
+          (local.set $lane (i32.add (local.get $lane) (i32.const 8)))
+          (br_if $lanes (i32.lt_u (local.get $lane) (i32.const 16))))
+        (local.set $rec (i32.add (local.get $rec) (i32.const 64)))
         (br $next))))
 
   ;; Ψ(S) of a leaf without a table (record at rec, hot set sm), and w[j] = (1 − z_j)/z_j · Ψ(S∖{j}).

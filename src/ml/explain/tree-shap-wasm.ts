@@ -28,6 +28,14 @@
  * Ψ table read that misses L1 (a tree's tables are ~1 MB; reading every table within its first 8
  * entries instead, wrong numbers, saves ~20 % of the time at load 3.5).
  *
+ * Twin leaves (tree-shap-kernel.wat $twins1): in a one-output forest tree, a split whose children are
+ * both leaves with a value and a Ψ table (fully grown regression trees: 2/3 of the concrete forest's
+ * leaves) is one record in place of three nodes, with tables combining both leaves' (their paths differ
+ * only in that split, so a hot slot's two terms are one look-up): concrete forest, 1,000 records,
+ * 17.2·10⁹ → 14.8·10⁹ instructions (callgrind, explanation alone), CPU −15 % back to back (load 4–7);
+ * results differ by ≤ 2·10⁻¹⁵ of the largest contribution (the two leaves' terms added before, not
+ * after, they reach the contributions). GBDT trees keep their bits: they are left as they were.
+ *
  * Tried and left out, all slower or no better: (1) per-leaf contribution tables (v2 taken to whole
  * vectors: for every hot set the leaf's hot and cold terms over all features, so a leaf adds one
  * f64x2 vector per row and a tree whose leaves all have one skips the backward pass): ~10 % less CPU
@@ -36,11 +44,18 @@
  * and a row's vector costs more than its few hot terms); (2) a hot-term loop over all d slots with a
  * select instead of over the set bits (no loop exit to mispredict): ~50 % more CPU; (3) two rows at a
  * time through the forward pass of the old single function, scalar (commit a2ee6dd, reverted): within
- * the noise. Not tried yet, for the mispredicted loop exits: the hot sets of many leaves packed into
- * one 64-bit word per row (a per-tree table from bit position to feature, 1 − z / z and leaf), one
- * loop exit per word instead of per leaf; and, for the concrete forest (every leaf has a value), a
- * split whose children are both leaves taken as one record with combined tables (about a third fewer
- * hot terms there).
+ * the noise; (4) both rows of a pair in one hot-term loop over the slots hot in either (one loop exit
+ * per leaf, not two; lanes masked): bit-identical, −5 % instructions at 1,000 records but +9 % in
+ * leaves1 at 300, and no faster back to back (credit forest 1737/1725 vs 1692/1725 ms): V8 compiles
+ * it to ~28 instructions a slot against ~13 a hot term of the 4×-unrolled scalar loop; (5) a leaf whose
+ * sibling holds only zeros (57 % of the credit forest's live leaves) taken with its split, as twins
+ * are: −5 % instructions (credit forest 20.9 → 19.8·10⁹) but 6–12 % more CPU back to back (a branch
+ * for V8's f64 select, and still slower without it). Not tried yet, for the mispredicted loop exits:
+ * the hot sets of many leaves packed into one 64-bit word per row (a per-tree table from bit position
+ * to feature, 1 − z / z and leaf), one loop exit per word instead of per leaf (the union loop of (4)
+ * suggests the exits cost less than thought). Table memory: every table read within its first 8
+ * entries (wrong numbers) now saves only 7–8 % of the credit forest's CPU (load ~5), the bound on
+ * any table layout or blocking.
  */
 import kernelBytes from './tree-shap-kernel.wasm.js';
 import type { SplitRows } from './tree-shap.js';
@@ -51,7 +66,7 @@ type PsiTableFn = (zero: number, d: number, scale: number, out: number, p: numbe
 type RowsFn = (
   x: number, nc: number, pairs: number, missing: number, splits: number, ns: number, catBits: number, categorical: number,
   leaves: number, nl: number, values: number, kk: number, mask: number, sum: number, w: number, g: number, shapley: number,
-  zeroDelta: number, phi: number, pairStride: number, outStride: number,
+  zeroDelta: number, phi: number, pairStride: number, outStride: number, twins: number, nt: number,
 ) => void;
 
 /** What the kernel reads of a tree's summary (tree-shap.ts TreePlan). */
@@ -156,12 +171,41 @@ export class WasmTreeShap {
     if (this.live.length < p.leaves) {
       this.live = new Int32Array(2 * p.leaves);
       this.leafPos = new Int32Array(2 * p.leaves);
+      this.twinLeaves = new Int32Array(2 * p.leaves);
+    }
+    if (this.twinAt.length < m) this.twinAt = new Int32Array(2 * m);
+    const kk = p.only >= 0 ? 1 : this.outputs;
+    for (let a = 0; a < m; a++) if (p.leftAt[a]! < 0) this.leafPos[p.slotAt[a]!] = a; // a leaf's slotAt is its index
+    // Twin leaves (tree-shap-kernel.wat $twins1): of one-output forest trees (GBDT trees keep their bits), both with a value and a table.
+    let nt = 0;
+    let twinSlots = 0;
+    let twinBytes = 0;
+    for (let a = 0; a < m; a++) {
+      this.twinAt[a] = -1;
+      if (kk !== 1 || p.only >= 0 || p.leftAt[a]! < 0) continue;
+      const la = p.leftAt[a]!;
+      const ra = p.rightAt[a]!;
+      if (p.leftAt[la]! >= 0 || p.leftAt[ra]! >= 0) continue;
+      const l = p.slotAt[la]!;
+      const r = p.slotAt[ra]!;
+      if (p.leafZero[l] || p.leafZero[r] || p.tableAt[l]! < 0 || p.tableAt[r]! < 0) continue;
+      this.twinAt[a] = nt++;
+      const d = p.leafSlots[l]!;
+      twinSlots += d - 1;
+      twinBytes += 3 * 16 * (1 << (d - 1));
     }
     let L = 0;
-    for (let l = 0; l < p.leaves; l++) if (!p.leafZero[l]) this.live[L++] = l;
-    const ns = m - p.leaves;
-    const kk = p.only >= 0 ? 1 : this.outputs;
-    // Records of 48 and 32 bytes (tree-shap-kernel.wat's header); the slot arrays: feature·16 (i32), zero fraction and (1 − z)/z (f64).
+    let T = 0;
+    for (let l = 0; l < p.leaves; l++) {
+      if (p.leafZero[l]) continue;
+      const parent = this.leafPos[l]! - 1;
+      // A left twin's parent is the node before it; a right twin's, two before (its left twin between).
+      const twin = (p.leftAt[parent] === this.leafPos[l] && this.twinAt[parent]! >= 0) || (parent > 0 && p.rightAt[parent - 1] === this.leafPos[l] && this.twinAt[parent - 1]! >= 0);
+      if (twin) this.twinLeaves[T++] = l;
+      else this.live[L++] = l;
+    }
+    const ns = m - p.leaves - nt;
+    // Records of 48, 32 and 64 bytes (tree-shap-kernel.wat's header, $twins1); the slot arrays: feature·16 (i32), zero fraction and (1 − z)/z (f64).
     const splits = this.treeAt;
     const leaves = align(splits + ns * 48);
     const sFeat = align(leaves + L * 32);
@@ -171,8 +215,12 @@ export class WasmTreeShap {
     const values = align(tables + p.tableUsed * 8);
     const quad = align(values + L * kk * 8);
     const quadUsed = this.quadrature(p);
+    const twins = align(quad + quadUsed * 8);
+    const tFeat = align(twins + nt * 64);
+    const tHot = align(tFeat + twinSlots * 4);
+    const tTables = align(tHot + twinSlots * 8);
     // Per node, for the pair of rows: masks (i64 each), sums (kk f64x2).
-    const mask = align(quad + quadUsed * 8);
+    const mask = align(tTables + twinBytes);
     const sum = align(mask + m * 16);
     // Scratch of the Ψ tables (tree-shap-kernel.wat $psiTable): the largest leaf's ratios and subset products.
     let widest = 0;
@@ -193,10 +241,7 @@ export class WasmTreeShap {
     let categorical = 0;
     let i = 0;
     for (let a = 0; a < m; a++) {
-      if (p.leftAt[a]! < 0) {
-        this.leafPos[p.slotAt[a]!] = a; // a leaf's slotAt is its index
-        continue;
-      }
+      if (p.leftAt[a]! < 0 || this.twinAt[a]! >= 0) continue;
       const at = (splits >> 2) + 12 * i;
       const node = p.order[a]!;
       const cat = catOffset ? catOffset[node]! : -1;
@@ -253,8 +298,8 @@ export class WasmTreeShap {
     f64.set(p.zero.subarray(0, p.used), sZero >> 3);
     f64.set(p.hotScale.subarray(0, p.used), sHot >> 3);
     // The tables, straight into this memory (the plan only placed them: TreePlan.build with fill false).
-    for (let li = 0; li < L; li++) {
-      const l = this.live[li]!;
+    for (let li = 0; li < L + T; li++) {
+      const l = li < L ? this.live[li]! : this.twinLeaves[li - L]!;
       const tab = p.tableAt[l]!;
       if (tab < 0) continue;
       const d = p.leafSlots[l]!;
@@ -264,13 +309,81 @@ export class WasmTreeShap {
       this.psiTableFn(sZero + 8 * p.leafAt[l]!, d, kk === 1 ? scalar[l]! : 1, tables + 8 * tab, products, ratio, nodes, nodes + 16 * n2, n2);
     }
     f64.set(this.quad.subarray(0, quadUsed), quad >> 3);
+    if (nt > 0) this.twins(p, { twins, tFeat, tHot, tTables, tables }, f64, i32);
     const nf = this.nFeatures;
     const k = this.outputs;
     const phi = this.phi + (p.only >= 0 ? p.only : 0) * nf * 16;
     this.rowsFn(
       this.x, this.rows.columns, this.pairs, this.missing, splits, ns, this.catBits, categorical,
-      leaves, L, values, kk, mask, sum, this.w, this.g, this.shapley, sZero - sHot, phi, k * nf * 16, nf * 16,
+      leaves, L, values, kk, mask, sum, this.w, this.g, this.shapley, sZero - sHot, phi, k * nf * 16, nf * 16, twins, nt,
     );
+  }
+
+  /** Split node → its twin record's number, or −1 (other splits, leaves). */
+  private twinAt = new Int32Array(64);
+  private twinLeaves = new Int32Array(64);
+
+  /**
+   * The twin records (tree-shap-kernel.wat $twins1) and their tables from the twins' Ψ tables (already
+   * filled, values folded in): for the hot slots Q at the split but s, k = 0 (s cold above): C = Ψ_L(Q)
+   * + Ψ_R(Q), F = 0; k = 1 (the row goes left): C = Ψ_L(Q + s) + Ψ_R(Q), F = hs_L·Ψ_L(Q) − Ψ_R(Q); k = 2:
+   * C = Ψ_L(Q) + Ψ_R(Q + s), F = hs_R·Ψ_R(Q) − Ψ_L(Q) — what the split's sum, the leaves' hot terms and
+   * the split's cold term added apart, to rounding.
+   */
+  private twins(p: KernelTree, at: { twins: number; tFeat: number; tHot: number; tTables: number; tables: number }, f64: Float64Array, i32: Int32Array): void {
+    const { threshold, defaultLeft } = this.rows;
+    let rec = at.twins >> 2;
+    let slot = 0;
+    let tab = at.tTables;
+    for (let a = 0; a < p.nodes; a++) {
+      if (this.twinAt[a]! < 0) continue;
+      const node = p.order[a]!;
+      const l = p.slotAt[p.leftAt[a]!]!;
+      const r = p.slotAt[p.rightAt[a]!]!;
+      const d = p.leafSlots[l]!;
+      const s = p.slotAt[a]!;
+      const below = (1 << s) - 1;
+      const size = 1 << (d - 1);
+      f64[rec >> 1] = threshold[node]!;
+      i32[rec + 2] = p.columnAt[a]! * 8;
+      i32[rec + 3] = p.columnAt[a]! * 16;
+      i32[rec + 4] = a * 16;
+      i32[rec + 5] = s;
+      i32[rec + 6] = -defaultLeft[node]!;
+      i32[rec + 7] = -defaultLeft[node]!;
+      i32[rec + 8] = tab;
+      i32[rec + 9] = 16 * size;
+      i32[rec + 10] = at.tFeat + 4 * slot;
+      i32[rec + 11] = at.tHot + 8 * slot;
+      i32[rec + 12] = ((1 << d) - 1) & ~(1 << s);
+      i32[rec + 13] = below;
+      const from = p.leafAt[l]!;
+      for (let j = 0; j < d; j++) {
+        if (j === s) continue;
+        const to = slot + (j < s ? j : j - 1);
+        i32[(at.tFeat >> 2) + to] = p.feature[from + j]! * 16;
+        f64[(at.tHot >> 3) + to] = p.hotScale[from + j]!;
+      }
+      const tl = (at.tables >> 3) + p.tableAt[l]!;
+      const tr = (at.tables >> 3) + p.tableAt[r]!;
+      const hl = p.hotScale[from + s]!;
+      const hr = p.hotScale[p.leafAt[r]! + s]!;
+      const bit = 1 << s;
+      const t = tab >> 3;
+      for (let q = 0; q < size; q++) {
+        const full = (q & below) | ((q & ~below) << 1);
+        const e = t + 2 * q;
+        f64[e] = f64[tl + full]! + f64[tr + full]!;
+        f64[e + 1] = 0;
+        f64[e + 2 * size] = f64[tl + (full | bit)]! + f64[tr + full]!;
+        f64[e + 2 * size + 1] = hl * f64[tl + full]! - f64[tr + full]!;
+        f64[e + 4 * size] = f64[tl + full]! + f64[tr + (full | bit)]!;
+        f64[e + 4 * size + 1] = hr * f64[tr + full]! - f64[tl + full]!;
+      }
+      rec += 16;
+      slot += d - 1;
+      tab += 3 * 16 * size;
+    }
   }
 
   private scalar = new Float64Array(64);

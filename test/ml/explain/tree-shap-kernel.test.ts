@@ -3,7 +3,9 @@
  * JS loops it replaces (method 'js') on real fixture data, with few enough rows that leaves go both ways
  * (Ψ tables, filled by the kernel's $psiTable against psi-table.ts's, and, for the rest, the kernel's quadrature): GBDT with categorical splits and missing
  * values (credit_data), multiclass GBDT (vehicle, one output per tree), forests with vector leaves
- * (vehicle: four classes; auto_mpg: regression); and the forest's last class taken by difference.
+ * (vehicle: four classes; auto_mpg: regression); and the forest's last class taken by difference; the
+ * twin leaves (both children of a split, each with a value) a one-output forest tree's kernel takes
+ * with their split.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -47,8 +49,12 @@ function leafKinds(t: ShapTrees, rows: number): { tabulated: number; other: numb
 function assertKernelAgrees(trees: ShapTrees, nf: number, rows: SplitRows): void {
   const kinds = leafKinds(trees, rows.nRows);
   assert.ok(kinds.tabulated > 0 && kinds.other > 0, `leaves with and without tables: ${JSON.stringify(kinds)}`);
-  const want = treeShap(trees, nf, rows, 'js');
-  const got = treeShap(trees, nf, rows, 'auto');
+  assertClose(treeShap(trees, nf, rows, 'auto'), treeShap(trees, nf, rows, 'js'));
+}
+
+/** The kernel's contributions equal the JS loops' to 10⁻¹² of the largest. */
+function assertClose(got: Float64Array, want: Float64Array): void {
+  assert.equal(got.length, want.length);
   let scale = 0;
   for (const v of want) scale = Math.max(scale, Math.abs(v));
   assert.ok(scale > 0);
@@ -82,4 +88,24 @@ test('TreeSHAP kernel = JS loops: forests with vector leaves (vehicle, four clas
   const r = new RandomForestLearner({ nTrees: 8 }).fit(mpg.train, mpg.yTrain, mpg.task, { seed: 0 }) as ForestModel;
   const b = r.shapTrees(rowsOf(mpg.test, 39));
   assertKernelAgrees(b.trees, mpg.train.columns.length, b.rows);
+});
+
+/** Splits whose children are both leaves, each with a value other than 0. */
+function twinLeaves(t: ShapTrees): number {
+  let twins = 0;
+  for (let n = 0; n < t.left.length; n++) {
+    const l = t.left[n]!;
+    const r = t.right[n]!;
+    if (l >= 0 && t.left[l]! < 0 && t.left[r]! < 0 && t.leafValue[l * t.outputs] !== 0 && t.leafValue[r * t.outputs] !== 0) twins++;
+  }
+  return twins;
+}
+
+test('TreeSHAP kernel = JS loops: twin leaves taken with their split (auto_mpg regression forest)', () => {
+  const mpg = benchFold(fixtureTable('regression', 'auto_mpg'), 0);
+  const r = new RandomForestLearner({ nTrees: 8 }).fit(mpg.train, mpg.yTrain, mpg.task, { seed: 0 }) as ForestModel;
+  // Rows enough that most leaves have a table (twins need both).
+  const a = r.shapTrees(rowsOf(mpg.test, 121));
+  assert.ok(twinLeaves(a.trees) > 20);
+  assertClose(treeShap(a.trees, mpg.train.columns.length, a.rows, 'auto'), treeShap(a.trees, mpg.train.columns.length, a.rows, 'js'));
 });
