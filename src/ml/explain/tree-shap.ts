@@ -345,7 +345,11 @@ class TreePlan {
     }
     // A table costs ~2^d·d once and saves ~d²/2 per row over the direct way; it needs z > 0 (Ψ(S∖{i}) is divided by z_i).
     // (The wasm kernel evaluates the leaves left without a table by quadrature, tree-shap-wasm.ts.)
-    const table = !zeroLeaf && positive && d > 0 && d <= MAX_TABLE_SLOTS && (method === 'table' || (method !== 'direct' && 3 * (1 << d) <= rows * d));
+    // The wasm kernel's alternative is its quadrature, ~10·(d + 1)·(pairs + 1) instructions a row against ~25 an entry to fill a table:
+    // a table pays from fewer rows (a quarter of the break-even, for the cache misses of its larger tables). Forest trees only
+    // (this.only < 0): GBDT trees, 31 leaves, keep the rule their numbers were checked with, bit for bit.
+    const pays = this.fill || this.only >= 0 ? 3 * (1 << d) <= rows * d : 4 * (1 << d) <= rows * (d + 1) * (quadraturePairs(d) + 1);
+    const table = !zeroLeaf && positive && d > 0 && d <= MAX_TABLE_SLOTS && (method === 'table' || (method !== 'direct' && pays));
     if (table) {
       const start = this.tableUsed;
       this.tableUsed += 1 << d;
