@@ -24,6 +24,16 @@
  * more: the leaves' hot terms stay, each a Ψ table read that mostly misses L1 and, per leaf and row, a
  * mispredicted loop exit (tree-shap-wasm.ts). The forests' CPU is ~2/3 of before, not 1/2: at this load
  * still above the ~1.4 s a quiet machine would need for the credit and concrete forests.
+ *
+ * Then twin leaves ($twins1) and forest tables wherever they cost less than the kernel's quadrature
+ * (tree-shap-wasm.ts, tree-shap.ts), before → after in two back-to-back pairs of runs (loads 1.3–2.3,
+ * then 0.6–4), CPU ms per 1,000 records: concrete forest 1765 → 1584 and 1614 → 1333, credit forest
+ * 1941 → 1759 and 1759 → 1715, vehicle forest 560 → 573 and 495 → 619 (noise: its kernel runs back to
+ * back, 4 alternations, 624/640 → 561/589); the GBDTs, whose code and bits did not change, within the
+ * noise (letter 1309 → 1116 and 1168 → 1193). Wall on two threads at the quieter pair: credit forest
+ * 1188 → 873, concrete forest 1027 → 784. Callgrind, explanation alone: concrete forest 17.2 → 14.8·10⁹
+ * instructions, credit forest 19.0 / 20.9 → 17.7 / 17.5·10⁹ (two runs of each build: they differ by
+ * up to 10 %, so the pair run back to back, 19.0 → 17.7, is the figure).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -161,6 +171,7 @@ function size(model: TrainedModel, frame: Frame, rows: number): { text: string; 
   if (model instanceof GbdtModel) t = gbdtTreeTable(model.forest);
   else if (model instanceof ForestModel) t = model.shapTrees(batch(frame, 1)).trees;
   else return { text: '—', tableMb: 0 };
+  const forest = model instanceof ForestModel;
   let leaves = 0;
   let deepest = 0;
   let widest = 0;
@@ -173,8 +184,10 @@ function size(model: TrainedModel, frame: Frame, rows: number): { text: string; 
       leaves++;
       deepest = Math.max(deepest, depth);
       treeWidest = Math.max(treeWidest, distinct);
-      // tree-shap.ts: a leaf is tabulated when 3·2^d ≤ rows·d (d ≤ 16, in trees whose paths all stay within 16).
-      if (distinct > 0 && distinct <= 16 && 3 * 2 ** distinct <= rows * distinct) entries += 2 ** distinct;
+      // tree-shap.ts: a leaf is tabulated when 3·2^d ≤ rows·d, a forest's when 4·2^d ≤ rows·(d + 1)·(pairs + 1) (d ≤ 16, in trees whose paths all stay within 16).
+      const pairs = (((distinct + 1) >> 1) + 1) >> 1;
+      const pays = forest ? 4 * 2 ** distinct <= rows * (distinct + 1) * (pairs + 1) : 3 * 2 ** distinct <= rows * distinct;
+      if (distinct > 0 && distinct <= 16 && pays) entries += 2 ** distinct;
       return;
     }
     const f = t.feature[n]!;
