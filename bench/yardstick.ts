@@ -162,12 +162,12 @@ async function evaluateSet(root: DataRoot, set: YardstickSet, outerFolds: number
     // The confidence a session states: class scores calibrated and conformal intervals, both from the contest's folds.
     const stated = championUncertainty(model, split.train, split.yTrain, contest, { seed, balance: false });
     if (split.task.kind === 'classification') {
-      const k = split.task.classes.length;
+      const classes = split.task.classes.length;
       const y = Int32Array.from(split.yTest);
       const calibrated = stated.model instanceof CalibratedModel ? stated.model.calibrate(scores) : scores;
-      sum += classificationMetrics(y, scores, k, { positiveClass: table.positiveClass }).rocAreaUnderCurve;
-      logLoss += classificationMetrics(y, calibrated, k).logLoss;
-      calibrationError += expectedCalibrationError(y, calibrated, k);
+      sum += classificationMetrics(y, scores, classes, { positiveClass: table.positiveClass }).rocAreaUnderCurve;
+      logLoss += classificationMetrics(y, calibrated, classes).logLoss;
+      calibrationError += expectedCalibrationError(y, calibrated, classes);
     } else {
       sum += regressionMetrics(split.yTest, scores).rootMeanSquareError;
       const [band80, band95] = stated.intervals!.intervalsAt(split.test, scores, [0.8, 0.95]);
