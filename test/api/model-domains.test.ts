@@ -85,6 +85,9 @@ for (const backend of await backends()) {
       // held-back rows too, so it predicts them closer than the tested fit whose predictions the results hold.
       const session = await s.call('GET', `/v1/sessions/${done.sessionId}`);
       assert.ok(session.json.messages.some((msg: { message: string }) => /trained again on all \d+ rows/.test(msg.message)), JSON.stringify(session.json.messages));
+      const { trainingRows, testRows: testCount, modelTrainingRows } = results.json;
+      assert.equal(testCount, results.json.totalCount);
+      assert.equal(modelTrainingRows, trainingRows + testCount, JSON.stringify({ trainingRows, testCount, modelTrainingRows }));
       const error = (predictedOf: (i: number) => number) => testRows.reduce((a, _r, i) => a + Math.abs(predictedOf(i) - Number(results.json.data[i]['compressive_strength:actual'])), 0) / testRows.length;
       const keptError = error((i) => Number(withIntervals.json.data[i].compressive_strength));
       const testedError = error((i) => Number(results.json.data[i].compressive_strength));

@@ -244,6 +244,9 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
     for (const id of ['chart-confusion', 'chart-roc', 'chart-pr', 'chart-scores', 'chart-importance', 'chart-contribution-importance']) await assertChartDrawn(id);
     // Per-record explanations: a held-back row explained as a waterfall from the base value to its prediction.
     const explainSection = page.getByRole('region', { name: 'Why a row got its prediction' });
+    // 569 rows × 30 columns is a small table: the model kept was trained again on all rows after the test (the results' modelTrainingRows).
+    await assertVisible(page.getByText(/After the test, the model was trained again on all 569 rows\./));
+    await assertVisible(explainSection.getByText(/the prediction explained here may differ from the tested prediction/));
     await explainSection.getByRole('button', { name: 'Explain' }).first().click();
     await assertChartDrawn('chart-explanation');
     const summary = await page.getByTestId('explanation-summary').innerText();

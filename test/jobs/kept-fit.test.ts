@@ -44,6 +44,12 @@ test('a small session keeps a model refitted on all rows; its results describe t
   const refitMessage = (out: Completed) => out.messages.some((m) => /trained again on all 1000 rows/.test(m.message));
   assert.ok(refitMessage(kept), JSON.stringify(kept.messages));
   assert.ok(!refitMessage(tested));
+  // The results say it in fields, too: what trained and tested the fit the metrics describe, and what trained the model kept.
+  const rowsOf = (out: Completed) => JSON.parse(out.results.extra).resultFields as Record<string, number>;
+  const testCount = rowsOf(kept).testRows!;
+  assert.ok(testCount >= 150, `${testCount} test rows`);
+  assert.deepEqual(rowsOf(kept), { trainingRows: 1000 - testCount, testRows: testCount, modelTrainingRows: 1000 });
+  assert.deepEqual(rowsOf(tested), { trainingRows: 1000 - testCount, testRows: testCount, modelTrainingRows: 1000 - testCount });
   assert.equal(kept.algorithm.key, tested.algorithm.key);
 
   const { rows, scores } = testRows(tested);

@@ -124,6 +124,8 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
   const extra: Record<string, unknown> = {
     featureImportance: encoder.inputImportance(model.featureImportance()),
     contest: contestView(contest, candidates),
+    // Beside the metrics in GET …/results: how many rows trained the tested fit, tested it, and trained the model kept.
+    resultFields: { trainingRows: split.train.length, testRows: split.test.length, modelTrainingRows: kept ? split.train.length + split.test.length : split.train.length },
   };
   const contributions = contributionImportance(model, testFrame, encoder);
   if (contributions) extra.meanAbsoluteContributions = contributions;
@@ -190,7 +192,8 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
  * - conformal coverage at 80/95 % within noise of nominal before and after (tuning 79.6/95.7 →
  *   80.7/95.8, confirmation 79.6/94.8 → 79.4/95.3), although the intervals come from fits on fewer rows;
  * - through HTTP (bench:yardstick-http, 2 outer folds): tuning AUC 0.7447, confirmation 0.7763.
- * The bound is the refit's cost, one more fit of the champion: at 6,800 × 29 (197,200 cells;
+ * The bound is the refit's cost, one more fit of the champion, so it counts the encoded input columns
+ * the learners see (a text column's tf-idf terms and a date's parts each count): at 6,800 × 29 (197,200 cells;
  * bench:sessions --rows 6800) 1.4 s wall, 2.6 s CPU, the whole session 7.4 s. A 10,000 × 30 session
  * (6.6–7.8 s on a quiet machine) is not refitted.
  */

@@ -27,13 +27,15 @@ export function ModelResults({ session }: { session: Session }) {
   const results = useQuery({ queryKey: ['results', session.sessionId, 'head'], queryFn: () => get<SessionResults>(`/v1/sessions/${session.sessionId}/results`, { pageSize: 1 }) });
   const r = results.data;
   const domain = session.predictionDomain;
+  // A small session keeps the champion trained again on all rows after the test (model-compute.ts keptFit).
+  const refitRows = r && typeof r.modelTrainingRows === 'number' && typeof r.trainingRows === 'number' && r.modelTrainingRows > r.trainingRows ? r.modelTrainingRows : undefined;
   return (
     <>
       <ErrorNote error={results.error} />
       {r && (
         <section aria-labelledby="metrics-title">
           <h2 id="metrics-title">How well it does</h2>
-          <p className="hint">{domain === 'anomalies' ? 'Scores of every row of the data set.' : `Measured on ${r.totalCount.toLocaleString()} test rows held back from training.`} Model: {r.algorithm?.name ?? '—'}{r.algorithm?.description ? ` — ${r.algorithm.description}` : ''}.</p>
+          <p className="hint">{domain === 'anomalies' ? 'Scores of every row of the data set.' : `Measured on ${r.totalCount.toLocaleString()} test rows held back from training.`} Model: {r.algorithm?.name ?? '—'}{r.algorithm?.description ? ` — ${r.algorithm.description}` : ''}.{refitRows ? ` After the test, the model was trained again on all ${refitRows.toLocaleString()} rows.` : ''}</p>
           <MetricCards metrics={r.metrics} order={METRIC_ORDER} hints={METRIC_HINTS} />
           {session.modelId && <p><Link className="button primary" to={`/models/${session.modelId}`}>Try the model</Link></p>}
         </section>
@@ -42,7 +44,7 @@ export function ModelResults({ session }: { session: Session }) {
       {r && domain === 'regression' && <RegressionCharts session={session} />}
       {r && domain === 'anomalies' && <AnomalyCharts session={session} />}
       <FeatureImportance session={session} />
-      {domain !== 'anomalies' && session.modelId && <Explanations session={session} />}
+      {domain !== 'anomalies' && session.modelId && <Explanations session={session} refitted={refitRows !== undefined} />}
       <Leaderboard session={session} />
     </>
   );
@@ -228,7 +230,7 @@ function FeatureImportance({ session }: { session: Session }) {
 }
 
 /** Test rows, each of which can be sent to the model to be explained (when the model explains its predictions). */
-function Explanations({ session }: { session: Session }) {
+function Explanations({ session, refitted }: { session: Session; refitted: boolean }) {
   const target = session.targetColumn!;
   const [page, setPage] = useState(0);
   const rows = useQuery({
@@ -260,7 +262,7 @@ function Explanations({ session }: { session: Session }) {
     <section className="card" aria-labelledby="explain-title">
       <h2 id="explain-title">Why a row got its prediction</h2>
       <p className="hint">Pick a test row to see how much each of its values pushed the prediction up or down.</p>
-      {session.messages.some((m) => /trained again on all \d+ rows/.test(m.message)) && (
+      {refitted && (
         <p className="hint">After the test, the model was trained again on all rows, these included: the prediction explained here may differ from the tested prediction in the table.</p>
       )}
       <ErrorNote error={rows.error ?? explain.error} />
