@@ -12,10 +12,11 @@
  * Usage: npm run bench:yardstick [-- --half tuning|confirmation] [--only a,b] [--outer-folds 5]
  *        [--work <training cells per contest>] [--workers 0|1|2] [--json out.json] [--report saved.json]
  *        [--selection-rule best-mean|one-standard-error|linear-within-one-standard-error] [--ensembles average|stack]
- *        [--holdout [--refit-all]] [--seed n]
+ *        [--holdout [--refit-all]] [--seed n] [--inner-folds n|affordable]
  *        (defaults: the contest's; --holdout trains on a session's 80 % share of each outer training fold,
  *        --seed gives every fold one seed, as a session's fixed seed: the two ways a session differs;
- *        --refit-all then scores the champion refitted on the whole outer training fold)
+ *        --refit-all then scores the champion refitted on the whole outer training fold;
+ *        --inner-folds sets the contest's folds, 'affordable' ten where the work budget allows)
  * Beside each score: the calibrated class scores' log loss and ECE, or the conformal 80/95 % coverage.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -25,7 +26,7 @@ import { dataRoot, repositoryRoot, type DataRoot } from './lib/data-root.js';
 import { benchFold, loadBenchTable, type TabularKind } from './lib/tabular-table.js';
 import { classificationMetrics } from '../src/ml/metrics/classification.js';
 import { regressionMetrics } from '../src/ml/metrics/regression.js';
-import { contestWorkBudget, fitChampion, inThreadExecutor, runContest, type CandidateExecutor, type EnsembleKind, type SelectionRule } from '../src/ml/tabular/contest/index.js';
+import { contestCandidates, contestWorkBudget, fitChampion, inThreadExecutor, runContest, type CandidateExecutor, type EnsembleKind, type SelectionRule } from '../src/ml/tabular/contest/index.js';
 import { ContestWorkerPool } from '../src/jobs/contest-pool.js';
 import { pick, selectRows } from '../src/ml/tabular/contest/frame-rows.js';
 import { holdoutSplit } from '../src/service/models/holdout-split.js';
@@ -127,6 +128,21 @@ export interface SessionLikeOptions {
   seed?: number;
   /** With `holdout`: the champion scored is refitted on the whole outer training fold (the contest ran on its 80 %). */
   refitAll?: boolean;
+  /** The contest's folds: a number, or 'affordable' (affordableFolds); default the contest's own (5). */
+  innerFolds?: number | 'affordable';
+}
+
+/**
+ * Ten inner folds when every candidate's ten fold fits stay within the work budget, else five: fold
+ * models that learn from 90 % of the rows, closer to the champion refitted on all of them. Measured and
+ * not kept (tuning half, 2 outer folds, against five folds): mean AUC 0.7437 → 0.7441, 3 sets 0.02 below
+ * their best either way; RMSE ÷ LightGBM 0.9014 → 0.8999; log loss 0.6314 → 0.6308 but ECE 0.0903 →
+ * 0.0986; conformal coverage 80.6/95.0 → 80.1/95.1 %; contest + refit CPU 61 → 107 s. Noise-sized gains
+ * for 75 % more work, so the confirmation half was not read.
+ */
+function affordableFolds(rows: number, columns: number, candidates: number, budget: number): number {
+  const work = (folds: number) => folds * candidates * Math.ceil((rows * (folds - 1)) / folds) * Math.max(1, columns);
+  return work(10) <= budget ? 10 : 5;
 }
 
 async function evaluateSet(root: DataRoot, set: YardstickSet, outerFolds: number, work: number | undefined, executor: CandidateExecutor, refFolds: Map<string, number[]>, selectionRule?: SelectionRule, ensembles?: EnsembleKind, sessionLike: SessionLikeOptions = {}): Promise<SetResult> {
@@ -152,6 +168,9 @@ async function evaluateSet(root: DataRoot, set: YardstickSet, outerFolds: number
       executor,
       selectionRule,
       ensembles,
+      folds: sessionLike.innerFolds === 'affordable'
+        ? affordableFolds(split.train.nRows, split.train.columns.length, contestCandidates(split.train.nRows, split.task.kind).length, work ?? contestWorkBudget(split.train.nRows))
+        : sessionLike.innerFolds,
     });
     const fitOn = sessionLike.refitAll ? outer : split;
     const model = fitChampion(fitOn.train, fitOn.yTrain, split.task, contest, { seed, balance: false });
@@ -243,7 +262,7 @@ async function main(): Promise<void> {
   const jsonOut = argValue('--json');
   const selectionRule = argValue('--selection-rule') as SelectionRule | undefined;
   const ensembles = argValue('--ensembles') as EnsembleKind | undefined;
-  const sessionLike: SessionLikeOptions = { holdout: args.includes('--holdout'), seed: argValue('--seed') === undefined ? undefined : Number(argValue('--seed')), refitAll: args.includes('--refit-all') };
+  const sessionLike: SessionLikeOptions = { holdout: args.includes('--holdout'), seed: argValue('--seed') === undefined ? undefined : Number(argValue('--seed')), refitAll: args.includes('--refit-all'), innerFolds: argValue('--inner-folds') === undefined ? undefined : argValue('--inner-folds') === 'affordable' ? 'affordable' : Number(argValue('--inner-folds')) };
   if (sessionLike.refitAll && !sessionLike.holdout) throw new Error('--refit-all needs --holdout');
   const root = yardstickData();
   const refFolds = referenceFolds(root);
