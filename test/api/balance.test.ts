@@ -6,14 +6,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFixture } from '../support/fixtures.js';
-import { eventually, startTestServer, type TestServer } from '../support/server.js';
-
-async function finished(s: TestServer, id: string): Promise<any> {
-  return eventually(async () => {
-    const r = await s.call('GET', `/v1/sessions/${id}`);
-    return r.json.status === 'completed' || r.json.status === 'failed' ? r.json : undefined;
-  }, 120_000, 200);
-}
+import { finishedSession, startTestServer, type TestServer } from '../support/server.js';
 
 describe('balance decides, it does not re-weight training', () => {
   let s: TestServer;
@@ -27,7 +20,7 @@ describe('balance decides, it does not re-weight training', () => {
     const run = async (balance: boolean) => {
       const created = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'pima', targetColumn: 'diabetes', predictionDomain: 'classification', extraParameters: { balance } } });
       assert.equal(created.status, 200, created.text);
-      const done = await finished(s, created.json.sessionId);
+      const done = await finishedSession(s, created.json.sessionId);
       assert.equal(done.status, 'completed', JSON.stringify(done.messages));
       const results = await s.call('GET', `/v1/sessions/${done.sessionId}/results?pageSize=1000&includeClassScores=true`);
       return results.json;

@@ -8,17 +8,10 @@ import assert from 'node:assert/strict';
 import { readFixture, type CsvTable } from '../support/fixtures.js';
 import { rocAuc } from '../../src/ml/metrics/ranking.js';
 import { backends } from '../support/backends.js';
-import { eventually, startTestServer, type TestServer } from '../support/server.js';
+import { finishedSession, startTestServer, type TestServer } from '../support/server.js';
 
 function records(t: CsvTable): Record<string, string>[] {
   return t.rows.map((r) => Object.fromEntries(t.header.map((h, j) => [h, r[j] ?? ''])));
-}
-
-async function finished(s: TestServer, id: string): Promise<any> {
-  return eventually(async () => {
-    const r = await s.call('GET', `/v1/sessions/${id}`);
-    return r.json.status === 'completed' || r.json.status === 'failed' ? r.json : undefined;
-  }, 120_000, 200);
 }
 
 for (const backend of await backends()) {
@@ -34,7 +27,7 @@ for (const backend of await backends()) {
       assert.equal(created.status, 200, created.text);
       assert.equal(created.json.predictionDomain, 'regression');
       assert.equal('balance' in created.json, false, 'balance is a classification parameter');
-      const done = await finished(s, created.json.sessionId);
+      const done = await finishedSession(s, created.json.sessionId);
       assert.equal(done.status, 'completed', JSON.stringify(done.messages));
       const results = await s.call('GET', `/v1/sessions/${done.sessionId}/results?pageSize=1000`);
       const m = results.json.metrics;
@@ -108,7 +101,7 @@ for (const backend of await backends()) {
       const run = async (extraParameters?: Record<string, unknown>) => {
         const created = await s.call('POST', '/v1/sessions/model', { json: { ...request, extraParameters } });
         assert.equal(created.status, 200, created.text);
-        const done = await finished(s, created.json.sessionId);
+        const done = await finishedSession(s, created.json.sessionId);
         assert.equal(done.status, 'completed', JSON.stringify(done.messages));
         const results = await s.call('GET', `/v1/sessions/${done.sessionId}/results?pageSize=1000`);
         return { metrics: results.json.metrics, data: results.json.data, algorithm: done.algorithm };
@@ -132,7 +125,7 @@ for (const backend of await backends()) {
       assert.equal(created.json.targetColumn, 'anomaly');
       assert.match(created.json.messages[0].message, /do not accept a target column.*is_anomaly/);
       assert.deepEqual(created.json.extraParameters, { containsAnomalies: true });
-      const done = await finished(s, created.json.sessionId);
+      const done = await finishedSession(s, created.json.sessionId);
       assert.equal(done.status, 'completed', JSON.stringify(done.messages));
       assert.equal(done.supportsFeatureImportance, false);
 

@@ -2,7 +2,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { backends } from '../support/backends.js';
-import { eventually, startTestServer, type TestServer } from '../support/server.js';
+import { finishedSession, startTestServer, type TestServer } from '../support/server.js';
 
 /** Iris-like rows: three classes separable by the petal measures, one rare class and two rows without a label. */
 function flowerCsv(): string {
@@ -17,13 +17,6 @@ function flowerCsv(): string {
   for (let i = 0; i < 3; i++) lines.push(`${id++},3.0,1.0,red,hybrid`);
   for (let i = 0; i < 2; i++) lines.push(`${id++},2.0,0.5,blue,`);
   return lines.join('\n') + '\n';
-}
-
-async function finished(s: TestServer, id: string): Promise<any> {
-  return eventually(async () => {
-    const r = await s.call('GET', `/v1/sessions/${id}`);
-    return r.json.status === 'completed' || r.json.status === 'failed' ? r.json : undefined;
-  }, 120_000, 200);
 }
 
 for (const backend of await backends()) {
@@ -79,7 +72,7 @@ for (const backend of await backends()) {
 
     it('drops classes with fewer than 5 rows with a warning and completes; sub-resources that do not apply are 404', async () => {
       const r = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'flowers', predictionDomain: 'classification', targetColumn: 'species', columns: { id: { role: 'key' } } } });
-      const done = await finished(s, r.json.sessionId);
+      const done = await finishedSession(s, r.json.sessionId);
       assert.equal(done.status, 'completed', JSON.stringify(done.messages));
       assert.ok(done.messages.some((m: any) => m.severity === 'warning' && /Target class 'hybrid' is only specified on 3 record\(s\)/.test(m.message)));
       assert.ok(done.messages.some((m: any) => m.message === '93 observations were found in the dataset.'), 'rows without a target are left out');
@@ -105,12 +98,12 @@ for (const backend of await backends()) {
 
     it('fails a session with fewer than 2 valid classes, and one without feature columns', async () => {
       const featureless = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'flowers', predictionDomain: 'classification', targetColumn: 'colour', columns: { species: { role: 'none' }, petal_length: { role: 'none' }, petal_width: { role: 'none' }, id: { role: 'key' } } } });
-      const noFeatures = await finished(s, featureless.json.sessionId);
+      const noFeatures = await finishedSession(s, featureless.json.sessionId);
       assert.equal(noFeatures.status, 'failed');
       assert.match(noFeatures.messages.at(-1).message, /no usable feature columns/);
       await s.call('PUT', '/v1/data/mono', { body: 'x,label\n' + Array.from({ length: 30 }, (_, i) => `${i},${i < 27 ? 'a' : 'b'}`).join('\n') + '\n', headers: { 'content-type': 'text/csv' } });
       const mono = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'mono', predictionDomain: 'classification', targetColumn: 'label' } });
-      const failed = await finished(s, mono.json.sessionId);
+      const failed = await finishedSession(s, mono.json.sessionId);
       assert.equal(failed.status, 'failed');
       assert.deepEqual(failed.messages.at(-1), { severity: 'error', message: 'Dataset has only one valid target class. At least 2 target classes are required to build a model.' });
       assert.equal((await s.call('GET', `/v1/sessions/${failed.sessionId}/results/confusionmatrix`)).status, 404);
@@ -119,7 +112,7 @@ for (const backend of await backends()) {
     it('deleting a data set with cascade=session,model removes its sessions and models', async () => {
       await s.call('PUT', '/v1/data/flowers2', { body: flowerCsv(), headers: { 'content-type': 'text/csv' } });
       const r = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'flowers2', predictionDomain: 'classification', targetColumn: 'species' } });
-      const done = await finished(s, r.json.sessionId);
+      const done = await finishedSession(s, r.json.sessionId);
       assert.equal(done.status, 'completed');
       assert.equal((await s.call('GET', `/v1/models/${done.modelId}`)).status, 200);
       assert.equal((await s.call('DELETE', '/v1/data/flowers2?cascade=session&cascade=model')).status, 204);

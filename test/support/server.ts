@@ -69,6 +69,14 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
   }
 }
 
+/** Polls a session until it completes or fails and returns its body (for tests that expect either). */
+export async function finishedSession(s: TestServer, id: string, timeoutMs = 120_000): Promise<any> {
+  return eventually(async () => {
+    const r = await s.call('GET', `/v1/sessions/${id}`);
+    return r.json.status === 'completed' || r.json.status === 'failed' ? r.json : undefined;
+  }, timeoutMs, 200);
+}
+
 /** Polls a session until it completes and returns its body; a failed session fails the test with its messages. */
 export async function completedSession(s: TestServer, id: string, timeoutMs = 120_000): Promise<any> {
   return eventually(async () => {
