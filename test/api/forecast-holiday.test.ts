@@ -2,6 +2,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { backends } from '../support/backends.js';
 import { completedSession, startTestServer, type TestServer } from '../support/server.js';
+import { mulberry32 } from '../support/random.js';
 
 /**
  * Two years of daily sales with a known weekly pattern and holidays that cut sales by 80, plus
@@ -15,15 +16,6 @@ const FUTURE_DAYS = 28;
 const WEEKLY = [20, 25, 25, 20, 10, -40, -60]; // Monday first
 const HOLIDAY_EFFECT = -80;
 const NOISE_SD = 4;
-
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function scenario() {
   const rand = mulberry32(20240611);

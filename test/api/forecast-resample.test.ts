@@ -2,6 +2,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { backends } from '../support/backends.js';
 import { completedSession, startTestServer, type TestServer } from '../support/server.js';
+import { mulberry32 } from '../support/random.js';
 
 /**
  * Resampling to each result interval, on series whose period totals are known: the forecast of an
@@ -10,15 +11,6 @@ import { completedSession, startTestServer, type TestServer } from '../support/s
  */
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
-
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Four weeks of hourly readings 10 + 5·sin(2πh/24) ± 0.5 from Monday 2017-01-02: each day sums to 240 ± noise. */
 function hourly(): { time: string; load: string }[] {

@@ -1,4 +1,4 @@
-import { SeededRandom } from '../../src/ml/core/random.js';
+import { mulberry32 } from '../support/random.js';
 /**
  * Malformed requests generated from the route table with a seeded PRNG: the same seed gives the
  * same requests, so a failure can be replayed (SIBYL_FUZZ_SEED). Every request is built to be
@@ -22,12 +22,6 @@ export interface Seeds {
 }
 
 type Route = { url: string; methods: string[] };
-
-function mulberry32(seed: number): () => number {
-  // The stream of ml/core's PRNG started at `seed` exactly (mulberry32).
-  const r = SeededRandom.fromState(seed);
-  return () => r.next();
-}
 
 const b = (s: string) => Buffer.from(s, 'latin1');
 const utf8 = (s: string) => Buffer.from(s, 'utf8');

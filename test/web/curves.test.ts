@@ -1,14 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { expectedCalibrationError, histogram, prCurve, reliabilityBins, rocCurve, type Scored } from '../../web/src/lib/curves.js';
-import { SeededRandom } from '../../src/ml/core/random.js';
+import { mulberry32 } from '../support/random.js';
 
 /** A small seeded generator for the test's own samples (mulberry32). */
-function mulberry32(seed: number): () => number {
-  // The stream of ml/core's PRNG started at `seed` exactly (mulberry32).
-  const r = SeededRandom.fromState(seed);
-  return () => r.next();
-}
 
 const rows = (truth: number[], scores: number[]): Scored[] => truth.map((t, i) => ({ positive: t === 1, score: scores[i]! }));
 
