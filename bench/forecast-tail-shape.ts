@@ -27,7 +27,7 @@ import { studentTQuantile } from '../src/ml/timeseries/forecast/quantiles.js';
 import { combinedDof, POOLED_TAIL_SHAPE, type TailShape } from '../src/ml/timeseries/forecast/tail-shape.js';
 import { fitBestTailShape, fitTailShape, studentTLogDensity, type ShapeSample } from './lib/tail-shape-fit.js';
 import { crossValidatedPrior, fitShapeTable, horizonBand, HORIZON_BANDS, pooledTable, shapeForPeriod, tableLogDensity, type HorizonSample, type TailShapeTable } from './lib/tail-shape-table.js';
-import { column, readCsv } from './lib/benchdata.js';
+import { readCsv, seriesValues } from './lib/benchdata.js';
 
 interface Task { id: string; period: string; m: number; h: number; y: number[] }
 /**
@@ -80,10 +80,7 @@ function loadTasks(coll: string, stride: number): Task[] {
   const info = new Map(meta.rows.map((r) => [r[0], { period: r[col('period')].toLowerCase(), m: Number(r[col('frequency')]), h: Number(r[col('h')]) }]));
   const tasks: Task[] = [];
   for (const p of [...new Set([...info.values()].map((v) => v.period))]) {
-    const t = readCsv(`forecast/${coll}/${coll}_${p}_train.csv`);
-    const ids = column(t, 'series_id'), values = column(t, 'value');
-    const series = new Map<string, number[]>();
-    ids.forEach((id, i) => { if (!series.has(id)) series.set(id, []); series.get(id)!.push(Number(values[i])); });
+    const series = seriesValues(readCsv(`forecast/${coll}/${coll}_${p}_train.csv`));
     let i = 0;
     for (const [id, y] of series) if (i++ % stride === 0) tasks.push({ id, period: p, m: info.get(id)!.m, h: info.get(id)!.h, y });
   }

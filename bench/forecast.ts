@@ -29,7 +29,7 @@ import { bandedForecast, pooledTable, type TailShapeTable } from './lib/tail-sha
 import { M3_PERIOD_BAND_TABLE } from './lib/m3-period-band-table.js';
 import type { ForecastResult } from '../src/ml/timeseries/forecast/types.js';
 import { mase, maseScale, smape } from '../src/ml/timeseries/forecast/metrics.js';
-import { column, parseCsv, readCsv, type CsvTable } from './lib/benchdata.js';
+import { parseCsv, readCsv, seriesValues } from './lib/benchdata.js';
 import { repositoryRoot } from './lib/data-root.js';
 
 interface Task { id: string; period: string; m: number; h: number; y: number[] }
@@ -105,17 +105,6 @@ function arg(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-function groupValues(t: CsvTable): Map<string, number[]> {
-  const ids = column(t, 'series_id');
-  const values = column(t, 'value');
-  const out = new Map<string, number[]>();
-  ids.forEach((id, i) => {
-    if (!out.has(id)) out.set(id, []);
-    out.get(id)!.push(Number(values[i]));
-  });
-  return out;
-}
-
 function loadTasks(coll: string, limit: number, stride: number): { tasks: Task[]; tests: Map<string, number[]> } {
   const meta = readCsv(`forecast/${coll}/${coll}_meta.csv`);
   const period = new Map(meta.rows.map((r) => [r[0], r[meta.header.indexOf('period')].toLowerCase()]));
@@ -124,8 +113,8 @@ function loadTasks(coll: string, limit: number, stride: number): { tasks: Task[]
   const tasks: Task[] = [];
   const tests = new Map<string, number[]>();
   for (const p of [...new Set(period.values())]) {
-    const train = groupValues(readCsv(`forecast/${coll}/${coll}_${p}_train.csv`));
-    const test = groupValues(readCsv(`forecast/${coll}/${coll}_${p}_test.csv`));
+    const train = seriesValues(readCsv(`forecast/${coll}/${coll}_${p}_train.csv`));
+    const test = seriesValues(readCsv(`forecast/${coll}/${coll}_${p}_test.csv`));
     let k = 0, i = 0;
     for (const [id, y] of train) {
       // Every stride-th series (as bench/r_forecast_intervals.R picks them), at most limit per period.

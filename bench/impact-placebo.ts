@@ -63,7 +63,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { column, readCsv } from './lib/benchdata.js';
+import { column, readCsv, seriesValues } from './lib/benchdata.js';
 import { repositoryRoot } from './lib/data-root.js';
 import { controlledSeries } from './lib/impact-controls.js';
 import { expectedPower, type ExpectedPower } from './lib/impact-oracle.js';
@@ -124,15 +124,7 @@ function everyKth<T>(items: T[], count: number): T[] {
 /** A competition collection's train + test series, joined. */
 function collection(name: 'm3' | 'm1' | 'tourism', frequency: 'monthly' | 'quarterly', count: number): Series[] {
   const byId = new Map<string, number[]>();
-  for (const part of ['train', 'test']) {
-    const table = readCsv('forecast', name, `${name}_${frequency}_${part}.csv`);
-    const ids = column(table, 'series_id');
-    const values = column(table, 'value');
-    ids.forEach((id, r) => {
-      if (!byId.has(id)) byId.set(id, []);
-      byId.get(id)!.push(Number(values[r]));
-    });
-  }
+  for (const part of ['train', 'test']) seriesValues(readCsv('forecast', name, `${name}_${frequency}_${part}.csv`), byId);
   const ids = [...byId.keys()].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
   return everyKth(ids, count).map((id) => ({ name: `${name} ${id}`, frequency, values: Float64Array.from(byId.get(id)!) }));
 }

@@ -37,4 +37,4 @@ export function readCsv(...parts: string[]): CsvTable {
   return benchdata().read(...parts);
 }
 
-export { column, parseCsv, type CsvTable } from './csv.js';
+export { column, parseCsv, seriesValues, type CsvTable } from './csv.js';

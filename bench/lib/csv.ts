@@ -37,3 +37,14 @@ export function column(t: CsvTable, name: string): string[] {
   if (j < 0) throw new Error(`no column ${name}`);
   return t.rows.map((r) => r[j] ?? '');
 }
+
+/** The `value` column of a long series table, by `series_id` in first-seen order; appended to `into` when given. */
+export function seriesValues(t: CsvTable, into = new Map<string, number[]>()): Map<string, number[]> {
+  const ids = column(t, 'series_id');
+  const values = column(t, 'value');
+  ids.forEach((id, i) => {
+    if (!into.has(id)) into.set(id, []);
+    into.get(id)!.push(Number(values[i]));
+  });
+  return into;
+}

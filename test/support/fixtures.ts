@@ -24,6 +24,6 @@ export const fixtureTable = (kind: TabularKind, name: string) => loadBenchTable(
 export const fixtureAnomalyTable = (name: string) => loadAnomalyTable(fixtures, name);
 export const fixtureIsolationForestReference = (name: string) => referenceIsolationForest(fixtures, name);
 
-export { column, parseCsv, type CsvTable } from '../../bench/lib/csv.js';
+export { column, parseCsv, seriesValues, type CsvTable } from '../../bench/lib/csv.js';
 export { benchFold } from '../../bench/lib/tabular-table.js';
 export { evaluateIsolationForest } from '../../bench/lib/anomaly-table.js';

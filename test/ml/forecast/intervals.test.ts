@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { column, readFixture } from '../../support/fixtures.js';
+import { readFixture, seriesValues } from '../../support/fixtures.js';
 import { etsForecast, fitEts, type EtsModel, type EtsSpec } from '../../../src/ml/timeseries/forecast/ets.js';
 import { forecast } from '../../../src/ml/timeseries/forecast/index.js';
 import { atForecastLevel, censorAtZero, VarianceCalibration, weightedCombination } from '../../../src/ml/timeseries/forecast/uncertainty.js';
@@ -10,14 +10,7 @@ import { backtestOrigins } from '../../../src/ml/timeseries/forecast/backtest.js
 import { rng } from './synthetic.js';
 
 function m3(period: 'quarterly' | 'yearly') {
-  const group = (path: string) => {
-    const t = readFixture(path);
-    const ids = column(t, 'series_id');
-    const values = column(t, 'value');
-    const out = new Map<string, number[]>();
-    ids.forEach((id, i) => { if (!out.has(id)) out.set(id, []); out.get(id)!.push(Number(values[i])); });
-    return out;
-  };
+  const group = (path: string) => seriesValues(readFixture(path));
   const train = group(`forecast/m3/m3_${period}_train.csv`);
   const held = group(`forecast/m3/m3_${period}_test.csv`);
   return [...train.keys()].map((id) => ({ id, y: Float64Array.from(train.get(id)!), actual: held.get(id)! }));

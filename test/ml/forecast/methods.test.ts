@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { column, readFixture } from '../../support/fixtures.js';
+import { readFixture, seriesValues } from '../../support/fixtures.js';
 import { autoArimaForecast } from '../../../src/ml/timeseries/forecast/arima.js';
 import { autoEtsForecast } from '../../../src/ml/timeseries/forecast/ets.js';
 import { forecast } from '../../../src/ml/timeseries/forecast/index.js';
@@ -10,14 +10,7 @@ import { gaussian } from './synthetic.js';
 
 /** The first `count` M3 quarterly series with their test values and R's reference point forecasts. */
 function m3Quarterly(count: number) {
-  const group = (path: string) => {
-    const t = readFixture(path);
-    const ids = column(t, 'series_id');
-    const values = column(t, 'value');
-    const out = new Map<string, number[]>();
-    ids.forEach((id, i) => { if (!out.has(id)) out.set(id, []); out.get(id)!.push(Number(values[i])); });
-    return out;
-  };
+  const group = (path: string) => seriesValues(readFixture(path));
   const train = group('forecast/m3/m3_quarterly_train.csv');
   const testValues = group('forecast/m3/m3_quarterly_test.csv');
   const ids = [...train.keys()].slice(0, count);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { column, readFixture } from '../../support/fixtures.js';
+import { readFixture, seriesValues } from '../../support/fixtures.js';
 import { predictiveDistribution } from '../../../src/ml/timeseries/forecast/forecast.js';
 import { POOLED_TAIL_SHAPE } from '../../../src/ml/timeseries/forecast/tail-shape.js';
 import { fitBestTailShape, fitTailShape, studentTLogDensity, type ShapeSample } from '../../../bench/lib/tail-shape-fit.js';
@@ -53,10 +53,7 @@ test('the weight of the series\' own degrees of freedom is fitted: near 1 when t
 });
 
 test('on real quarterly series the pseudo-holdout errors are heavier-tailed than Gaussian at the calibrated spread', () => {
-  const t = readFixture('forecast/m3/m3_quarterly_train.csv');
-  const ids = column(t, 'series_id'), values = column(t, 'value');
-  const series = new Map<string, number[]>();
-  ids.forEach((id, i) => { if (!series.has(id)) series.set(id, []); series.get(id)!.push(Number(values[i])); });
+  const series = seriesValues(readFixture('forecast/m3/m3_quarterly_train.csv'));
   const h = 8;
   const samples: ShapeSample[] = [];
   for (const y of [...series.values()].slice(0, 60)) {
