@@ -45,6 +45,9 @@ interface Run {
   blocks: number;
   helperBlocks: number;
   freeHandoffs: number;
+  splitsAhead: number;
+  splitsAheadByMain: number;
+  splitWait: number;
   model: string;
 }
 
@@ -74,6 +77,7 @@ function run(c: Case, threads: number): Run {
     wall, cpu: (cu.user + cu.system) / 1e6, mainCpu, trees: s.trees, syncs: s.syncs, leafSyncs: s.leafSyncs, rowSyncs: s.rowSyncs,
     soloJobs: s.soloJobs, classSyncs: s.classSyncs, blocks: s.blocks, helperBlocks: s.helperBlocks, serial: wall - jobs, mainShare: s.mainShareMs / 1000, wait: s.waitMs / 1000, sleep: s.sleepMs / 1000, helperBusy: s.helperBusyMs / 1000,
     // Wall time on a loaded machine stretches every interval; scaled by the main thread's CPU per second awake.
+    splitsAhead: s.splitsAhead, splitsAheadByMain: s.splitsAheadByMain, splitWait: s.splitWaitMs / 1000,
     freeHandoffs: ((wall - jobs + critical) * mainCpu) / (wall - s.sleepMs / 1000), model: JSON.stringify(model.toJSON()),
   };
 }
@@ -174,6 +178,10 @@ function main(): void {
       `  2-thread timeline (main thread, wall s): serial ${f2(m(twos, 'serial'))}, share of shared jobs ${f2(m(twos, 'mainShare'))}, ` +
         `wait for helper ${f2(m(twos, 'wait'))} (asleep ${f2(m(twos, 'sleep'))}); helper busy ${f2(m(twos, 'helperBusy'))}; ` +
         `critical path with free hand-offs ${f2(m(twos, 'freeHandoffs'))} CPU s`,
+    );
+    console.log(
+      `  leaf splits handed ahead per tree ${f2(m(twos, 'splitsAhead') / t)} (done by the main thread ${f2(m(twos, 'splitsAheadByMain') / t)}); ` +
+        `main thread's wait for them ${f2(m(twos, 'splitWait'))} s (counted as serial)`,
     );
     console.log(
       `  speed-up estimate (1-thread main CPU / free-hand-off critical path): ${f2(m(ones, 'mainCpu') / m(twos, 'freeHandoffs'))}×; ` +

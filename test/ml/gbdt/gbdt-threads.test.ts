@@ -82,13 +82,13 @@ test('regression with row weights (Huber loss, no bagging): threads 1, 2 and 3 t
 test('every job shared, however small (hand-off rules at zero): 2 threads still train the 1-thread model', () => {
   // The default rules keep small leaves and row ranges on the main thread, and grow the 3 class trees of
   // a round on different threads; here the helpers take part in every leaf job (deep leaves with a few
-  // rows, categorical bitsets) and every row job.
+  // rows, categorical bitsets) and every row job, none of which is a leaf split handed ahead.
   const { f, y } = data(3);
   const task: Task = { kind: 'classification', classes: ['k0', 'k1', 'k2'] };
   const params = { nEstimators: 6, featureFraction: 0.8, baggingFraction: 0.7, baggingFreq: 2, minDataPerCategoryGroup: 20 };
   const one = JSON.stringify(new GbdtLearner(params, { threads: 1 }).fit(f, y, task, { seed: 4 }).toJSON());
   const saved = { ...teamTuning };
-  Object.assign(teamTuning, { soloWork: 0, parallelRows: 0, partitionRows: 0, growClasses: false });
+  Object.assign(teamTuning, { soloWork: 0, parallelRows: 0, partitionRows: 0, growClasses: false, splitAhead: false });
   teamStats.reset();
   try {
     const two = JSON.stringify(new GbdtLearner(params, { threads: 2 }).fit(f, y, task, { seed: 4 }).toJSON());
@@ -154,9 +154,38 @@ test('real data, categorical and missing values (credit_data fixture), every job
   const params = { nEstimators: 10, featureFraction: 0.8, baggingFraction: 0.7, baggingFreq: 2 };
   const fit = (threads: number) => JSON.stringify(new GbdtLearner(params, { threads }).fit(f, y, task, { seed: 5 }).toJSON());
   const one = fit(1);
-  withTuning({ minCellsPerThread: 0, soloWork: 0, parallelRows: 0, partitionRows: 0 }, () => {
+  withTuning({ minCellsPerThread: 0, soloWork: 0, parallelRows: 0, partitionRows: 0, splitAhead: false }, () => {
     assert.equal(fit(2), one);
     assert.ok(teamStats.leafSyncs > 10 * teamStats.trees, `${teamStats.leafSyncs} shared leaf jobs for ${teamStats.trees} trees`);
+  });
+});
+
+test('leaf splits handed ahead to a helper (categorical and missing values, bagging, 2 and 3 threads) train the 1-thread model', () => {
+  // The helper splits the leaf with the next best gain while the main thread splits the best one; with
+  // 2 classes and growClasses off, a 3-class fit shares each tree too. Which thread did which split, and
+  // when, must not show in the model.
+  for (const classes of [2, 3]) {
+    const { f, y } = data(classes);
+    const task: Task = { kind: 'classification', classes: Array.from({ length: classes }, (_, k) => `k${k}`) };
+    const params = { nEstimators: 6, featureFraction: 0.8, baggingFraction: 0.7, baggingFreq: 2, minDataPerCategoryGroup: 20 };
+    const fit = (threads: number) => JSON.stringify(new GbdtLearner(params, { threads }).fit(f, y, task, { seed: 8 }).toJSON());
+    const one = fit(1);
+    for (const threads of [2, 3]) {
+      withTuning({ growClasses: false, splitAhead: true }, () => {
+        assert.equal(fit(threads), one);
+        assert.ok(teamStats.splitsAhead > 5 * teamStats.trees, `${teamStats.splitsAhead} splits handed ahead for ${teamStats.trees} trees`);
+      });
+    }
+  }
+  // Without splits ahead: the same model (the rule decides who splits a leaf, never the numbers).
+  const { f, y } = data(2);
+  const params = { nEstimators: 4 };
+  const task: Task = { kind: 'classification', classes: ['k0', 'k1'] };
+  const fit = (threads: number) => JSON.stringify(new GbdtLearner(params, { threads }).fit(f, y, task, { seed: 9 }).toJSON());
+  const one = fit(1);
+  withTuning({ splitAhead: false }, () => {
+    assert.equal(fit(2), one);
+    assert.equal(teamStats.splitsAhead, 0);
   });
 });
 

@@ -9,6 +9,8 @@ export interface PartitionMemory {
   readonly indices: Int32Array;
   /** Sets the bin → side table for a partition on feature f; returns the byte address of f's codes. */
   sideTable(f: number, goesLeft: Uint8Array): number;
+  /** The byte address of feature f's codes (for a partition by another side table). */
+  codesAt(f: number): number;
 }
 
 /** Who partitions a segment (the feature team over its threads, or one thread alone). */
@@ -45,6 +47,14 @@ export class DataPartition {
   split(leaf: number, newLeaf: number, f: number, goesLeft: Uint8Array): void {
     const b = this.begin[leaf];
     const mid = this.team.partition(b, b + this.count[leaf], this.memory.sideTable(f, goesLeft));
+    this.begin[newLeaf] = mid;
+    this.count[newLeaf] = b + this.count[leaf] - mid;
+    this.count[leaf] = mid - b;
+  }
+
+  /** As split, for a leaf whose rows another thread partitioned already (leaf-split.ts): its left part ends at mid. */
+  splitAt(leaf: number, newLeaf: number, mid: number): void {
+    const b = this.begin[leaf];
     this.begin[newLeaf] = mid;
     this.count[newLeaf] = b + this.count[leaf] - mid;
     this.count[leaf] = mid - b;

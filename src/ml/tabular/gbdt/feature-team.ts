@@ -42,9 +42,10 @@ import { type Objective, type ObjectiveState, objectiveState } from './objective
 import { RowWork } from './row-work.js';
 import { acquireHelper, releaseHelpers } from './helper-pool.js';
 import { teamStats, teamTuning } from './team-tuning.js';
-import { SpinWait } from './spin-wait.js';
+import { SpinWait, wake } from './spin-wait.js';
 import { TreeLane } from './tree-lane.js';
 import { Tree } from './tree.js';
+import { type LeafSplitDone, type LeafSplitTask, splitLeafAlone } from './leaf-split.js';
 
 /** One step of tree growth, for every feature block. Slots are histogram pool indices; -1 = skip. */
 export interface LeafJob {
@@ -133,7 +134,30 @@ const RANGES = 38;
 const MID = 40;
 /** Blocks of one job, at most: 6 bits of CLAIM's count. */
 export const MAX_BLOCKS = 32;
-const CTRL_INTS = MID + MAX_BLOCKS + 4;
+/**
+ * A leaf split handed ahead (LeafSplitTask): its sequence number as posted, as taken by a thread (compare-
+ * and-swap from the number before), as done; its inputs and its answer (the end of the left part, the
+ * pool slot the smaller child's histogram went to, −1: none built).
+ */
+const SPLIT_POSTED = MID + MAX_BLOCKS + 4;
+const SPLIT_TAKEN = SPLIT_POSTED + 1;
+const SPLIT_DONE = SPLIT_POSTED + 2;
+const SPLIT_BEGIN = SPLIT_POSTED + 3;
+const SPLIT_END = SPLIT_POSTED + 4;
+const SPLIT_CODES_AT = SPLIT_POSTED + 5;
+const SPLIT_PARENT = SPLIT_POSTED + 6;
+const SPLIT_FREE = SPLIT_POSTED + 7;
+const SPLIT_DEPTH = SPLIT_POSTED + 8;
+const SPLIT_PAIRS_AT = SPLIT_POSTED + 9;
+const SPLIT_MID = SPLIT_POSTED + 10;
+const SPLIT_BUILT = SPLIT_POSTED + 11;
+const SPLIT_ASKED = SPLIT_POSTED + 12;
+/** Threads asleep on a word of this block (spin-wait.ts: a change is notified only when some are). */
+const SLEEPERS = SPLIT_POSTED + 13;
+/** The last word stays 0: a place to sleep for a moment (Atomics.wait on it never wakes early). */
+const CTRL_INTS = SPLIT_POSTED + 16;
+/** Result slot of a leaf split handed ahead (after the blocks' slots). */
+const SPLIT_RESULT = MAX_BLOCKS;
 /** Job kinds. */
 const LEAF = 0;
 const STOP = 1;
@@ -143,14 +167,21 @@ const SCORES = 4;
 const CLASSES = 5;
 /** A leaf job's histogram building: blocks of (row chunk, feature range), before the LEAF job's feature blocks. */
 const LEAF_ROWS = 6;
+/** A leaf split was handed ahead (no blocks; wakes the helpers, who take it if no thread has). */
+const SPLIT = 7;
 export const MAX_THREADS = 8;
 /** Per block and leaf: gain, feature, thresholdBin, defaultLeft, lg, lh, lc, rg, rh, rc, leftBins length. */
 const RESULT_F64 = 11;
 const LEFT_BINS_BYTES = 256;
 /** Bytes of the control block for nf features and trees of up to maxLeaves leaves (results for MAX_BLOCKS blocks). */
 export function teamBytes(nf: number, maxLeaves: number): number {
-  return CTRL_INTS * 4 + align8(nf * 4) + 6 * 8 + MAX_BLOCKS * 2 * (RESULT_F64 * 8 + LEFT_BINS_BYTES) + align8(maxLeaves * 8) + maxLeaves * 8;
+  return CTRL_INTS * 4 + align8(nf * 4) + SUMS_F64 * 8 + (MAX_BLOCKS + 1) * 2 * (RESULT_F64 * 8 + LEFT_BINS_BYTES) + align8(maxLeaves * 8) + maxLeaves * 8 + SIDE_BYTES;
 }
+
+/** Job sums: a leaf job's two leaves (6), then a handed-ahead split's left and right (grad, hess). */
+const SUMS_F64 = 10;
+/** The bin → side table of a handed-ahead split (its own: the main thread's stays free for its own partitions). */
+const SIDE_BYTES = 256;
 
 function align8(b: number): number {
   return Math.ceil(b / 8) * 8;
@@ -177,20 +208,68 @@ class ControlBlock {
   readonly leafBegin: Int32Array;
   readonly leafCount: Int32Array;
   readonly leafValue: Float64Array;
+  /** The bin → side table of a handed-ahead split, and its byte address. */
+  readonly splitSide: Uint8Array;
 
   constructor(buffer: ArrayBufferLike, at: number, nf: number, maxLeaves: number) {
     this.ints = new Int32Array(buffer, at, CTRL_INTS + nf);
     this.featuresAt = CTRL_INTS;
     at += CTRL_INTS * 4 + align8(nf * 4);
-    this.sums = new Float64Array(buffer, at, 6);
-    at += 6 * 8;
-    this.results = new Float64Array(buffer, at, MAX_BLOCKS * 2 * RESULT_F64);
-    at += MAX_BLOCKS * 2 * RESULT_F64 * 8;
-    this.leftBins = new Uint8Array(buffer, at, MAX_BLOCKS * 2 * LEFT_BINS_BYTES);
-    at += MAX_BLOCKS * 2 * LEFT_BINS_BYTES;
+    this.sums = new Float64Array(buffer, at, SUMS_F64);
+    at += SUMS_F64 * 8;
+    this.results = new Float64Array(buffer, at, (MAX_BLOCKS + 1) * 2 * RESULT_F64);
+    at += (MAX_BLOCKS + 1) * 2 * RESULT_F64 * 8;
+    this.leftBins = new Uint8Array(buffer, at, (MAX_BLOCKS + 1) * 2 * LEFT_BINS_BYTES);
+    at += (MAX_BLOCKS + 1) * 2 * LEFT_BINS_BYTES;
     this.leafBegin = new Int32Array(buffer, at, maxLeaves);
     this.leafCount = new Int32Array(buffer, at + maxLeaves * 4, maxLeaves);
     this.leafValue = new Float64Array(buffer, at + align8(maxLeaves * 8), maxLeaves);
+    at += align8(maxLeaves * 8) + maxLeaves * 8;
+    this.splitSide = new Uint8Array(buffer, at, SIDE_BYTES);
+  }
+
+  writeSplit(task: LeafSplitTask, seq: number): void {
+    this.set(SPLIT_BEGIN, task.begin);
+    this.set(SPLIT_END, task.end);
+    this.set(SPLIT_CODES_AT, task.codesAt);
+    this.set(SPLIT_PARENT, task.parent);
+    this.set(SPLIT_FREE, task.free);
+    this.set(SPLIT_DEPTH, task.depth);
+    this.set(SPLIT_PAIRS_AT, task.pairsAt);
+    this.splitSide.set(task.goesLeft);
+    const s = this.sums;
+    s[6] = task.left.grad;
+    s[7] = task.left.hess;
+    s[8] = task.right.grad;
+    s[9] = task.right.hess;
+    this.set(SPLIT_POSTED, seq);
+  }
+
+  readSplitTask(): LeafSplitTask {
+    const s = this.sums;
+    return {
+      begin: this.get(SPLIT_BEGIN), end: this.get(SPLIT_END), codesAt: this.get(SPLIT_CODES_AT), goesLeft: this.splitSide,
+      parent: this.get(SPLIT_PARENT), free: this.get(SPLIT_FREE), depth: this.get(SPLIT_DEPTH), pairsAt: this.get(SPLIT_PAIRS_AT),
+      left: { grad: s[6], hess: s[7], count: 0 }, right: { grad: s[8], hess: s[9], count: 0 },
+    };
+  }
+
+  writeSplitDone(done: LeafSplitDone, seq: number): void {
+    if (done.a) this.writeResult(SPLIT_RESULT, 0, done.a);
+    if (done.b) this.writeResult(SPLIT_RESULT, 1, done.b);
+    this.set(SPLIT_MID, done.mid);
+    this.set(SPLIT_BUILT, done.built);
+    this.set(SPLIT_ASKED, (done.a ? 1 : 0) | (done.b ? 2 : 0));
+    this.set(SPLIT_DONE, seq);
+    wake(this.ints, SPLIT_DONE, SLEEPERS);
+  }
+
+  readSplitDone(): LeafSplitDone {
+    const asked = this.get(SPLIT_ASKED);
+    return {
+      mid: this.get(SPLIT_MID), built: this.get(SPLIT_BUILT),
+      a: asked & 1 ? this.readResult(SPLIT_RESULT, 0) : null, b: asked & 2 ? this.readResult(SPLIT_RESULT, 1) : null,
+    };
   }
 
   get(i: number): number {
@@ -291,6 +370,12 @@ function takeBlock(ints: Int32Array, seq: number): number {
   }
 }
 
+/** The leaf split handed ahead, taken for this thread (its number), or −1 if there is none or another thread took it. */
+function takeSplit(ints: Int32Array): number {
+  const posted = Atomics.load(ints, SPLIT_POSTED);
+  return posted > 0 && Atomics.compareExchange(ints, SPLIT_TAKEN, posted - 1, posted) === posted - 1 ? posted : -1;
+}
+
 /** First feature of range `part` of `parts` ranges of equal feature counts (part = parts: nf). */
 function rangeStart(nf: number, part: number, parts: number): number {
   return Math.round((part * nf) / parts);
@@ -359,14 +444,27 @@ export class ThreadShare {
  */
 class BlockWork {
   readonly shares: ThreadShare[];
+  /** Every feature: a leaf split handed ahead (leaf-split.ts). */
+  private readonly whole: ThreadShare;
   private readonly nf: number;
 
   constructor(
-    private readonly histograms: HistogramBuilder, layout: FeatureLayout, params: ResolvedGbdtParams,
+    private readonly histograms: HistogramBuilder, layout: FeatureLayout, private readonly params: ResolvedGbdtParams,
     private readonly rows: RowWork, private readonly control: ControlBlock, leafBlocks: number, private readonly rowBlocks: number,
   ) {
     this.shares = Array.from({ length: leafBlocks }, (_, b) => new ThreadShare(histograms, layout, params, b, leafBlocks));
+    this.whole = new ThreadShare(histograms, layout, params, 0, 1);
     this.nf = layout.bins.length;
+  }
+
+  /** The leaf split handed ahead as number seq, on this thread (which took it), its answer in the control block. */
+  splitAhead(seq: number): void {
+    const c = this.control;
+    const sideAt = c.splitSide.byteOffset;
+    const done = splitLeafAlone(
+      c.readSplitTask(), this.params, (begin, end, codesAt) => this.rows.partitionWith(begin, end, codesAt, sideAt), (job) => this.whole.run(job),
+    );
+    c.writeSplitDone(done, seq);
   }
 
   /** Block b of a LEAF_ROWS job: row chunk b mod chunks of the job's histogram, over feature range ⌊b / chunks⌋ of `ranges`. */
@@ -380,6 +478,7 @@ class BlockWork {
 
   setFeatures(features: Int32Array): void {
     for (const s of this.shares) s.setFeatures(features);
+    this.whole.setFeatures(features);
   }
 
   /** Block b of a row job over the control block's BEGIN .. END. */
@@ -429,12 +528,15 @@ export class FeatureTeam {
   private startedAt = 0;
   /** teamTuning as the fit started. */
   private readonly tuning = { ...teamTuning };
-  private readonly spin = new SpinWait(this.tuning.spins);
+  private readonly spin = new SpinWait(this.tuning.spins, SLEEPERS);
   /** The main thread's tree lane for class jobs (null: the memory has one lane). */
   private readonly lane: TreeLane | null;
   private readonly ports: MessagePort[] = [];
   private readonly maxLeaves: number;
   private readonly bag: Int32Array;
+  /** The last leaf split handed ahead (0: none yet). */
+  private splitSeq = 0;
+  private readonly maxAheadRows: number;
 
   /** memory: made with teamBytes(nf, params.numLeaves); objective: after initScores. */
   constructor(memory: TrainingMemory, layout: FeatureLayout, params: ResolvedGbdtParams, objective: Objective, readonly threads: number) {
@@ -459,6 +561,11 @@ export class FeatureTeam {
     this.lane = lanes > 1 ? new TreeLane(memory.kernels, histograms.plan, 0, layout, params, objective) : null;
     this.maxLeaves = params.numLeaves;
     this.bag = memory.bag;
+    // The most rows whose smaller half is one chunk.
+    let oneChunk = 1;
+    while (histograms.chunks(2 * oneChunk) === 1) oneChunk *= 2;
+    for (let step = oneChunk >> 1; step >= 1; step >>= 1) if (histograms.chunks(oneChunk + step) === 1) oneChunk += step;
+    this.maxAheadRows = 2 * oneChunk + 1;
     for (let t = 1; t < threads; t++) {
       const worker = acquireHelper();
       const { port1, port2 } = new MessageChannel();
@@ -484,11 +591,62 @@ export class FeatureTeam {
     }
   }
 
+  /** Whether leaf splits can be handed ahead to a helper (splitAhead): there is one. */
+  get splitsAhead(): boolean {
+    return this.blocks !== null && this.tuning.splitAhead;
+  }
+
+  /**
+   * Rows of a leaf at most whose split may be handed ahead: its smaller child's histogram is then built
+   * in one chunk, with no use of the chunk histograms (HistogramBuilder.partials), which are the team's.
+   */
+  get aheadRows(): number {
+    return this.maxAheadRows;
+  }
+
+  /** Hands a leaf's split to the helpers (the first free one takes it); at most one at a time. */
+  splitAhead(task: LeafSplitTask): void {
+    if (this.splitBusy()) throw new Error('GBDT: a leaf split is already handed ahead');
+    teamStats.splitsAhead++;
+    this.control.writeSplit(task, ++this.splitSeq);
+    this.start(SPLIT, 0);
+  }
+
+  /** Whether the split handed ahead is still being done (or not yet taken). */
+  splitBusy(): boolean {
+    return this.splitSeq > 0 && this.control.get(SPLIT_DONE) !== this.splitSeq;
+  }
+
+  /** The answer to the split handed ahead: done here if no helper took it yet, else awaited. */
+  splitAnswer(): LeafSplitDone {
+    const ints = this.control.ints;
+    if (this.splitBusy()) {
+      if (takeSplit(ints) === this.splitSeq) {
+        teamStats.splitsAheadByMain++;
+        this.blocks!.splitAhead(this.splitSeq);
+      } else {
+        const from = performance.now();
+        const slept = this.spin.sleptMs;
+        for (let done = Atomics.load(ints, SPLIT_DONE); done !== this.splitSeq; ) done = this.spin.waitWhile(ints, SPLIT_DONE, done);
+        teamStats.sleepMs += this.spin.sleptMs - slept;
+        teamStats.splitWaitMs += performance.now() - from;
+      }
+    }
+    this.checkHelpers();
+    return this.control.readSplitDone();
+  }
+
   /** Runs the job on every thread; the best split of leaf A and of leaf B (gain 0: none), or null if not asked. */
   run(job: LeafJob): [SplitInfo | null, SplitInfo | null] {
     const blocks = this.blocks;
     if (!blocks) return this.solo.run(job);
     if (this.work(job) < this.tuning.soloWork) {
+      teamStats.soloJobs++;
+      return this.solo.run(job);
+    }
+    // While a helper does a split handed ahead, a job of one row chunk is the main thread's alone:
+    // shared, it would read each row once per feature range, all of them on this thread.
+    if (this.splitBusy() && (job.build < 0 || this.histograms.chunks(job.end - job.begin) === 1)) {
       teamStats.soloJobs++;
       return this.solo.run(job);
     }
@@ -556,7 +714,7 @@ export class FeatureTeam {
    * codes at codesAt (TrainingMemory.sideTable); returns the end of the left part.
    */
   partition(begin: number, end: number, codesAt: number): number {
-    if (!this.blocks || end - begin < this.tuning.partitionRows) return this.rows.partition(begin, end, codesAt);
+    if (!this.blocks || end - begin < this.tuning.partitionRows || this.splitBusy()) return this.rows.partition(begin, end, codesAt);
     this.control.set(CODES_AT, codesAt);
     this.rowJob(PARTITION, begin, end);
     const { bounds, mids, rowBlocks } = this;
@@ -640,6 +798,7 @@ export class FeatureTeam {
   /** Ends the helpers' job loops; they return to the idle list. */
   close(): void {
     if (this.workers.length === 0) return;
+    if (this.splitBusy()) this.splitAnswer();
     this.start(STOP, 0);
     this.finish();
     for (const port of this.ports.splice(0)) port.close();
@@ -657,7 +816,7 @@ export class FeatureTeam {
     Atomics.store(ints, CLAIM, claimWord(this.seq, blocks, 0));
     this.startedAt = performance.now();
     Atomics.store(ints, JOB, this.seq * 8 + kind);
-    Atomics.notify(ints, JOB);
+    wake(ints, JOB, SLEEPERS);
   }
 
   /**
@@ -725,7 +884,7 @@ export function serveFit(init: TeamInit): void {
   let word = 0;
   let featuresVersion = -1;
   let features: Int32Array = new Int32Array(0);
-  const spin = new SpinWait(init.spins);
+  const spin = new SpinWait(init.spins, SLEEPERS);
   const lane = init.lanes > t ? new TreeLane(kernels, init.plan, t, init.layout, init.params, init.objective) : null;
   // The feature list changes at most once per tree: re-read only when it was rewritten.
   const currentFeatures = () => {
@@ -741,6 +900,19 @@ export function serveFit(init: TeamInit): void {
     word = spin.waitWhile(ints, JOB, word);
     const seq = Math.floor(word / 8);
     const kind = word & 7;
+    // A leaf split handed ahead comes first: the main thread may soon need its answer.
+    const split = takeSplit(ints);
+    if (split > 0) {
+      try {
+        currentFeatures();
+        blocks.splitAhead(split);
+      } catch (e) {
+        Atomics.store(ints, FAILED + t, 1);
+        console.error(e);
+        Atomics.store(ints, SPLIT_DONE, split);
+        wake(ints, SPLIT_DONE, SLEEPERS);
+      }
+    }
     if (kind === STOP || kind === CLASSES) {
       const busyFrom = performance.now();
       try {
@@ -763,7 +935,7 @@ export function serveFit(init: TeamInit): void {
       }
       if (t === 1) Atomics.store(ints, HELPER_BUSY, Math.min(2 ** 31 - 1, Math.round((performance.now() - busyFrom) * 1e4)));
       Atomics.store(ints, DONE + t, seq);
-      Atomics.notify(ints, DONE + t);
+      wake(ints, DONE + t, SLEEPERS);
       if (kind === STOP) {
         init.port.close();
         return;
@@ -798,7 +970,7 @@ export function serveFit(init: TeamInit): void {
       Atomics.add(ints, HELPER_BUSY, Math.round((performance.now() - busyFrom) * 1e4));
       Atomics.add(ints, HELPER_BLOCKS, 1);
       Atomics.add(ints, FINISHED, 1);
-      Atomics.notify(ints, FINISHED);
+      wake(ints, FINISHED, SLEEPERS);
     }
   }
 }

@@ -9,7 +9,7 @@ import { BinaryLogloss, HuberRegression, L2Regression, MulticlassSoftmax, type O
 import { type GbdtParams, type ResolvedGbdtParams, resolveParams } from './params.js';
 import { Rng } from './rng.js';
 import type { Tree } from './tree.js';
-import { TreeLearner } from './tree-learner.js';
+import { AHEAD_SLOTS, TreeLearner } from './tree-learner.js';
 import { TrainingMemory } from './training-memory.js';
 import { FeatureTeam, MAX_THREADS, teamBytes } from './feature-team.js';
 import { teamStats, teamTuning } from './team-tuning.js';
@@ -47,7 +47,7 @@ export class GbdtLearner implements Learner {
     const { layout, trainData, validData } = prepareData(frame, train, valid, p.maxBins, opts.seed, threads);
     // A round of at least one tree per thread: the threads grow whole trees (one lane each), not parts of one.
     const lanes = teamTuning.growClasses && threads > 1 && objective.numScores >= threads ? threads : 1;
-    const memory = new TrainingMemory(layout, trainData, objective.numScores, p.numLeaves, {
+    const memory = new TrainingMemory(layout, trainData, objective.numScores, p.numLeaves + AHEAD_SLOTS, {
       teamBytes: teamBytes(layout.bins.length, p.numLeaves), weighted: opts.weights !== undefined, lanes,
     });
     // Targets and weights of the training rows in the fit's shared memory, where every thread reads them.

@@ -46,8 +46,13 @@ export class RowWork {
    * byte address codesAt; scratch[begin .. end) is its spare room. Returns the end of the left part.
    */
   partition(begin: number, end: number, codesAt: number): number {
+    return this.partitionWith(begin, end, codesAt, this.plan.sideAt);
+  }
+
+  /** partition by the side table at byte address sideAt (a split handed ahead has its own: leaf-split.ts). */
+  partitionWith(begin: number, end: number, codesAt: number, sideAt: number): number {
     const p = this.plan;
-    return this.partitionKernel(p.indicesAt, begin, end, codesAt, p.sideAt, p.scratchAt + begin * 4);
+    return this.partitionKernel(p.indicesAt, begin, end, codesAt, sideAt, p.scratchAt + begin * 4);
   }
 
   /**

@@ -36,6 +36,11 @@ export const teamTuning = {
    * helper the machine has not run lately then holds up a job by one block at most, not by half of it.
    */
   blocksPerThread: 4,
+  /**
+   * Whether the tree learner hands the split of the leaf with the next best gain to a helper while the
+   * main thread splits the best one (leaf-split.ts; false: every leaf split shared job by job, as before).
+   */
+  splitAhead: true,
   /** Rows × features per thread below which a fit stays on one thread (learner.ts). */
   minCellsPerThread: 50_000,
 };
@@ -57,6 +62,10 @@ export const teamStats = {
   chunkedJobs: 0,
   /** Class jobs (a multiclass round's trees grown whole by the threads at once, feature-team.ts growClasses). */
   classSyncs: 0,
+  /** Leaf splits handed ahead to a helper (leaf-split.ts); of those done by the main thread (no helper took it in time); its waits for them (ms). */
+  splitsAhead: 0,
+  splitsAheadByMain: 0,
+  splitWaitMs: 0,
   /** Blocks of shared block jobs, and of those the helpers took. */
   blocks: 0,
   helperBlocks: 0,
@@ -88,6 +97,7 @@ export const teamStats = {
   roundTreeCpuUs: [] as number[][],
   reset(): void {
     this.trees = this.syncs = this.leafSyncs = this.rowSyncs = this.soloJobs = this.chunkedJobs = this.classSyncs = this.blocks = this.helperBlocks = 0;
+    this.splitsAhead = this.splitsAheadByMain = this.splitWaitMs = 0;
     this.mainShareMs = this.waitMs = this.sleepMs = this.helperBusyMs = this.jobCriticalMs = this.blockShareMs = 0;
     this.prepareWallMs = this.prepareCriticalMs = this.gradientCpuUs = 0;
     this.roundTreeCpuUs = [];

@@ -290,6 +290,10 @@ export class TrainingMemory {
   /** Sets the bin → side table for a partition on feature f; returns the byte address of f's codes. */
   sideTable(f: number, goesLeft: Uint8Array): number {
     this.sideOfBin.set(goesLeft);
+    return this.codesAt(f);
+  }
+
+  codesAt(f: number): number {
     return this.codes.byteOffset + f * this.nRows;
   }
 

@@ -23,7 +23,7 @@ export class TreeLane implements LeafTeam, LaneMemory {
   readonly rows: RowWork;
   private readonly share: ThreadShare;
   private readonly side: Uint8Array;
-  private readonly codesAt: number;
+  private readonly codesBase: number;
   private readonly nRows: number;
   private readonly learner: TreeLearner;
   private readonly bag: Int32Array;
@@ -35,7 +35,7 @@ export class TreeLane implements LeafTeam, LaneMemory {
     this.indices = new Int32Array(kernels.buffer, own.indicesAt, own.nRows);
     this.side = new Uint8Array(kernels.buffer, own.sideAt, 256);
     this.bag = new Int32Array(kernels.buffer, own.bagAt, own.nRows);
-    this.codesAt = own.codesAt;
+    this.codesBase = own.codesAt;
     this.nRows = own.nRows;
     this.rows = new RowWork(kernels, own, objective);
     this.share = new ThreadShare(histograms, layout, p, 0, 1);
@@ -56,7 +56,11 @@ export class TreeLane implements LeafTeam, LaneMemory {
 
   sideTable(f: number, goesLeft: Uint8Array): number {
     this.side.set(goesLeft);
-    return this.codesAt + f * this.nRows;
+    return this.codesAt(f);
+  }
+
+  codesAt(f: number): number {
+    return this.codesBase + f * this.nRows;
   }
 
   /**

@@ -12,6 +12,7 @@ import type { LeafJob } from './feature-team.js';
 import { HIST_STRIDE } from './histogram.js';
 import { type LeafSums, type SplitInfo, noSplit } from './split-finder.js';
 import { Tree } from './tree.js';
+import { type LeafSplitDone, type LeafSplitTask, canSplit } from './leaf-split.js';
 
 /** Who does a tree's leaf jobs and partitions: the fit's feature team, or one thread alone (tree-lane.ts). */
 export interface LeafTeam extends SegmentPartitioner {
@@ -21,10 +22,26 @@ export interface LeafTeam extends SegmentPartitioner {
   run(job: LeafJob): [SplitInfo | null, SplitInfo | null];
 }
 
-/** A tree lane's arrays: the histogram pool (one per leaf) and the partition's. */
+/** A team that can split a leaf on a helper thread while the main thread splits another (feature-team.ts). */
+export interface AheadTeam extends LeafTeam {
+  readonly splitsAhead: boolean;
+  /** Rows of a leaf at most whose split may be handed ahead. */
+  readonly aheadRows: number;
+  splitAhead(task: LeafSplitTask): void;
+  splitBusy(): boolean;
+  splitAnswer(): LeafSplitDone;
+}
+
+/** A tree lane's arrays: the histogram pool (one per leaf, and AHEAD_SLOTS more) and the partition's. */
 export interface LaneMemory extends PartitionMemory {
   readonly pool: Float64Array[];
 }
+
+/**
+ * Histogram slots beyond one per leaf: the smaller children of leaves split ahead and not yet reached
+ * (at most this many at a time).
+ */
+export const AHEAD_SLOTS = 2;
 
 /** Shared "cannot split" marker; never mutated (findBestSplit fills fresh SplitInfo objects). */
 const NO_SPLIT = noSplit();
@@ -33,16 +50,21 @@ const ZERO: LeafSums = { grad: 0, hess: 0, count: 0 };
 export class TreeLearner {
   readonly partition: DataPartition;
   private readonly pool: Float64Array[];
-  /** Histogram pool slot of each leaf; slots of leaves not yet grown are free. */
+  /** Histogram pool slot of each leaf (−1: none); slots not held by a leaf are in freeSlots. */
   private readonly slotOf: Int32Array;
+  private readonly freeSlots: number[] = [];
   private readonly best: SplitInfo[];
   private readonly depth: Int32Array;
+  /** The team when it splits leaves ahead (null: every leaf split in turn). */
+  private readonly ahead: AheadTeam | null;
+  /** Leaves split ahead and not yet reached: their answers. */
+  private readonly aheadDone = new Map<number, LeafSplitDone>();
 
   constructor(
     private readonly layout: FeatureLayout,
     private readonly nRows: number,
     private readonly p: ResolvedGbdtParams,
-    memory: LaneMemory,
+    private readonly memory: LaneMemory,
     private readonly team: LeafTeam,
   ) {
     this.partition = new DataPartition(memory, team, p.numLeaves);
@@ -50,6 +72,8 @@ export class TreeLearner {
     this.slotOf = new Int32Array(p.numLeaves);
     this.best = new Array<SplitInfo>(p.numLeaves).fill(NO_SPLIT);
     this.depth = new Int32Array(p.numLeaves);
+    const ahead = team as Partial<AheadTeam>;
+    this.ahead = ahead.splitsAhead && this.pool.length >= p.numLeaves + AHEAD_SLOTS ? (team as AheadTeam) : null;
   }
 
   /**
@@ -57,10 +81,14 @@ export class TreeLearner {
    * shrunk by the learning rate. pairs: one class's slice of the training memory's (gradient, hessian) pairs.
    */
   grow(pairs: Float64Array, bag: Int32Array | null, features: Int32Array): Tree {
-    const { p, layout, partition: part, best, depth, slotOf, team } = this;
+    const { p, layout, partition: part, best, depth, slotOf, team, freeSlots: free, ahead, aheadDone: done } = this;
     const tree = new Tree(p.numLeaves);
     part.reset(bag, this.nRows);
-    for (let l = 0; l < p.numLeaves; l++) slotOf[l] = l;
+    free.length = 0;
+    for (let s = this.pool.length - 1; s >= 0; s--) free.push(s);
+    slotOf.fill(-1);
+    slotOf[0] = free.pop()!;
+    done.clear();
     team.setFeatures(features);
     const job: LeafJob = {
       build: slotOf[0], begin: 0, end: part.count[0], parent: -1, findA: -1, findB: -1,
@@ -70,10 +98,12 @@ export class TreeLearner {
     // Every row falls in one bin of any feature: the root's sums from its histogram.
     const rootSums = sumOfFeature(this.pool[slotOf[0]], layout, features[0], part.count[0]);
     depth[0] = 0;
-    best[0] = this.splittable(0, rootSums) ? team.run({ ...job, build: -1, findA: slotOf[0], sumsA: rootSums })[0] ?? NO_SPLIT : NO_SPLIT;
+    best[0] = canSplit(p, 0, rootSums) ? team.run({ ...job, build: -1, findA: slotOf[0], sumsA: rootSums })[0] ?? NO_SPLIT : NO_SPLIT;
     const leafSums: LeafSums[] = [rootSums];
     const nodeOfLeaf = new Int32Array(p.numLeaves).fill(-1);
     const leafIsLeft = new Uint8Array(p.numLeaves);
+    /** The leaf whose split a helper is doing (−1: none). */
+    let aheadLeaf = -1;
 
     while (tree.numLeaves < p.numLeaves) {
       let leaf = -1;
@@ -102,32 +132,55 @@ export class TreeLearner {
       leafIsLeft[newLeaf] = 0;
       tree.numLeaves++;
 
-      part.split(leaf, newLeaf, f, goesLeftTable(split, layout, f));
-      leafSums[leaf] = { ...split.left, count: part.count[leaf] };
-      leafSums[newLeaf] = { ...split.right, count: part.count[newLeaf] };
-      depth[leaf] = depth[newLeaf] = depth[leaf] + 1;
-      best[leaf] = best[newLeaf] = NO_SPLIT;
-      // Histograms only for children that may still split: never after the last split, for instance.
-      if (tree.numLeaves === p.numLeaves || !(this.splittable(leaf, leafSums[leaf]) || this.splittable(newLeaf, leafSums[newLeaf]))) continue;
+      if (ahead) {
+        if (aheadLeaf >= 0 && aheadLeaf !== leaf && !ahead.splitBusy()) {
+          done.set(aheadLeaf, ahead.splitAnswer());
+          aheadLeaf = -1;
+        }
+        if (aheadLeaf < 0) aheadLeaf = this.handAhead(ahead, leaf, tree.numLeaves, pairs);
+      }
+      // The leaf's split: done ahead, being done ahead, or done now.
+      let answer = done.get(leaf);
+      if (answer) done.delete(leaf);
+      else if (leaf === aheadLeaf) {
+        answer = ahead!.splitAnswer();
+        aheadLeaf = -1;
+      }
+      if (answer) {
+        part.splitAt(leaf, newLeaf, answer.mid);
+        this.childSums(leaf, newLeaf, split, leafSums);
+        if (answer.built < 0) continue;
+        this.childSlots(leaf, newLeaf, answer.built);
+        best[leaf] = answer.a ?? NO_SPLIT;
+        best[newLeaf] = answer.b ?? NO_SPLIT;
+        continue;
+      }
 
-      // Smaller child from its rows (into the free slot), larger = parent − smaller (in the parent's slot).
+      part.split(leaf, newLeaf, f, goesLeftTable(split, layout, f));
+      this.childSums(leaf, newLeaf, split, leafSums);
+      const canA = canSplit(p, depth[leaf], leafSums[leaf]);
+      const canB = canSplit(p, depth[newLeaf], leafSums[newLeaf]);
+      // Histograms only for children that may still split: never after the last split, for instance.
+      if (tree.numLeaves === p.numLeaves || !(canA || canB)) continue;
+
+      // Smaller child from its rows (into a free slot), larger = parent − smaller (in the parent's slot).
       const smallIsLeft = part.count[leaf] <= part.count[newLeaf];
       const small = smallIsLeft ? leaf : newLeaf;
-      const smallSlot = slotOf[newLeaf];
       const parentSlot = slotOf[leaf];
-      if (smallIsLeft) {
-        slotOf[leaf] = smallSlot;
-        slotOf[newLeaf] = parentSlot;
-      }
+      const smallSlot = free.pop();
+      if (smallSlot === undefined) throw new Error('GBDT: no free histogram slot');
+      this.childSlots(leaf, newLeaf, smallSlot);
       const [a, b] = team.run({
         build: smallSlot, begin: part.begin[small], end: part.begin[small] + part.count[small], parent: parentSlot,
-        findA: this.splittable(leaf, leafSums[leaf]) ? slotOf[leaf] : -1, sumsA: leafSums[leaf],
-        findB: this.splittable(newLeaf, leafSums[newLeaf]) ? slotOf[newLeaf] : -1, sumsB: leafSums[newLeaf],
+        findA: canA ? slotOf[leaf] : -1, sumsA: leafSums[leaf],
+        findB: canB ? slotOf[newLeaf] : -1, sumsB: leafSums[newLeaf],
         pairsAt: pairs.byteOffset,
       });
       best[leaf] = a ?? NO_SPLIT;
       best[newLeaf] = b ?? NO_SPLIT;
     }
+    // The partition (and the pool) are the next tree's only once no helper is splitting a leaf.
+    if (aheadLeaf >= 0) ahead!.splitAnswer();
     for (let l = 0; l < tree.numLeaves; l++) {
       const s = leafSums[l];
       tree.leafValue[l] = (-s.grad / (s.hess + p.lambdaL2)) * p.learningRate;
@@ -136,12 +189,49 @@ export class TreeLearner {
     return tree;
   }
 
-  private splittable(leaf: number, sums: LeafSums): boolean {
-    const p = this.p;
-    const tooDeep = p.maxDepth > 0 && this.depth[leaf] >= p.maxDepth;
-    return !tooDeep && sums.count >= 2 * p.minDataInLeaf && sums.hess >= 2 * p.minSumHessianInLeaf;
+  /** After leaf's split into leaf (left) and newLeaf (right): the children's sums and depth; no best split yet. */
+  private childSums(leaf: number, newLeaf: number, split: SplitInfo, leafSums: LeafSums[]): void {
+    const { partition: part, depth, best } = this;
+    leafSums[leaf] = { ...split.left, count: part.count[leaf] };
+    leafSums[newLeaf] = { ...split.right, count: part.count[newLeaf] };
+    depth[leaf] = depth[newLeaf] = depth[leaf] + 1;
+    best[leaf] = best[newLeaf] = NO_SPLIT;
   }
 
+  /** The smaller child's histogram in slot `small`, the larger one's in the parent's slot. */
+  private childSlots(leaf: number, newLeaf: number, small: number): void {
+    const { partition: part, slotOf } = this;
+    if (part.count[leaf] <= part.count[newLeaf]) {
+      slotOf[newLeaf] = slotOf[leaf];
+      slotOf[leaf] = small;
+    } else slotOf[newLeaf] = small;
+  }
+
+  /**
+   * Hands to a helper the split of the leaf with the best gain besides `leaf` (being split now, into
+   * `leaves` leaves in all) when it may be reached before the tree is full: the leaf leaf-wise growth
+   * most often splits next. Returns that leaf, or −1 if none was handed ahead.
+   */
+  private handAhead(ahead: AheadTeam, leaf: number, leaves: number, pairs: Float64Array): number {
+    const { p, best, partition: part, aheadDone: done, freeSlots: free } = this;
+    // Every split done ahead and not yet reached needs one more split of the tree to be of use, and a slot.
+    if (leaves + done.size >= p.numLeaves || done.size >= AHEAD_SLOTS || free.length < 2) return -1;
+    let pick = -1;
+    let gain = 0;
+    for (let l = 0; l < leaves - 1; l++) {
+      if (l === leaf || best[l].gain <= gain || done.has(l) || part.count[l] > ahead.aheadRows) continue;
+      gain = best[l].gain;
+      pick = l;
+    }
+    if (pick < 0) return -1;
+    const split = best[pick];
+    const begin = part.begin[pick];
+    ahead.splitAhead({
+      begin, end: begin + part.count[pick], codesAt: this.memory.codesAt(split.feature), goesLeft: goesLeftTable(split, this.layout, split.feature),
+      parent: this.slotOf[pick], free: free.pop()!, depth: this.depth[pick] + 1, pairsAt: pairs.byteOffset, left: split.left, right: split.right,
+    });
+    return pick;
+  }
 }
 
 /** The leaf's (grad, hess) sums from its histogram: every row falls in exactly one bin of feature f. */
