@@ -7,7 +7,9 @@
  * preparation by column ranges as one more). Shared jobs are cut into blocks that either thread takes, so
  * the main thread's share is the blocks it took, and grows when the helper is not running. "free
  * hand-offs" = serial + (main share of block jobs × blocks / blocks the main thread took) / 2 (all blocks
- * at the main thread's pace, split evenly) + Σ max(main share, helper busy) over class jobs: the wall
+ * at the main thread's pace, split evenly) + Σ max(main share, helper busy) over class jobs + Σ over leaf
+ * splits handed ahead of their length beyond the main thread's work between posting one and needing it
+ * (a split the main thread did itself, no helper having taken it, counts so too, not as serial): the wall
  * time the fit would take if every hand-off cost nothing and the helper had a core of its own, scaled to
  * CPU seconds by the main thread's CPU per second awake (the machine's load stretches every interval);
  * its ratio to the 1-thread fit's main-thread CPU is the speed-up a quiet 2-core machine can approach. Wall-clock
@@ -70,9 +72,10 @@ function run(c: Case, threads: number): Run {
   const mainCpu = mainThreadCpu() - m0;
   const s = teamStats;
   // Main-thread wall time in shared jobs and in the parallel data preparation; the rest ran serially.
-  const jobs = (s.mainShareMs + s.waitMs + s.prepareWallMs) / 1000;
+  // Splits handed ahead: the main thread's waits for them and its time on those it did itself are theirs.
+  const jobs = (s.mainShareMs + s.waitMs + s.prepareWallMs + s.splitWaitMs + s.splitByMainMs) / 1000;
   const blockWork = s.blocks > s.helperBlocks ? (s.blockShareMs * s.blocks) / (s.blocks - s.helperBlocks) : 0;
-  const critical = (blockWork / 2 + s.jobCriticalMs + s.prepareCriticalMs) / 1000;
+  const critical = (blockWork / 2 + s.jobCriticalMs + s.prepareCriticalMs + s.splitCriticalMs) / 1000;
   return {
     wall, cpu: (cu.user + cu.system) / 1e6, mainCpu, trees: s.trees, syncs: s.syncs, leafSyncs: s.leafSyncs, rowSyncs: s.rowSyncs,
     soloJobs: s.soloJobs, classSyncs: s.classSyncs, blocks: s.blocks, helperBlocks: s.helperBlocks, serial: wall - jobs, mainShare: s.mainShareMs / 1000, wait: s.waitMs / 1000, sleep: s.sleepMs / 1000, helperBusy: s.helperBusyMs / 1000,
@@ -181,7 +184,7 @@ function main(): void {
     );
     console.log(
       `  leaf splits handed ahead per tree ${f2(m(twos, 'splitsAhead') / t)} (done by the main thread ${f2(m(twos, 'splitsAheadByMain') / t)}); ` +
-        `main thread's wait for them ${f2(m(twos, 'splitWait'))} s (counted as serial)`,
+        `main thread's wait for them ${f2(m(twos, 'splitWait'))} s (in the critical path: their length beyond the main thread's work meanwhile)`,
     );
     console.log(
       `  speed-up estimate (1-thread main CPU / free-hand-off critical path): ${f2(m(ones, 'mainCpu') / m(twos, 'freeHandoffs'))}×; ` +

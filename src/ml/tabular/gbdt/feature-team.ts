@@ -23,6 +23,13 @@
  * loaded machine a helper that is not running then costs the main thread one block, not half the job
  * (with fixed halves the main thread spent most of a loaded two-thread fit waiting).
  *
+ * Below the top of a tree the leaves are one chunk, and a shared job of one chunk reads every row once
+ * per feature range, on both threads: the tree learner (tree-learner.ts) rather hands the split of the
+ * leaf with the next best gain to a helper (splitAhead; a mailbox in the control block, its own side
+ * table) while the main thread splits the best leaf alone, so two leaves split at once, each on one
+ * thread (leaf-split.ts). The helper takes it when it wakes, before any block; the main thread does it
+ * itself if it needs the answer before a helper took it.
+ *
  * A multiclass round grows one tree per class from the same gradients; with at least as many classes as
  * threads, the threads grow whole trees of the round instead (growClasses), each on its own tree lane
  * (tree-lane.ts), taking the next class from a shared counter: no hand-off per leaf, and each tree is
@@ -154,6 +161,8 @@ const SPLIT_BUILT = SPLIT_POSTED + 11;
 const SPLIT_ASKED = SPLIT_POSTED + 12;
 /** Threads asleep on a word of this block (spin-wait.ts: a change is notified only when some are). */
 const SLEEPERS = SPLIT_POSTED + 13;
+/** The time the thread that did the split handed ahead spent on it, in tenths of a microsecond (teamStats). */
+const SPLIT_BUSY = SPLIT_POSTED + 14;
 /** The last word stays 0: a place to sleep for a moment (Atomics.wait on it never wakes early). */
 const CTRL_INTS = SPLIT_POSTED + 16;
 /** Result slot of a leaf split handed ahead (after the blocks' slots). */
@@ -460,10 +469,12 @@ class BlockWork {
   /** The leaf split handed ahead as number seq, on this thread (which took it), its answer in the control block. */
   splitAhead(seq: number): void {
     const c = this.control;
+    const from = performance.now();
     const sideAt = c.splitSide.byteOffset;
     const done = splitLeafAlone(
       c.readSplitTask(), this.params, (begin, end, codesAt) => this.rows.partitionWith(begin, end, codesAt, sideAt), (job) => this.whole.run(job),
     );
+    c.set(SPLIT_BUSY, Math.min(2 ** 31 - 1, Math.round((performance.now() - from) * 1e4)));
     c.writeSplitDone(done, seq);
   }
 
@@ -534,8 +545,9 @@ export class FeatureTeam {
   private readonly ports: MessagePort[] = [];
   private readonly maxLeaves: number;
   private readonly bag: Int32Array;
-  /** The last leaf split handed ahead (0: none yet). */
+  /** The last leaf split handed ahead (0: none yet), and when (performance.now). */
   private splitSeq = 0;
+  private splitPostedAt = 0;
   private readonly maxAheadRows: number;
 
   /** memory: made with teamBytes(nf, params.numLeaves); objective: after initScores. */
@@ -610,6 +622,7 @@ export class FeatureTeam {
     teamStats.splitsAhead++;
     this.control.writeSplit(task, ++this.splitSeq);
     this.start(SPLIT, 0);
+    this.splitPostedAt = performance.now();
   }
 
   /** Whether the split handed ahead is still being done (or not yet taken). */
@@ -620,18 +633,21 @@ export class FeatureTeam {
   /** The answer to the split handed ahead: done here if no helper took it yet, else awaited. */
   splitAnswer(): LeafSplitDone {
     const ints = this.control.ints;
+    const from = performance.now();
     if (this.splitBusy()) {
       if (takeSplit(ints) === this.splitSeq) {
         teamStats.splitsAheadByMain++;
         this.blocks!.splitAhead(this.splitSeq);
+        teamStats.splitByMainMs += performance.now() - from;
       } else {
-        const from = performance.now();
         const slept = this.spin.sleptMs;
         for (let done = Atomics.load(ints, SPLIT_DONE); done !== this.splitSeq; ) done = this.spin.waitWhile(ints, SPLIT_DONE, done);
         teamStats.sleepMs += this.spin.sleptMs - slept;
         teamStats.splitWaitMs += performance.now() - from;
       }
     }
+    // With free hand-offs a helper does the split, from its posting on, beside the main thread's work since.
+    teamStats.splitCriticalMs += Math.max(0, this.control.get(SPLIT_BUSY) / 1e4 - (from - this.splitPostedAt));
     this.checkHelpers();
     return this.control.readSplitDone();
   }

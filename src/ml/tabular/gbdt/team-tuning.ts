@@ -66,6 +66,12 @@ export const teamStats = {
   splitsAhead: 0,
   splitsAheadByMain: 0,
   splitWaitMs: 0,
+  /**
+   * The main thread's time on splits ahead it did itself; and Σ over splits ahead of their length beyond
+   * the main thread's work between posting and needing them: what they add to a free-hand-off critical path.
+   */
+  splitByMainMs: 0,
+  splitCriticalMs: 0,
   /** Blocks of shared block jobs, and of those the helpers took. */
   blocks: 0,
   helperBlocks: 0,
@@ -97,7 +103,7 @@ export const teamStats = {
   roundTreeCpuUs: [] as number[][],
   reset(): void {
     this.trees = this.syncs = this.leafSyncs = this.rowSyncs = this.soloJobs = this.chunkedJobs = this.classSyncs = this.blocks = this.helperBlocks = 0;
-    this.splitsAhead = this.splitsAheadByMain = this.splitWaitMs = 0;
+    this.splitsAhead = this.splitsAheadByMain = this.splitWaitMs = this.splitByMainMs = this.splitCriticalMs = 0;
     this.mainShareMs = this.waitMs = this.sleepMs = this.helperBusyMs = this.jobCriticalMs = this.blockShareMs = 0;
     this.prepareWallMs = this.prepareCriticalMs = this.gradientCpuUs = 0;
     this.roundTreeCpuUs = [];
