@@ -9,7 +9,8 @@
  * hand-offs" = serial + (main share of block jobs × blocks / blocks the main thread took) / 2 (all blocks
  * at the main thread's pace, split evenly) + Σ max(main share, helper busy) over class jobs + Σ over leaf
  * splits handed ahead of their length beyond the main thread's work between posting one and needing it
- * (a split the main thread did itself, no helper having taken it, counts so too, not as serial): the wall
+ * (a split the main thread did itself, no helper having taken it, counts so too, not as serial; the main
+ * thread's share of a block job started while a helper was splitting ahead counts as serial): the wall
  * time the fit would take if every hand-off cost nothing and the helper had a core of its own, scaled to
  * CPU seconds by the main thread's CPU per second awake (the machine's load stretches every interval);
  * its ratio to the 1-thread fit's main-thread CPU is the speed-up a quiet 2-core machine can approach. Wall-clock
