@@ -51,6 +51,7 @@ interface Run {
   splitsAhead: number;
   splitsAheadByMain: number;
   splitWait: number;
+  splitBusy: number;
   model: string;
 }
 
@@ -81,7 +82,7 @@ function run(c: Case, threads: number): Run {
     wall, cpu: (cu.user + cu.system) / 1e6, mainCpu, trees: s.trees, syncs: s.syncs, leafSyncs: s.leafSyncs, rowSyncs: s.rowSyncs,
     soloJobs: s.soloJobs, classSyncs: s.classSyncs, blocks: s.blocks, helperBlocks: s.helperBlocks, serial: wall - jobs, mainShare: s.mainShareMs / 1000, wait: s.waitMs / 1000, sleep: s.sleepMs / 1000, helperBusy: s.helperBusyMs / 1000,
     // Wall time on a loaded machine stretches every interval; scaled by the main thread's CPU per second awake.
-    splitsAhead: s.splitsAhead, splitsAheadByMain: s.splitsAheadByMain, splitWait: s.splitWaitMs / 1000,
+    splitsAhead: s.splitsAhead, splitsAheadByMain: s.splitsAheadByMain, splitWait: s.splitWaitMs / 1000, splitBusy: s.splitBusyMs / 1000,
     freeHandoffs: ((wall - jobs + critical) * mainCpu) / (wall - s.sleepMs / 1000), model: JSON.stringify(model.toJSON()),
   };
 }
@@ -184,7 +185,8 @@ function main(): void {
         `critical path with free hand-offs ${f2(m(twos, 'freeHandoffs'))} CPU s`,
     );
     console.log(
-      `  leaf splits handed ahead per tree ${f2(m(twos, 'splitsAhead') / t)} (done by the main thread ${f2(m(twos, 'splitsAheadByMain') / t)}); ` +
+      `  leaf splits handed ahead per tree ${f2(m(twos, 'splitsAhead') / t)} (done by the main thread ${f2(m(twos, 'splitsAheadByMain') / t)}), ` +
+        `${f2(m(twos, 'splitBusy'))} s on them; ` +
         `main thread's wait for them ${f2(m(twos, 'splitWait'))} s (in the critical path: their length beyond the main thread's work meanwhile)`,
     );
     console.log(

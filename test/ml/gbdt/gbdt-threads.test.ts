@@ -160,7 +160,7 @@ test('real data, categorical and missing values (credit_data fixture), every job
   });
 });
 
-test('leaf splits handed ahead to a helper (categorical and missing values, bagging, 2 and 3 threads) train the 1-thread model', () => {
+test('leaf splits handed ahead to a helper, one or two at a time (categorical and missing values, bagging, 2 and 3 threads), train the 1-thread model', () => {
   // The helper splits the leaf with the next best gain while the main thread splits the best one; with
   // 2 classes and growClasses off, a 3-class fit shares each tree too. Which thread did which split, and
   // when, must not show in the model.
@@ -170,8 +170,8 @@ test('leaf splits handed ahead to a helper (categorical and missing values, bagg
     const params = { nEstimators: 6, featureFraction: 0.8, baggingFraction: 0.7, baggingFreq: 2, minDataPerCategoryGroup: 20 };
     const fit = (threads: number) => JSON.stringify(new GbdtLearner(params, { threads }).fit(f, y, task, { seed: 8 }).toJSON());
     const one = fit(1);
-    for (const threads of [2, 3]) {
-      withTuning({ growClasses: false, splitAhead: true }, () => {
+    for (const [threads, splitsAheadAtOnce] of [[2, 1], [3, 1], [2, 2], [3, 2]]) {
+      withTuning({ growClasses: false, splitAhead: true, splitsAheadAtOnce }, () => {
         assert.equal(fit(threads), one);
         assert.ok(teamStats.splitsAhead > 5 * teamStats.trees, `${teamStats.splitsAhead} splits handed ahead for ${teamStats.trees} trees`);
       });

@@ -154,31 +154,36 @@ const MID = 40;
 /** Blocks of one job, at most: 6 bits of CLAIM's count. */
 export const MAX_BLOCKS = 32;
 /**
- * A leaf split handed ahead (LeafSplitTask): its sequence number as posted, as taken by a thread (compare-
- * and-swap from the number before), as done; its inputs and its answer (the end of the left part, the
- * pool slot the smaller child's histogram went to, −1: none built).
+ * Leaf splits handed ahead (LeafSplitTask), two mailboxes of SPLIT_WORDS words from SPLIT_BASE: each
+ * with the split's number as posted, as taken by a thread (compare-and-swap from the number before), as
+ * done; its inputs; its answer (the end of the left part, the pool slot the smaller child's histogram
+ * went to, −1: none built); the time the thread that did it spent on it (tenths of a microsecond).
  */
-const SPLIT_POSTED = MID + MAX_BLOCKS + 4;
-const SPLIT_TAKEN = SPLIT_POSTED + 1;
-const SPLIT_DONE = SPLIT_POSTED + 2;
-const SPLIT_BEGIN = SPLIT_POSTED + 3;
-const SPLIT_END = SPLIT_POSTED + 4;
-const SPLIT_CODES_AT = SPLIT_POSTED + 5;
-const SPLIT_PARENT = SPLIT_POSTED + 6;
-const SPLIT_FREE = SPLIT_POSTED + 7;
-const SPLIT_DEPTH = SPLIT_POSTED + 8;
-const SPLIT_PAIRS_AT = SPLIT_POSTED + 9;
-const SPLIT_MID = SPLIT_POSTED + 10;
-const SPLIT_BUILT = SPLIT_POSTED + 11;
-const SPLIT_ASKED = SPLIT_POSTED + 12;
+const SPLIT_BASE = MID + MAX_BLOCKS + 4;
+const SPLIT_WORDS = 16;
+const SPLIT_MAILBOXES = 2;
+const S_POSTED = 0;
+const S_TAKEN = 1;
+const S_DONE = 2;
+const S_BEGIN = 3;
+const S_END = 4;
+const S_CODES_AT = 5;
+const S_PARENT = 6;
+const S_FREE = 7;
+const S_DEPTH = 8;
+const S_PAIRS_AT = 9;
+const S_MID = 10;
+const S_BUILT = 11;
+const S_ASKED = 12;
+const S_BUSY = 13;
+/** Word `field` of mailbox box. */
+function sw(box: number, field: number): number {
+  return SPLIT_BASE + box * SPLIT_WORDS + field;
+}
 /** Threads asleep on a word of this block (spin-wait.ts: a change is notified only when some are). */
-const SLEEPERS = SPLIT_POSTED + 13;
-/** The time the thread that did the split handed ahead spent on it, in tenths of a microsecond (teamStats). */
-const SPLIT_BUSY = SPLIT_POSTED + 14;
+const SLEEPERS = SPLIT_BASE + SPLIT_MAILBOXES * SPLIT_WORDS;
 /** The last word stays 0: a place to sleep for a moment (Atomics.wait on it never wakes early). */
-const CTRL_INTS = SPLIT_POSTED + 16;
-/** Result slot of a leaf split handed ahead (after the blocks' slots). */
-const SPLIT_RESULT = MAX_BLOCKS;
+const CTRL_INTS = SLEEPERS + 2;
 /** Job kinds. */
 const LEAF = 0;
 const STOP = 1;
@@ -196,11 +201,13 @@ const RESULT_F64 = 11;
 const LEFT_BINS_BYTES = 256;
 /** Bytes of the control block for nf features and trees of up to maxLeaves leaves (results for MAX_BLOCKS blocks). */
 export function teamBytes(nf: number, maxLeaves: number): number {
-  return CTRL_INTS * 4 + align8(nf * 4) + SUMS_F64 * 8 + (MAX_BLOCKS + 1) * 2 * (RESULT_F64 * 8 + LEFT_BINS_BYTES) + align8(maxLeaves * 8) + maxLeaves * 8 + SIDE_BYTES;
+  return CTRL_INTS * 4 + align8(nf * 4) + SUMS_F64 * 8 + RESULTS * 2 * (RESULT_F64 * 8 + LEFT_BINS_BYTES) + align8(maxLeaves * 8) + maxLeaves * 8 + SPLIT_MAILBOXES * SIDE_BYTES;
 }
 
-/** Job sums: a leaf job's two leaves (6), then a handed-ahead split's left and right (grad, hess). */
-const SUMS_F64 = 10;
+/** Job sums: a leaf job's two leaves (6), then per mailbox a handed-ahead split's left and right (grad, hess). */
+const SUMS_F64 = 6 + 4 * SPLIT_MAILBOXES;
+/** Result slots: one per block, then one per mailbox. */
+const RESULTS = MAX_BLOCKS + SPLIT_MAILBOXES;
 /** The bin → side table of a handed-ahead split (its own: the main thread's stays free for its own partitions). */
 const SIDE_BYTES = 256;
 
@@ -229,8 +236,8 @@ class ControlBlock {
   readonly leafBegin: Int32Array;
   readonly leafCount: Int32Array;
   readonly leafValue: Float64Array;
-  /** The bin → side table of a handed-ahead split, and its byte address. */
-  readonly splitSide: Uint8Array;
+  /** Per mailbox, the bin → side table of its split. */
+  readonly splitSide: Uint8Array[];
 
   constructor(buffer: ArrayBufferLike, at: number, nf: number, maxLeaves: number) {
     this.ints = new Int32Array(buffer, at, CTRL_INTS + nf);
@@ -238,58 +245,61 @@ class ControlBlock {
     at += CTRL_INTS * 4 + align8(nf * 4);
     this.sums = new Float64Array(buffer, at, SUMS_F64);
     at += SUMS_F64 * 8;
-    this.results = new Float64Array(buffer, at, (MAX_BLOCKS + 1) * 2 * RESULT_F64);
-    at += (MAX_BLOCKS + 1) * 2 * RESULT_F64 * 8;
-    this.leftBins = new Uint8Array(buffer, at, (MAX_BLOCKS + 1) * 2 * LEFT_BINS_BYTES);
-    at += (MAX_BLOCKS + 1) * 2 * LEFT_BINS_BYTES;
+    this.results = new Float64Array(buffer, at, RESULTS * 2 * RESULT_F64);
+    at += RESULTS * 2 * RESULT_F64 * 8;
+    this.leftBins = new Uint8Array(buffer, at, RESULTS * 2 * LEFT_BINS_BYTES);
+    at += RESULTS * 2 * LEFT_BINS_BYTES;
     this.leafBegin = new Int32Array(buffer, at, maxLeaves);
     this.leafCount = new Int32Array(buffer, at + maxLeaves * 4, maxLeaves);
     this.leafValue = new Float64Array(buffer, at + align8(maxLeaves * 8), maxLeaves);
     at += align8(maxLeaves * 8) + maxLeaves * 8;
-    this.splitSide = new Uint8Array(buffer, at, SIDE_BYTES);
+    this.splitSide = Array.from({ length: SPLIT_MAILBOXES }, (_, box) => new Uint8Array(buffer, at + box * SIDE_BYTES, SIDE_BYTES));
   }
 
-  writeSplit(task: LeafSplitTask, seq: number): void {
-    this.set(SPLIT_BEGIN, task.begin);
-    this.set(SPLIT_END, task.end);
-    this.set(SPLIT_CODES_AT, task.codesAt);
-    this.set(SPLIT_PARENT, task.parent);
-    this.set(SPLIT_FREE, task.free);
-    this.set(SPLIT_DEPTH, task.depth);
-    this.set(SPLIT_PAIRS_AT, task.pairsAt);
-    this.splitSide.set(task.goesLeft);
+  /** Posts split number seq in mailbox box (free: its last split answered). */
+  writeSplit(box: number, task: LeafSplitTask, seq: number): void {
+    this.set(sw(box, S_BEGIN), task.begin);
+    this.set(sw(box, S_END), task.end);
+    this.set(sw(box, S_CODES_AT), task.codesAt);
+    this.set(sw(box, S_PARENT), task.parent);
+    this.set(sw(box, S_FREE), task.free);
+    this.set(sw(box, S_DEPTH), task.depth);
+    this.set(sw(box, S_PAIRS_AT), task.pairsAt);
+    this.splitSide[box].set(task.goesLeft);
     const s = this.sums;
-    s[6] = task.left.grad;
-    s[7] = task.left.hess;
-    s[8] = task.right.grad;
-    s[9] = task.right.hess;
-    this.set(SPLIT_POSTED, seq);
+    const o = 6 + 4 * box;
+    s[o] = task.left.grad;
+    s[o + 1] = task.left.hess;
+    s[o + 2] = task.right.grad;
+    s[o + 3] = task.right.hess;
+    this.set(sw(box, S_POSTED), seq);
   }
 
-  readSplitTask(): LeafSplitTask {
+  readSplitTask(box: number): LeafSplitTask {
     const s = this.sums;
+    const o = 6 + 4 * box;
     return {
-      begin: this.get(SPLIT_BEGIN), end: this.get(SPLIT_END), codesAt: this.get(SPLIT_CODES_AT), goesLeft: this.splitSide,
-      parent: this.get(SPLIT_PARENT), free: this.get(SPLIT_FREE), depth: this.get(SPLIT_DEPTH), pairsAt: this.get(SPLIT_PAIRS_AT),
-      left: { grad: s[6], hess: s[7], count: 0 }, right: { grad: s[8], hess: s[9], count: 0 },
+      begin: this.get(sw(box, S_BEGIN)), end: this.get(sw(box, S_END)), codesAt: this.get(sw(box, S_CODES_AT)), goesLeft: this.splitSide[box],
+      parent: this.get(sw(box, S_PARENT)), free: this.get(sw(box, S_FREE)), depth: this.get(sw(box, S_DEPTH)), pairsAt: this.get(sw(box, S_PAIRS_AT)),
+      left: { grad: s[o], hess: s[o + 1], count: 0 }, right: { grad: s[o + 2], hess: s[o + 3], count: 0 },
     };
   }
 
-  writeSplitDone(done: LeafSplitDone, seq: number): void {
-    if (done.a) this.writeResult(SPLIT_RESULT, 0, done.a);
-    if (done.b) this.writeResult(SPLIT_RESULT, 1, done.b);
-    this.set(SPLIT_MID, done.mid);
-    this.set(SPLIT_BUILT, done.built);
-    this.set(SPLIT_ASKED, (done.a ? 1 : 0) | (done.b ? 2 : 0));
-    this.set(SPLIT_DONE, seq);
-    wake(this.ints, SPLIT_DONE, SLEEPERS);
+  writeSplitDone(box: number, done: LeafSplitDone, seq: number): void {
+    if (done.a) this.writeResult(MAX_BLOCKS + box, 0, done.a);
+    if (done.b) this.writeResult(MAX_BLOCKS + box, 1, done.b);
+    this.set(sw(box, S_MID), done.mid);
+    this.set(sw(box, S_BUILT), done.built);
+    this.set(sw(box, S_ASKED), (done.a ? 1 : 0) | (done.b ? 2 : 0));
+    this.set(sw(box, S_DONE), seq);
+    wake(this.ints, sw(box, S_DONE), SLEEPERS);
   }
 
-  readSplitDone(): LeafSplitDone {
-    const asked = this.get(SPLIT_ASKED);
+  readSplitDone(box: number): LeafSplitDone {
+    const asked = this.get(sw(box, S_ASKED));
     return {
-      mid: this.get(SPLIT_MID), built: this.get(SPLIT_BUILT),
-      a: asked & 1 ? this.readResult(SPLIT_RESULT, 0) : null, b: asked & 2 ? this.readResult(SPLIT_RESULT, 1) : null,
+      mid: this.get(sw(box, S_MID)), built: this.get(sw(box, S_BUILT)),
+      a: asked & 1 ? this.readResult(MAX_BLOCKS + box, 0) : null, b: asked & 2 ? this.readResult(MAX_BLOCKS + box, 1) : null,
     };
   }
 
@@ -391,10 +401,29 @@ function takeBlock(ints: Int32Array, seq: number): number {
   }
 }
 
-/** The leaf split handed ahead, taken for this thread (its number), or −1 if there is none or another thread took it. */
+/** The mailbox of the earliest leaf split handed ahead and not taken yet, taken for this thread; −1 if none. */
 function takeSplit(ints: Int32Array): number {
-  const posted = Atomics.load(ints, SPLIT_POSTED);
-  return posted > 0 && Atomics.compareExchange(ints, SPLIT_TAKEN, posted - 1, posted) === posted - 1 ? posted : -1;
+  for (;;) {
+    let box = -1;
+    let first = 0;
+    for (let b = 0; b < SPLIT_MAILBOXES; b++) {
+      const posted = Atomics.load(ints, sw(b, S_POSTED));
+      if (posted !== Atomics.load(ints, sw(b, S_TAKEN)) && (box < 0 || posted < first)) {
+        box = b;
+        first = posted;
+      }
+    }
+    if (box < 0) return -1;
+    const taken = Atomics.load(ints, sw(box, S_TAKEN));
+    if (taken !== first && Atomics.compareExchange(ints, sw(box, S_TAKEN), taken, first) === taken) return box;
+  }
+}
+
+/** Takes the split in mailbox box for this thread if no thread has: whether it did. */
+function takeSplitIn(ints: Int32Array, box: number): boolean {
+  const posted = Atomics.load(ints, sw(box, S_POSTED));
+  const taken = Atomics.load(ints, sw(box, S_TAKEN));
+  return taken !== posted && Atomics.compareExchange(ints, sw(box, S_TAKEN), taken, posted) === taken;
 }
 
 /** First feature of range `part` of `parts` ranges of equal feature counts (part = parts: nf). */
@@ -478,16 +507,17 @@ class BlockWork {
     this.nf = layout.bins.length;
   }
 
-  /** The leaf split handed ahead as number seq, on this thread (which took it), its answer in the control block. */
-  splitAhead(seq: number): void {
+  /** The leaf split handed ahead in mailbox box, on this thread (which took it), its answer in the mailbox. */
+  splitAhead(box: number): void {
     const c = this.control;
     const from = performance.now();
-    const sideAt = c.splitSide.byteOffset;
+    const seq = c.get(sw(box, S_POSTED));
+    const sideAt = c.splitSide[box].byteOffset;
     const done = splitLeafAlone(
-      c.readSplitTask(), this.params, (begin, end, codesAt) => this.rows.partitionWith(begin, end, codesAt, sideAt), (job) => this.whole.run(job),
+      c.readSplitTask(box), this.params, (begin, end, codesAt) => this.rows.partitionWith(begin, end, codesAt, sideAt), (job) => this.whole.run(job),
     );
-    c.set(SPLIT_BUSY, Math.min(2 ** 31 - 1, Math.round((performance.now() - from) * 1e4)));
-    c.writeSplitDone(done, seq);
+    c.set(sw(box, S_BUSY), Math.min(2 ** 31 - 1, Math.round((performance.now() - from) * 1e4)));
+    c.writeSplitDone(box, done, seq);
   }
 
   /** Block b of a LEAF_ROWS job: row chunk b mod chunks of the job's histogram, over feature range ⌊b / chunks⌋ of `ranges`. */
@@ -557,9 +587,10 @@ export class FeatureTeam {
   private readonly ports: MessagePort[] = [];
   private readonly maxLeaves: number;
   private readonly bag: Int32Array;
-  /** The last leaf split handed ahead (0: none yet), and when (performance.now). */
+  /** The last leaf split handed ahead (0: none yet); per mailbox, its split's number (0: free) and when it was posted. */
   private splitSeq = 0;
-  private splitPostedAt = 0;
+  private readonly boxSeq = new Int32Array(SPLIT_MAILBOXES);
+  private readonly boxPostedAt = new Float64Array(SPLIT_MAILBOXES);
   /** Whether the current block job started while a helper was doing a split ahead (teamStats). */
   private besideSplit = false;
   private readonly maxAheadRows: number;
@@ -630,40 +661,60 @@ export class FeatureTeam {
     return this.maxAheadRows;
   }
 
-  /** Hands a leaf's split to the helpers (the first free one takes it); at most one at a time. */
-  splitAhead(task: LeafSplitTask): void {
-    if (this.splitBusy()) throw new Error('GBDT: a leaf split is already handed ahead');
+  /** Hands a leaf's split to the helpers (the first free one takes it); its number. At most SPLIT_MAILBOXES at a time. */
+  splitAhead(task: LeafSplitTask): number {
+    const box = this.boxSeq.indexOf(0);
+    if (box < 0) throw new Error('GBDT: every leaf split mailbox is in use');
     teamStats.splitsAhead++;
-    this.control.writeSplit(task, ++this.splitSeq);
+    const seq = ++this.splitSeq;
+    this.boxSeq[box] = seq;
+    this.control.writeSplit(box, task, seq);
     this.start(SPLIT, 0);
-    this.splitPostedAt = performance.now();
+    this.boxPostedAt[box] = performance.now();
+    return seq;
   }
 
-  /** Whether the split handed ahead is still being done (or not yet taken). */
-  splitBusy(): boolean {
-    return this.splitSeq > 0 && this.control.get(SPLIT_DONE) !== this.splitSeq;
+  /** Splits handed ahead at most at a time. */
+  get aheadAtOnce(): number {
+    return Math.max(1, Math.min(SPLIT_MAILBOXES, this.tuning.splitsAheadAtOnce));
   }
 
-  /** The answer to the split handed ahead: done here if no helper took it yet, else awaited. */
-  splitAnswer(): LeafSplitDone {
+  /** Whether split number seq (default: any split handed ahead and not answered) is still being done, or not yet taken. */
+  splitBusy(seq = 0): boolean {
+    for (let box = 0; box < SPLIT_MAILBOXES; box++) {
+      const s = this.boxSeq[box];
+      if (s !== 0 && (seq === 0 || s === seq) && this.control.get(sw(box, S_DONE)) !== s) return true;
+    }
+    return false;
+  }
+
+  /** The answer to split number seq: done here if no helper took it yet, else awaited. Its mailbox is free after. */
+  splitAnswer(seq: number): LeafSplitDone {
+    const box = this.boxSeq.indexOf(seq);
+    if (box < 0) throw new Error(`GBDT: no leaf split ${seq} handed ahead`);
     const ints = this.control.ints;
     const from = performance.now();
-    if (this.splitBusy()) {
-      if (takeSplit(ints) === this.splitSeq) {
+    const doneAt = sw(box, S_DONE);
+    if (Atomics.load(ints, doneAt) !== seq) {
+      if (takeSplitIn(ints, box)) {
         teamStats.splitsAheadByMain++;
-        this.blocks!.splitAhead(this.splitSeq);
+        this.blocks!.splitAhead(box);
         teamStats.splitByMainMs += performance.now() - from;
       } else {
         const slept = this.spin.sleptMs;
-        for (let done = Atomics.load(ints, SPLIT_DONE); done !== this.splitSeq; ) done = this.spin.waitWhile(ints, SPLIT_DONE, done);
+        for (let done = Atomics.load(ints, doneAt); done !== seq; ) done = this.spin.waitWhile(ints, doneAt, done);
         teamStats.sleepMs += this.spin.sleptMs - slept;
         teamStats.splitWaitMs += performance.now() - from;
       }
     }
     // With free hand-offs a helper does the split, from its posting on, beside the main thread's work since.
-    teamStats.splitCriticalMs += Math.max(0, this.control.get(SPLIT_BUSY) / 1e4 - (from - this.splitPostedAt));
+    const busy = this.control.get(sw(box, S_BUSY)) / 1e4;
+    teamStats.splitBusyMs += busy;
+    teamStats.splitCriticalMs += Math.max(0, busy - (from - this.boxPostedAt[box]));
     this.checkHelpers();
-    return this.control.readSplitDone();
+    const answer = this.control.readSplitDone(box);
+    this.boxSeq[box] = 0;
+    return answer;
   }
 
   /** Runs the job on every thread; the best split of leaf A and of leaf B (gain 0: none), or null if not asked. */
@@ -828,7 +879,7 @@ export class FeatureTeam {
   /** Ends the helpers' job loops; they return to the idle list. */
   close(): void {
     if (this.workers.length === 0) return;
-    if (this.splitBusy()) this.splitAnswer();
+    for (const seq of this.boxSeq) if (seq !== 0) this.splitAnswer(seq);
     this.start(STOP, 0);
     this.finish();
     for (const port of this.ports.splice(0)) port.close();
@@ -935,16 +986,15 @@ export function serveFit(init: TeamInit): void {
     const seq = Math.floor(word / 8);
     const kind = word & 7;
     // A leaf split handed ahead comes first: the main thread may soon need its answer.
-    const split = takeSplit(ints);
-    if (split > 0) {
+    for (let box = takeSplit(ints); box >= 0; box = takeSplit(ints)) {
       try {
         currentFeatures();
-        blocks.splitAhead(split);
+        blocks.splitAhead(box);
       } catch (e) {
         Atomics.store(ints, FAILED + t, 1);
         console.error(e);
-        Atomics.store(ints, SPLIT_DONE, split);
-        wake(ints, SPLIT_DONE, SLEEPERS);
+        Atomics.store(ints, sw(box, S_DONE), Atomics.load(ints, sw(box, S_POSTED)));
+        wake(ints, sw(box, S_DONE), SLEEPERS);
       }
     }
     if (kind === STOP || kind === CLASSES) {

@@ -41,6 +41,13 @@ export const teamTuning = {
    * main thread splits the best one (leaf-split.ts; false: every leaf split shared job by job, as before).
    */
   splitAhead: true,
+  /**
+   * Splits handed ahead at most at a time (1 or 2: the control block's mailboxes). With 2, 17.5 of a
+   * tree's 30 splits went ahead instead of 12.5 (synthetic 40k × 30), but the main thread waited 0.11–
+   * 0.15 s a fit for a helper still on the one before, and the wall speed-up was no better (1.08–1.47×
+   * against 1.29–1.51×, alternating, load 1.4–1.6).
+   */
+  splitsAheadAtOnce: 1,
   /** Rows × features per thread below which a fit stays on one thread (learner.ts). */
   minCellsPerThread: 50_000,
 };
@@ -72,6 +79,8 @@ export const teamStats = {
    */
   splitByMainMs: 0,
   splitCriticalMs: 0,
+  /** The time spent on splits ahead by whichever thread did them. */
+  splitBusyMs: 0,
   /** Blocks of shared block jobs, and of those the helpers took. */
   blocks: 0,
   helperBlocks: 0,
@@ -103,7 +112,7 @@ export const teamStats = {
   roundTreeCpuUs: [] as number[][],
   reset(): void {
     this.trees = this.syncs = this.leafSyncs = this.rowSyncs = this.soloJobs = this.chunkedJobs = this.classSyncs = this.blocks = this.helperBlocks = 0;
-    this.splitsAhead = this.splitsAheadByMain = this.splitWaitMs = this.splitByMainMs = this.splitCriticalMs = 0;
+    this.splitsAhead = this.splitsAheadByMain = this.splitWaitMs = this.splitByMainMs = this.splitCriticalMs = this.splitBusyMs = 0;
     this.mainShareMs = this.waitMs = this.sleepMs = this.helperBusyMs = this.jobCriticalMs = this.blockShareMs = 0;
     this.prepareWallMs = this.prepareCriticalMs = this.gradientCpuUs = 0;
     this.roundTreeCpuUs = [];

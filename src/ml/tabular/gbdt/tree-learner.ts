@@ -36,9 +36,12 @@ export interface AheadTeam extends LeafTeam {
   readonly splitsAhead: boolean;
   /** Rows of a leaf at most whose split may be handed ahead. */
   readonly aheadRows: number;
-  splitAhead(task: LeafSplitTask): void;
-  splitBusy(): boolean;
-  splitAnswer(): LeafSplitDone;
+  /** Splits handed ahead at most at a time. */
+  readonly aheadAtOnce: number;
+  /** Hands a split to a helper: its number. */
+  splitAhead(task: LeafSplitTask): number;
+  splitBusy(seq: number): boolean;
+  splitAnswer(seq: number): LeafSplitDone;
 }
 
 /** A tree lane's arrays: the histogram pool (one per leaf, and AHEAD_SLOTS more) and the partition's. */
@@ -50,7 +53,7 @@ export interface LaneMemory extends PartitionMemory {
  * Histogram slots beyond one per leaf: the smaller children of leaves split ahead and not yet reached
  * (at most this many at a time).
  */
-export const AHEAD_SLOTS = 2;
+export const AHEAD_SLOTS = 3;
 
 /** Shared "cannot split" marker; never mutated (findBestSplit fills fresh SplitInfo objects). */
 const NO_SPLIT = noSplit();
@@ -68,6 +71,8 @@ export class TreeLearner {
   private readonly ahead: AheadTeam | null;
   /** Leaves split ahead and not yet reached: their answers. */
   private readonly aheadDone = new Map<number, LeafSplitDone>();
+  /** Leaves a helper is splitting ahead: their splits' numbers. */
+  private readonly inFlight = new Map<number, number>();
 
   constructor(
     private readonly layout: FeatureLayout,
@@ -90,7 +95,7 @@ export class TreeLearner {
    * shrunk by the learning rate. pairs: one class's slice of the training memory's (gradient, hessian) pairs.
    */
   grow(pairs: Float64Array, bag: Int32Array | null, features: Int32Array): Tree {
-    const { p, layout, partition: part, best, depth, slotOf, team, freeSlots: free, ahead, aheadDone: done } = this;
+    const { p, layout, partition: part, best, depth, slotOf, team, freeSlots: free, ahead, aheadDone: done, inFlight } = this;
     const tree = new Tree(p.numLeaves);
     part.reset(bag, this.nRows);
     free.length = 0;
@@ -98,6 +103,7 @@ export class TreeLearner {
     slotOf.fill(-1);
     slotOf[0] = free.pop()!;
     done.clear();
+    inFlight.clear();
     team.setFeatures(features);
     const job: LeafJob = {
       build: slotOf[0], begin: 0, end: part.count[0], parent: -1, findA: -1, findB: -1,
@@ -111,8 +117,6 @@ export class TreeLearner {
     const leafSums: LeafSums[] = [rootSums];
     const nodeOfLeaf = new Int32Array(p.numLeaves).fill(-1);
     const leafIsLeft = new Uint8Array(p.numLeaves);
-    /** The leaf whose split a helper is doing (−1: none). */
-    let aheadLeaf = -1;
 
     while (tree.numLeaves < p.numLeaves) {
       let leaf = -1;
@@ -141,21 +145,18 @@ export class TreeLearner {
       leafIsLeft[newLeaf] = 0;
       tree.numLeaves++;
 
-      if (ahead) {
-        if (aheadLeaf >= 0 && aheadLeaf !== leaf && !ahead.splitBusy()) {
-          done.set(aheadLeaf, ahead.splitAnswer());
-          aheadLeaf = -1;
-        }
-        if (aheadLeaf < 0) aheadLeaf = this.handAhead(ahead, leaf, tree.numLeaves, pairs);
-      }
+      if (ahead) this.refill(ahead, leaf, tree.numLeaves, pairs);
       // The leaf's split: done ahead, being done ahead, or done now.
       let answer = done.get(leaf);
       if (answer) done.delete(leaf);
-      else if (leaf === aheadLeaf) {
-        // While a helper splits it, this thread splits the leaf with the next best gain, if any.
-        if (ahead!.splitBusy()) this.splitHere(leaf, tree.numLeaves, pairs);
-        answer = ahead!.splitAnswer();
-        aheadLeaf = -1;
+      else {
+        const seq = inFlight.get(leaf);
+        if (seq !== undefined) {
+          // While a helper splits it, this thread splits the leaf with the next best gain, if any.
+          if (ahead!.splitBusy(seq)) this.splitHere(leaf, tree.numLeaves, pairs);
+          answer = ahead!.splitAnswer(seq);
+          inFlight.delete(leaf);
+        }
       }
       if (answer) {
         part.splitAt(leaf, newLeaf, answer.mid);
@@ -168,6 +169,7 @@ export class TreeLearner {
       }
 
       part.split(leaf, newLeaf, f, goesLeftTable(split, layout, f));
+      if (ahead) this.refill(ahead, leaf, tree.numLeaves, pairs);
       this.childSums(leaf, newLeaf, split, leafSums);
       const canA = canSplit(p, depth[leaf], leafSums[leaf]);
       const canB = canSplit(p, depth[newLeaf], leafSums[newLeaf]);
@@ -191,7 +193,7 @@ export class TreeLearner {
       best[newLeaf] = b ?? NO_SPLIT;
     }
     // The partition (and the pool) are the next tree's only once no helper is splitting a leaf.
-    if (aheadLeaf >= 0) ahead!.splitAnswer();
+    for (const seq of inFlight.values()) ahead!.splitAnswer(seq);
     for (let l = 0; l < tree.numLeaves; l++) {
       const s = leafSums[l];
       tree.leafValue[l] = (-s.grad / (s.hess + p.lambdaL2)) * p.learningRate;
@@ -219,17 +221,27 @@ export class TreeLearner {
   }
 
   /**
-   * Hands to a helper the split of the leaf with the best gain besides `leaf` (being split now, into
-   * `leaves` leaves in all) when it may be reached before the tree is full: the leaf leaf-wise growth
-   * most often splits next. Returns that leaf, or −1 if none was handed ahead.
+   * Collects the answers of splits ahead that are done (but `leaf`'s, being split now, into `leaves`
+   * leaves in all), then hands to the helpers the splits of the leaves with the best gains besides
+   * `leaf` while there is a free mailbox, as long as they may be reached before the tree is full: the
+   * leaves leaf-wise growth most often splits next.
    */
-  private handAhead(ahead: AheadTeam, leaf: number, leaves: number, pairs: Float64Array): number {
-    const pick = this.nextAhead(ahead, leaf, leaves);
-    if (pick >= 0) ahead.splitAhead(this.aheadTask(pick, pairs, this.memory.codesAt(this.best[pick].feature)));
-    return pick;
+  private refill(ahead: AheadTeam, leaf: number, leaves: number, pairs: Float64Array): void {
+    const { inFlight, aheadDone: done } = this;
+    for (const [l, seq] of inFlight) {
+      if (l !== leaf && !ahead.splitBusy(seq)) {
+        done.set(l, ahead.splitAnswer(seq));
+        inFlight.delete(l);
+      }
+    }
+    while (inFlight.size < ahead.aheadAtOnce) {
+      const pick = this.nextAhead(ahead, leaf, leaves);
+      if (pick < 0) break;
+      inFlight.set(pick, ahead.splitAhead(this.aheadTask(pick, pairs, this.memory.codesAt(this.best[pick].feature))));
+    }
   }
 
-  /** As handAhead, but on this thread (while a helper does the split handed ahead); the answer kept for when the leaf is reached. */
+  /** As refill's splits, but on this thread (while a helper does the split handed ahead); the answer kept for when the leaf is reached. */
   private splitHere(leaf: number, leaves: number, pairs: Float64Array): void {
     const ahead = this.ahead!;
     const pick = this.nextAhead(ahead, leaf, leaves);
@@ -239,15 +251,16 @@ export class TreeLearner {
     this.aheadDone.set(pick, splitLeafAlone(task, this.p, (begin, end, codesAt) => this.team.partition(begin, end, codesAt), (job) => this.team.run(job)));
   }
 
-  /** The leaf to split ahead of its turn (−1: none): see handAhead. */
+  /** The leaf to split ahead of its turn (−1: none): see refill. */
   private nextAhead(ahead: AheadTeam, leaf: number, leaves: number): number {
-    const { p, best, partition: part, aheadDone: done, freeSlots: free } = this;
+    const { p, best, partition: part, aheadDone: done, inFlight, freeSlots: free } = this;
     // Every split done ahead and not yet reached needs one more split of the tree to be of use, and a slot.
-    if (leaves + done.size >= p.numLeaves || done.size >= AHEAD_SLOTS || free.length < 2) return -1;
+    const pending = done.size + inFlight.size;
+    if (leaves + pending >= p.numLeaves || pending >= AHEAD_SLOTS || free.length < 2) return -1;
     let pick = -1;
     let gain = 0;
     for (let l = 0; l < leaves - 1; l++) {
-      if (l === leaf || best[l].gain <= gain || done.has(l) || part.count[l] > ahead.aheadRows) continue;
+      if (l === leaf || best[l].gain <= gain || done.has(l) || inFlight.has(l) || part.count[l] > ahead.aheadRows) continue;
       gain = best[l].gain;
       pick = l;
     }
