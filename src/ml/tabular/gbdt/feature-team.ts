@@ -25,8 +25,8 @@
  *
  * Below the top of a tree the leaves are one chunk, and a shared job of one chunk reads every row once
  * per feature range, on both threads: the tree learner (tree-learner.ts) rather hands the split of the
- * leaf with the next best gain to a helper (splitAhead; a mailbox in the control block, its own side
- * table) while the main thread splits the best leaf alone, so two leaves split at once, each on one
+ * leaf with the next best gain to a helper (splitAhead; a mailbox in the control block with its own
+ * side table, two of them, one used by default) while the main thread splits the best leaf alone, so two leaves split at once, each on one
  * thread (leaf-split.ts). The helper takes it when it wakes, before any block; the main thread does it
  * itself if it needs the answer before a helper took it.
  *
@@ -35,12 +35,17 @@
  * rows) 402 → 286 ms (1.41×: two hand-offs each, each row read on both threads), partitions of ≥ 4,096
  * rows 37 → 49 ms (slower: the merge of the blocks' parts is serial), chunked jobs 255 → 140 ms (1.8×),
  * gradients 95 → 53 ms. With splits ahead, 12 of the 30 splits of a tree go to the helper whole, hand-
- * offs per tree fall from 77 to 26, and a 2-thread fit's CPU from 1.14–1.17 s to 1.03 s (1 thread:
- * 0.86–1.0 s); the free-hand-off estimate rose from 1.63–1.70× to 1.72–1.74× and the 2-thread wall time
- * fell from 0.60 to 0.53 s (bench:gbdt-threads, alternating with main, load 2.1–2.7; the wall speed-up
- * then 1.41–1.60×, main's 1.48–1.65×, both stretched by other work on the machine). Not done: shared
- * partitions merge serially; the main thread still splits more leaves than the helper (its own 15 a
- * tree and the top of the tree beside the helper's 12).
+ * offs per tree fall from 77 to 24, and a 2-thread fit's CPU from 1.14–1.47 s to 1.03–1.26 s (1 thread:
+ * 0.86–1.0 s, unchanged). bench:gbdt-threads alternating with main, median wall speed-up of 5 pairs
+ * (estimate with free hand-offs): load 1.1–1.3, main 1.45×, 1.42× (1.63×, 1.62×), now 1.55×, 1.60×
+ * (1.75×, 1.73×), 2-thread wall 0.64 → 0.58 s; load 1.8–2.1, main 1.20×, 1.31× (1.36×, 1.39×), now
+ * 1.32×, 1.62× (1.44×, 1.77×). Synthetic 400k (one pair, load 1.3–1.5): 1.69× → 1.90×, 5.08 → 4.62 s.
+ * Wall figures on this VM move between two modes from run to run (a 2-thread fit in 0.54 or 0.75 s, the
+ * main thread's own CPU 25 % higher in the slow one, on main's code too), hence the pairs. Not done:
+ * shared partitions still merge on the main thread; the main thread still does more than the helper
+ * (its own 15 splits a tree and the top of the tree, beside the helper's 12 and its share of the top:
+ * 0.52 s against 0.41 s busy); two splits ahead at a time (splitsAheadAtOnce) kept the helper busier
+ * but made the main thread wait for it.
  *
  * A multiclass round grows one tree per class from the same gradients; with at least as many classes as
  * threads, the threads grow whole trees of the round instead (growClasses), each on its own tree lane
