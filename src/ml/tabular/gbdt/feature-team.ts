@@ -25,10 +25,10 @@
  *
  * Below the top of a tree the leaves are one chunk, and a shared job of one chunk reads every row once
  * per feature range, on both threads: the tree learner (tree-learner.ts) rather hands the split of the
- * leaf with the next best gain to a helper (splitAhead; a mailbox in the control block with its own
- * side table, two of them, one used by default) while the main thread splits the best leaf alone, so two leaves split at once, each on one
- * thread (leaf-split.ts). The helper takes it when it wakes, before any block; the main thread does it
- * itself if it needs the answer before a helper took it.
+ * leaf with the next best gain to a helper (splitAhead: a mailbox in the control block with its own side
+ * table; there are two, one used by default) while the main thread splits the best leaf alone, so two
+ * leaves split at once, each on one thread (leaf-split.ts). The helper takes it when it wakes, before
+ * any block; the main thread does it itself if it needs the answer before a helper took it.
  *
  * Why: synthetic 40k × 30 (200 rounds, 31 leaves), main-thread wall time per fit by kind of work, 1 →
  * 2 threads with every leaf split shared job by job (load ~1.4): one-chunk leaf jobs (27 a tree, 1,800
