@@ -45,7 +45,7 @@
     (param $splits i32) (param $ns i32) (param $catBits i32) (param $categorical i32)
     (param $leaves i32) (param $nl i32) (param $values i32) (param $kk i32)
     (param $mask i32) (param $sum i32) (param $w i32) (param $g i32) (param $shapley i32) (param $zeroDelta i32)
-    (param $phi i32) (param $pairStride i32) (param $outStride i32) (param $twins i32) (param $nt i32)
+    (param $phi i32) (param $pairStride i32) (param $outStride i32) (param $twins i32) (param $nt i32) (param $bits i32)
     (local $p i32) (local $xr i32) (local $rowBytes i32) (local $pp i32) (local $splitsEnd i32) (local $leavesEnd i32) (local $twinsEnd i32)
     (local.set $splitsEnd (i32.add (local.get $splits) (i32.mul (local.get $ns) (i32.const 48))))
     (local.set $leavesEnd (i32.add (local.get $leaves) (i32.shl (local.get $nl) (i32.const 5))))
@@ -67,8 +67,10 @@
               (local.get $splits) (local.get $splitsEnd) (local.get $mask))))))
         (if (i32.eq (local.get $kk) (i32.const 1))
           (then
-            (call $leaves1 (local.get $pp) (local.get $leaves) (local.get $leavesEnd) (local.get $mask) (local.get $sum)
-              (local.get $values) (local.get $w) (local.get $g) (local.get $shapley) (local.get $zeroDelta))
+            (if (i32.ge_s (local.get $bits) (i32.const 0))
+              (then (call $packed1 (local.get $pp) (local.get $leaves) (local.get $leavesEnd) (local.get $mask) (local.get $sum) (local.get $bits)))
+              (else (call $leaves1 (local.get $pp) (local.get $leaves) (local.get $leavesEnd) (local.get $mask) (local.get $sum)
+                (local.get $values) (local.get $w) (local.get $g) (local.get $shapley) (local.get $zeroDelta))))
             (call $twins1 (local.get $pp) (local.get $xr) (i32.add (local.get $xr) (local.get $rowBytes))
               (local.get $twins) (local.get $twinsEnd) (local.get $mask) (local.get $sum))
             (call $backward1 (local.get $pp) (local.get $splits) (local.get $splitsEnd) (local.get $mask) (local.get $sum)))
@@ -293,6 +295,72 @@
               (local.set $lane (i32.add (local.get $lane) (i32.const 8)))
               (br_if $lanes (i32.lt_u (local.get $lane) (i32.const 16))))))
         (local.set $rec (i32.add (local.get $rec) (i32.const 32)))
+        (br $next))))
+
+  ;; $leaves1 for a one-output tree whose leaves all have a table, with the hot sets of consecutive
+  ;; leaves packed into one 64-bit word per row (groups of leaves whose d add up to at most 64), so a
+  ;; row pays one exit of the hot-term loop per group, not one per leaf. Leaf records, 32 bytes: a·16 |
+  ;; (1 << d) − 1 | Ψ table (byte address) | at the group's last leaf the byte size of its bit table
+  ;; (32 × its bits), else 0 | the leaf's first bit in the word (i64). The bit table (from `bits`, one
+  ;; after another for the groups), 32 bytes a bit: (1 − z)/z (f64) | the leaf's Ψ table | feature·16 |
+  ;; the leaf's first bit (i64) | (1 << d) − 1 (i64). Bit p of word W is slot p − first of its leaf, so
+  ;; S∖{j} = ((W xor 2^p) >> first) & low. The terms reach every contribution in the order of $leaves1
+  ;; (leaf by leaf, slots ascending, each row's own), so the results are the same bits.
+  (func $packed1 (param $pp i32) (param $rec i32) (param $end i32) (param $mask i32) (param $sum i32) (param $bits i32)
+    (local $a i32) (local $low i64) (local $tab i32) (local $mk v128) (local $sm i64) (local $off i64) (local $size i32)
+    (local $w0 i64) (local $w1 i64) (local $b i64) (local $lowest i64) (local $e i32) (local $dst i32)
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $rec) (local.get $end)))
+        (local.set $a (i32.load (local.get $rec)))
+        (local.set $low (i64.load32_u offset=4 (local.get $rec)))
+        (local.set $tab (i32.load offset=8 (local.get $rec)))
+        (local.set $off (i64.load offset=16 (local.get $rec)))
+        (local.set $mk (v128.load (i32.add (local.get $mask) (local.get $a))))
+        (local.set $sm (i64.and (i64x2.extract_lane 0 (local.get $mk)) (local.get $low)))
+        (f64.store (i32.add (local.get $sum) (local.get $a))
+          (f64.load (i32.add (local.get $tab) (i32.shl (i32.wrap_i64 (local.get $sm)) (i32.const 3)))))
+        (local.set $w0 (i64.or (local.get $w0) (i64.shl (local.get $sm) (local.get $off))))
+        (local.set $sm (i64.and (i64x2.extract_lane 1 (local.get $mk)) (local.get $low)))
+        (f64.store offset=8 (i32.add (local.get $sum) (local.get $a))
+          (f64.load (i32.add (local.get $tab) (i32.shl (i32.wrap_i64 (local.get $sm)) (i32.const 3)))))
+        (local.set $w1 (i64.or (local.get $w1) (i64.shl (local.get $sm) (local.get $off))))
+        (local.set $size (i32.load offset=12 (local.get $rec)))
+        (local.set $rec (i32.add (local.get $rec) (i32.const 32)))
+        (if (local.get $size)
+          (then
+            ;; Row 0's hot terms, then row 1's (8 bytes further on).
+            (local.set $b (local.get $w0))
+            (block $h0Done
+              (loop $h0
+                (br_if $h0Done (i64.eqz (local.get $b)))
+                (local.set $e (i32.add (local.get $bits) (i32.shl (i32.wrap_i64 (i64.ctz (local.get $b))) (i32.const 5))))
+                (local.set $lowest (i64.and (local.get $b) (i64.sub (i64.const 0) (local.get $b))))
+                (local.set $dst (i32.add (local.get $pp) (i32.load offset=12 (local.get $e))))
+                (f64.store (local.get $dst) (f64.add (f64.load (local.get $dst))
+                  (f64.mul (f64.load (local.get $e))
+                    (f64.load (i32.add (i32.load offset=8 (local.get $e)) (i32.shl (i32.wrap_i64 (i64.and
+                      (i64.shr_u (i64.xor (local.get $w0) (local.get $lowest)) (i64.load offset=16 (local.get $e)))
+                      (i64.load offset=24 (local.get $e)))) (i32.const 3)))))))
+                (local.set $b (i64.xor (local.get $b) (local.get $lowest)))
+                (br $h0)))
+            (local.set $b (local.get $w1))
+            (block $h1Done
+              (loop $h1
+                (br_if $h1Done (i64.eqz (local.get $b)))
+                (local.set $e (i32.add (local.get $bits) (i32.shl (i32.wrap_i64 (i64.ctz (local.get $b))) (i32.const 5))))
+                (local.set $lowest (i64.and (local.get $b) (i64.sub (i64.const 0) (local.get $b))))
+                (local.set $dst (i32.add (local.get $pp) (i32.load offset=12 (local.get $e))))
+                (f64.store offset=8 (local.get $dst) (f64.add (f64.load offset=8 (local.get $dst))
+                  (f64.mul (f64.load (local.get $e))
+                    (f64.load (i32.add (i32.load offset=8 (local.get $e)) (i32.shl (i32.wrap_i64 (i64.and
+                      (i64.shr_u (i64.xor (local.get $w1) (local.get $lowest)) (i64.load offset=16 (local.get $e)))
+                      (i64.load offset=24 (local.get $e)))) (i32.const 3)))))))
+                (local.set $b (i64.xor (local.get $b) (local.get $lowest)))
+                (br $h1)))
+            (local.set $bits (i32.add (local.get $bits) (local.get $size)))
+            (local.set $w0 (i64.const 0))
+            (local.set $w1 (i64.const 0))))
         (br $next))))
 
   ;; Twin leaves of a one-output forest tree (a split whose children are both leaves with a Ψ table),

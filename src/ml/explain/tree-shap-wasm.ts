@@ -66,7 +66,7 @@ type PsiTableFn = (zero: number, d: number, scale: number, out: number, p: numbe
 type RowsFn = (
   x: number, nc: number, pairs: number, missing: number, splits: number, ns: number, catBits: number, categorical: number,
   leaves: number, nl: number, values: number, kk: number, mask: number, sum: number, w: number, g: number, shapley: number,
-  zeroDelta: number, phi: number, pairStride: number, outStride: number, twins: number, nt: number,
+  zeroDelta: number, phi: number, pairStride: number, outStride: number, twins: number, nt: number, bits: number,
 ) => void;
 
 /** What the kernel reads of a tree's summary (tree-shap.ts TreePlan). */
@@ -205,6 +205,11 @@ export class WasmTreeShap {
       else this.live[L++] = l;
     }
     const ns = m - p.leaves - nt;
+    // Hot sets packed into 64-bit words (tree-shap-kernel.wat $packed1): one-output trees whose visited leaves all have a table.
+    let packedBits = 0;
+    if (kk === 1) {
+      for (let li = 0; li < L && packedBits >= 0; li++) packedBits = p.tableAt[this.live[li]!]! >= 0 ? packedBits + p.leafSlots[this.live[li]!]! : -1;
+    } else packedBits = -1;
     // Records of 48, 32 and 64 bytes (tree-shap-kernel.wat's header, $twins1); the slot arrays: feature·16 (i32), zero fraction and (1 − z)/z (f64).
     const splits = this.treeAt;
     const leaves = align(splits + ns * 48);
@@ -219,8 +224,9 @@ export class WasmTreeShap {
     const tFeat = align(twins + nt * 64);
     const tHot = align(tFeat + twinSlots * 4);
     const tTables = align(tHot + twinSlots * 8);
+    const bits = align(tTables + twinBytes);
     // Per node, for the pair of rows: masks (i64 each), sums (kk f64x2).
-    const mask = align(tTables + twinBytes);
+    const mask = align(bits + Math.max(0, packedBits) * 32);
     const sum = align(mask + m * 16);
     // Scratch of the Ψ tables (tree-shap-kernel.wat $psiTable): the largest leaf's ratios and subset products.
     let widest = 0;
@@ -262,7 +268,8 @@ export class WasmTreeShap {
       i32[at + 11] = 0;
       i++;
     }
-    for (let li = 0; li < L; li++) {
+    if (packedBits >= 0) this.packed(p, leaves, bits, tables, L, f64, i32);
+    for (let li = 0; li < L && packedBits < 0; li++) {
       const l = this.live[li]!;
       const at = (leaves >> 2) + 8 * li;
       const d = p.leafSlots[l]!;
@@ -316,7 +323,47 @@ export class WasmTreeShap {
     this.rowsFn(
       this.x, this.rows.columns, this.pairs, this.missing, splits, ns, this.catBits, categorical,
       leaves, L, values, kk, mask, sum, this.w, this.g, this.shapley, sZero - sHot, phi, k * nf * 16, nf * 16, twins, nt,
+      packedBits >= 0 ? bits : -1,
     );
+  }
+
+  /**
+   * The leaf records and bit tables of $packed1 (tree-shap-kernel.wat) for live leaves 0 .. L − 1, all
+   * with a table: consecutive leaves share a 64-bit word while their d add up to at most 64.
+   */
+  private packed(p: KernelTree, leaves: number, bits: number, tables: number, L: number, f64: Float64Array, i32: Int32Array): void {
+    let first = 0;
+    let e = bits >> 2;
+    let last = -1;
+    for (let li = 0; li < L; li++) {
+      const l = this.live[li]!;
+      const d = p.leafSlots[l]!;
+      if (first + d > 64) {
+        i32[last + 3] = 32 * first;
+        first = 0;
+      }
+      const at = (leaves >> 2) + 8 * li;
+      const tab = tables + 8 * p.tableAt[l]!;
+      i32[at] = this.leafPos[l]! * 16;
+      i32[at + 1] = (1 << d) - 1;
+      i32[at + 2] = tab;
+      i32[at + 3] = 0;
+      i32[at + 4] = first;
+      i32[at + 5] = 0;
+      for (let j = 0; j < d; j++) {
+        f64[e >> 1] = p.hotScale[p.leafAt[l]! + j]!;
+        i32[e + 2] = tab;
+        i32[e + 3] = p.feature[p.leafAt[l]! + j]! * 16;
+        i32[e + 4] = first;
+        i32[e + 5] = 0;
+        i32[e + 6] = (1 << d) - 1;
+        i32[e + 7] = 0;
+        e += 8;
+      }
+      first += d;
+      last = at;
+    }
+    if (last >= 0) i32[last + 3] = 32 * first;
   }
 
   /** Split node → its twin record's number, or −1 (other splits, leaves). */
