@@ -109,3 +109,44 @@ test('TreeSHAP kernel = JS loops: twin leaves taken with their split (auto_mpg r
   assert.ok(twinLeaves(a.trees) > 20);
   assertClose(treeShap(a.trees, mpg.train.columns.length, a.rows, 'auto'), treeShap(a.trees, mpg.train.columns.length, a.rows, 'js'));
 });
+
+/** Trees whose leaves' distinct path features add up to more than 64 (the kernel's $packed1 then packs their hot sets into several words). */
+function treesPastOneWord(t: ShapTrees): number {
+  let trees = 0;
+  const seen = new Map<number, number>();
+  let bits = 0;
+  const walk = (n: number, d: number): void => {
+    if (t.left[n]! < 0) {
+      bits += d;
+      return;
+    }
+    const f = t.feature[n]!;
+    const fresh = (seen.get(f) ?? 0) === 0 ? 1 : 0;
+    seen.set(f, (seen.get(f) ?? 0) + 1);
+    walk(t.left[n]!, d + fresh);
+    walk(t.right[n]!, d + fresh);
+    seen.set(f, seen.get(f)! - 1);
+  };
+  for (const root of t.roots) {
+    bits = 0;
+    walk(root, 0);
+    if (bits > 64) trees++;
+  }
+  return trees;
+}
+
+test('TreeSHAP kernel = JS loops: hot sets packed into 64-bit words, every leaf tabulated (GBDT credit_data, missing values; auto_mpg forest)', () => {
+  const credit = benchFold(fixtureTable('classification', 'credit_data'), 0);
+  const binary = new GbdtLearner({ nEstimators: 30 }).fit(credit.train, credit.yTrain, credit.task, { seed: 0 }) as GbdtModel;
+  const a = gbdtShapTrees(binary.forest, rowsOf(credit.test, 41));
+  // Planned for a batch large enough that every leaf has a Ψ table: every tree goes through $packed1.
+  assert.equal(leafKinds(a.trees, 100_000).other, 0);
+  assert.ok(treesPastOneWord(a.trees) > 10);
+  const nf = binary.forest.features.length;
+  assertClose(treeShap(a.trees, nf, a.rows, 'auto', 100_000), treeShap(a.trees, nf, a.rows, 'js', 100_000));
+  const mpg = benchFold(fixtureTable('regression', 'auto_mpg'), 0);
+  const r = new RandomForestLearner({ nTrees: 8 }).fit(mpg.train, mpg.yTrain, mpg.task, { seed: 0 }) as ForestModel;
+  const b = r.shapTrees(rowsOf(mpg.test, 39));
+  assert.ok(treesPastOneWord(b.trees) === b.trees.roots.length);
+  assertClose(treeShap(b.trees, mpg.train.columns.length, b.rows, 'auto', 100_000), treeShap(b.trees, mpg.train.columns.length, b.rows, 'js', 100_000));
+});
