@@ -45,7 +45,7 @@
     (param $splits i32) (param $ns i32) (param $catBits i32) (param $categorical i32)
     (param $leaves i32) (param $nl i32) (param $values i32) (param $kk i32)
     (param $mask i32) (param $sum i32) (param $w i32) (param $g i32) (param $shapley i32) (param $zeroDelta i32)
-    (param $phi i32) (param $pairStride i32) (param $outStride i32) (param $twins i32) (param $nt i32) (param $bits i32)
+    (param $phi i32) (param $pairStride i32) (param $outStride i32) (param $twins i32) (param $nt i32) (param $bits i32) (param $twinBits i32) (param $twinScratch i32)
     (local $p i32) (local $xr i32) (local $rowBytes i32) (local $pp i32) (local $splitsEnd i32) (local $leavesEnd i32) (local $twinsEnd i32)
     (local.set $splitsEnd (i32.add (local.get $splits) (i32.mul (local.get $ns) (i32.const 48))))
     (local.set $leavesEnd (i32.add (local.get $leaves) (i32.shl (local.get $nl) (i32.const 5))))
@@ -72,7 +72,7 @@
               (else (call $leaves1 (local.get $pp) (local.get $leaves) (local.get $leavesEnd) (local.get $mask) (local.get $sum)
                 (local.get $values) (local.get $w) (local.get $g) (local.get $shapley) (local.get $zeroDelta))))
             (call $twins1 (local.get $pp) (local.get $xr) (i32.add (local.get $xr) (local.get $rowBytes))
-              (local.get $twins) (local.get $twinsEnd) (local.get $mask) (local.get $sum))
+              (local.get $twins) (local.get $twinsEnd) (local.get $mask) (local.get $sum) (local.get $twinBits) (local.get $twinScratch))
             (call $backward1 (local.get $pp) (local.get $splits) (local.get $splitsEnd) (local.get $mask) (local.get $sum)))
           (else
             (call $leavesK (local.get $pp) (local.get $leaves) (local.get $leavesEnd) (local.get $mask) (local.get $sum)
@@ -367,7 +367,8 @@
   ;; each pair one 64-byte record in place of the split and its two leaves: threshold f64 | column·8 |
   ;; column·16 | a·16 (the split's node: its mask, where its sum goes) | slot s of its feature | i64 −1
   ;; when missing values go left, else 0 | the combined tables (byte address) | their stride (2^(d−1)·16)
-  ;; | the d − 1 other slots' features·16 (i32) and (1 − z)/z (f64; byte addresses) | the path's slots
+  ;; | the d − 1 other slots' features·16 (i32) and (1 − z)/z (f64; byte addresses; copied into the bit
+  ;; table below, which the kernel reads instead) | the path's slots
   ;; but s ((1 << d) − 1 without bit s) | (1 << s) − 1. The leaves' paths differ only in the split's
   ;; branch, so with Q the row's hot slots at the split but s (packed to d − 1 bits) and state k (0: the
   ;; row had left slot s's branch above; 1: it goes left here; 2: right), both leaves' Ψ terms of a hot
@@ -375,10 +376,21 @@
   ;; leaves' values folded in) and F_k(Q), what slot s's feature gets (the hot twin's term minus the
   ;; cold twin's sum; 0 at k = 0); the split's sum is C_k(Q) and each hot slot j gets (1 − z_j)/z_j ·
   ;; C_k(Q∖{j}). tree-shap-wasm.ts builds the tables from the leaves' Ψ tables.
+  ;; With the words of $packed1: a twin record's d bits (the rows' state k ≠ 0, then Q) packed
+  ;; into one 64-bit word per row with those of the twins before it, while they add up to at most 64;
+  ;; the record's bytes 56 and 60 hold its first bit and, at a group's last twin, the byte size of the
+  ;; group's bit table (else 0). A bit table entry, 32 bytes: multiplier ((1 − z)/z; 1 for bit k ≠ 0) |
+  ;; 16 + 8 × the twin's place in its group (where its rows' table addresses, base + k·stride, wait in scratch,
+  ;; after the two words) | feature·16 | the twin's bits but bit 0 ((2^(d−1) − 1) << 1; bit k ≠ 0: all d,
+  ;; i64) | first bit | −1 for a Q bit (flipped, as S∖{j}), 0 for bit k ≠ 0 (kept: it picks F_k, the
+  ;; odd f64). The same terms in the same order as one twin after the other (F_0 = 0 skipped).
   (func $twins1 (param $pp i32) (param $xr0 i32) (param $xr1 i32) (param $rec i32) (param $end i32) (param $mask i32) (param $sum i32)
+    (param $bits i32) (param $scratch i32)
     (local $col i32) (local $v v128) (local $left v128) (local $mk v128) (local $a i32) (local $s i32) (local $low i32) (local $below i32)
-    (local $lane i32) (local $m i32) (local $k i32) (local $q i32) (local $entry i32) (local $base i32) (local $feat i32) (local $hs i32)
-    (local $b i32) (local $j i32) (local $dst i32) (local $f i32)
+    (local $lane i32) (local $m i32) (local $k i32) (local $q i32) (local $base i32) (local $place i32) (local $size i32) (local $off i64)
+    (local $w i64) (local $b i64) (local $lowest i64) (local $e i32) (local $dst i32)
+    (local.set $place (i32.const 16))
+    (v128.store (local.get $scratch) (v128.const i64x2 0 0))
     (block $done
       (loop $next
         (br_if $done (i32.ge_u (local.get $rec) (local.get $end)))
@@ -393,40 +405,55 @@
         (local.set $s (i32.load offset=20 (local.get $rec)))
         (local.set $low (i32.load offset=48 (local.get $rec)))
         (local.set $below (i32.load offset=52 (local.get $rec)))
-        (local.set $feat (i32.load offset=40 (local.get $rec)))
-        (local.set $hs (i32.load offset=44 (local.get $rec)))
-        (local.set $f (i32.add (local.get $pp) (i32.load offset=12 (local.get $rec))))
+        (local.set $off (i64.load32_u offset=56 (local.get $rec)))
         (local.set $lane (i32.const 0))
         (loop $lanes
           (local.set $m (i32.wrap_i64 (select (i64x2.extract_lane 1 (local.get $mk)) (i64x2.extract_lane 0 (local.get $mk)) (local.get $lane))))
-          ;; k = 0 when slot s's bit is clear, else 1 (left) or 2 (right).
           (local.set $k (i32.mul (i32.and (i32.shr_u (local.get $m) (local.get $s)) (i32.const 1))
             (i32.sub (i32.const 2) (i32.and (i32.const 1) (i32.wrap_i64 (select (i64x2.extract_lane 1 (local.get $left)) (i64x2.extract_lane 0 (local.get $left)) (local.get $lane)))))))
           (local.set $q (i32.and (local.get $m) (local.get $low)))
           (local.set $q (i32.or (i32.and (local.get $q) (local.get $below))
             (i32.and (i32.shr_u (local.get $q) (i32.const 1)) (i32.xor (local.get $below) (i32.const -1)))))
           (local.set $base (i32.add (i32.load offset=32 (local.get $rec)) (i32.mul (local.get $k) (i32.load offset=36 (local.get $rec)))))
-          (local.set $entry (i32.add (local.get $base) (i32.shl (local.get $q) (i32.const 4))))
-          (f64.store (i32.add (i32.add (local.get $sum) (local.get $a)) (local.get $lane)) (f64.load (local.get $entry)))
-          (local.set $dst (i32.add (local.get $f) (local.get $lane)))
-          (f64.store (local.get $dst) (f64.add (f64.load (local.get $dst)) (f64.load offset=8 (local.get $entry))))
-          (local.set $b (local.get $q))
-          (block $hDone
-            (loop $h
-              (br_if $hDone (i32.eqz (local.get $b)))
-              (local.set $j (i32.ctz (local.get $b)))
-              (local.set $dst (i32.add (i32.add (local.get $pp) (local.get $lane))
-                (i32.load (i32.add (local.get $feat) (i32.shl (local.get $j) (i32.const 2))))))
-              (f64.store (local.get $dst) (f64.add (f64.load (local.get $dst))
-                (f64.mul
-                  (f64.load (i32.add (local.get $hs) (i32.shl (local.get $j) (i32.const 3))))
-                  (f64.load (i32.add (local.get $base)
-                    (i32.shl (i32.xor (local.get $q) (i32.shl (i32.const 1) (local.get $j))) (i32.const 4)))))))
-              (local.set $b (i32.and (local.get $b) (i32.sub (local.get $b) (i32.const 1))))
-              (br $h)))
+          (f64.store (i32.add (i32.add (local.get $sum) (local.get $a)) (local.get $lane))
+            (f64.load (i32.add (local.get $base) (i32.shl (local.get $q) (i32.const 4)))))
+          (i32.store (i32.add (i32.add (local.get $scratch) (local.get $place)) (i32.shr_u (local.get $lane) (i32.const 1))) (local.get $base))
+          (i64.store (i32.add (local.get $scratch) (local.get $lane))
+            (i64.or (i64.load (i32.add (local.get $scratch) (local.get $lane)))
+              (i64.shl (i64.extend_i32_u (i32.or (i32.shl (local.get $q) (i32.const 1)) (i32.ne (local.get $k) (i32.const 0)))) (local.get $off))))
           (local.set $lane (i32.add (local.get $lane) (i32.const 8)))
           (br_if $lanes (i32.lt_u (local.get $lane) (i32.const 16))))
+        (local.set $size (i32.load offset=60 (local.get $rec)))
         (local.set $rec (i32.add (local.get $rec) (i32.const 64)))
+        (local.set $place (i32.add (local.get $place) (i32.const 8)))
+        (if (local.get $size)
+          (then
+            (local.set $lane (i32.const 0))
+            (loop $lanes
+              (local.set $w (i64.load (i32.add (local.get $scratch) (local.get $lane))))
+              (local.set $b (local.get $w))
+              (block $hDone
+                (loop $h
+                  (br_if $hDone (i64.eqz (local.get $b)))
+                  (local.set $e (i32.add (local.get $bits) (i32.shl (i32.wrap_i64 (i64.ctz (local.get $b))) (i32.const 5))))
+                  (local.set $lowest (i64.and (local.get $b) (i64.sub (i64.const 0) (local.get $b))))
+                  (local.set $dst (i32.add (i32.add (local.get $pp) (local.get $lane)) (i32.load offset=12 (local.get $e))))
+                  (f64.store (local.get $dst) (f64.add (f64.load (local.get $dst))
+                    (f64.mul (f64.load (local.get $e))
+                      (f64.load (i32.add
+                        (i32.load (i32.add (i32.add (local.get $scratch) (i32.load offset=8 (local.get $e))) (i32.shr_u (local.get $lane) (i32.const 1))))
+                        (i32.shl (i32.wrap_i64 (i64.and
+                          (i64.shr_u
+                            (i64.xor (local.get $w) (i64.and (local.get $lowest) (i64.extend_i32_s (i32.load offset=28 (local.get $e)))))
+                            (i64.extend_i32_u (i32.load offset=24 (local.get $e))))
+                          (i64.load offset=16 (local.get $e)))) (i32.const 3)))))))
+                  (local.set $b (i64.xor (local.get $b) (local.get $lowest)))
+                  (br $h)))
+              (local.set $lane (i32.add (local.get $lane) (i32.const 8)))
+              (br_if $lanes (i32.lt_u (local.get $lane) (i32.const 16))))
+            (local.set $bits (i32.add (local.get $bits) (local.get $size)))
+            (v128.store (local.get $scratch) (v128.const i64x2 0 0))
+            (local.set $place (i32.const 16))))
         (br $next))))
 
   ;; Ψ(S) of a leaf without a table (record at rec, hot set sm), and w[j] = (1 − z_j)/z_j · Ψ(S∖{j}).

@@ -67,6 +67,7 @@ type RowsFn = (
   x: number, nc: number, pairs: number, missing: number, splits: number, ns: number, catBits: number, categorical: number,
   leaves: number, nl: number, values: number, kk: number, mask: number, sum: number, w: number, g: number, shapley: number,
   zeroDelta: number, phi: number, pairStride: number, outStride: number, twins: number, nt: number, bits: number,
+  twinBits: number, twinScratch: number,
 ) => void;
 
 /** What the kernel reads of a tree's summary (tree-shap.ts TreePlan). */
@@ -180,6 +181,7 @@ export class WasmTreeShap {
     let nt = 0;
     let twinSlots = 0;
     let twinBytes = 0;
+    let twinBits = 0;
     for (let a = 0; a < m; a++) {
       this.twinAt[a] = -1;
       if (kk !== 1 || p.only >= 0 || p.leftAt[a]! < 0) continue;
@@ -192,6 +194,7 @@ export class WasmTreeShap {
       this.twinAt[a] = nt++;
       const d = p.leafSlots[l]!;
       twinSlots += d - 1;
+      twinBits += d;
       twinBytes += 3 * 16 * (1 << (d - 1));
     }
     let L = 0;
@@ -226,7 +229,10 @@ export class WasmTreeShap {
     const tTables = align(tHot + twinSlots * 8);
     const bits = align(tTables + twinBytes);
     // Per node, for the pair of rows: masks (i64 each), sums (kk f64x2).
-    const mask = align(bits + Math.max(0, packedBits) * 32);
+    const tBits = align(bits + Math.max(0, packedBits) * 32);
+    // The two words and up to 64 twins' table addresses per row of $twins1.
+    const tScratch = align(tBits + twinBits * 32);
+    const mask = align(tScratch + 16 + 64 * 8);
     const sum = align(mask + m * 16);
     // Scratch of the Ψ tables (tree-shap-kernel.wat $psiTable): the largest leaf's ratios and subset products.
     let widest = 0;
@@ -316,14 +322,14 @@ export class WasmTreeShap {
       this.psiTableFn(sZero + 8 * p.leafAt[l]!, d, kk === 1 ? scalar[l]! : 1, tables + 8 * tab, products, ratio, nodes, nodes + 16 * n2, n2);
     }
     f64.set(this.quad.subarray(0, quadUsed), quad >> 3);
-    if (nt > 0) this.twins(p, { twins, tFeat, tHot, tTables, tables }, f64, i32);
+    if (nt > 0) this.twins(p, { twins, tFeat, tHot, tTables, tables, tBits }, f64, i32);
     const nf = this.nFeatures;
     const k = this.outputs;
     const phi = this.phi + (p.only >= 0 ? p.only : 0) * nf * 16;
     this.rowsFn(
       this.x, this.rows.columns, this.pairs, this.missing, splits, ns, this.catBits, categorical,
       leaves, L, values, kk, mask, sum, this.w, this.g, this.shapley, sZero - sHot, phi, k * nf * 16, nf * 16, twins, nt,
-      packedBits >= 0 ? bits : -1,
+      packedBits >= 0 ? bits : -1, tBits, tScratch,
     );
   }
 
@@ -377,9 +383,14 @@ export class WasmTreeShap {
    * C = Ψ_L(Q) + Ψ_R(Q + s), F = hs_R·Ψ_R(Q) − Ψ_L(Q) — what the split's sum, the leaves' hot terms and
    * the split's cold term added apart, to rounding.
    */
-  private twins(p: KernelTree, at: { twins: number; tFeat: number; tHot: number; tTables: number; tables: number }, f64: Float64Array, i32: Int32Array): void {
+  private twins(p: KernelTree, at: { twins: number; tFeat: number; tHot: number; tTables: number; tables: number; tBits: number }, f64: Float64Array, i32: Int32Array): void {
     const { threshold, defaultLeft } = this.rows;
     let rec = at.twins >> 2;
+    // $twins1's words: a twin's first bit, its group's last twin, the bit table entry.
+    let first = 0;
+    let last = -1;
+    let place = 16;
+    let e = at.tBits >> 2;
     let slot = 0;
     let tab = at.tTables;
     for (let a = 0; a < p.nodes; a++) {
@@ -411,6 +422,27 @@ export class WasmTreeShap {
         i32[(at.tFeat >> 2) + to] = p.feature[from + j]! * 16;
         f64[(at.tHot >> 3) + to] = p.hotScale[from + j]!;
       }
+      if (first + d > 64) {
+        i32[last + 15] = 32 * first;
+        first = 0;
+        place = 16;
+      }
+      i32[rec + 14] = first;
+      i32[rec + 15] = 0;
+      for (let i = 0; i < d; i++) {
+        // Bit 0: k ≠ 0 (F_k, to the split's feature); bit 1 + i: the i-th of the other slots.
+        f64[e >> 1] = i === 0 ? 1 : f64[(at.tHot >> 3) + slot + i - 1]!;
+        i32[e + 2] = place;
+        i32[e + 3] = i === 0 ? p.columnAt[a]! * 16 : i32[(at.tFeat >> 2) + slot + i - 1]!;
+        i32[e + 4] = i === 0 ? (1 << d) - 1 : ((1 << (d - 1)) - 1) << 1;
+        i32[e + 5] = 0;
+        i32[e + 6] = first;
+        i32[e + 7] = i === 0 ? 0 : -1;
+        e += 8;
+      }
+      first += d;
+      place += 8;
+      last = rec;
       const tl = (at.tables >> 3) + p.tableAt[l]!;
       const tr = (at.tables >> 3) + p.tableAt[r]!;
       const hl = p.hotScale[from + s]!;
@@ -431,6 +463,7 @@ export class WasmTreeShap {
       slot += d - 1;
       tab += 3 * 16 * size;
     }
+    if (last >= 0) i32[last + 15] = 32 * first;
   }
 
   private scalar = new Float64Array(64);
