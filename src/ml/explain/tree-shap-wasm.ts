@@ -50,12 +50,24 @@
  * it to ~28 instructions a slot against ~13 a hot term of the 4×-unrolled scalar loop; (5) a leaf whose
  * sibling holds only zeros (57 % of the credit forest's live leaves) taken with its split, as twins
  * are: −5 % instructions (credit forest 20.9 → 19.8·10⁹) but 6–12 % more CPU back to back (a branch
- * for V8's f64 select, and still slower without it). Not tried yet, for the mispredicted loop exits:
- * the hot sets of many leaves packed into one 64-bit word per row (a per-tree table from bit position
- * to feature, 1 − z / z and leaf), one loop exit per word instead of per leaf (the union loop of (4)
- * suggests the exits cost less than thought). Table memory: every table read within its first 8
+ * for V8's f64 select, and still slower without it). Table memory: every table read within its first 8
  * entries (wrong numbers) now saves only 7–8 % of the credit forest's CPU (load ~5), the bound on
  * any table layout or blocking.
+ *
+ * Packed hot sets (tree-shap-kernel.wat $packed1, $twins1): the hot sets of consecutive leaves of a
+ * one-output tree (GBDT or forest) whose visited leaves all have a table, and of its twin records,
+ * are packed into one 64-bit word per row while their d add up to at most 64 (credit forest: d ≈ 8,
+ * ~7 leaves a word); a per-tree bit table gives each bit's feature, (1 − z)/z and leaf (table,
+ * first bit, slots), so a row pays one hot-term loop exit per word, not per leaf. The terms reach
+ * each contribution in the same order: the same bits on every model of bench:explanations (credit,
+ * concrete and vehicle forests; credit, concrete, vehicle and letter GBDTs). Credit forest, 1,000
+ * records, callgrind with branch simulation (explanation alone): mispredicted conditional branches
+ * 98.6 → 28.6·10⁶, instructions 17.8 → 19.8·10⁹ (a term costs more: its leaf's fields come from the
+ * bit table); concrete forest 14.9 → 18.3·10⁹ instructions. CPU ms per 1,000 records (best of 3, a
+ * small driver, load 2–4.7): credit forest 1264 → 945, concrete forest 1052 → 861 (of which the
+ * twins: 890/894/891 → 827/840/835, three back-to-back alternations at load ~4.9), letter GBDT
+ * 964 → 665; the vehicle forest's vector leaves ($leavesK) keep their loop. Trees with a leaf
+ * without a table (few rows, wide paths) keep $leaves1.
  */
 import kernelBytes from './tree-shap-kernel.wasm.js';
 import type { SplitRows } from './tree-shap.js';
