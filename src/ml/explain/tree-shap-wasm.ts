@@ -67,7 +67,14 @@
  * small driver, load 2–4.7): credit forest 1264 → 945, concrete forest 1052 → 861 (of which the
  * twins: 890/894/891 → 827/840/835, three back-to-back alternations at load ~4.9), letter GBDT
  * 964 → 665; the vehicle forest's vector leaves ($leavesK) keep their loop. Trees with a leaf
- * without a table (few rows, wide paths) keep $leaves1.
+ * without a table (few rows, wide paths) keep $leaves1. Tried with it and left out (credit forest,
+ * callgrind of the whole driver run, 1,000 records; CPU ms best of 3, three back-to-back
+ * alternations, load 2–3.7): (6) each leaf's hot sets kept in a scratch array, a term's index their
+ * xor with its slot's bit instead of shifting and masking the word: 21.2 → 20.7·10⁹ instructions
+ * but CPU 1043/988/1019 → 1109/1043/1037 (a store more per leaf and row); (7) the forward pass
+ * without NaN checks ($forward) for row pairs without a missing value (91 % of the credit batch's):
+ * 21.2 → 21.8·10⁹ instructions (within callgrind's run-to-run spread), CPU 1159/1094/981 →
+ * 1126/1035/1106, no gain to measure.
  */
 import kernelBytes from './tree-shap-kernel.wasm.js';
 import type { SplitRows } from './tree-shap.js';
