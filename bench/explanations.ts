@@ -39,7 +39,9 @@
  * back-to-back pairs of runs (loads 4.3–5.9, so the wall time on two threads is about the CPU time),
  * CPU ms per 1,000 records: credit forest 1426 → 1086 and 1308 → 1092, concrete forest 1113 → 851 and
  * 1105 → 845, letter GBDT 975 → 712 and 967 → 707, vehicle forest (vector leaves, unchanged) 360 → 364
- * and 353 → 344; the same bits on every model.
+ * and 353 → 344; the same bits on every model. A third pair at load 2.1–2.5: CPU credit forest
+ * 1317 → 943, concrete forest 1076 → 821, letter GBDT 940 → 676; wall on two threads credit forest
+ * 689 → 500, concrete forest 552 → 422, letter GBDT 497 → 357.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
