@@ -74,7 +74,10 @@
  * but CPU 1043/988/1019 → 1109/1043/1037 (a store more per leaf and row); (7) the forward pass
  * without NaN checks ($forward) for row pairs without a missing value (91 % of the credit batch's):
  * 21.2 → 21.8·10⁹ instructions (within callgrind's run-to-run spread), CPU 1159/1094/981 →
- * 1126/1035/1106, no gain to measure.
+ * 1126/1035/1106, no gain to measure. The bit table (32 bytes a bit, ~64 kB a credit forest tree)
+ * is not worth compacting: every read of it within its first 8 entries (wrong numbers) gave CPU
+ * 1015/932/953 against 1029/1025/934 (load 2–3). Not done: the same words for vector leaves
+ * ($leavesK: forests with three classes or more, e.g. vehicle; a pure leaf has one live output).
  */
 import kernelBytes from './tree-shap-kernel.wasm.js';
 import type { SplitRows } from './tree-shap.js';
