@@ -114,6 +114,7 @@ export interface KernelTree {
   table: Float64Array;
   tableUsed: number;
   only: number;
+  ensemble: 'forest' | 'boosted';
 }
 
 const PAGE = 65536;
@@ -206,7 +207,7 @@ export class WasmTreeShap {
     let twinBits = 0;
     for (let a = 0; a < m; a++) {
       this.twinAt[a] = -1;
-      if (kk !== 1 || p.only >= 0 || p.leftAt[a]! < 0) continue;
+      if (kk !== 1 || p.ensemble !== 'forest' || p.leftAt[a]! < 0) continue;
       const la = p.leftAt[a]!;
       const ra = p.rightAt[a]!;
       if (p.leftAt[la]! >= 0 || p.leftAt[ra]! >= 0) continue;

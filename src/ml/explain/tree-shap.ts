@@ -44,6 +44,11 @@ export interface ShapTrees {
   /** Output each tree adds to: −1 = every output (leafValue holds a vector), t = only output t (leafValue scalar at node × outputs + t). */
   treeOutput: Int32Array;
   outputs: number;
+  /**
+   * 'forest': a forest's averaged trees, grown deep (many leaves, long paths); 'boosted': a GBDT's
+   * shallow trees. Only the wasm kernel's choice of which leaves get a Ψ table differs (TreePlan.addLeaf).
+   */
+  ensemble: 'forest' | 'boosted';
 }
 
 /**
@@ -263,6 +268,8 @@ class TreePlan {
   tableUsed = 0;
   /** The tree's one output (its tables are then scaled by the leaf values), or −1. */
   only = -1;
+  /** The tree's ensemble (ShapTrees.ensemble). */
+  ensemble: ShapTrees['ensemble'] = 'boosted';
   // The walk's path: distinct features and their zero fractions so far.
   private pathFeature = new Int32Array(MAX_SLOTS + 1);
   private pathZero = new Float64Array(MAX_SLOTS + 1);
@@ -275,6 +282,7 @@ class TreePlan {
     this.fill = fill;
     const root = t.roots[tree]!;
     this.only = t.treeOutput[tree]!;
+    this.ensemble = t.ensemble;
     this.nodes = 0;
     this.leaves = 0;
     this.used = 0;
@@ -346,9 +354,10 @@ class TreePlan {
     // A table costs ~2^d·d once and saves ~d²/2 per row over the direct way; it needs z > 0 (Ψ(S∖{i}) is divided by z_i).
     // (The wasm kernel evaluates the leaves left without a table by quadrature, tree-shap-wasm.ts.)
     // The wasm kernel's alternative is its quadrature, ~10·(d + 1)·(pairs + 1) instructions a row against ~25 an entry to fill a table:
-    // a table pays from fewer rows (a quarter of the break-even, for the cache misses of its larger tables). Forest trees only
-    // (this.only < 0): GBDT trees, 31 leaves, keep the rule their numbers were checked with, bit for bit.
-    const pays = this.fill || this.only >= 0 ? 3 * (1 << d) <= rows * d : 4 * (1 << d) <= rows * (d + 1) * (quadraturePairs(d) + 1);
+    // a table pays from fewer rows (a quarter of the break-even, for the cache misses of its larger tables). Forest trees only:
+    // GBDT trees, 31 leaves, keep the rule their numbers were checked with, bit for bit.
+    const kernelRule = !this.fill && this.ensemble === 'forest';
+    const pays = kernelRule ? 4 * (1 << d) <= rows * (d + 1) * (quadraturePairs(d) + 1) : 3 * (1 << d) <= rows * d;
     const table = !zeroLeaf && positive && d > 0 && d <= MAX_TABLE_SLOTS && (method === 'table' || (method !== 'direct' && pays));
     if (table) {
       const start = this.tableUsed;

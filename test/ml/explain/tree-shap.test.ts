@@ -217,7 +217,7 @@ test('the work a request is charged counts what the kernel does: zero leaves and
   // One split on feature 0: a leaf with values [0.5, 0] and a leaf with [0, 0].
   const tree = (leafValue: Float64Array, treeOutput: Int32Array): ShapTrees => ({
     roots: Int32Array.of(0), left: Int32Array.of(1, -1, -1), right: Int32Array.of(2, -1, -1), feature: Int32Array.of(0, 0, 0),
-    cover: Float64Array.of(2, 1, 1), leafValue, treeOutput, outputs: 2,
+    cover: Float64Array.of(2, 1, 1), leafValue, treeOutput, outputs: 2, ensemble: 'boosted',
   });
   const values = Float64Array.of(0, 0, 0.5, 0, 0, 0);
   // 3 nodes × 2 outputs, plus d + 1 = 2 look-ups for the one live output of the first leaf.

@@ -105,7 +105,7 @@ export class ForestModel implements TrainedModel {
     }
     const trees: ShapTrees = {
       roots: f.treeRoots, left: f.left, right: f.right, feature: f.feature, cover: f.cover, leafValue,
-      treeOutput: new Int32Array(f.treeRoots.length).fill(-1), outputs: k,
+      treeOutput: new Int32Array(f.treeRoots.length).fill(-1), outputs: k, ensemble: 'forest',
     };
     const byDifference = this.task.kind === 'classification' && k > 1 && sharesSumToOne(trees) ? leaveOneClassOut(trees) : null;
     return (this.explainPlan = { trees, expected: expectedValue(trees), byDifference });

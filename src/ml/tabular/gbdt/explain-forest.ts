@@ -57,6 +57,7 @@ export function gbdtTreeTable(forest: Forest): TreeTable {
     leafValue: new Float64Array(nNodes * k),
     treeOutput: new Int32Array(nTrees),
     outputs: k,
+    ensemble: 'boosted',
   };
   const rules = { threshold: new Float64Array(nNodes), defaultLeft: new Uint8Array(nNodes), catOffset: new Int32Array(nNodes).fill(-1), catBits: a.catBits };
   let base = 0;
