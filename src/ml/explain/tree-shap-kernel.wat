@@ -45,7 +45,7 @@
     (param $splits i32) (param $ns i32) (param $catBits i32) (param $categorical i32)
     (param $leaves i32) (param $nl i32) (param $values i32) (param $kk i32)
     (param $mask i32) (param $sum i32) (param $w i32) (param $g i32) (param $shapley i32) (param $zeroDelta i32)
-    (param $phi i32) (param $pairStride i32) (param $outStride i32) (param $twins i32) (param $nt i32) (param $bits i32) (param $twinBits i32) (param $twinScratch i32)
+    (param $phi i32) (param $pairStride i32) (param $outStride i32) (param $twins i32) (param $nt i32) (param $bits i32) (param $twinBits i32)
     (local $p i32) (local $xr i32) (local $rowBytes i32) (local $pp i32) (local $splitsEnd i32) (local $leavesEnd i32) (local $twinsEnd i32)
     (local.set $splitsEnd (i32.add (local.get $splits) (i32.mul (local.get $ns) (i32.const 48))))
     (local.set $leavesEnd (i32.add (local.get $leaves) (i32.shl (local.get $nl) (i32.const 5))))
@@ -72,7 +72,7 @@
               (else (call $leaves1 (local.get $pp) (local.get $leaves) (local.get $leavesEnd) (local.get $mask) (local.get $sum)
                 (local.get $values) (local.get $w) (local.get $g) (local.get $shapley) (local.get $zeroDelta))))
             (call $twins1 (local.get $pp) (local.get $xr) (i32.add (local.get $xr) (local.get $rowBytes))
-              (local.get $twins) (local.get $twinsEnd) (local.get $mask) (local.get $sum) (local.get $twinBits) (local.get $twinScratch))
+              (local.get $twins) (local.get $twinsEnd) (local.get $mask) (local.get $sum) (local.get $twinBits))
             (call $backward1 (local.get $pp) (local.get $splits) (local.get $splitsEnd) (local.get $mask) (local.get $sum)))
           (else
             (call $leavesK (local.get $pp) (local.get $leaves) (local.get $leavesEnd) (local.get $mask) (local.get $sum)
@@ -364,33 +364,30 @@
         (br $next))))
 
   ;; Twin leaves of a one-output forest tree (a split whose children are both leaves with a Ψ table),
-  ;; each pair one 64-byte record in place of the split and its two leaves: threshold f64 | column·8 |
-  ;; column·16 | a·16 (the split's node: its mask, where its sum goes) | slot s of its feature | i64 −1
-  ;; when missing values go left, else 0 | the combined tables (byte address) | their stride (2^(d−1)·16)
-  ;; | the d − 1 other slots' features·16 (i32) and (1 − z)/z (f64; byte addresses; copied into the bit
-  ;; table below, which the kernel reads instead) | the path's slots
-  ;; but s ((1 << d) − 1 without bit s) | (1 << s) − 1. The leaves' paths differ only in the split's
-  ;; branch, so with Q the row's hot slots at the split but s (packed to d − 1 bits) and state k (0: the
-  ;; row had left slot s's branch above; 1: it goes left here; 2: right), both leaves' Ψ terms of a hot
-  ;; slot share one look-up: the table of k holds 16 bytes per Q, C_k(Q) = Ψ_L(Q_L) + Ψ_R(Q_R) (both
-  ;; leaves' values folded in) and F_k(Q), what slot s's feature gets (the hot twin's term minus the
-  ;; cold twin's sum; 0 at k = 0); the split's sum is C_k(Q) and each hot slot j gets (1 − z_j)/z_j ·
-  ;; C_k(Q∖{j}). tree-shap-wasm.ts builds the tables from the leaves' Ψ tables.
-  ;; With the words of $packed1: a twin record's d bits (the rows' state k ≠ 0, then Q) packed
-  ;; into one 64-bit word per row with those of the twins before it, while they add up to at most 64;
-  ;; the record's bytes 56 and 60 hold its first bit and, at a group's last twin, the byte size of the
-  ;; group's bit table (else 0). A bit table entry, 32 bytes: multiplier ((1 − z)/z; 1 for bit k ≠ 0) |
-  ;; 16 + 8 × the twin's place in its group (where its rows' table addresses, base + k·stride, wait in scratch,
-  ;; after the two words) | feature·16 | the twin's bits but bit 0 ((2^(d−1) − 1) << 1; bit k ≠ 0: all d,
-  ;; i64) | first bit | −1 for a Q bit (flipped, as S∖{j}), 0 for bit k ≠ 0 (kept: it picks F_k, the
-  ;; odd f64). The same terms in the same order as one twin after the other (F_0 = 0 skipped).
+  ;; each pair one 64-byte record in place of the split and its two leaves. The leaves' paths differ
+  ;; only in the split's branch (slot s), so with Q the row's hot slots at the split but s (packed to
+  ;; d − 1 bits), h = whether the row was still on slot s's branch above (it is then hot in the leaf
+  ;; it goes to) and r = h and the row goes right, a row's state is one index i = h | r << 1 | Q << 2
+  ;; (d + 1 bits): the split's sum is C[i] (both leaves' Ψ terms, values folded in: C_0(Q) =
+  ;; Ψ_L(Q) + Ψ_R(Q) when h = 0; left: Ψ_L(Q + s) + Ψ_R(Q); right: Ψ_L(Q) + Ψ_R(Q + s)), each hot
+  ;; slot j of Q gets (1 − z_j)/z_j · C[i without j] (one look-up for both leaves' terms) and, when h =
+  ;; 1, the split's feature gets F[i >> 1] (the hot twin's term minus the cold twin's sum: hs_L·Ψ_L(Q)
+  ;; − Ψ_R(Q) left, hs_R·Ψ_R(Q) − Ψ_L(Q) right). tree-shap-wasm.ts builds C (2^(d+1) f64, r = 1 with
+  ;; h = 0 unused) and F (2^d f64) from the leaves' Ψ tables. The indices of consecutive twins are
+  ;; packed into one 64-bit word per row, as $packed1's hot sets, and their terms are $packed1's: bit
+  ;; h's bit table entry has F for table, first + 1 for shift and 2^d − 1 for mask (flipping h and
+  ;; shifting it out leaves r | Q << 1), bit r carries no term (the group's emit mask leaves it out of
+  ;; the term loop). Both rows of the pair go through a record at once (i64x2 lanes). Records: threshold
+  ;; f64 | column·8 | a·16 (the split's node: its mask, where its sum goes) | i64 −1 when missing values
+  ;; go left, else 0 | i64 the path's slots but s ((1 << d) − 1 without bit s) | i64 (1 << s) − 1 |
+  ;; i64 at a group's last twin its emit mask (the words' bits that carry a term), else 0 | s | C (byte
+  ;; address) | the twin's first bit in the word | at a group's last twin the byte size of its bit
+  ;; table (32 × its bits), else 0. The terms come in the order of the twins, h first, then Q's slots.
   (func $twins1 (param $pp i32) (param $xr0 i32) (param $xr1 i32) (param $rec i32) (param $end i32) (param $mask i32) (param $sum i32)
-    (param $bits i32) (param $scratch i32)
-    (local $col i32) (local $v v128) (local $left v128) (local $mk v128) (local $a i32) (local $s i32) (local $low i32) (local $below i32)
-    (local $lane i32) (local $m i32) (local $k i32) (local $q i32) (local $base i32) (local $place i32) (local $size i32) (local $off i64)
+    (param $bits i32)
+    (local $col i32) (local $v v128) (local $left v128) (local $mk v128) (local $a i32) (local $h v128) (local $q v128) (local $below v128)
+    (local $idx v128) (local $at v128) (local $words v128) (local $size i32) (local $emit i64)
     (local $w i64) (local $b i64) (local $lowest i64) (local $e i32) (local $dst i32)
-    (local.set $place (i32.const 16))
-    (v128.store (local.get $scratch) (v128.const i64x2 0 0))
     (block $done
       (loop $next
         (br_if $done (i32.ge_u (local.get $rec) (local.get $end)))
@@ -399,61 +396,61 @@
           (v128.load64_splat (i32.add (local.get $xr0) (local.get $col)))))
         (local.set $left (v128.or
           (f64x2.le (local.get $v) (v128.load64_splat (local.get $rec)))
-          (v128.and (f64x2.ne (local.get $v) (local.get $v)) (v128.load64_splat offset=24 (local.get $rec)))))
-        (local.set $a (i32.load offset=16 (local.get $rec)))
+          (v128.and (f64x2.ne (local.get $v) (local.get $v)) (v128.load64_splat offset=16 (local.get $rec)))))
+        (local.set $a (i32.load offset=12 (local.get $rec)))
         (local.set $mk (v128.load (i32.add (local.get $mask) (local.get $a))))
-        (local.set $s (i32.load offset=20 (local.get $rec)))
-        (local.set $low (i32.load offset=48 (local.get $rec)))
-        (local.set $below (i32.load offset=52 (local.get $rec)))
-        (local.set $off (i64.load32_u offset=56 (local.get $rec)))
-        (local.set $lane (i32.const 0))
-        (loop $lanes
-          (local.set $m (i32.wrap_i64 (select (i64x2.extract_lane 1 (local.get $mk)) (i64x2.extract_lane 0 (local.get $mk)) (local.get $lane))))
-          (local.set $k (i32.mul (i32.and (i32.shr_u (local.get $m) (local.get $s)) (i32.const 1))
-            (i32.sub (i32.const 2) (i32.and (i32.const 1) (i32.wrap_i64 (select (i64x2.extract_lane 1 (local.get $left)) (i64x2.extract_lane 0 (local.get $left)) (local.get $lane)))))))
-          (local.set $q (i32.and (local.get $m) (local.get $low)))
-          (local.set $q (i32.or (i32.and (local.get $q) (local.get $below))
-            (i32.and (i32.shr_u (local.get $q) (i32.const 1)) (i32.xor (local.get $below) (i32.const -1)))))
-          (local.set $base (i32.add (i32.load offset=32 (local.get $rec)) (i32.mul (local.get $k) (i32.load offset=36 (local.get $rec)))))
-          (f64.store (i32.add (i32.add (local.get $sum) (local.get $a)) (local.get $lane))
-            (f64.load (i32.add (local.get $base) (i32.shl (local.get $q) (i32.const 4)))))
-          (i32.store (i32.add (i32.add (local.get $scratch) (local.get $place)) (i32.shr_u (local.get $lane) (i32.const 1))) (local.get $base))
-          (i64.store (i32.add (local.get $scratch) (local.get $lane))
-            (i64.or (i64.load (i32.add (local.get $scratch) (local.get $lane)))
-              (i64.shl (i64.extend_i32_u (i32.or (i32.shl (local.get $q) (i32.const 1)) (i32.ne (local.get $k) (i32.const 0)))) (local.get $off))))
-          (local.set $lane (i32.add (local.get $lane) (i32.const 8)))
-          (br_if $lanes (i32.lt_u (local.get $lane) (i32.const 16))))
+        (local.set $h (v128.and (i64x2.shr_u (local.get $mk) (i32.load offset=48 (local.get $rec))) (v128.const i64x2 1 1)))
+        ;; Q: the slots but s, those above s moved down one bit.
+        (local.set $q (v128.and (local.get $mk) (v128.load64_splat offset=24 (local.get $rec))))
+        (local.set $below (v128.load64_splat offset=32 (local.get $rec)))
+        (local.set $q (v128.or (v128.and (local.get $q) (local.get $below))
+          (v128.andnot (i64x2.shr_u (local.get $q) (i32.const 1)) (local.get $below))))
+        (local.set $idx (v128.or (v128.or (i64x2.shl (local.get $q) (i32.const 2))
+          (i64x2.shl (v128.andnot (local.get $h) (local.get $left)) (i32.const 1))) (local.get $h)))
+        (local.set $words (v128.or (local.get $words) (i64x2.shl (local.get $idx) (i32.load offset=56 (local.get $rec)))))
+        (local.set $at (i64x2.add (i64x2.shl (local.get $idx) (i32.const 3))
+          (i64x2.splat (i64.extend_i32_u (i32.load offset=52 (local.get $rec))))))
+        (v128.store (i32.add (local.get $sum) (local.get $a))
+          (v128.load64_lane 1 (i32.wrap_i64 (i64x2.extract_lane 1 (local.get $at)))
+            (v128.load64_splat (i32.wrap_i64 (i64x2.extract_lane 0 (local.get $at))))))
         (local.set $size (i32.load offset=60 (local.get $rec)))
+        (local.set $emit (i64.load offset=40 (local.get $rec)))
         (local.set $rec (i32.add (local.get $rec) (i32.const 64)))
-        (local.set $place (i32.add (local.get $place) (i32.const 8)))
         (if (local.get $size)
           (then
-            (local.set $lane (i32.const 0))
-            (loop $lanes
-              (local.set $w (i64.load (i32.add (local.get $scratch) (local.get $lane))))
-              (local.set $b (local.get $w))
-              (block $hDone
-                (loop $h
-                  (br_if $hDone (i64.eqz (local.get $b)))
-                  (local.set $e (i32.add (local.get $bits) (i32.shl (i32.wrap_i64 (i64.ctz (local.get $b))) (i32.const 5))))
-                  (local.set $lowest (i64.and (local.get $b) (i64.sub (i64.const 0) (local.get $b))))
-                  (local.set $dst (i32.add (i32.add (local.get $pp) (local.get $lane)) (i32.load offset=12 (local.get $e))))
-                  (f64.store (local.get $dst) (f64.add (f64.load (local.get $dst))
-                    (f64.mul (f64.load (local.get $e))
-                      (f64.load (i32.add
-                        (i32.load (i32.add (i32.add (local.get $scratch) (i32.load offset=8 (local.get $e))) (i32.shr_u (local.get $lane) (i32.const 1))))
-                        (i32.shl (i32.wrap_i64 (i64.and
-                          (i64.shr_u
-                            (i64.xor (local.get $w) (i64.and (local.get $lowest) (i64.extend_i32_s (i32.load offset=28 (local.get $e)))))
-                            (i64.extend_i32_u (i32.load offset=24 (local.get $e))))
-                          (i64.load offset=16 (local.get $e)))) (i32.const 3)))))))
-                  (local.set $b (i64.xor (local.get $b) (local.get $lowest)))
-                  (br $h)))
-              (local.set $lane (i32.add (local.get $lane) (i32.const 8)))
-              (br_if $lanes (i32.lt_u (local.get $lane) (i32.const 16))))
+            ;; Row 0's terms, then row 1's (8 bytes further on), as in $packed1.
+            (local.set $w (i64x2.extract_lane 0 (local.get $words)))
+            (local.set $b (i64.and (local.get $w) (local.get $emit)))
+            (block $h0Done
+              (loop $h0
+                (br_if $h0Done (i64.eqz (local.get $b)))
+                (local.set $e (i32.add (local.get $bits) (i32.shl (i32.wrap_i64 (i64.ctz (local.get $b))) (i32.const 5))))
+                (local.set $lowest (i64.and (local.get $b) (i64.sub (i64.const 0) (local.get $b))))
+                (local.set $dst (i32.add (local.get $pp) (i32.load offset=12 (local.get $e))))
+                (f64.store (local.get $dst) (f64.add (f64.load (local.get $dst))
+                  (f64.mul (f64.load (local.get $e))
+                    (f64.load (i32.add (i32.load offset=8 (local.get $e)) (i32.shl (i32.wrap_i64 (i64.and
+                      (i64.shr_u (i64.xor (local.get $w) (local.get $lowest)) (i64.load offset=16 (local.get $e)))
+                      (i64.load offset=24 (local.get $e)))) (i32.const 3)))))))
+                (local.set $b (i64.xor (local.get $b) (local.get $lowest)))
+                (br $h0)))
+            (local.set $w (i64x2.extract_lane 1 (local.get $words)))
+            (local.set $b (i64.and (local.get $w) (local.get $emit)))
+            (block $h1Done
+              (loop $h1
+                (br_if $h1Done (i64.eqz (local.get $b)))
+                (local.set $e (i32.add (local.get $bits) (i32.shl (i32.wrap_i64 (i64.ctz (local.get $b))) (i32.const 5))))
+                (local.set $lowest (i64.and (local.get $b) (i64.sub (i64.const 0) (local.get $b))))
+                (local.set $dst (i32.add (local.get $pp) (i32.load offset=12 (local.get $e))))
+                (f64.store offset=8 (local.get $dst) (f64.add (f64.load offset=8 (local.get $dst))
+                  (f64.mul (f64.load (local.get $e))
+                    (f64.load (i32.add (i32.load offset=8 (local.get $e)) (i32.shl (i32.wrap_i64 (i64.and
+                      (i64.shr_u (i64.xor (local.get $w) (local.get $lowest)) (i64.load offset=16 (local.get $e)))
+                      (i64.load offset=24 (local.get $e)))) (i32.const 3)))))))
+                (local.set $b (i64.xor (local.get $b) (local.get $lowest)))
+                (br $h1)))
             (local.set $bits (i32.add (local.get $bits) (local.get $size)))
-            (v128.store (local.get $scratch) (v128.const i64x2 0 0))
-            (local.set $place (i32.const 16))))
+            (local.set $words (v128.const i64x2 0 0))))
         (br $next))))
 
   ;; Ψ(S) of a leaf without a table (record at rec, hot set sm), and w[j] = (1 − z_j)/z_j · Ψ(S∖{j}).

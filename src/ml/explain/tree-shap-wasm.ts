@@ -89,7 +89,7 @@ type RowsFn = (
   x: number, nc: number, pairs: number, missing: number, splits: number, ns: number, catBits: number, categorical: number,
   leaves: number, nl: number, values: number, kk: number, mask: number, sum: number, w: number, g: number, shapley: number,
   zeroDelta: number, phi: number, pairStride: number, outStride: number, twins: number, nt: number, bits: number,
-  twinBits: number, twinScratch: number,
+  twinBits: number,
 ) => void;
 
 /** What the kernel reads of a tree's summary (tree-shap.ts TreePlan). */
@@ -202,7 +202,6 @@ export class WasmTreeShap {
     for (let a = 0; a < m; a++) if (p.leftAt[a]! < 0) this.leafPos[p.slotAt[a]!] = a; // a leaf's slotAt is its index
     // Twin leaves (tree-shap-kernel.wat $twins1): of one-output forest trees (GBDT trees keep their bits), both with a value and a table.
     let nt = 0;
-    let twinSlots = 0;
     let twinBytes = 0;
     let twinBits = 0;
     for (let a = 0; a < m; a++) {
@@ -216,9 +215,8 @@ export class WasmTreeShap {
       if (p.leafZero[l] || p.leafZero[r] || p.tableAt[l]! < 0 || p.tableAt[r]! < 0) continue;
       this.twinAt[a] = nt++;
       const d = p.leafSlots[l]!;
-      twinSlots += d - 1;
-      twinBits += d;
-      twinBytes += 3 * 16 * (1 << (d - 1));
+      twinBits += d + 1;
+      twinBytes += 3 * 8 * (1 << d);
     }
     let L = 0;
     let T = 0;
@@ -247,15 +245,11 @@ export class WasmTreeShap {
     const quad = align(values + L * kk * 8);
     const quadUsed = this.quadrature(p);
     const twins = align(quad + quadUsed * 8);
-    const tFeat = align(twins + nt * 64);
-    const tHot = align(tFeat + twinSlots * 4);
-    const tTables = align(tHot + twinSlots * 8);
+    const tTables = align(twins + nt * 64);
     const bits = align(tTables + twinBytes);
     // Per node, for the pair of rows: masks (i64 each), sums (kk f64x2).
     const tBits = align(bits + Math.max(0, packedBits) * 32);
-    // The two words and up to 64 twins' table addresses per row of $twins1.
-    const tScratch = align(tBits + twinBits * 32);
-    const mask = align(tScratch + 16 + 64 * 8);
+    const mask = align(tBits + twinBits * 32);
     const sum = align(mask + m * 16);
     // Scratch of the Ψ tables (tree-shap-kernel.wat $psiTable): the largest leaf's ratios and subset products.
     let widest = 0;
@@ -345,14 +339,14 @@ export class WasmTreeShap {
       this.psiTableFn(sZero + 8 * p.leafAt[l]!, d, kk === 1 ? scalar[l]! : 1, tables + 8 * tab, products, ratio, nodes, nodes + 16 * n2, n2);
     }
     f64.set(this.quad.subarray(0, quadUsed), quad >> 3);
-    if (nt > 0) this.twins(p, { twins, tFeat, tHot, tTables, tables, tBits }, f64, i32);
+    if (nt > 0) this.twins(p, { twins, tTables, tables, tBits }, f64, i32);
     const nf = this.nFeatures;
     const k = this.outputs;
     const phi = this.phi + (p.only >= 0 ? p.only : 0) * nf * 16;
     this.rowsFn(
       this.x, this.rows.columns, this.pairs, this.missing, splits, ns, this.catBits, categorical,
       leaves, L, values, kk, mask, sum, this.w, this.g, this.shapley, sZero - sHot, phi, k * nf * 16, nf * 16, twins, nt,
-      packedBits >= 0 ? bits : -1, tBits, tScratch,
+      packedBits >= 0 ? bits : -1, tBits,
     );
   }
 
@@ -400,22 +394,27 @@ export class WasmTreeShap {
   private twinLeaves = new Int32Array(64);
 
   /**
-   * The twin records (tree-shap-kernel.wat $twins1) and their tables from the twins' Ψ tables (already
-   * filled, values folded in): for the hot slots Q at the split but s, k = 0 (s cold above): C = Ψ_L(Q)
-   * + Ψ_R(Q), F = 0; k = 1 (the row goes left): C = Ψ_L(Q + s) + Ψ_R(Q), F = hs_L·Ψ_L(Q) − Ψ_R(Q); k = 2:
-   * C = Ψ_L(Q) + Ψ_R(Q + s), F = hs_R·Ψ_R(Q) − Ψ_L(Q) — what the split's sum, the leaves' hot terms and
-   * the split's cold term added apart, to rounding.
+   * The twin records (tree-shap-kernel.wat $twins1), their bit tables and their tables C and F from the
+   * twins' Ψ tables (already filled, values folded in), for the hot slots Q at the split but s: h = 0
+   * (s cold above): C = Ψ_L(Q) + Ψ_R(Q); the row goes left: C = Ψ_L(Q + s) + Ψ_R(Q), F = hs_L·Ψ_L(Q)
+   * − Ψ_R(Q); right: C = Ψ_L(Q) + Ψ_R(Q + s), F = hs_R·Ψ_R(Q) − Ψ_L(Q) — what the split's sum, the
+   * leaves' hot terms and the split's cold term added apart, to rounding.
    */
-  private twins(p: KernelTree, at: { twins: number; tFeat: number; tHot: number; tTables: number; tables: number; tBits: number }, f64: Float64Array, i32: Int32Array): void {
+  private twins(p: KernelTree, at: { twins: number; tTables: number; tables: number; tBits: number }, f64: Float64Array, i32: Int32Array): void {
     const { threshold, defaultLeft } = this.rows;
     let rec = at.twins >> 2;
-    // $twins1's words: a twin's first bit, its group's last twin, the bit table entry.
+    // $twins1's words: a twin's first bit, its group's last twin and emit mask, the bit table entry.
     let first = 0;
     let last = -1;
-    let place = 16;
+    let emitLow = 0;
+    let emitHigh = 0;
     let e = at.tBits >> 2;
-    let slot = 0;
     let tab = at.tTables;
+    const closeGroup = (): void => {
+      i32[last + 10] = emitLow;
+      i32[last + 11] = emitHigh;
+      i32[last + 15] = 32 * first;
+    };
     for (let a = 0; a < p.nodes; a++) {
       if (this.twinAt[a]! < 0) continue;
       const node = p.order[a]!;
@@ -425,68 +424,68 @@ export class WasmTreeShap {
       const s = p.slotAt[a]!;
       const below = (1 << s) - 1;
       const size = 1 << (d - 1);
+      if (first + d + 1 > 64) {
+        closeGroup();
+        first = 0;
+        emitLow = 0;
+        emitHigh = 0;
+      }
+      const c = tab;
+      const f = tab + 8 * 4 * size;
       f64[rec >> 1] = threshold[node]!;
       i32[rec + 2] = p.columnAt[a]! * 8;
-      i32[rec + 3] = p.columnAt[a]! * 16;
-      i32[rec + 4] = a * 16;
-      i32[rec + 5] = s;
-      i32[rec + 6] = -defaultLeft[node]!;
-      i32[rec + 7] = -defaultLeft[node]!;
-      i32[rec + 8] = tab;
-      i32[rec + 9] = 16 * size;
-      i32[rec + 10] = at.tFeat + 4 * slot;
-      i32[rec + 11] = at.tHot + 8 * slot;
-      i32[rec + 12] = ((1 << d) - 1) & ~(1 << s);
-      i32[rec + 13] = below;
-      const from = p.leafAt[l]!;
-      for (let j = 0; j < d; j++) {
-        if (j === s) continue;
-        const to = slot + (j < s ? j : j - 1);
-        i32[(at.tFeat >> 2) + to] = p.feature[from + j]! * 16;
-        f64[(at.tHot >> 3) + to] = p.hotScale[from + j]!;
-      }
-      if (first + d > 64) {
-        i32[last + 15] = 32 * first;
-        first = 0;
-        place = 16;
-      }
+      i32[rec + 3] = a * 16;
+      i32[rec + 4] = -defaultLeft[node]!;
+      i32[rec + 5] = -defaultLeft[node]!;
+      i32[rec + 6] = ((1 << d) - 1) & ~(1 << s);
+      i32[rec + 7] = 0;
+      i32[rec + 8] = below;
+      i32[rec + 9] = 0;
+      i32[rec + 10] = 0;
+      i32[rec + 11] = 0;
+      i32[rec + 12] = s;
+      i32[rec + 13] = c;
       i32[rec + 14] = first;
       i32[rec + 15] = 0;
-      for (let i = 0; i < d; i++) {
-        // Bit 0: k ≠ 0 (F_k, to the split's feature); bit 1 + i: the i-th of the other slots.
-        f64[e >> 1] = i === 0 ? 1 : f64[(at.tHot >> 3) + slot + i - 1]!;
-        i32[e + 2] = place;
-        i32[e + 3] = i === 0 ? p.columnAt[a]! * 16 : i32[(at.tFeat >> 2) + slot + i - 1]!;
-        i32[e + 4] = i === 0 ? (1 << d) - 1 : ((1 << (d - 1)) - 1) << 1;
+      // Bits first .. first + d: h, r (no term), then the other slots in order.
+      const from = p.leafAt[l]!;
+      for (let i = 0; i <= d; i++) {
+        const j = i - 2 < s ? i - 2 : i - 1;
+        f64[e >> 1] = i === 0 ? 1 : i === 1 ? 0 : p.hotScale[from + j]!;
+        i32[e + 2] = i === 0 ? f : c;
+        i32[e + 3] = i === 0 ? p.columnAt[a]! * 16 : i === 1 ? 0 : p.feature[from + j]! * 16;
+        i32[e + 4] = i === 0 ? first + 1 : first;
         i32[e + 5] = 0;
-        i32[e + 6] = first;
-        i32[e + 7] = i === 0 ? 0 : -1;
+        i32[e + 6] = i === 0 ? (1 << d) - 1 : (1 << (d + 1)) - 1;
+        i32[e + 7] = 0;
         e += 8;
+        if (i === 1) continue;
+        const bit = first + i;
+        if (bit < 32) emitLow |= 1 << bit;
+        else emitHigh |= 1 << (bit - 32);
       }
-      first += d;
-      place += 8;
+      first += d + 1;
       last = rec;
       const tl = (at.tables >> 3) + p.tableAt[l]!;
       const tr = (at.tables >> 3) + p.tableAt[r]!;
       const hl = p.hotScale[from + s]!;
       const hr = p.hotScale[p.leafAt[r]! + s]!;
       const bit = 1 << s;
-      const t = tab >> 3;
+      const ct = c >> 3;
+      const ft = f >> 3;
       for (let q = 0; q < size; q++) {
         const full = (q & below) | ((q & ~below) << 1);
-        const e = t + 2 * q;
-        f64[e] = f64[tl + full]! + f64[tr + full]!;
-        f64[e + 1] = 0;
-        f64[e + 2 * size] = f64[tl + (full | bit)]! + f64[tr + full]!;
-        f64[e + 2 * size + 1] = hl * f64[tl + full]! - f64[tr + full]!;
-        f64[e + 4 * size] = f64[tl + full]! + f64[tr + (full | bit)]!;
-        f64[e + 4 * size + 1] = hr * f64[tr + full]! - f64[tl + full]!;
+        f64[ct + 4 * q] = f64[tl + full]! + f64[tr + full]!;
+        f64[ct + 4 * q + 1] = f64[tl + (full | bit)]! + f64[tr + full]!;
+        f64[ct + 4 * q + 2] = 0;
+        f64[ct + 4 * q + 3] = f64[tl + full]! + f64[tr + (full | bit)]!;
+        f64[ft + 2 * q] = hl * f64[tl + full]! - f64[tr + full]!;
+        f64[ft + 2 * q + 1] = hr * f64[tr + full]! - f64[tl + full]!;
       }
       rec += 16;
-      slot += d - 1;
-      tab += 3 * 16 * size;
+      tab += 3 * 8 * 2 * size;
     }
-    if (last >= 0) i32[last + 15] = 32 * first;
+    if (last >= 0) closeGroup();
   }
 
   private scalar = new Float64Array(64);
