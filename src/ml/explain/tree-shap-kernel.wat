@@ -300,36 +300,34 @@
   ;; $leaves1 for a one-output tree whose leaves all have a table, with the hot sets of consecutive
   ;; leaves packed into one 64-bit word per row (groups of leaves whose d add up to at most 64), so a
   ;; row pays one exit of the hot-term loop per group, not one per leaf. Leaf records, 32 bytes: a·16 |
-  ;; (1 << d) − 1 | Ψ table (byte address) | at the group's last leaf the byte size of its bit table
-  ;; (32 × its bits), else 0 | the leaf's first bit in the word (i64). The bit table (from `bits`, one
-  ;; after another for the groups), 32 bytes a bit: (1 − z)/z (f64) | the leaf's Ψ table | feature·16 |
-  ;; the leaf's first bit (i64) | (1 << d) − 1 (i64). Bit p of word W is slot p − first of its leaf, so
-  ;; S∖{j} = ((W xor 2^p) >> first) & low. The terms reach every contribution in the order of $leaves1
-  ;; (leaf by leaf, slots ascending, each row's own), so the results are the same bits.
+  ;; unused | Ψ table (byte address) | at the group's last leaf the byte size of its bit table (32 × its
+  ;; bits), else 0 | the leaf's first bit in the word | unused | (1 << d) − 1 (i64). Both rows' hot sets,
+  ;; sums and words are taken at once (i64x2 lanes). The bit table (from `bits`, one after another for
+  ;; the groups), 32 bytes a bit: (1 − z)/z (f64) | the leaf's Ψ table | feature·16 | the leaf's first
+  ;; bit (i64) | (1 << d) − 1 (i64). Bit p of word W is slot p − first of its leaf, so S∖{j} = ((W xor
+  ;; 2^p) >> first) & low. The terms reach every contribution in the order of $leaves1 (leaf by leaf,
+  ;; slots ascending, each row's own), so the results are the same bits.
   (func $packed1 (param $pp i32) (param $rec i32) (param $end i32) (param $mask i32) (param $sum i32) (param $bits i32)
-    (local $a i32) (local $low i64) (local $tab i32) (local $mk v128) (local $sm i64) (local $off i64) (local $size i32)
+    (local $a i32) (local $sm v128) (local $at v128) (local $words v128) (local $size i32)
     (local $w0 i64) (local $w1 i64) (local $b i64) (local $lowest i64) (local $e i32) (local $dst i32)
     (block $done
       (loop $next
         (br_if $done (i32.ge_u (local.get $rec) (local.get $end)))
         (local.set $a (i32.load (local.get $rec)))
-        (local.set $low (i64.load32_u offset=4 (local.get $rec)))
-        (local.set $tab (i32.load offset=8 (local.get $rec)))
-        (local.set $off (i64.load offset=16 (local.get $rec)))
-        (local.set $mk (v128.load (i32.add (local.get $mask) (local.get $a))))
-        (local.set $sm (i64.and (i64x2.extract_lane 0 (local.get $mk)) (local.get $low)))
-        (f64.store (i32.add (local.get $sum) (local.get $a))
-          (f64.load (i32.add (local.get $tab) (i32.shl (i32.wrap_i64 (local.get $sm)) (i32.const 3)))))
-        (local.set $w0 (i64.or (local.get $w0) (i64.shl (local.get $sm) (local.get $off))))
-        (local.set $sm (i64.and (i64x2.extract_lane 1 (local.get $mk)) (local.get $low)))
-        (f64.store offset=8 (i32.add (local.get $sum) (local.get $a))
-          (f64.load (i32.add (local.get $tab) (i32.shl (i32.wrap_i64 (local.get $sm)) (i32.const 3)))))
-        (local.set $w1 (i64.or (local.get $w1) (i64.shl (local.get $sm) (local.get $off))))
+        (local.set $sm (v128.and (v128.load (i32.add (local.get $mask) (local.get $a))) (v128.load64_splat offset=24 (local.get $rec))))
+        (local.set $words (v128.or (local.get $words) (i64x2.shl (local.get $sm) (i32.load offset=16 (local.get $rec)))))
+        (local.set $at (i64x2.add (i64x2.shl (local.get $sm) (i32.const 3))
+          (i64x2.splat (i64.extend_i32_u (i32.load offset=8 (local.get $rec))))))
+        (v128.store (i32.add (local.get $sum) (local.get $a))
+          (v128.load64_lane 1 (i32.wrap_i64 (i64x2.extract_lane 1 (local.get $at)))
+            (v128.load64_splat (i32.wrap_i64 (i64x2.extract_lane 0 (local.get $at))))))
         (local.set $size (i32.load offset=12 (local.get $rec)))
         (local.set $rec (i32.add (local.get $rec) (i32.const 32)))
         (if (local.get $size)
           (then
             ;; Row 0's hot terms, then row 1's (8 bytes further on).
+            (local.set $w0 (i64x2.extract_lane 0 (local.get $words)))
+            (local.set $w1 (i64x2.extract_lane 1 (local.get $words)))
             (local.set $b (local.get $w0))
             (block $h0Done
               (loop $h0
@@ -359,8 +357,7 @@
                 (local.set $b (i64.xor (local.get $b) (local.get $lowest)))
                 (br $h1)))
             (local.set $bits (i32.add (local.get $bits) (local.get $size)))
-            (local.set $w0 (i64.const 0))
-            (local.set $w1 (i64.const 0))))
+            (local.set $words (v128.const i64x2 0 0))))
         (br $next))))
 
   ;; Twin leaves of a one-output forest tree (a split whose children are both leaves with a Ψ table),

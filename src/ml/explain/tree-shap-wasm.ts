@@ -368,11 +368,13 @@ export class WasmTreeShap {
       const at = (leaves >> 2) + 8 * li;
       const tab = tables + 8 * p.tableAt[l]!;
       i32[at] = this.leafPos[l]! * 16;
-      i32[at + 1] = (1 << d) - 1;
+      i32[at + 1] = 0;
       i32[at + 2] = tab;
       i32[at + 3] = 0;
       i32[at + 4] = first;
       i32[at + 5] = 0;
+      i32[at + 6] = (1 << d) - 1;
+      i32[at + 7] = 0;
       for (let j = 0; j < d; j++) {
         f64[e >> 1] = p.hotScale[p.leafAt[l]! + j]!;
         i32[e + 2] = tab;
