@@ -31,15 +31,18 @@
 (module
   (memory (export "memory") 1 65536)
 
-  ;; For row pairs 0 .. pairs−1 of x (row-major, nc f64 per row; rows 2p and 2p + 1): the masks forward
-  ;; over the splits (bit j of a node's mask cleared once the row has left slot j's branch above it);
-  ;; every leaf adds its hot terms and keeps val·Ψ(S) as its sum; then the splits backward add up the
+  ;; For row pairs 0 .. pairs−1 of x (row-major, nc f64 per row; rows 2p and 2p + 1), two pairs at a
+  ;; time (pairs is even): the masks forward over the splits (bit j of a node's mask cleared once the
+  ;; row has left slot j's branch above it), for both pairs at once; every leaf adds its hot terms and
+  ;; keeps val·Ψ(S) as its sum, pair by pair; then the splits backward, both pairs at once, add up the
   ;; sums, and a split where the row first leaves its feature's branch subtracts its cold child's sums
   ;; from that feature. Output c of feature f of row 2p + i is the f64 at phi + p·pairStride +
-  ;; c·outStride + 16f + 8i. mask: 16 bytes per node; sum: kk·16 bytes per node; w: 32 f64; g: 34
-  ;; f64; shapley: 32 × 32 f64 (tree-shap.ts SHAPLEY); zeroDelta: byte distance from the (1 − z)/z slot
-  ;; array to the zero fractions' (for $direct); missing: whether x holds NaNs; categorical: whether
-  ;; the tree has categorical splits.
+  ;; c·outStride + 16f + 8i. mask: 32 bytes per node (the first pair's two i64, then the second's);
+  ;; sum: kk·32 bytes per node (the first pair's kk f64x2, then the second's), so the leaves, which
+  ;; take one pair, read the second pair's masks and sums 16 and 16·kk bytes further on; w: 32 f64;
+  ;; g: 34 f64; shapley: 32 × 32 f64 (tree-shap.ts SHAPLEY); zeroDelta: byte distance from the (1 − z)/z
+  ;; slot array to the zero fractions' (for $direct); missing: whether x holds NaNs; categorical:
+  ;; whether the tree has categorical splits.
   (func $rows (export "rows")
     (param $x i32) (param $nc i32) (param $pairs i32) (param $missing i32)
     (param $splits i32) (param $ns i32) (param $catBits i32) (param $categorical i32)
@@ -47,6 +50,7 @@
     (param $mask i32) (param $sum i32) (param $w i32) (param $g i32) (param $shapley i32) (param $zeroDelta i32)
     (param $phi i32) (param $pairStride i32) (param $outStride i32) (param $twins i32) (param $nt i32) (param $bits i32) (param $twinBits i32)
     (local $p i32) (local $xr i32) (local $rowBytes i32) (local $pp i32) (local $splitsEnd i32) (local $leavesEnd i32) (local $twinsEnd i32)
+    (local $half i32) (local $xq i32) (local $mq i32) (local $sq i32) (local $pq i32) (local $second i32)
     (local.set $splitsEnd (i32.add (local.get $splits) (i32.mul (local.get $ns) (i32.const 48))))
     (local.set $leavesEnd (i32.add (local.get $leaves) (i32.shl (local.get $nl) (i32.const 5))))
     (local.set $twinsEnd (i32.add (local.get $twins) (i32.shl (local.get $nt) (i32.const 6))))
@@ -57,73 +61,111 @@
       (loop $pairLoop
         (br_if $pairsDone (i32.ge_u (local.get $p) (local.get $pairs)))
         (v128.store (local.get $mask) (v128.const i64x2 -1 -1))
+        (v128.store offset=16 (local.get $mask) (v128.const i64x2 -1 -1))
         (if (local.get $categorical)
-          (then (call $forwardCategorical (local.get $xr) (i32.add (local.get $xr) (local.get $rowBytes))
-            (local.get $splits) (local.get $splitsEnd) (local.get $mask) (local.get $catBits)))
+          (then (call $forwardCategorical (local.get $xr) (local.get $rowBytes) (local.get $splits) (local.get $splitsEnd) (local.get $mask) (local.get $catBits)))
           (else (if (local.get $missing)
-            (then (call $forwardMissing (local.get $xr) (i32.add (local.get $xr) (local.get $rowBytes))
-              (local.get $splits) (local.get $splitsEnd) (local.get $mask)))
-            (else (call $forward (local.get $xr) (i32.add (local.get $xr) (local.get $rowBytes))
-              (local.get $splits) (local.get $splitsEnd) (local.get $mask))))))
+            (then (call $forwardMissing (local.get $xr) (local.get $rowBytes) (local.get $splits) (local.get $splitsEnd) (local.get $mask)))
+            (else (call $forward (local.get $xr) (local.get $rowBytes) (local.get $splits) (local.get $splitsEnd) (local.get $mask))))))
+        ;; The leaves, one pair after the other.
+        (local.set $half (i32.const 0))
+        (loop $pairHalves
+          (local.set $xq (i32.add (local.get $xr) (i32.mul (local.get $half) (i32.shl (local.get $rowBytes) (i32.const 1)))))
+          (local.set $mq (i32.add (local.get $mask) (i32.shl (local.get $half) (i32.const 4))))
+          (local.set $sq (i32.add (local.get $sum) (i32.mul (local.get $half) (i32.shl (local.get $kk) (i32.const 4)))))
+          (local.set $pq (i32.add (local.get $pp) (i32.mul (local.get $half) (local.get $pairStride))))
+          (if (i32.eq (local.get $kk) (i32.const 1))
+            (then
+              (if (i32.ge_s (local.get $bits) (i32.const 0))
+                (then (call $packed1 (local.get $pq) (local.get $leaves) (local.get $leavesEnd) (local.get $mq) (local.get $sq) (local.get $bits)))
+                (else (call $leaves1 (local.get $pq) (local.get $leaves) (local.get $leavesEnd) (local.get $mq) (local.get $sq)
+                  (local.get $values) (local.get $w) (local.get $g) (local.get $shapley) (local.get $zeroDelta))))
+              (call $twins1 (local.get $pq) (local.get $xq) (i32.add (local.get $xq) (local.get $rowBytes))
+                (local.get $twins) (local.get $twinsEnd) (local.get $mq) (local.get $sq) (local.get $twinBits)))
+            (else
+              (call $leavesK (local.get $pq) (local.get $leaves) (local.get $leavesEnd) (local.get $mq) (local.get $sq)
+                (local.get $values) (local.get $kk) (local.get $outStride) (local.get $w) (local.get $g) (local.get $shapley) (local.get $zeroDelta))))
+          (local.set $half (i32.add (local.get $half) (i32.const 1)))
+          (br_if $pairHalves (i32.lt_u (local.get $half) (i32.const 2))))
+        (local.set $second (i32.add (local.get $pp) (local.get $pairStride)))
         (if (i32.eq (local.get $kk) (i32.const 1))
-          (then
-            (if (i32.ge_s (local.get $bits) (i32.const 0))
-              (then (call $packed1 (local.get $pp) (local.get $leaves) (local.get $leavesEnd) (local.get $mask) (local.get $sum) (local.get $bits)))
-              (else (call $leaves1 (local.get $pp) (local.get $leaves) (local.get $leavesEnd) (local.get $mask) (local.get $sum)
-                (local.get $values) (local.get $w) (local.get $g) (local.get $shapley) (local.get $zeroDelta))))
-            (call $twins1 (local.get $pp) (local.get $xr) (i32.add (local.get $xr) (local.get $rowBytes))
-              (local.get $twins) (local.get $twinsEnd) (local.get $mask) (local.get $sum) (local.get $twinBits))
-            (call $backward1 (local.get $pp) (local.get $splits) (local.get $splitsEnd) (local.get $mask) (local.get $sum)))
-          (else
-            (call $leavesK (local.get $pp) (local.get $leaves) (local.get $leavesEnd) (local.get $mask) (local.get $sum)
-              (local.get $values) (local.get $kk) (local.get $outStride) (local.get $w) (local.get $g) (local.get $shapley) (local.get $zeroDelta))
-            (call $backwardK (local.get $pp) (local.get $splits) (local.get $splitsEnd) (local.get $mask) (local.get $sum)
-              (local.get $kk) (local.get $outStride))))
-        (local.set $xr (i32.add (local.get $xr) (i32.shl (local.get $rowBytes) (i32.const 1))))
-        (local.set $pp (i32.add (local.get $pp) (local.get $pairStride)))
-        (local.set $p (i32.add (local.get $p) (i32.const 1)))
+          (then (call $backward1 (local.get $pp) (local.get $second) (local.get $splits) (local.get $splitsEnd) (local.get $mask) (local.get $sum)))
+          (else (call $backwardK (local.get $pp) (local.get $second) (local.get $splits) (local.get $splitsEnd) (local.get $mask) (local.get $sum)
+            (local.get $kk) (local.get $outStride))))
+        (local.set $xr (i32.add (local.get $xr) (i32.shl (local.get $rowBytes) (i32.const 2))))
+        (local.set $pp (i32.add (local.get $pp) (i32.shl (local.get $pairStride) (i32.const 1))))
+        (local.set $p (i32.add (local.get $p) (i32.const 2)))
         (br $pairLoop))))
 
-  ;; Forward over splits rec .. end−1 for the rows at xr0 and xr1, numeric splits and no missing
-  ;; values: a row goes left at v ≤ threshold; the left child (a + 1) keeps the mask when the row goes
-  ;; left, else gets it with the split's bit cleared, and the right child the other.
-  (func $forward (param $xr0 i32) (param $xr1 i32) (param $rec i32) (param $end i32) (param $mask i32)
-    (local $col i32) (local $left v128) (local $ma i32) (local $mk v128) (local $cleared v128)
-    (block $done
-      (loop $next
-        (br_if $done (i32.ge_u (local.get $rec) (local.get $end)))
-        (local.set $col (i32.load offset=8 (local.get $rec)))
-        (local.set $left (f64x2.le
-          (v128.load64_lane 1 (i32.add (local.get $xr1) (local.get $col))
-            (v128.load64_splat (i32.add (local.get $xr0) (local.get $col))))
-          (v128.load64_splat (local.get $rec))))
-        (local.set $ma (i32.add (local.get $mask) (i32.load offset=16 (local.get $rec))))
-        (local.set $mk (v128.load (local.get $ma)))
-        (local.set $cleared (v128.and (local.get $mk) (v128.load64_splat offset=32 (local.get $rec))))
-        (v128.store offset=16 (local.get $ma) (v128.bitselect (local.get $mk) (local.get $cleared) (local.get $left)))
-        (v128.store (i32.add (local.get $mask) (i32.load offset=20 (local.get $rec)))
-          (v128.bitselect (local.get $cleared) (local.get $mk) (local.get $left)))
-        (local.set $rec (i32.add (local.get $rec) (i32.const 48)))
-        (br $next))))
-
-  ;; $forward where x holds missing values (NaN): they go left where the split's i64 at offset 24 is −1.
-  (func $forwardMissing (param $xr0 i32) (param $xr1 i32) (param $rec i32) (param $end i32) (param $mask i32)
-    (local $col i32) (local $v v128) (local $left v128) (local $ma i32) (local $mk v128) (local $cleared v128)
+  ;; Forward over splits rec .. end−1 for the four rows at xr0 (two pairs: rows 0, 1 and rows 2, 3,
+  ;; rowBytes apart), numeric splits and no missing values: a row goes left at v ≤ threshold; the left
+  ;; child (a + 1, 32 bytes on) keeps the mask when the row goes left, else gets it with the split's bit
+  ;; cleared, and the right child the other. A split's record is decoded once for the four rows.
+  (func $forward (param $xr0 i32) (param $rowBytes i32) (param $rec i32) (param $end i32) (param $mask i32)
+    (local $xr1 i32) (local $xr2 i32) (local $xr3 i32) (local $col i32) (local $v v128) (local $u v128) (local $thr v128) (local $dl v128)
+    (local $left v128) (local $right v128) (local $ma i32) (local $mr i32) (local $nb v128) (local $mk v128) (local $mj v128) (local $ck v128) (local $cj v128)
+    (local.set $xr1 (i32.add (local.get $xr0) (local.get $rowBytes)))
+    (local.set $xr2 (i32.add (local.get $xr1) (local.get $rowBytes)))
+    (local.set $xr3 (i32.add (local.get $xr2) (local.get $rowBytes)))
     (block $done
       (loop $next
         (br_if $done (i32.ge_u (local.get $rec) (local.get $end)))
         (local.set $col (i32.load offset=8 (local.get $rec)))
         (local.set $v (v128.load64_lane 1 (i32.add (local.get $xr1) (local.get $col))
           (v128.load64_splat (i32.add (local.get $xr0) (local.get $col)))))
-        (local.set $left (v128.or
-          (f64x2.le (local.get $v) (v128.load64_splat (local.get $rec)))
-          (v128.and (f64x2.ne (local.get $v) (local.get $v)) (v128.load64_splat offset=24 (local.get $rec)))))
+        (local.set $u (v128.load64_lane 1 (i32.add (local.get $xr3) (local.get $col))
+          (v128.load64_splat (i32.add (local.get $xr2) (local.get $col)))))
+        (local.set $thr (v128.load64_splat (local.get $rec)))
+        (local.set $left (f64x2.le (local.get $v) (local.get $thr)))
+        (local.set $right (f64x2.le (local.get $u) (local.get $thr)))
+        ;; left: the first pair's lanes going left; right (despite its name): the second pair's.
         (local.set $ma (i32.add (local.get $mask) (i32.load offset=16 (local.get $rec))))
+        (local.set $mr (i32.add (local.get $mask) (i32.load offset=20 (local.get $rec))))
+        (local.set $nb (v128.load64_splat offset=32 (local.get $rec)))
         (local.set $mk (v128.load (local.get $ma)))
-        (local.set $cleared (v128.and (local.get $mk) (v128.load64_splat offset=32 (local.get $rec))))
-        (v128.store offset=16 (local.get $ma) (v128.bitselect (local.get $mk) (local.get $cleared) (local.get $left)))
-        (v128.store (i32.add (local.get $mask) (i32.load offset=20 (local.get $rec)))
-          (v128.bitselect (local.get $cleared) (local.get $mk) (local.get $left)))
+        (local.set $mj (v128.load offset=16 (local.get $ma)))
+        (local.set $ck (v128.and (local.get $mk) (local.get $nb)))
+        (local.set $cj (v128.and (local.get $mj) (local.get $nb)))
+        (v128.store offset=32 (local.get $ma) (v128.bitselect (local.get $mk) (local.get $ck) (local.get $left)))
+        (v128.store offset=48 (local.get $ma) (v128.bitselect (local.get $mj) (local.get $cj) (local.get $right)))
+        (v128.store (local.get $mr) (v128.bitselect (local.get $ck) (local.get $mk) (local.get $left)))
+        (v128.store offset=16 (local.get $mr) (v128.bitselect (local.get $cj) (local.get $mj) (local.get $right)))
+        (local.set $rec (i32.add (local.get $rec) (i32.const 48)))
+        (br $next))))
+
+  ;; $forward where x holds missing values (NaN): they go left where the split's i64 at offset 24 is −1.
+  (func $forwardMissing (param $xr0 i32) (param $rowBytes i32) (param $rec i32) (param $end i32) (param $mask i32)
+    (local $xr1 i32) (local $xr2 i32) (local $xr3 i32) (local $col i32) (local $v v128) (local $u v128) (local $thr v128) (local $dl v128)
+    (local $left v128) (local $right v128) (local $ma i32) (local $mr i32) (local $nb v128) (local $mk v128) (local $mj v128) (local $ck v128) (local $cj v128)
+    (local.set $xr1 (i32.add (local.get $xr0) (local.get $rowBytes)))
+    (local.set $xr2 (i32.add (local.get $xr1) (local.get $rowBytes)))
+    (local.set $xr3 (i32.add (local.get $xr2) (local.get $rowBytes)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $rec) (local.get $end)))
+        (local.set $col (i32.load offset=8 (local.get $rec)))
+        (local.set $v (v128.load64_lane 1 (i32.add (local.get $xr1) (local.get $col))
+          (v128.load64_splat (i32.add (local.get $xr0) (local.get $col)))))
+        (local.set $u (v128.load64_lane 1 (i32.add (local.get $xr3) (local.get $col))
+          (v128.load64_splat (i32.add (local.get $xr2) (local.get $col)))))
+        (local.set $thr (v128.load64_splat (local.get $rec)))
+        (local.set $dl (v128.load64_splat offset=24 (local.get $rec)))
+        (local.set $left (v128.or (f64x2.le (local.get $v) (local.get $thr))
+          (v128.and (f64x2.ne (local.get $v) (local.get $v)) (local.get $dl))))
+        (local.set $right (v128.or (f64x2.le (local.get $u) (local.get $thr))
+          (v128.and (f64x2.ne (local.get $u) (local.get $u)) (local.get $dl))))
+        ;; left: the first pair's lanes going left; right (despite its name): the second pair's.
+        (local.set $ma (i32.add (local.get $mask) (i32.load offset=16 (local.get $rec))))
+        (local.set $mr (i32.add (local.get $mask) (i32.load offset=20 (local.get $rec))))
+        (local.set $nb (v128.load64_splat offset=32 (local.get $rec)))
+        (local.set $mk (v128.load (local.get $ma)))
+        (local.set $mj (v128.load offset=16 (local.get $ma)))
+        (local.set $ck (v128.and (local.get $mk) (local.get $nb)))
+        (local.set $cj (v128.and (local.get $mj) (local.get $nb)))
+        (v128.store offset=32 (local.get $ma) (v128.bitselect (local.get $mk) (local.get $ck) (local.get $left)))
+        (v128.store offset=48 (local.get $ma) (v128.bitselect (local.get $mj) (local.get $cj) (local.get $right)))
+        (v128.store (local.get $mr) (v128.bitselect (local.get $ck) (local.get $mk) (local.get $left)))
+        (v128.store offset=16 (local.get $mr) (v128.bitselect (local.get $cj) (local.get $mj) (local.get $right)))
         (local.set $rec (i32.add (local.get $rec) (i32.const 48)))
         (br $next))))
 
@@ -136,86 +178,123 @@
       (local.get $bin))))))
 
   ;; $forwardMissing for trees with categorical splits (flag 2): the value's bit in the split's bitset says left.
-  (func $forwardCategorical (param $xr0 i32) (param $xr1 i32) (param $rec i32) (param $end i32) (param $mask i32) (param $catBits i32)
-    (local $col i32) (local $v v128) (local $left v128) (local $ma i32) (local $mk v128) (local $cleared v128)
+  (func $forwardCategorical (param $xr0 i32) (param $rowBytes i32) (param $rec i32) (param $end i32) (param $mask i32) (param $catBits i32)
+    (local $xr1 i32) (local $xr2 i32) (local $xr3 i32) (local $col i32) (local $v v128) (local $u v128) (local $thr v128) (local $dl v128)
+    (local $left v128) (local $right v128) (local $ma i32) (local $mr i32) (local $nb v128) (local $mk v128) (local $mj v128) (local $ck v128) (local $cj v128)
+    (local.set $xr1 (i32.add (local.get $xr0) (local.get $rowBytes)))
+    (local.set $xr2 (i32.add (local.get $xr1) (local.get $rowBytes)))
+    (local.set $xr3 (i32.add (local.get $xr2) (local.get $rowBytes)))
     (block $done
       (loop $next
         (br_if $done (i32.ge_u (local.get $rec) (local.get $end)))
         (local.set $col (i32.load offset=8 (local.get $rec)))
         (local.set $v (v128.load64_lane 1 (i32.add (local.get $xr1) (local.get $col))
           (v128.load64_splat (i32.add (local.get $xr0) (local.get $col)))))
-        (local.set $left (if (result v128) (i32.and (i32.load offset=40 (local.get $rec)) (i32.const 2))
+        (local.set $u (v128.load64_lane 1 (i32.add (local.get $xr3) (local.get $col))
+          (v128.load64_splat (i32.add (local.get $xr2) (local.get $col)))))
+        (local.set $thr (v128.load64_splat (local.get $rec)))
+        (if (i32.and (i32.load offset=40 (local.get $rec)) (i32.const 2))
           (then
-            (i64x2.replace_lane 1
+            (local.set $left (i64x2.replace_lane 1
               (i64x2.splat (call $categoryLeft (local.get $catBits) (i32.load (local.get $rec)) (f64x2.extract_lane 0 (local.get $v))))
               (call $categoryLeft (local.get $catBits) (i32.load (local.get $rec)) (f64x2.extract_lane 1 (local.get $v)))))
+            (local.set $right (i64x2.replace_lane 1
+              (i64x2.splat (call $categoryLeft (local.get $catBits) (i32.load (local.get $rec)) (f64x2.extract_lane 0 (local.get $u))))
+              (call $categoryLeft (local.get $catBits) (i32.load (local.get $rec)) (f64x2.extract_lane 1 (local.get $u))))))
           (else
-            (v128.or
-              (f64x2.le (local.get $v) (v128.load64_splat (local.get $rec)))
-              (v128.and (f64x2.ne (local.get $v) (local.get $v)) (v128.load64_splat offset=24 (local.get $rec)))))))
+            (local.set $dl (v128.load64_splat offset=24 (local.get $rec)))
+            (local.set $left (v128.or (f64x2.le (local.get $v) (local.get $thr))
+              (v128.and (f64x2.ne (local.get $v) (local.get $v)) (local.get $dl))))
+            (local.set $right (v128.or (f64x2.le (local.get $u) (local.get $thr))
+              (v128.and (f64x2.ne (local.get $u) (local.get $u)) (local.get $dl))))))
+        ;; left: the first pair's lanes going left; right (despite its name): the second pair's.
         (local.set $ma (i32.add (local.get $mask) (i32.load offset=16 (local.get $rec))))
+        (local.set $mr (i32.add (local.get $mask) (i32.load offset=20 (local.get $rec))))
+        (local.set $nb (v128.load64_splat offset=32 (local.get $rec)))
         (local.set $mk (v128.load (local.get $ma)))
-        (local.set $cleared (v128.and (local.get $mk) (v128.load64_splat offset=32 (local.get $rec))))
-        (v128.store offset=16 (local.get $ma) (v128.bitselect (local.get $mk) (local.get $cleared) (local.get $left)))
-        (v128.store (i32.add (local.get $mask) (i32.load offset=20 (local.get $rec)))
-          (v128.bitselect (local.get $cleared) (local.get $mk) (local.get $left)))
+        (local.set $mj (v128.load offset=16 (local.get $ma)))
+        (local.set $ck (v128.and (local.get $mk) (local.get $nb)))
+        (local.set $cj (v128.and (local.get $mj) (local.get $nb)))
+        (v128.store offset=32 (local.get $ma) (v128.bitselect (local.get $mk) (local.get $ck) (local.get $left)))
+        (v128.store offset=48 (local.get $ma) (v128.bitselect (local.get $mj) (local.get $cj) (local.get $right)))
+        (v128.store (local.get $mr) (v128.bitselect (local.get $ck) (local.get $mk) (local.get $left)))
+        (v128.store offset=16 (local.get $mr) (v128.bitselect (local.get $cj) (local.get $mj) (local.get $right)))
         (local.set $rec (i32.add (local.get $rec) (i32.const 48)))
         (br $next))))
 
-  ;; Backward over splits end−48 .. start, one output: sum[a] = sum[a + 1] + sum[right]; the cold
-  ;; child's sums come off the feature in the lanes where the row was still on its branch at a (a
-  ;; lane mask, not a branch): a row's mask at a keeps the split's bit (mask | ~bit = −1) while it is.
-  (func $backward1 (param $pp i32) (param $start i32) (param $rec i32) (param $mask i32) (param $sum i32)
-    (local $a i32) (local $nb v128) (local $sa i32) (local $sr i32) (local $p i32) (local $sl v128) (local $srv v128)
+  ;; Backward over splits end−48 .. start, one output, both pairs (contributions at pp and pq): sum[a] =
+  ;; sum[a + 1] + sum[right]; the cold child's sums come off the feature in the lanes where the row was
+  ;; still on its branch at a (a lane mask, not a branch): a row's mask at a keeps the split's bit
+  ;; (mask | ~bit = −1) while it is.
+  (func $backward1 (param $pp i32) (param $pq i32) (param $start i32) (param $rec i32) (param $mask i32) (param $sum i32)
+    (local $a i32) (local $nb v128) (local $ma i32) (local $sa i32) (local $sr i32) (local $col i32) (local $p i32)
+    (local $sl v128) (local $srv v128) (local $tl v128) (local $trv v128)
     (block $done
       (loop $next
         (br_if $done (i32.le_u (local.get $rec) (local.get $start)))
         (local.set $rec (i32.sub (local.get $rec) (i32.const 48)))
         (local.set $a (i32.load offset=16 (local.get $rec)))
         (local.set $nb (v128.load64_splat offset=32 (local.get $rec)))
+        (local.set $ma (i32.add (local.get $mask) (local.get $a)))
         (local.set $sa (i32.add (local.get $sum) (local.get $a)))
         (local.set $sr (i32.add (local.get $sum) (i32.load offset=20 (local.get $rec))))
-        (local.set $sl (v128.load offset=16 (local.get $sa)))
+        (local.set $col (i32.load offset=12 (local.get $rec)))
+        (local.set $sl (v128.load offset=32 (local.get $sa)))
         (local.set $srv (v128.load (local.get $sr)))
-        (local.set $p (i32.add (local.get $pp) (i32.load offset=12 (local.get $rec))))
+        (local.set $tl (v128.load offset=48 (local.get $sa)))
+        (local.set $trv (v128.load offset=16 (local.get $sr)))
+        (local.set $p (i32.add (local.get $pp) (local.get $col)))
         (v128.store (local.get $p) (f64x2.sub (v128.load (local.get $p)) (v128.and
           ;; The cold child: the right one where the row went left on its branch (the left child kept the bit).
           (v128.bitselect (local.get $srv) (local.get $sl)
-            (i64x2.eq (v128.or (v128.load offset=16 (i32.add (local.get $mask) (local.get $a))) (local.get $nb)) (v128.const i64x2 -1 -1)))
-          (i64x2.eq (v128.or (v128.load (i32.add (local.get $mask) (local.get $a))) (local.get $nb)) (v128.const i64x2 -1 -1)))))
+            (i64x2.eq (v128.or (v128.load offset=32 (local.get $ma)) (local.get $nb)) (v128.const i64x2 -1 -1)))
+          (i64x2.eq (v128.or (v128.load (local.get $ma)) (local.get $nb)) (v128.const i64x2 -1 -1)))))
+        (local.set $p (i32.add (local.get $pq) (local.get $col)))
+        (v128.store (local.get $p) (f64x2.sub (v128.load (local.get $p)) (v128.and
+          (v128.bitselect (local.get $trv) (local.get $tl)
+            (i64x2.eq (v128.or (v128.load offset=48 (local.get $ma)) (local.get $nb)) (v128.const i64x2 -1 -1)))
+          (i64x2.eq (v128.or (v128.load offset=16 (local.get $ma)) (local.get $nb)) (v128.const i64x2 -1 -1)))))
         (v128.store (local.get $sa) (f64x2.add (local.get $sl) (local.get $srv)))
+        (v128.store offset=16 (local.get $sa) (f64x2.add (local.get $tl) (local.get $trv)))
         (br $next))))
 
-  ;; $backward1 for kk outputs (sum holds kk f64x2 per node; output c of a feature at outStride·c).
-  (func $backwardK (param $pp i32) (param $start i32) (param $rec i32) (param $mask i32) (param $sum i32) (param $kk i32) (param $outStride i32)
+  ;; $backward1 for kk outputs (a node's sums: the first pair's kk f64x2, then the second's; output c of a
+  ;; feature at outStride·c).
+  (func $backwardK (param $pp i32) (param $pq i32) (param $start i32) (param $rec i32) (param $mask i32) (param $sum i32) (param $kk i32) (param $outStride i32)
     (local $a i32) (local $nb v128) (local $hot v128) (local $leftHot v128) (local $sa i32) (local $sl i32) (local $sr i32) (local $end i32)
-    (local $p i32) (local $l v128) (local $r v128)
+    (local $p i32) (local $l v128) (local $r v128) (local $half i32) (local $kb i32) (local $base i32)
+    (local.set $kb (i32.shl (local.get $kk) (i32.const 4)))
     (block $done
       (loop $next
         (br_if $done (i32.le_u (local.get $rec) (local.get $start)))
         (local.set $rec (i32.sub (local.get $rec) (i32.const 48)))
         (local.set $a (i32.load offset=16 (local.get $rec)))
         (local.set $nb (v128.load64_splat offset=32 (local.get $rec)))
-        (local.set $hot (i64x2.eq (v128.or (v128.load (i32.add (local.get $mask) (local.get $a))) (local.get $nb)) (v128.const i64x2 -1 -1)))
-        (local.set $leftHot (i64x2.eq (v128.or (v128.load offset=16 (i32.add (local.get $mask) (local.get $a))) (local.get $nb)) (v128.const i64x2 -1 -1)))
-        (local.set $sa (i32.add (local.get $sum) (i32.mul (local.get $a) (local.get $kk))))
-        (local.set $end (i32.add (local.get $sa) (i32.shl (local.get $kk) (i32.const 4))))
-        (local.set $sl (local.get $end))
-        (local.set $sr (i32.add (local.get $sum) (i32.mul (i32.load offset=20 (local.get $rec)) (local.get $kk))))
-        (local.set $p (i32.add (local.get $pp) (i32.load offset=12 (local.get $rec))))
-        (block $cDone
-          (loop $cLoop
-            (br_if $cDone (i32.ge_u (local.get $sa) (local.get $end)))
-            (local.set $l (v128.load (local.get $sl)))
-            (local.set $r (v128.load (local.get $sr)))
-            (v128.store (local.get $p) (f64x2.sub (v128.load (local.get $p))
-              (v128.and (v128.bitselect (local.get $r) (local.get $l) (local.get $leftHot)) (local.get $hot))))
-            (v128.store (local.get $sa) (f64x2.add (local.get $l) (local.get $r)))
-            (local.set $p (i32.add (local.get $p) (local.get $outStride)))
-            (local.set $sa (i32.add (local.get $sa) (i32.const 16)))
-            (local.set $sl (i32.add (local.get $sl) (i32.const 16)))
-            (local.set $sr (i32.add (local.get $sr) (i32.const 16)))
-            (br $cLoop)))
+        (local.set $half (i32.const 0))
+        (loop $halves
+          (local.set $hot (i64x2.eq (v128.or (v128.load (i32.add (i32.add (local.get $mask) (local.get $a)) (local.get $half))) (local.get $nb)) (v128.const i64x2 -1 -1)))
+          (local.set $leftHot (i64x2.eq (v128.or (v128.load offset=32 (i32.add (i32.add (local.get $mask) (local.get $a)) (local.get $half))) (local.get $nb)) (v128.const i64x2 -1 -1)))
+          (local.set $base (i32.mul (local.get $half) (local.get $kk)))
+          (local.set $sa (i32.add (i32.add (local.get $sum) (i32.mul (local.get $a) (local.get $kk))) (local.get $base)))
+          (local.set $end (i32.add (local.get $sa) (local.get $kb)))
+          (local.set $sl (i32.add (local.get $sa) (i32.shl (local.get $kb) (i32.const 1))))
+          (local.set $sr (i32.add (i32.add (local.get $sum) (i32.mul (i32.load offset=20 (local.get $rec)) (local.get $kk))) (local.get $base)))
+          (local.set $p (i32.add (select (local.get $pq) (local.get $pp) (local.get $half)) (i32.load offset=12 (local.get $rec))))
+          (block $cDone
+            (loop $cLoop
+              (br_if $cDone (i32.ge_u (local.get $sa) (local.get $end)))
+              (local.set $l (v128.load (local.get $sl)))
+              (local.set $r (v128.load (local.get $sr)))
+              (v128.store (local.get $p) (f64x2.sub (v128.load (local.get $p))
+                (v128.and (v128.bitselect (local.get $r) (local.get $l) (local.get $leftHot)) (local.get $hot))))
+              (v128.store (local.get $sa) (f64x2.add (local.get $l) (local.get $r)))
+              (local.set $p (i32.add (local.get $p) (local.get $outStride)))
+              (local.set $sa (i32.add (local.get $sa) (i32.const 16)))
+              (local.set $sl (i32.add (local.get $sl) (i32.const 16)))
+              (local.set $sr (i32.add (local.get $sr) (i32.const 16)))
+              (br $cLoop)))
+          (local.set $half (i32.add (local.get $half) (i32.const 16)))
+          (br_if $halves (i32.lt_u (local.get $half) (i32.const 32))))
         (br $next))))
 
   ;; Leaves rec .. end−1 of a one-output tree, for both rows: Ψ(S) from the leaf's table (which

@@ -163,7 +163,8 @@ export class WasmTreeShap {
     }
     const gaussStart = this.gaussAt[0]!;
     this.x = align(at);
-    this.pairs = (rows.nRows + 1) >> 1;
+    // Pairs go through the kernel two at a time: an odd last pair goes with a pair of zero rows.
+    this.pairs = 2 * ((rows.nRows + 3) >> 2);
     // The kernel's contributions: row pair by row pair, output, feature, then the pair's two rows (f64x2 lanes).
     this.phiLength = 2 * this.pairs * outputs * nFeatures;
     this.phi = align(this.x + 2 * this.pairs * rows.columns * 8);
@@ -247,22 +248,22 @@ export class WasmTreeShap {
     const twins = align(quad + quadUsed * 8);
     const tTables = align(twins + nt * 64);
     const bits = align(tTables + twinBytes);
-    // Per node, for the pair of rows: masks (i64 each), sums (kk f64x2).
     const tBits = align(bits + Math.max(0, packedBits) * 32);
+    // Per node, for two pairs of rows: masks (i64 each), sums (kk f64x2 a pair).
     const mask = align(tBits + twinBits * 32);
-    const sum = align(mask + m * 16);
+    const sum = align(mask + m * 32);
     // Scratch of the Ψ tables (tree-shap-kernel.wat $psiTable): the largest leaf's ratios and subset products.
     let widest = 0;
     for (let l = 0; l < p.leaves; l++) if (p.tableAt[l]! >= 0 && p.leafSlots[l]! > widest) widest = p.leafSlots[l]!;
     const lanes = 16 * ((((widest + 1) >> 1) + 1) >> 1);
-    const ratio = align(sum + m * kk * 16);
+    const ratio = align(sum + m * kk * 32);
     const products = ratio + widest * lanes;
     this.ensure(products + (1 << widest) * lanes);
     const buffer = this.memory.buffer;
     const f64 = new Float64Array(buffer);
     const i32 = new Int32Array(buffer);
     // Skipped leaves' sums stay 0 for every row (the kernel writes only the sums of the leaves it visits and of splits).
-    f64.fill(0, sum >> 3, (sum >> 3) + 2 * m * kk);
+    f64.fill(0, sum >> 3, (sum >> 3) + 4 * m * kk);
     const { threshold, defaultLeft } = this.rows;
     const catOffset = this.rows.catOffset;
     // A one-output tree's leaf values: of its output (GBDT), or of the ensemble's one output (a regression forest, a binary one by difference).
@@ -281,8 +282,8 @@ export class WasmTreeShap {
       } else f64[at >> 1] = threshold[node]!;
       i32[at + 2] = p.columnAt[a]! * 8;
       i32[at + 3] = p.columnAt[a]! * 16;
-      i32[at + 4] = a * 16;
-      i32[at + 5] = p.rightAt[a]! * 16;
+      i32[at + 4] = a * 32;
+      i32[at + 5] = p.rightAt[a]! * 32;
       i32[at + 6] = -defaultLeft[node]!;
       i32[at + 7] = -defaultLeft[node]!;
       i32[at + 8] = ~(1 << p.slotAt[a]!);
@@ -297,7 +298,7 @@ export class WasmTreeShap {
       const at = (leaves >> 2) + 8 * li;
       const d = p.leafSlots[l]!;
       const tab = p.tableAt[l]!;
-      i32[at] = this.leafPos[l]! * 16;
+      i32[at] = this.leafPos[l]! * 32;
       i32[at + 1] = (1 << d) - 1;
       i32[at + 2] = tab >= 0 ? tables + 8 * tab : -1;
       i32[at + 3] = sFeat + 4 * p.leafAt[l]!;
@@ -367,7 +368,7 @@ export class WasmTreeShap {
       }
       const at = (leaves >> 2) + 8 * li;
       const tab = tables + 8 * p.tableAt[l]!;
-      i32[at] = this.leafPos[l]! * 16;
+      i32[at] = this.leafPos[l]! * 32;
       i32[at + 1] = 0;
       i32[at + 2] = tab;
       i32[at + 3] = 0;
@@ -436,7 +437,7 @@ export class WasmTreeShap {
       const f = tab + 8 * 4 * size;
       f64[rec >> 1] = threshold[node]!;
       i32[rec + 2] = p.columnAt[a]! * 8;
-      i32[rec + 3] = a * 16;
+      i32[rec + 3] = a * 32;
       i32[rec + 4] = -defaultLeft[node]!;
       i32[rec + 5] = -defaultLeft[node]!;
       i32[rec + 6] = ((1 << d) - 1) & ~(1 << s);
