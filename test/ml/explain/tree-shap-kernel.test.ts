@@ -64,7 +64,8 @@ function assertClose(got: Float64Array, want: Float64Array): void {
 test('TreeSHAP kernel = JS loops: GBDT with categorical splits and missing values (credit_data), multiclass GBDT (vehicle)', () => {
   const credit = benchFold(fixtureTable('classification', 'credit_data'), 0);
   const binary = new GbdtLearner({ nEstimators: 30 }).fit(credit.train, credit.yTrain, credit.task, { seed: 0 }) as GbdtModel;
-  // An odd count: the kernel takes rows in pairs, the last one with a row of zeros.
+  // An odd count: the kernel takes rows in pairs, the last one with a row of zeros, and pairs two at a
+  // time (21 pairs: the last with a pair of zero rows).
   const a = gbdtShapTrees(binary.forest, rowsOf(credit.test, 41));
   assertKernelAgrees(a.trees, binary.forest.features.length, a.rows);
   const vehicle = benchFold(fixtureTable('classification', 'vehicle'), 0);
@@ -76,7 +77,8 @@ test('TreeSHAP kernel = JS loops: GBDT with categorical splits and missing value
 test('TreeSHAP kernel = JS loops: forests with vector leaves (vehicle, four classes; auto_mpg regression)', () => {
   const vehicle = benchFold(fixtureTable('classification', 'vehicle'), 0);
   const c = new RandomForestLearner({ nTrees: 8 }).fit(vehicle.train, vehicle.yTrain, vehicle.task, { seed: 0 }) as ForestModel;
-  const a = c.shapTrees(rowsOf(vehicle.test, 40));
+  // 21 pairs: the backward pass of vector sums with a pair of zero rows beside the last.
+  const a = c.shapTrees(rowsOf(vehicle.test, 42));
   assertKernelAgrees(a.trees, vehicle.train.columns.length, a.rows);
   // The explanation takes the last class as minus the others: the same as explaining all four.
   const frame = rowsOf(vehicle.test, 60);
