@@ -12,10 +12,12 @@
  * now carry the leaf value as GBDT tables do, differ by ≤ 4·10⁻¹⁶ of the largest contribution).
  *
  * Rows go through the kernel two at a time, one per f64x2 / i64x2 lane (tree-shap-kernel.wat): the
- * forward and backward passes decode a split once for both rows and do each step as one SIMD operation;
- * the leaves take the two rows one after the other (their hot sets differ). Its contributions are kept
- * row pair by row pair (output, feature, then the two rows) and moveTo puts them back row by row; an odd
- * last row goes with a row of zeros whose contributions are dropped.
+ * forward and backward passes decode a split once for both rows and do each step as one SIMD operation,
+ * and take two such pairs per split record (a node's masks and sums: both pairs' side by side); the
+ * leaves take one pair at a time, the rows one after the other where their hot sets differ. Its
+ * contributions are kept row pair by row pair (output, feature, then the two rows) and moveTo puts them
+ * back row by row; an odd last row goes with a row of zeros, an odd last pair with a pair of zero rows,
+ * whose contributions are dropped.
  *
  * Where a 1,000-record batch's CPU goes, credit forest (callgrind instruction counts of 100 rows
  * planned for 1,000, and --cpu-prof): the one big kernel function of before spilled its locals to the
@@ -78,6 +80,31 @@
  * is not worth compacting: every read of it within its first 8 entries (wrong numbers) gave CPU
  * 1015/932/953 against 1029/1025/934 (load 2–3). Not done: the same words for vector leaves
  * ($leavesK: forests with three classes or more, e.g. vehicle; a pure leaf has one live output).
+ *
+ * After the packed words, where the instructions went (callgrind, 1,000 records, explanation alone;
+ * the JIT code's functions told apart by their wasm jump-table slot): credit forest 19.33·10⁹ —
+ * $packed1 11.28 (of which the hot terms ~25 instructions each, ~4.3 a leaf and row, 8.7·10⁹; per
+ * leaf and row pair 39 + 4), forward 2.91, backward 2.66, $fill3 0.98; concrete forest 17.89·10⁹ —
+ * $twins1 9.07 (159 + 16 instructions per twin record and row pair outside its terms, 32–37 a term),
+ * $packed1 4.15, backward 1.56, forward 1.46. CPU shares before the packed words (passes skipped,
+ * wrong numbers; credit forest 1252 ms): leaves ~70 %, forward and backward ~21 %, Ψ tables and the
+ * plans ~7 %. Changed, all the same bits on every bench:explanations model: (a) twin records in both
+ * lanes at once and their terms in $packed1's form (state h | r << 1 | Q << 2 indexes C and F by the
+ * same shift and mask, no table addresses per row in scratch): 69 + 5 instructions a record and pair,
+ * 24–28 a term; concrete forest CPU 817/825 → 684/685 ms (load 0.6–0.8); (b) $packed1's leaf in
+ * i64x2 lanes: 31 + 5 a leaf and pair; (c) the forward and backward passes two row pairs per record:
+ * per split and four rows 70 → 56 instructions forward (credit forest, NaN checks), 64 → 50 backward.
+ * All three: callgrind credit forest 19.33 → 17.93·10⁹, concrete 17.89 → 13.44·10⁹; CPU ms against
+ * main, two back-to-back alternations (load 1.2–1.3): credit forest 994/985 → 888/893, concrete
+ * 825/824 → 646/642, vehicle 349/344 → 336/340; GBDTs within the noise (letter 684/719 → 646/645,
+ * vehicle 100/99 → 98/92, credit 23/23 → 24/22). Measured and left alone: (8) a path for leaves whose
+ * hot set is empty or full: of a credit forest leaf's rows 0.9 % empty, 0.1 % full (|S| 4.3 of d 8.3
+ * on average), of a concrete forest leaf's 7.2 % and 0.2 % (2.3 of 5.8); (9) leaf values shifted by
+ * a constant per tree (Shapley values of a constant are 0) so that the most frequent value is 0 and
+ * its leaves are skipped: the credit forest's most frequent value is 0 already (86,483 of 166,410
+ * leaves; the mode 86,534), the concrete forest's (regression) at 902 leaves. Not tried: four rows
+ * per mask vector (i32x4; the leaves four lanes), by the counts above ~30 % off the forward and
+ * backward passes' remaining instructions at most.
  */
 import kernelBytes from './tree-shap-kernel.wasm.js';
 import type { SplitRows } from './tree-shap.js';
