@@ -42,6 +42,13 @@
  * and 353 → 344; the same bits on every model. A third pair at load 2.1–2.5: CPU credit forest
  * 1317 → 943, concrete forest 1076 → 821, letter GBDT 940 → 676; wall on two threads credit forest
  * 689 → 500, concrete forest 552 → 422, letter GBDT 497 → 357.
+ *
+ * Then twin records in SIMD lanes with $packed1's terms, $packed1's leaves in lanes, and two row pairs
+ * per split record in the forward and backward passes (tree-shap-wasm.ts), main → branch run back to
+ * back (load 1.4–1.6; main's forest rows shared the machine with a short check run), CPU ms per 1,000
+ * records: credit forest 950 → 891, concrete forest 829 → 643, vehicle forest 358 → 348, letter GBDT
+ * 714 → 635; wall on two threads credit forest 570 → 437, concrete forest 426 → 343, vehicle forest
+ * 193 → 183, letter GBDT 376 → 333. The same bits on every model.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
