@@ -24,14 +24,12 @@ function rowsOf(frame: Frame, n: number): Frame {
   return selectRows(frame, Int32Array.from({ length: n }, (_, i) => i % frame.nRows));
 }
 
-/** Leaves a Ψ table serves for this many rows (tree-shap.ts: 3·2^d ≤ rows·d) and leaves it does not. */
-function leafKinds(t: ShapTrees, rows: number): { tabulated: number; other: number } {
-  const kinds = { tabulated: 0, other: 0 };
+/** Calls leaf(d) for every leaf of the tree at `root`, d = the distinct features on its path. */
+function forEachLeafPath(t: ShapTrees, root: number, leaf: (d: number) => void): void {
   const seen = new Map<number, number>();
   const walk = (n: number, d: number): void => {
     if (t.left[n]! < 0) {
-      if (d > 0 && d <= 16 && 3 * 2 ** d <= rows * d) kinds.tabulated++;
-      else if (d > 0) kinds.other++;
+      leaf(d);
       return;
     }
     const f = t.feature[n]!;
@@ -41,7 +39,18 @@ function leafKinds(t: ShapTrees, rows: number): { tabulated: number; other: numb
     walk(t.right[n]!, d + fresh);
     seen.set(f, seen.get(f)! - 1);
   };
-  for (const root of t.roots) walk(root, 0);
+  walk(root, 0);
+}
+
+/** Leaves a Ψ table serves for this many rows (tree-shap.ts: 3·2^d ≤ rows·d) and leaves it does not. */
+function leafKinds(t: ShapTrees, rows: number): { tabulated: number; other: number } {
+  const kinds = { tabulated: 0, other: 0 };
+  for (const root of t.roots) {
+    forEachLeafPath(t, root, (d) => {
+      if (d > 0 && d <= 16 && 3 * 2 ** d <= rows * d) kinds.tabulated++;
+      else if (d > 0) kinds.other++;
+    });
+  }
   return kinds;
 }
 
@@ -115,23 +124,9 @@ test('TreeSHAP kernel = JS loops: twin leaves taken with their split (auto_mpg r
 /** Trees whose leaves' distinct path features add up to more than 64 (the kernel's $packed1 then packs their hot sets into several words). */
 function treesPastOneWord(t: ShapTrees): number {
   let trees = 0;
-  const seen = new Map<number, number>();
-  let bits = 0;
-  const walk = (n: number, d: number): void => {
-    if (t.left[n]! < 0) {
-      bits += d;
-      return;
-    }
-    const f = t.feature[n]!;
-    const fresh = (seen.get(f) ?? 0) === 0 ? 1 : 0;
-    seen.set(f, (seen.get(f) ?? 0) + 1);
-    walk(t.left[n]!, d + fresh);
-    walk(t.right[n]!, d + fresh);
-    seen.set(f, seen.get(f)! - 1);
-  };
   for (const root of t.roots) {
-    bits = 0;
-    walk(root, 0);
+    let bits = 0;
+    forEachLeafPath(t, root, (d) => { bits += d; });
     if (bits > 64) trees++;
   }
   return trees;
