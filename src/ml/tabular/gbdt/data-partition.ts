@@ -46,10 +46,7 @@ export class DataPartition {
   /** Splits `leaf` on feature f: rows whose bin has goesLeft[bin] = 1 stay, the others move to `newLeaf`. */
   split(leaf: number, newLeaf: number, f: number, goesLeft: Uint8Array): void {
     const b = this.begin[leaf];
-    const mid = this.team.partition(b, b + this.count[leaf], this.memory.sideTable(f, goesLeft));
-    this.begin[newLeaf] = mid;
-    this.count[newLeaf] = b + this.count[leaf] - mid;
-    this.count[leaf] = mid - b;
+    this.splitAt(leaf, newLeaf, this.team.partition(b, b + this.count[leaf], this.memory.sideTable(f, goesLeft)));
   }
 
   /** As split, for a leaf whose rows another thread partitioned already (leaf-split.ts): its left part ends at mid. */

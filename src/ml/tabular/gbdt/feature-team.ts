@@ -419,8 +419,7 @@ function takeSplit(ints: Int32Array): number {
       }
     }
     if (box < 0) return -1;
-    const taken = Atomics.load(ints, sw(box, S_TAKEN));
-    if (taken !== first && Atomics.compareExchange(ints, sw(box, S_TAKEN), taken, first) === taken) return box;
+    if (takeSplitIn(ints, box)) return box;
   }
 }
 

@@ -237,7 +237,7 @@ export class TreeLearner {
     while (inFlight.size < ahead.aheadAtOnce) {
       const pick = this.nextAhead(ahead, leaf, leaves);
       if (pick < 0) break;
-      inFlight.set(pick, ahead.splitAhead(this.aheadTask(pick, pairs, this.memory.codesAt(this.best[pick].feature))));
+      inFlight.set(pick, ahead.splitAhead(this.aheadTask(pick, pairs, false)));
     }
   }
 
@@ -246,8 +246,7 @@ export class TreeLearner {
     const ahead = this.ahead!;
     const pick = this.nextAhead(ahead, leaf, leaves);
     if (pick < 0) return;
-    const split = this.best[pick];
-    const task = this.aheadTask(pick, pairs, this.memory.sideTable(split.feature, goesLeftTable(split, this.layout, split.feature)));
+    const task = this.aheadTask(pick, pairs, true);
     this.aheadDone.set(pick, splitLeafAlone(task, this.p, (begin, end, codesAt) => this.team.partition(begin, end, codesAt), (job) => this.team.run(job)));
   }
 
@@ -267,11 +266,14 @@ export class TreeLearner {
     return pick;
   }
 
-  private aheadTask(pick: number, pairs: Float64Array, codesAt: number): LeafSplitTask {
+  /** The split of leaf pick as a task; `here`: partitioned on this thread, by this lane's own side table (else by the task's). */
+  private aheadTask(pick: number, pairs: Float64Array, here: boolean): LeafSplitTask {
     const split = this.best[pick];
     const begin = this.partition.begin[pick];
+    const goesLeft = goesLeftTable(split, this.layout, split.feature);
+    const codesAt = here ? this.memory.sideTable(split.feature, goesLeft) : this.memory.codesAt(split.feature);
     return {
-      begin, end: begin + this.partition.count[pick], codesAt, goesLeft: goesLeftTable(split, this.layout, split.feature),
+      begin, end: begin + this.partition.count[pick], codesAt, goesLeft,
       parent: this.slotOf[pick], free: this.freeSlots.pop()!, depth: this.depth[pick] + 1, pairsAt: pairs.byteOffset, left: split.left, right: split.right,
     };
   }
