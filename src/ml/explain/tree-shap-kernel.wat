@@ -404,7 +404,9 @@
         (local.set $rec (i32.add (local.get $rec) (i32.const 32)))
         (if (local.get $size)
           (then
-            ;; Row 0's hot terms, then row 1's (8 bytes further on).
+            ;; Row 0's hot terms, then row 1's (8 bytes further on). The term loop is written out here and
+            ;; in $twins1, twice each: one shared function called per row and word gave the same bits but
+            ;; cost the concrete forest 6 % more CPU (640/648 → 683/678 ms per 1,000 records, alternating).
             (local.set $w0 (i64x2.extract_lane 0 (local.get $words)))
             (local.set $w1 (i64x2.extract_lane 1 (local.get $words)))
             (local.set $b (local.get $w0))

@@ -153,6 +153,21 @@ function align(n: number): number {
   return (n + 15) & ~15;
 }
 
+/**
+ * One 32-byte entry of a bit table (tree-shap-kernel.wat $packed1, $twins1) at i32 index e: the term's
+ * (1 − z)/z, its table's address, its feature's byte offset, the first bit of its leaf in the word and
+ * the mask of the leaf's bits there.
+ */
+function writeBitEntry(f64: Float64Array, i32: Int32Array, e: number, hot: number, table: number, featureAt: number, first: number, mask: number): void {
+  f64[e >> 1] = hot;
+  i32[e + 2] = table;
+  i32[e + 3] = featureAt;
+  i32[e + 4] = first;
+  i32[e + 5] = 0;
+  i32[e + 6] = mask;
+  i32[e + 7] = 0;
+}
+
 /** One explanation's kernel: an instance with its own memory holding the rows, the contributions and one tree at a time. */
 export class WasmTreeShap {
   private readonly memory: WebAssembly.Memory;
@@ -406,13 +421,7 @@ export class WasmTreeShap {
       i32[at + 6] = (1 << d) - 1;
       i32[at + 7] = 0;
       for (let j = 0; j < d; j++) {
-        f64[e >> 1] = p.hotScale[p.leafAt[l]! + j]!;
-        i32[e + 2] = tab;
-        i32[e + 3] = p.feature[p.leafAt[l]! + j]! * 16;
-        i32[e + 4] = first;
-        i32[e + 5] = 0;
-        i32[e + 6] = (1 << d) - 1;
-        i32[e + 7] = 0;
+        writeBitEntry(f64, i32, e, p.hotScale[p.leafAt[l]! + j]!, tab, p.feature[p.leafAt[l]! + j]! * 16, first, (1 << d) - 1);
         e += 8;
       }
       first += d;
@@ -483,13 +492,8 @@ export class WasmTreeShap {
       const from = p.leafAt[l]!;
       for (let i = 0; i <= d; i++) {
         const j = i - 2 < s ? i - 2 : i - 1;
-        f64[e >> 1] = i === 0 ? 1 : i === 1 ? 0 : p.hotScale[from + j]!;
-        i32[e + 2] = i === 0 ? f : c;
-        i32[e + 3] = i === 0 ? p.columnAt[a]! * 16 : i === 1 ? 0 : p.feature[from + j]! * 16;
-        i32[e + 4] = i === 0 ? first + 1 : first;
-        i32[e + 5] = 0;
-        i32[e + 6] = i === 0 ? (1 << d) - 1 : (1 << (d + 1)) - 1;
-        i32[e + 7] = 0;
+        if (i === 0) writeBitEntry(f64, i32, e, 1, f, p.columnAt[a]! * 16, first + 1, (1 << d) - 1);
+        else writeBitEntry(f64, i32, e, i === 1 ? 0 : p.hotScale[from + j]!, c, i === 1 ? 0 : p.feature[from + j]! * 16, first, (1 << (d + 1)) - 1);
         e += 8;
         if (i === 1) continue;
         const bit = first + i;
