@@ -161,15 +161,16 @@ async function evaluateSet(root: DataRoot, set: YardstickSet, outerFolds: number
     const split = kept ? { ...outer, train: selectRows(outer.train, kept), yTrain: pick(outer.yTrain, kept) } : outer;
     const cpu = process.cpuUsage();
     // Everything the contest decides is decided here, on the outer training fold alone.
+    const budget = work ?? contestWorkBudget(split.train.nRows);
     const contest = await runContest(split.train, split.yTrain, split.task, {
       seed,
-      workBudget: work ?? contestWorkBudget(split.train.nRows),
+      workBudget: budget,
       balance: false,
       executor,
       selectionRule,
       ensembles,
       folds: sessionLike.innerFolds === 'affordable'
-        ? affordableFolds(split.train.nRows, split.train.columns.length, contestCandidates(split.train.nRows, split.task.kind).length, work ?? contestWorkBudget(split.train.nRows))
+        ? affordableFolds(split.train.nRows, split.train.columns.length, contestCandidates(split.train.nRows, split.task.kind).length, budget)
         : sessionLike.innerFolds,
     });
     const fitOn = sessionLike.refitAll ? outer : split;

@@ -121,11 +121,12 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
 
   const outputColumns = input.specs.map((s) => s.name).filter((c) => c !== target);
   const data: Record<string, string>[] = [];
+  const modelTrainingRows = kept ? split.train.length + split.test.length : split.train.length;
   const extra: Record<string, unknown> = {
     featureImportance: encoder.inputImportance(model.featureImportance()),
     contest: contestView(contest, candidates),
     // Beside the metrics in GET …/results: how many rows trained the tested fit, tested it, and trained the model kept.
-    resultFields: { trainingRows: split.train.length, testRows: split.test.length, modelTrainingRows: kept ? split.train.length + split.test.length : split.train.length },
+    resultFields: { trainingRows: split.train.length, testRows: split.test.length, modelTrainingRows },
   };
   const contributions = contributionImportance(model, testFrame, encoder);
   if (contributions) extra.meanAbsoluteContributions = contributions;
@@ -166,7 +167,7 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
     }
   }
   messages.push({ severity: 'informational', message: `${split.train.length} rows trained the model and ${split.test.length} rows tested it.` });
-  if (kept) messages.push({ severity: 'informational', message: `After the test, the model was trained again on all ${split.train.length + split.test.length} rows; predictions come from that fit, while the test metrics describe the fit on ${split.train.length} rows.` });
+  if (kept) messages.push({ severity: 'informational', message: `After the test, the model was trained again on all ${modelTrainingRows} rows; predictions come from that fit, while the test metrics describe the fit on ${split.train.length} rows.` });
   const results = pageResults(metrics, data, extra);
   clock.mark('result pages', `${data.length} rows`);
   messages.push({ severity: 'debug', message: `Computation phases: ${clock.summary()}.` });
