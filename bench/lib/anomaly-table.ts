@@ -7,7 +7,7 @@ import type { DataRoot } from './data-root.js';
 import { fitFrameEncoder } from '../../src/ml/encode.js';
 import type { Frame } from '../../src/ml/frame.js';
 import { averagePrecision, rocAuc } from '../../src/ml/metrics/ranking.js';
-import { ANOMALY_TASK, IsolationForest, percentAnomalies } from '../../src/ml/tabular/isolation-forest/index.js';
+import { ANOMALY_TASK, IsolationForest, percentAnomalies, type IsolationForestSettings } from '../../src/ml/tabular/isolation-forest/index.js';
 
 const LABEL = 'is_anomaly';
 
@@ -41,11 +41,13 @@ export interface AnomalyRun {
   /** Share flagged by the default (containsAnomalies) decision rule. */
   percentAnomalies: number;
   seconds: number;
+  /** −score_samples of every row: higher = more anomalous. */
+  anomalousness: Float64Array;
 }
 
-export function evaluateIsolationForest(table: AnomalyTable, seed: number): AnomalyRun {
+export function evaluateIsolationForest(table: AnomalyTable, seed: number, settings: Partial<IsolationForestSettings> = {}): AnomalyRun {
   const start = performance.now();
-  const forest = new IsolationForest({ containsAnomalies: true }).fit(table.frame, null, ANOMALY_TASK, { seed });
+  const forest = new IsolationForest({ ...settings, containsAnomalies: true }).fit(table.frame, null, ANOMALY_TASK, { seed });
   const scores = forest.scoreSamples(table.frame);
   const seconds = (performance.now() - start) / 1000;
   const anomalousness = scores.map((s) => -s);
@@ -54,5 +56,6 @@ export function evaluateIsolationForest(table: AnomalyTable, seed: number): Anom
     averagePrecision: averagePrecision(table.labels, anomalousness),
     percentAnomalies: percentAnomalies(scores.map((s) => s - forest.threshold.offset)),
     seconds,
+    anomalousness,
   };
 }

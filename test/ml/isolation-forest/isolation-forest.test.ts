@@ -9,6 +9,7 @@ import {
   loadIsolationForest,
   MAX_CONTAMINATION,
   percentAnomalies,
+  treesForRows,
 } from '../../../src/ml/tabular/isolation-forest/index.js';
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -41,6 +42,25 @@ test('scores lie in (−1, 0), are reproducible for a seed and differ between se
   assert.ok(a.every((s) => s > -1 && s < 0));
   assert.deepEqual(a, b);
   assert.notDeepEqual(a, c);
+});
+
+test('the default tree count follows the rows (400 up to 50,000, 100 from 200,000) and quarters the seed-to-seed noise of 100 trees', () => {
+  assert.deepEqual([214, 50_000, 60_000, 100_000, 200_000, 2_000_000].map(treesForRows), [400, 400, 300, 200, 100, 100]);
+  const { frame } = fixtureAnomalyTable('glass_odds');
+  const scores = (seed: number, nTrees?: number) => new IsolationForest(nTrees ? { nTrees } : {}).fit(frame, null, ANOMALY_TASK, { seed }).scoreSamples(frame);
+  const seedNoise = (nTrees?: number) =>
+    mean(
+      [1, 3, 5].map((seed) => {
+        const other = scores(seed + 1, nTrees);
+        return mean(Array.from(scores(seed, nTrees), (s, i) => (s - other[i]) ** 2));
+      }),
+    );
+  const forest = new IsolationForest().fit(frame, null, ANOMALY_TASK, { seed: 1 });
+  assert.equal(forest.params.nTrees, 400);
+  assert.equal(forest.toJSON().trees.length, 400);
+  // A score is a mean over trees: its variance between seeds falls as 1/trees, so 400 trees give about a quarter of 100's.
+  const ratio = seedNoise() / seedNoise(100);
+  assert.ok(ratio > 0.15 && ratio < 0.35, `seed-to-seed squared difference, 400 trees over 100: ${ratio}`);
 });
 
 test('containsAnomalies (default): the contamination is estimated from the data, near the true share on breastw and glass', () => {

@@ -4,6 +4,7 @@ export {
   IsolationForestModel,
   ISOLATION_FOREST_ALGORITHM,
   loadIsolationForest,
+  treesForRows,
   percentAnomalies,
   type IsolationForestSettings,
   type SerializedIsolationForest,
