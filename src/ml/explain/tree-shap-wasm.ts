@@ -121,6 +121,11 @@ type RowsFn = (
   twinBits: number,
 ) => void;
 
+type RowsViewsFn = (
+  x: number, nc: number, pairs: number, missing: number, splits: number, ns: number, catBits: number, categorical: number,
+  views: number, nv: number, mask: number, w: number, g: number, shapley: number, zeroDelta: number, phi: number, pairStride: number,
+) => void;
+
 /** What the kernel reads of a tree's summary (tree-shap.ts TreePlan). */
 export interface KernelTree {
   nodes: number;
@@ -149,6 +154,12 @@ export interface KernelTree {
 const PAGE = 65536;
 let compiled: WebAssembly.Module | null = null;
 
+function growInt(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const grown = new Int32Array(2 * a.length);
+  grown.set(a);
+  return grown;
+}
+
 function align(n: number): number {
   return (n + 15) & ~15;
 }
@@ -172,6 +183,7 @@ function writeBitEntry(f64: Float64Array, i32: Int32Array, e: number, hot: numbe
 export class WasmTreeShap {
   private readonly memory: WebAssembly.Memory;
   private readonly rowsFn: RowsFn;
+  private readonly rowsViewsFn: RowsViewsFn;
   private readonly psiTableFn: PsiTableFn;
   /** Byte address of the Gauss–Legendre nodes and weights/(1 − t) for q points (q = 1..16), ⌈q/2⌉ f64x2 each, padded with t = 0 and weight 0. */
   private readonly gaussAt: number[] = [];
@@ -193,6 +205,7 @@ export class WasmTreeShap {
     const instance = new WebAssembly.Instance(compiled, {});
     this.memory = instance.exports.memory as WebAssembly.Memory;
     this.rowsFn = instance.exports.rows as RowsFn;
+    this.rowsViewsFn = instance.exports.rowsViews as RowsViewsFn;
     this.psiTableFn = instance.exports.psiTable as PsiTableFn;
     let at = align(this.g + 34 * 8);
     const gauss: number[] = [];
@@ -245,6 +258,10 @@ export class WasmTreeShap {
     if (this.twinAt.length < m) this.twinAt = new Int32Array(2 * m);
     const kk = p.only >= 0 ? 1 : this.outputs;
     for (let a = 0; a < m; a++) if (p.leftAt[a]! < 0) this.leafPos[p.slotAt[a]!] = a; // a leaf's slotAt is its index
+    if (kk > 1) {
+      this.classViews(p, leafValue);
+      return;
+    }
     // Twin leaves (tree-shap-kernel.wat $twins1): of one-output forest trees (GBDT trees keep their bits), both with a value and a table.
     let nt = 0;
     let twinBytes = 0;
@@ -336,7 +353,7 @@ export class WasmTreeShap {
       i32[at + 11] = 0;
       i++;
     }
-    if (packedBits >= 0) this.packed(p, leaves, bits, tables, L, f64, i32);
+    if (packedBits >= 0) this.packed(p, this.live, 0, L, (i) => tables + 8 * p.tableAt[this.live[i]!]!, leaves, bits, f64, i32);
     for (let li = 0; li < L && packedBits < 0; li++) {
       const l = this.live[li]!;
       const at = (leaves >> 2) + 8 * li;
@@ -396,22 +413,25 @@ export class WasmTreeShap {
   }
 
   /**
-   * The leaf records and bit tables of $packed1 (tree-shap-kernel.wat) for live leaves 0 .. L − 1, all
-   * with a table: consecutive leaves share a 64-bit word while their d add up to at most 64.
+   * The leaf records and bit tables of $packed1 (tree-shap-kernel.wat) for leaves list[from .. from + L − 1],
+   * all with a table (tableOf: the byte address of list[i]'s): consecutive leaves share a 64-bit word while
+   * their d add up to at most 64.
    */
-  private packed(p: KernelTree, leaves: number, bits: number, tables: number, L: number, f64: Float64Array, i32: Int32Array): void {
+  private packed(
+    p: KernelTree, list: Int32Array, from: number, L: number, tableOf: (li: number) => number, leaves: number, bits: number, f64: Float64Array, i32: Int32Array,
+  ): void {
     let first = 0;
     let e = bits >> 2;
     let last = -1;
     for (let li = 0; li < L; li++) {
-      const l = this.live[li]!;
+      const l = list[from + li]!;
       const d = p.leafSlots[l]!;
       if (first + d > 64) {
         i32[last + 3] = 32 * first;
         first = 0;
       }
       const at = (leaves >> 2) + 8 * li;
-      const tab = tables + 8 * p.tableAt[l]!;
+      const tab = tableOf(from + li);
       i32[at] = this.leafPos[l]! * 32;
       i32[at + 1] = 0;
       i32[at + 2] = tab;
@@ -428,6 +448,197 @@ export class WasmTreeShap {
       last = at;
     }
     if (last >= 0) i32[last + 3] = 32 * first;
+  }
+
+  // Scratch of classViews: whether a node's subtree has a leaf other than 0 for the output at hand; the views' splits, leaves and zero sums.
+  private keep = new Uint8Array(64);
+  private viewSplits = new Int32Array(64);
+  private viewLeaves = new Int32Array(64);
+  private viewZero = new Int32Array(64);
+  private viewTable = new Int32Array(64);
+
+  /**
+   * A tree with vector leaves (kk = outputs > 1: a forest's class shares) as one one-output view per
+   * output (tree-shap-kernel.wat $rowsViews): output c's view holds the leaves whose value for c is not
+   * 0, with Ψ tables carrying that value, and the splits above them; the children it leaves out get
+   * sums of 0. TreeSHAP is linear in the leaf values, so the views' contributions add up to the
+   * tree's; they differ from the sum vectors of before only by rounding (a table times its value, not
+   * Ψ times the value per row).
+   */
+  private classViews(p: KernelTree, leafValue: Float64Array): void {
+    const m = p.nodes;
+    const k = this.outputs;
+    if (this.keep.length < m) {
+      this.keep = new Uint8Array(2 * m);
+      this.viewSplits = new Int32Array(2 * m);
+    }
+    // Each view's splits (preorder), leaves and left-out children, one view after another.
+    const viewStart: number[] = [];
+    const viewClass: number[] = [];
+    let nSplits = 0;
+    let nLeaves = 0;
+    let nZero = 0;
+    for (let c = 0; c < k; c++) {
+      for (let a = m - 1; a >= 0; a--) {
+        const la = p.leftAt[a]!;
+        this.keep[a] = la < 0 ? (leafValue[p.leafNode[p.slotAt[a]!]! * k + c] !== 0 ? 1 : 0) : this.keep[la]! | this.keep[p.rightAt[a]!]!;
+      }
+      if (!this.keep[0]) continue;
+      viewStart.push(nSplits, nLeaves, nZero);
+      viewClass.push(c);
+      for (let a = 0; a < m; a++) {
+        if (!this.keep[a]) continue;
+        const la = p.leftAt[a]!;
+        if (la < 0) {
+          if (nLeaves === this.viewLeaves.length) this.viewLeaves = growInt(this.viewLeaves);
+          this.viewLeaves[nLeaves++] = p.slotAt[a]!;
+          continue;
+        }
+        if (nSplits === this.viewSplits.length) this.viewSplits = growInt(this.viewSplits);
+        this.viewSplits[nSplits++] = a;
+        if (nZero + 2 > this.viewZero.length) this.viewZero = growInt(this.viewZero);
+        if (!this.keep[la]) this.viewZero[nZero++] = la;
+        if (!this.keep[p.rightAt[a]!]) this.viewZero[nZero++] = p.rightAt[a]!;
+      }
+    }
+    const nv = viewClass.length;
+    viewStart.push(nSplits, nLeaves, nZero);
+    if (nv === 0) return;
+    // Tables per view leaf (a mixed leaf gets one per output other than 0), and which views have all theirs ($packed1).
+    if (this.viewTable.length < nLeaves) this.viewTable = new Int32Array(2 * nLeaves);
+    let tableUsed = 0;
+    let packedBits = 0;
+    const packedView: boolean[] = [];
+    for (let v = 0; v < nv; v++) {
+      let all = true;
+      let bits = 0;
+      for (let i = viewStart[3 * v + 1]!; i < viewStart[3 * v + 4]!; i++) {
+        const l = this.viewLeaves[i]!;
+        if (p.tableAt[l]! < 0) {
+          this.viewTable[i] = -1;
+          all = false;
+          continue;
+        }
+        this.viewTable[i] = tableUsed;
+        tableUsed += 1 << p.leafSlots[l]!;
+        bits += p.leafSlots[l]!;
+      }
+      packedView.push(all);
+      if (all) packedBits += bits;
+    }
+    const ns = m - p.leaves;
+    const splits = this.treeAt;
+    const views = align(splits + ns * 48);
+    const vSplits = align(views + nv * 32);
+    const leaves = align(vSplits + nSplits * 48);
+    const sFeat = align(leaves + nLeaves * 32);
+    const sZero = align(sFeat + p.used * 4);
+    const sHot = align(sZero + p.used * 8);
+    const tables = align(sHot + p.used * 8);
+    const values = align(tables + tableUsed * 8);
+    const quad = align(values + nLeaves * 8);
+    const quadUsed = this.quadrature(p);
+    const bits = align(quad + quadUsed * 8);
+    const mask = align(bits + packedBits * 32);
+    // Sums: each view its own 32 bytes a node (both row pairs).
+    const sum = align(mask + m * 32);
+    let widest = 0;
+    for (let l = 0; l < p.leaves; l++) if (p.tableAt[l]! >= 0 && p.leafSlots[l]! > widest) widest = p.leafSlots[l]!;
+    const lanes = 16 * ((((widest + 1) >> 1) + 1) >> 1);
+    const ratio = align(sum + nv * m * 32);
+    const products = ratio + widest * lanes;
+    this.ensure(products + (1 << widest) * lanes);
+    const buffer = this.memory.buffer;
+    const f64 = new Float64Array(buffer);
+    const i32 = new Int32Array(buffer);
+    // The tree's split records, all of them for the forward pass; each view's are copies of its splits'.
+    const { threshold, defaultLeft } = this.rows;
+    const catOffset = this.rows.catOffset;
+    let categorical = 0;
+    const recordOf = this.twinAt; // split node → its record's number (twinAt is free here: no twins in vector trees)
+    let i = 0;
+    for (let a = 0; a < m; a++) {
+      if (p.leftAt[a]! < 0) continue;
+      const at = (splits >> 2) + 12 * i;
+      const node = p.order[a]!;
+      const cat = catOffset ? catOffset[node]! : -1;
+      if (cat >= 0) {
+        i32[at] = cat;
+        i32[at + 1] = 0;
+        categorical = 1;
+      } else f64[at >> 1] = threshold[node]!;
+      i32[at + 2] = p.columnAt[a]! * 8;
+      i32[at + 3] = p.columnAt[a]! * 16;
+      i32[at + 4] = a * 32;
+      i32[at + 5] = p.rightAt[a]! * 32;
+      i32[at + 6] = -defaultLeft[node]!;
+      i32[at + 7] = -defaultLeft[node]!;
+      i32[at + 8] = ~(1 << p.slotAt[a]!);
+      i32[at + 9] = -1;
+      i32[at + 10] = cat >= 0 ? 2 : 0;
+      i32[at + 11] = 0;
+      recordOf[a] = i++;
+    }
+    for (let j = 0; j < nSplits; j++) {
+      const from = (splits >> 2) + 12 * recordOf[this.viewSplits[j]!]!;
+      i32.copyWithin((vSplits >> 2) + 12 * j, from, from + 12);
+    }
+    for (let j = 0; j < p.used; j++) i32[(sFeat >> 2) + j] = p.feature[j]! * 16;
+    f64.set(p.zero.subarray(0, p.used), sZero >> 3);
+    f64.set(p.hotScale.subarray(0, p.used), sHot >> 3);
+    f64.set(this.quad.subarray(0, quadUsed), quad >> 3);
+    const nf = this.nFeatures;
+    let bitsAt = bits;
+    for (let v = 0; v < nv; v++) {
+      const c = viewClass[v]!;
+      const [s0, l0, z0, s1, l1, z1] = viewStart.slice(3 * v, 3 * v + 6) as [number, number, number, number, number, number];
+      const vSum = sum + v * m * 32;
+      for (let z = z0; z < z1; z++) f64.fill(0, (vSum >> 3) + 4 * this.viewZero[z]!, (vSum >> 3) + 4 * this.viewZero[z]! + 4);
+      // Ψ tables carrying the leaf's value for c.
+      for (let j = l0; j < l1; j++) {
+        const l = this.viewLeaves[j]!;
+        const value = leafValue[p.leafNode[l]! * k + c]!;
+        f64[(values >> 3) + j] = this.viewTable[j]! >= 0 ? 1 : value;
+        if (this.viewTable[j]! < 0) continue;
+        const d = p.leafSlots[l]!;
+        const q = (d + 1) >> 1;
+        const nodes = this.gaussAt[q - 1]!;
+        const n2 = (q + 1) >> 1;
+        this.psiTableFn(sZero + 8 * p.leafAt[l]!, d, value, tables + 8 * this.viewTable[j]!, products, ratio, nodes, nodes + 16 * n2, n2);
+      }
+      const vLeaves = leaves + 32 * l0;
+      if (packedView[v]) {
+        this.packed(p, this.viewLeaves, l0, l1 - l0, (j) => tables + 8 * this.viewTable[j]!, vLeaves, bitsAt, f64, i32);
+      } else {
+        for (let j = l0; j < l1; j++) {
+          const l = this.viewLeaves[j]!;
+          const at = (leaves >> 2) + 8 * j;
+          const d = p.leafSlots[l]!;
+          i32[at] = this.leafPos[l]! * 32;
+          i32[at + 1] = (1 << d) - 1;
+          i32[at + 2] = this.viewTable[j]! >= 0 ? tables + 8 * this.viewTable[j]! : -1;
+          i32[at + 3] = sFeat + 4 * p.leafAt[l]!;
+          i32[at + 4] = sHot + 8 * p.leafAt[l]!;
+          i32[at + 5] = this.quadAt[l]! >= 0 ? quad + 8 * this.quadAt[l]! : -1;
+          i32[at + 6] = d;
+          i32[at + 7] = 1 << 16;
+        }
+      }
+      const rec = (views >> 2) + 8 * v;
+      i32[rec] = vSplits + 48 * s0;
+      i32[rec + 1] = vSplits + 48 * s1;
+      i32[rec + 2] = vLeaves;
+      i32[rec + 3] = leaves + 32 * l1;
+      i32[rec + 4] = packedView[v] ? bitsAt : -1;
+      i32[rec + 5] = vSum;
+      i32[rec + 6] = c * nf * 16;
+      i32[rec + 7] = values + 8 * l0;
+      if (packedView[v]) for (let j = l0; j < l1; j++) bitsAt += 32 * p.leafSlots[this.viewLeaves[j]!]!;
+    }
+    this.rowsViewsFn(
+      this.x, this.rows.columns, this.pairs, this.missing, splits, ns, this.catBits, categorical,
+      views, nv, mask, this.w, this.g, this.shapley, sZero - sHot, this.phi, k * nf * 16,
+    );
   }
 
   /** Split node → its twin record's number, or −1 (other splits, leaves). */

@@ -134,7 +134,10 @@ function quadraturePairs(d: number): number {
 
 /**
  * Work of explaining one row, in steps, for the kernel treeShap picks: a tree explained leaf by leaf
- * costs one step per node and output (the masks and bottom-up sums) plus, per leaf and output whose
+ * costs one step per node (the masks) and, for the bottom-up sums, one per split and output with a
+ * leaf other than 0 below it (a tree with vector leaves goes output by output, each output's view
+ * holding only the splits above its leaves: tree-shap-wasm.ts classViews; a one-output tree's splits
+ * all count once, as its leaves' zeros are not looked for) plus, per leaf and output whose
  * value is not 0, d + 1 look-ups when its d distinct path features are few enough to tabulate, else
  * the wasm kernel's quadrature, (d + 1) × (pairs of nodes + 1) (tree-shap-kernel.wat $quadrature).
  * Leaves whose values are all 0 cost nothing past their node: the kernel skips them, and outputs at 0
@@ -153,21 +156,26 @@ export function pathWork(t: ShapTrees): number {
   let leafWork = 0;
   let nodes = 0;
   let widest = 0;
+  let viewSplits = 0;
   // Outputs leaf `node` adds hot terms to (without leaf values: every output of its tree).
   const treeOutputs = (node: number): number => (!valued ? (only >= 0 ? 1 : k) : liveOutputs(t, node, only));
-  const walk = (node: number, distinct: number): void => {
+  // Vector leaves (only < 0, k > 1) go as one view per output (tree-shap-wasm.ts classViews): a split costs a step
+  // for every output with a leaf other than 0 below it; returns the bit set of those outputs (k ≤ 30; wider: all).
+  const all = k >= 31 ? -1 : (1 << k) - 1;
+  const walk = (node: number, distinct: number): number => {
     nodes++;
     if (t.left[node]! < 0) {
       leafWork += (distinct <= WORK_TABLE_SLOTS ? distinct + 1 : (distinct + 1) * (quadraturePairs(distinct) + 1)) * treeOutputs(node);
       if (distinct > widest) widest = distinct;
-      return;
+      return only >= 0 || !valued || k >= 31 ? all : liveSet(t, node);
     }
     const f = t.feature[node]!;
     const fresh = seen[f] === 0 ? 1 : 0;
     seen[f]!++;
-    walk(t.left[node]!, distinct + fresh);
-    walk(t.right[node]!, distinct + fresh);
+    const below = walk(t.left[node]!, distinct + fresh) | walk(t.right[node]!, distinct + fresh);
     seen[f]!--;
+    viewSplits += below === -1 ? k : popcount(below);
+    return below;
   };
   let work = 0;
   for (let i = 0; i < t.roots.length; i++) {
@@ -176,8 +184,10 @@ export function pathWork(t: ShapTrees): number {
     leafWork = 0;
     nodes = 0;
     widest = 0;
+    viewSplits = 0;
     walk(t.roots[i]!, 0);
-    work += widest > MAX_TABLE_SLOTS ? 5 * ((widest + 1) >> 1) * nodes * outputs : nodes * outputs + leafWork;
+    if (widest > MAX_TABLE_SLOTS) work += 5 * ((widest + 1) >> 1) * nodes * outputs;
+    else work += outputs === 1 ? nodes + leafWork : nodes + viewSplits + leafWork;
   }
   return work;
 }
@@ -223,6 +233,19 @@ const SHAPLEY = (() => {
   }
   return w;
 })();
+
+/** The outputs (k ≤ 30) with a value other than 0 at leaf `node`, as bits. */
+function liveSet(t: ShapTrees, node: number): number {
+  let set = 0;
+  for (let c = 0; c < t.outputs; c++) if (t.leafValue[node * t.outputs + c] !== 0) set |= 1 << c;
+  return set;
+}
+
+function popcount(x: number): number {
+  let n = 0;
+  for (let b = x; b !== 0; b &= b - 1) n++;
+  return n;
+}
 
 /** Outputs with a value other than 0 at leaf `node`: of output `only`, or of all outputs (only < 0). */
 function liveOutputs(t: ShapTrees, node: number, only: number): number {

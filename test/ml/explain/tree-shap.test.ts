@@ -220,10 +220,11 @@ test('the work a request is charged counts what the kernel does: zero leaves and
     cover: Float64Array.of(2, 1, 1), leafValue, treeOutput, outputs: 2, ensemble: 'boosted',
   });
   const values = Float64Array.of(0, 0, 0.5, 0, 0, 0);
-  // 3 nodes × 2 outputs, plus d + 1 = 2 look-ups for the one live output of the first leaf.
-  assert.equal(pathWork(tree(values, Int32Array.of(-1))), 3 * 2 + 2);
-  // Without leaf values every leaf counts for every output.
-  assert.equal(pathWork(tree(new Float64Array(0), Int32Array.of(-1))), 3 * 2 + 2 * 2 + 2 * 2);
+  // 3 nodes (masks), the split once (only output 0 has a leaf other than 0 below it), plus d + 1 = 2 look-ups
+  // for the one live output of the first leaf.
+  assert.equal(pathWork(tree(values, Int32Array.of(-1))), 3 + 1 + 2);
+  // Without leaf values every leaf counts for every output, and the split for both.
+  assert.equal(pathWork(tree(new Float64Array(0), Int32Array.of(-1))), 3 + 2 + 2 * 2 + 2 * 2);
   // A tree adding to output 0 only (GBDT multiclass): its first leaf is live, the second is not.
   assert.equal(pathWork(tree(values, Int32Array.of(0))), 3 + 2);
   assert.equal(pathWork(tree(values, Int32Array.of(1))), 3);
