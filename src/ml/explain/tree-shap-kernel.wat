@@ -11,7 +11,7 @@
 ;; lists, so that neither loop asks whether a node is a leaf (a coin flip the branch predictor loses):
 ;;   splits, 48 bytes each, in preorder: threshold f64 (categorical: its first catBits word as i32) |
 ;;     column·8 (into a row of x) | column·16 (into a row pair's contributions) | a·16 (its node
-;;     number a: the byte offset of its masks; ·kk of its sums) | right child's number·16 | i64 −1
+;;     number a: the byte offset of its masks and of its sums) | right child's number·16 | i64 −1
 ;;     when missing values go left, else 0 | i64 ~(1 << slot) | flags (2: categorical) | unused;
 ;;   leaves, 32 bytes each: a·16 | (1 << d) − 1 (d distinct path features) | Ψ table (byte address;
 ;;     −1: none) | the leaf's first slot in the slot arrays (byte addresses): feature·16 (i32) and
@@ -19,7 +19,7 @@
 ;;     polynomial of $direct) | d | c0 | c1 << 16 (the outputs c0 .. c1−1 hold all the leaf's
 ;;     values other than 0). Leaves whose values are all 0 add nothing and are left out of the list;
 ;;     their sums are 0 in `sum`, written once for all rows.
-;; `values` holds kk values per leaf (1 when the table already carries the leaf's value). Twin
+;; `values` holds a value per leaf (1 when the table already carries the leaf's value). Twin
 ;; leaves of one-output forest trees (a split and its two leaves) are a third list ($twins1), left
 ;; out of the other two.
 ;;
@@ -36,19 +36,19 @@
   ;; row has left slot j's branch above it), for both pairs at once; every leaf adds its hot terms and
   ;; keeps val·Ψ(S) as its sum, pair by pair; then the splits backward, both pairs at once, add up the
   ;; sums, and a split where the row first leaves its feature's branch subtracts its cold child's sums
-  ;; from that feature. Output c of feature f of row 2p + i is the f64 at phi + p·pairStride +
-  ;; c·outStride + 16f + 8i. mask: 32 bytes per node (the first pair's two i64, then the second's);
-  ;; sum: kk·32 bytes per node (the first pair's kk f64x2, then the second's), so the leaves, which
-  ;; take one pair, read the second pair's masks and sums 16 and 16·kk bytes further on; w: 32 f64;
+  ;; from that feature. The tree's output (phi at its first feature) of feature f of row 2p + i is the
+  ;; f64 at phi + p·pairStride + 16f + 8i. mask: 32 bytes per node (the first pair's two i64, then the second's);
+  ;; sum: 32 bytes per node (the first pair's f64x2, then the second's), so the leaves, which take
+  ;; one pair, read the second pair's masks and sums 16 bytes further on; w: 32 f64;
   ;; g: 34 f64; shapley: 32 × 32 f64 (tree-shap.ts SHAPLEY); zeroDelta: byte distance from the (1 − z)/z
   ;; slot array to the zero fractions' (for $direct); missing: whether x holds NaNs; categorical:
   ;; whether the tree has categorical splits.
   (func $rows (export "rows")
     (param $x i32) (param $nc i32) (param $pairs i32) (param $missing i32)
     (param $splits i32) (param $ns i32) (param $catBits i32) (param $categorical i32)
-    (param $leaves i32) (param $nl i32) (param $values i32) (param $kk i32)
+    (param $leaves i32) (param $nl i32) (param $values i32)
     (param $mask i32) (param $sum i32) (param $w i32) (param $g i32) (param $shapley i32) (param $zeroDelta i32)
-    (param $phi i32) (param $pairStride i32) (param $outStride i32) (param $twins i32) (param $nt i32) (param $bits i32) (param $twinBits i32)
+    (param $phi i32) (param $pairStride i32) (param $twins i32) (param $nt i32) (param $bits i32) (param $twinBits i32)
     (local $p i32) (local $xr i32) (local $rowBytes i32) (local $pp i32) (local $splitsEnd i32) (local $leavesEnd i32) (local $twinsEnd i32)
     (local $half i32) (local $xq i32) (local $mq i32) (local $sq i32) (local $pq i32) (local $second i32)
     (local.set $splitsEnd (i32.add (local.get $splits) (i32.mul (local.get $ns) (i32.const 48))))
@@ -72,26 +72,18 @@
         (loop $pairHalves
           (local.set $xq (i32.add (local.get $xr) (i32.mul (local.get $half) (i32.shl (local.get $rowBytes) (i32.const 1)))))
           (local.set $mq (i32.add (local.get $mask) (i32.shl (local.get $half) (i32.const 4))))
-          (local.set $sq (i32.add (local.get $sum) (i32.mul (local.get $half) (i32.shl (local.get $kk) (i32.const 4)))))
+          (local.set $sq (i32.add (local.get $sum) (i32.shl (local.get $half) (i32.const 4))))
           (local.set $pq (i32.add (local.get $pp) (i32.mul (local.get $half) (local.get $pairStride))))
-          (if (i32.eq (local.get $kk) (i32.const 1))
-            (then
-              (if (i32.ge_s (local.get $bits) (i32.const 0))
-                (then (call $packed1 (local.get $pq) (local.get $leaves) (local.get $leavesEnd) (local.get $mq) (local.get $sq) (local.get $bits)))
-                (else (call $leaves1 (local.get $pq) (local.get $leaves) (local.get $leavesEnd) (local.get $mq) (local.get $sq)
-                  (local.get $values) (local.get $w) (local.get $g) (local.get $shapley) (local.get $zeroDelta))))
-              (call $twins1 (local.get $pq) (local.get $xq) (i32.add (local.get $xq) (local.get $rowBytes))
-                (local.get $twins) (local.get $twinsEnd) (local.get $mq) (local.get $sq) (local.get $twinBits)))
-            (else
-              (call $leavesK (local.get $pq) (local.get $leaves) (local.get $leavesEnd) (local.get $mq) (local.get $sq)
-                (local.get $values) (local.get $kk) (local.get $outStride) (local.get $w) (local.get $g) (local.get $shapley) (local.get $zeroDelta))))
+          (if (i32.ge_s (local.get $bits) (i32.const 0))
+            (then (call $packed1 (local.get $pq) (local.get $leaves) (local.get $leavesEnd) (local.get $mq) (local.get $sq) (local.get $bits)))
+            (else (call $leaves1 (local.get $pq) (local.get $leaves) (local.get $leavesEnd) (local.get $mq) (local.get $sq)
+              (local.get $values) (local.get $w) (local.get $g) (local.get $shapley) (local.get $zeroDelta))))
+          (call $twins1 (local.get $pq) (local.get $xq) (i32.add (local.get $xq) (local.get $rowBytes))
+            (local.get $twins) (local.get $twinsEnd) (local.get $mq) (local.get $sq) (local.get $twinBits))
           (local.set $half (i32.add (local.get $half) (i32.const 1)))
           (br_if $pairHalves (i32.lt_u (local.get $half) (i32.const 2))))
         (local.set $second (i32.add (local.get $pp) (local.get $pairStride)))
-        (if (i32.eq (local.get $kk) (i32.const 1))
-          (then (call $backward1 (local.get $pp) (local.get $second) (local.get $splits) (local.get $splitsEnd) (local.get $mask) (local.get $sum)))
-          (else (call $backwardK (local.get $pp) (local.get $second) (local.get $splits) (local.get $splitsEnd) (local.get $mask) (local.get $sum)
-            (local.get $kk) (local.get $outStride))))
+        (call $backward1 (local.get $pp) (local.get $second) (local.get $splits) (local.get $splitsEnd) (local.get $mask) (local.get $sum))
         (local.set $xr (i32.add (local.get $xr) (i32.shl (local.get $rowBytes) (i32.const 2))))
         (local.set $pp (i32.add (local.get $pp) (i32.shl (local.get $pairStride) (i32.const 1))))
         (local.set $p (i32.add (local.get $p) (i32.const 2)))
@@ -104,12 +96,13 @@
   ;; rest none), so output by output a leaf costs what a one-output leaf costs, and the views' splits
   ;; add up to 4.3 times the tree's (letter, 25 outputs), not kk times as a sum vector per node did.
   ;; The forward pass runs once for all views (every split of the tree: its masks serve every view);
-  ;; then each view's leaves ($packed1, or $leaves1 when one has no table) and its splits backward
-  ;; ($backward1), as for a one-output tree. Views, 32 bytes each: first and end of its split records
-  ;; (copies of the tree's, the same node offsets) | first and end of its leaf records | its bit
-  ;; table (−1: $leaves1) | its sums (32 bytes a node of the whole tree, numbered as the masks: a
-  ;; view's own region, where the left-out children's sums are 0, written once) | its contributions'
-  ;; offset (c·outStride) | its leaves' values ($leaves1). Other arguments as for $rows.
+  ;; then each view's leaves through $packed1 when they all have a Ψ table, else through $leaves1 (one
+  ;; of the two ranges below is empty), and its splits backward ($backward1), as for a one-output tree. Views, 48 bytes each:
+  ;; first and end of its split records (copies of the tree's, the same node offsets) | first and end
+  ;; of its $packed1 leaf records | their bit table | its sums (32 bytes a node of the whole tree,
+  ;; numbered as the masks: a view's own region, where the left-out children's sums are 0, written
+  ;; once) | its contributions' offset (c·16·features: output c's, as $rows's phi) | its $leaves1 leaves' values | first and end of
+  ;; its $leaves1 leaf records | unused. Other arguments as for $rows.
   (func $rowsViews (export "rowsViews")
     (param $x i32) (param $nc i32) (param $pairs i32) (param $missing i32)
     (param $splits i32) (param $ns i32) (param $catBits i32) (param $categorical i32)
@@ -118,7 +111,7 @@
     (local $p i32) (local $xr i32) (local $rowBytes i32) (local $pp i32) (local $splitsEnd i32) (local $viewsEnd i32)
     (local $view i32) (local $half i32) (local $vp i32) (local $vs i32) (local $bits i32)
     (local.set $splitsEnd (i32.add (local.get $splits) (i32.mul (local.get $ns) (i32.const 48))))
-    (local.set $viewsEnd (i32.add (local.get $views) (i32.shl (local.get $nv) (i32.const 5))))
+    (local.set $viewsEnd (i32.add (local.get $views) (i32.mul (local.get $nv) (i32.const 48))))
     (local.set $rowBytes (i32.shl (local.get $nc) (i32.const 3)))
     (local.set $xr (local.get $x))
     (local.set $pp (local.get $phi))
@@ -141,20 +134,19 @@
             (local.set $bits (i32.load offset=16 (local.get $view)))
             (local.set $half (i32.const 0))
             (loop $pairHalves
-              (if (i32.ge_s (local.get $bits) (i32.const 0))
-                (then (call $packed1 (i32.add (local.get $vp) (i32.mul (local.get $half) (local.get $pairStride)))
-                  (i32.load offset=8 (local.get $view)) (i32.load offset=12 (local.get $view))
-                  (i32.add (local.get $mask) (i32.shl (local.get $half) (i32.const 4))) (i32.add (local.get $vs) (i32.shl (local.get $half) (i32.const 4)))
-                  (local.get $bits)))
-                (else (call $leaves1 (i32.add (local.get $vp) (i32.mul (local.get $half) (local.get $pairStride)))
-                  (i32.load offset=8 (local.get $view)) (i32.load offset=12 (local.get $view))
-                  (i32.add (local.get $mask) (i32.shl (local.get $half) (i32.const 4))) (i32.add (local.get $vs) (i32.shl (local.get $half) (i32.const 4)))
-                  (i32.load offset=28 (local.get $view)) (local.get $w) (local.get $g) (local.get $shapley) (local.get $zeroDelta))))
+              (call $packed1 (i32.add (local.get $vp) (i32.mul (local.get $half) (local.get $pairStride)))
+                (i32.load offset=8 (local.get $view)) (i32.load offset=12 (local.get $view))
+                (i32.add (local.get $mask) (i32.shl (local.get $half) (i32.const 4))) (i32.add (local.get $vs) (i32.shl (local.get $half) (i32.const 4)))
+                (local.get $bits))
+              (call $leaves1 (i32.add (local.get $vp) (i32.mul (local.get $half) (local.get $pairStride)))
+                (i32.load offset=32 (local.get $view)) (i32.load offset=36 (local.get $view))
+                (i32.add (local.get $mask) (i32.shl (local.get $half) (i32.const 4))) (i32.add (local.get $vs) (i32.shl (local.get $half) (i32.const 4)))
+                (i32.load offset=28 (local.get $view)) (local.get $w) (local.get $g) (local.get $shapley) (local.get $zeroDelta))
               (local.set $half (i32.add (local.get $half) (i32.const 1)))
               (br_if $pairHalves (i32.lt_u (local.get $half) (i32.const 2))))
             (call $backward1 (local.get $vp) (i32.add (local.get $vp) (local.get $pairStride))
               (i32.load (local.get $view)) (i32.load offset=4 (local.get $view)) (local.get $mask) (local.get $vs))
-            (local.set $view (i32.add (local.get $view) (i32.const 32)))
+            (local.set $view (i32.add (local.get $view) (i32.const 48)))
             (br $viewLoop)))
         (local.set $xr (i32.add (local.get $xr) (i32.shl (local.get $rowBytes) (i32.const 2))))
         (local.set $pp (i32.add (local.get $pp) (i32.shl (local.get $pairStride) (i32.const 1))))
@@ -320,45 +312,6 @@
           (i64x2.eq (v128.or (v128.load offset=16 (local.get $ma)) (local.get $nb)) (v128.const i64x2 -1 -1)))))
         (v128.store (local.get $sa) (f64x2.add (local.get $sl) (local.get $srv)))
         (v128.store offset=16 (local.get $sa) (f64x2.add (local.get $tl) (local.get $trv)))
-        (br $next))))
-
-  ;; $backward1 for kk outputs (a node's sums: the first pair's kk f64x2, then the second's; output c of a
-  ;; feature at outStride·c).
-  (func $backwardK (param $pp i32) (param $pq i32) (param $start i32) (param $rec i32) (param $mask i32) (param $sum i32) (param $kk i32) (param $outStride i32)
-    (local $a i32) (local $nb v128) (local $hot v128) (local $leftHot v128) (local $sa i32) (local $sl i32) (local $sr i32) (local $end i32)
-    (local $p i32) (local $l v128) (local $r v128) (local $half i32) (local $kb i32) (local $base i32)
-    (local.set $kb (i32.shl (local.get $kk) (i32.const 4)))
-    (block $done
-      (loop $next
-        (br_if $done (i32.le_u (local.get $rec) (local.get $start)))
-        (local.set $rec (i32.sub (local.get $rec) (i32.const 48)))
-        (local.set $a (i32.load offset=16 (local.get $rec)))
-        (local.set $nb (v128.load64_splat offset=32 (local.get $rec)))
-        (local.set $half (i32.const 0))
-        (loop $halves
-          (local.set $hot (i64x2.eq (v128.or (v128.load (i32.add (i32.add (local.get $mask) (local.get $a)) (local.get $half))) (local.get $nb)) (v128.const i64x2 -1 -1)))
-          (local.set $leftHot (i64x2.eq (v128.or (v128.load offset=32 (i32.add (i32.add (local.get $mask) (local.get $a)) (local.get $half))) (local.get $nb)) (v128.const i64x2 -1 -1)))
-          (local.set $base (i32.mul (local.get $half) (local.get $kk)))
-          (local.set $sa (i32.add (i32.add (local.get $sum) (i32.mul (local.get $a) (local.get $kk))) (local.get $base)))
-          (local.set $end (i32.add (local.get $sa) (local.get $kb)))
-          (local.set $sl (i32.add (local.get $sa) (i32.shl (local.get $kb) (i32.const 1))))
-          (local.set $sr (i32.add (i32.add (local.get $sum) (i32.mul (i32.load offset=20 (local.get $rec)) (local.get $kk))) (local.get $base)))
-          (local.set $p (i32.add (select (local.get $pq) (local.get $pp) (local.get $half)) (i32.load offset=12 (local.get $rec))))
-          (block $cDone
-            (loop $cLoop
-              (br_if $cDone (i32.ge_u (local.get $sa) (local.get $end)))
-              (local.set $l (v128.load (local.get $sl)))
-              (local.set $r (v128.load (local.get $sr)))
-              (v128.store (local.get $p) (f64x2.sub (v128.load (local.get $p))
-                (v128.and (v128.bitselect (local.get $r) (local.get $l) (local.get $leftHot)) (local.get $hot))))
-              (v128.store (local.get $sa) (f64x2.add (local.get $l) (local.get $r)))
-              (local.set $p (i32.add (local.get $p) (local.get $outStride)))
-              (local.set $sa (i32.add (local.get $sa) (i32.const 16)))
-              (local.set $sl (i32.add (local.get $sl) (i32.const 16)))
-              (local.set $sr (i32.add (local.get $sr) (i32.const 16)))
-              (br $cLoop)))
-          (local.set $half (i32.add (local.get $half) (i32.const 16)))
-          (br_if $halves (i32.lt_u (local.get $half) (i32.const 32))))
         (br $next))))
 
   ;; Leaves rec .. end−1 of a one-output tree, for both rows: Ψ(S) from the leaf's table (which
@@ -602,80 +555,6 @@
     (if (result f64) (i32.ge_s (local.get $quad) (i32.const 0))
       (then (call $quadrature (local.get $quad) (i32.load offset=24 (local.get $rec)) (local.get $sm) (local.get $g) (local.get $w)))
       (else (call $direct (i32.add (local.get $hs) (local.get $zeroDelta)) (i32.load offset=24 (local.get $rec)) (local.get $sm) (local.get $g) (local.get $w) (local.get $shapley)))))
-
-  ;; Leaves of a tree with kk outputs, row by row of the pair (lane = 0 or 8 bytes): Ψ(S) and w[j] for
-  ;; the hot slots (from the table, or $untabulated), then sum = val·Ψ and every hot slot's feature +=
-  ;; val·w[j] for the outputs c0 .. c1−1.
-  (func $leavesK (param $pp i32) (param $rec i32) (param $end i32) (param $mask i32) (param $sum i32)
-    (param $values i32) (param $kk i32) (param $outStride i32) (param $w i32) (param $g i32) (param $shapley i32) (param $zeroDelta i32)
-    (local $kb i32) (local $vl i32) (local $a i32) (local $mk v128) (local $lane i32) (local $sm i32) (local $tab i32) (local $feat i32) (local $hs i32) (local $b i32)
-    (local $j i32) (local $c i32) (local $c1 i32) (local $q i32) (local $p i32) (local $dst i32) (local $psi f64) (local $val f64) (local $wj f64)
-    (local.set $kb (i32.shl (local.get $kk) (i32.const 3)))
-    (local.set $vl (local.get $values))
-    (block $done
-      (loop $next
-        (br_if $done (i32.ge_u (local.get $rec) (local.get $end)))
-        (local.set $a (i32.load (local.get $rec)))
-        (local.set $mk (v128.load (i32.add (local.get $mask) (local.get $a))))
-        (local.set $tab (i32.load offset=8 (local.get $rec)))
-        (local.set $feat (i32.load offset=12 (local.get $rec)))
-        (local.set $hs (i32.load offset=16 (local.get $rec)))
-        (local.set $lane (i32.const 0))
-        (loop $lanes
-          (local.set $sm (i32.and (i32.wrap_i64 (select
-            (i64x2.extract_lane 1 (local.get $mk)) (i64x2.extract_lane 0 (local.get $mk)) (local.get $lane))) (i32.load offset=4 (local.get $rec))))
-          (if (i32.ge_s (local.get $tab) (i32.const 0))
-            (then
-              (local.set $psi (f64.load (i32.add (local.get $tab) (i32.shl (local.get $sm) (i32.const 3)))))
-              (local.set $b (local.get $sm))
-              (block $hDone
-                (loop $hLoop
-                  (br_if $hDone (i32.eqz (local.get $b)))
-                  (local.set $j (i32.ctz (local.get $b)))
-                  (f64.store (i32.add (local.get $w) (i32.shl (local.get $j) (i32.const 3)))
-                    (f64.mul
-                      (f64.load (i32.add (local.get $hs) (i32.shl (local.get $j) (i32.const 3))))
-                      (f64.load (i32.add (local.get $tab)
-                        (i32.shl (i32.xor (local.get $sm) (i32.shl (i32.const 1) (local.get $j))) (i32.const 3))))))
-                  (local.set $b (i32.and (local.get $b) (i32.sub (local.get $b) (i32.const 1))))
-                  (br $hLoop))))
-            (else
-              (local.set $psi (call $untabulated (local.get $rec) (local.get $sm) (local.get $hs) (local.get $w) (local.get $g) (local.get $shapley) (local.get $zeroDelta)))))
-          ;; Sums: output c of the leaf at sum + a·kk + 16c + lane.
-          (local.set $q (i32.add (i32.add (local.get $sum) (i32.mul (local.get $a) (local.get $kk))) (local.get $lane)))
-          (local.set $c (i32.const 0))
-          (block $uDone
-            (loop $uLoop
-              (br_if $uDone (i32.ge_u (local.get $c) (local.get $kb)))
-              (f64.store (i32.add (local.get $q) (i32.shl (local.get $c) (i32.const 1)))
-                (f64.mul (f64.load (i32.add (local.get $vl) (local.get $c))) (local.get $psi)))
-              (local.set $c (i32.add (local.get $c) (i32.const 8)))
-              (br $uLoop)))
-          ;; Hot terms only for the outputs c0 .. c1−1 whose values are not 0.
-          (local.set $c (i32.and (i32.load offset=28 (local.get $rec)) (i32.const 0xffff)))
-          (local.set $c1 (i32.shr_u (i32.load offset=28 (local.get $rec)) (i32.const 16)))
-          (block $vDone
-            (loop $vLoop
-              (br_if $vDone (i32.ge_u (local.get $c) (local.get $c1)))
-              (local.set $val (f64.load (i32.add (local.get $vl) (i32.shl (local.get $c) (i32.const 3)))))
-              (local.set $b (local.get $sm))
-              (local.set $p (i32.add (i32.add (local.get $pp) (local.get $lane)) (i32.mul (local.get $c) (local.get $outStride))))
-              (block $fDone
-                (loop $fLoop
-                  (br_if $fDone (i32.eqz (local.get $b)))
-                  (local.set $j (i32.ctz (local.get $b)))
-                  (local.set $wj (f64.load (i32.add (local.get $w) (i32.shl (local.get $j) (i32.const 3)))))
-                  (local.set $dst (i32.add (local.get $p) (i32.load (i32.add (local.get $feat) (i32.shl (local.get $j) (i32.const 2))))))
-                  (f64.store (local.get $dst) (f64.add (f64.load (local.get $dst)) (f64.mul (local.get $val) (local.get $wj))))
-                  (local.set $b (i32.and (local.get $b) (i32.sub (local.get $b) (i32.const 1))))
-                  (br $fLoop)))
-              (local.set $c (i32.add (local.get $c) (i32.const 1)))
-              (br $vLoop)))
-          (local.set $lane (i32.add (local.get $lane) (i32.const 8)))
-          (br_if $lanes (i32.lt_u (local.get $lane) (i32.const 16))))
-        (local.set $vl (i32.add (local.get $vl) (local.get $kb)))
-        (local.set $rec (i32.add (local.get $rec) (i32.const 32)))
-        (br $next))))
 
   ;; A leaf's Ψ table (psi-table.ts psiTable, the same products; the quadrature lanes summed pairwise):
   ;; out[T] = scale · Ψ(T) for every subset T of the d path features with zero fractions at zero (f64

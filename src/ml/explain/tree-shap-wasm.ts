@@ -78,8 +78,32 @@
  * 21.2 → 21.8·10⁹ instructions (within callgrind's run-to-run spread), CPU 1159/1094/981 →
  * 1126/1035/1106, no gain to measure. The bit table (32 bytes a bit, ~64 kB a credit forest tree)
  * is not worth compacting: every read of it within its first 8 entries (wrong numbers) gave CPU
- * 1015/932/953 against 1029/1025/934 (load 2–3). Not done: the same words for vector leaves
- * ($leavesK: forests with three classes or more, e.g. vehicle; a pure leaf has one live output).
+ * 1015/932/953 against 1029/1025/934 (load 2–3). Not done then: the same words for vector leaves
+ * ($leavesK: forests with three classes or more, e.g. vehicle; a pure leaf has one live output);
+ * done since by class views (below).
+ *
+ * Vector leaves as class views (classViews, tree-shap-kernel.wat $rowsViews): a forest of three
+ * classes or more has trees whose leaves hold every class's share; $leavesK wrote all kk sums of a
+ * leaf for every row and $backwardK added and subtracted kk sums at every split, though a fully
+ * grown tree's leaves are pure (letter forest, 300 trees, 25 outputs after the class left out by
+ * difference: 578,890 leaves with one output other than 0, 33,390 with none, none with two).
+ * Where the letter forest's CPU went (--cpu-prof, 200 records, one run): $leavesK 60 %, $backwardK
+ * 15 %, quadrature 9 %, Ψ tables 3 %. Now each output is a one-output view of the tree — its leaves
+ * other than 0, tables carrying the value, through $packed1 (those with a table) and $leaves1 (the
+ * rest), and the splits above them through $backward1 — after one forward pass for all views. The
+ * views' splits add up to 2.61·10⁶ against 0.61·10⁶ splits × 25 (vehicle forest: 53,623 against
+ * 32,725 × 3). pathWork (tree-shap.ts) charges what this does: letter forest 46.8 → 20.0·10⁶ steps a
+ * record (21 → 49 records a request), vehicle forest 404,306 → 326,429 (2,473 → 3,063). CPU ms per
+ * 1,000 records (probe driver, one run each for letter, best of 3 for vehicle; main and branch
+ * alternating under the quiet lock): letter forest main 103,245 (load 5.5) / 138,594 (5.2) /
+ * MAIN3 against 40,542 (5.0) / 46,600 (1.6) / V2A / V2B; vehicle forest main 466 / 464 / VMAIN3
+ * against 283 / 421 / 265 / VV2B. What is left of the letter forest's time is its leaves: at 200
+ * records $leaves1 45 % and the quadrature 16 % (paths through up to all 16 features, so the
+ * widest leaves are not tabulated even for 1,000 rows), $backward1 8 %. Results differ from
+ * $leavesK's by rounding only (a table times the value, not Ψ times it per row): ≤ 1.6·10⁻¹⁶ of the
+ * largest contribution on the letter and vehicle forests. Tried: one leaf list per view, all
+ * through $packed1 only when every leaf of the view has a table, else all through $leaves1 (the
+ * first version): letter forest 40,542 / 46,600 against V2A / V2B with the split lists, the same.
  *
  * After the packed words, where the instructions went (callgrind, 1,000 records, explanation alone;
  * the JIT code's functions told apart by their wasm jump-table slot): credit forest 19.33·10⁹ —
@@ -116,8 +140,8 @@ type PsiTableFn = (zero: number, d: number, scale: number, out: number, p: numbe
 
 type RowsFn = (
   x: number, nc: number, pairs: number, missing: number, splits: number, ns: number, catBits: number, categorical: number,
-  leaves: number, nl: number, values: number, kk: number, mask: number, sum: number, w: number, g: number, shapley: number,
-  zeroDelta: number, phi: number, pairStride: number, outStride: number, twins: number, nt: number, bits: number,
+  leaves: number, nl: number, values: number, mask: number, sum: number, w: number, g: number, shapley: number,
+  zeroDelta: number, phi: number, pairStride: number, twins: number, nt: number, bits: number,
   twinBits: number,
 ) => void;
 
@@ -256,9 +280,9 @@ export class WasmTreeShap {
       this.twinLeaves = new Int32Array(2 * p.leaves);
     }
     if (this.twinAt.length < m) this.twinAt = new Int32Array(2 * m);
-    const kk = p.only >= 0 ? 1 : this.outputs;
     for (let a = 0; a < m; a++) if (p.leftAt[a]! < 0) this.leafPos[p.slotAt[a]!] = a; // a leaf's slotAt is its index
-    if (kk > 1) {
+    // Vector leaves (a forest's class shares) go class by class; from here on the tree has one output.
+    if (p.only < 0 && this.outputs > 1) {
       this.classViews(p, leafValue);
       return;
     }
@@ -268,7 +292,7 @@ export class WasmTreeShap {
     let twinBits = 0;
     for (let a = 0; a < m; a++) {
       this.twinAt[a] = -1;
-      if (kk !== 1 || p.ensemble !== 'forest' || p.leftAt[a]! < 0) continue;
+      if (p.ensemble !== 'forest' || p.leftAt[a]! < 0) continue;
       const la = p.leftAt[a]!;
       const ra = p.rightAt[a]!;
       if (p.leftAt[la]! >= 0 || p.leftAt[ra]! >= 0) continue;
@@ -293,9 +317,7 @@ export class WasmTreeShap {
     const ns = m - p.leaves - nt;
     // Hot sets packed into 64-bit words (tree-shap-kernel.wat $packed1): one-output trees whose visited leaves all have a table.
     let packedBits = 0;
-    if (kk === 1) {
-      for (let li = 0; li < L && packedBits >= 0; li++) packedBits = p.tableAt[this.live[li]!]! >= 0 ? packedBits + p.leafSlots[this.live[li]!]! : -1;
-    } else packedBits = -1;
+    for (let li = 0; li < L && packedBits >= 0; li++) packedBits = p.tableAt[this.live[li]!]! >= 0 ? packedBits + p.leafSlots[this.live[li]!]! : -1;
     // Records of 48, 32 and 64 bytes (tree-shap-kernel.wat's header, $twins1); the slot arrays: feature·16 (i32), zero fraction and (1 − z)/z (f64).
     const splits = this.treeAt;
     const leaves = align(splits + ns * 48);
@@ -304,27 +326,27 @@ export class WasmTreeShap {
     const sHot = align(sZero + p.used * 8);
     const tables = align(sHot + p.used * 8);
     const values = align(tables + p.tableUsed * 8);
-    const quad = align(values + L * kk * 8);
+    const quad = align(values + L * 8);
     const quadUsed = this.quadrature(p);
     const twins = align(quad + quadUsed * 8);
     const tTables = align(twins + nt * 64);
     const bits = align(tTables + twinBytes);
     const tBits = align(bits + Math.max(0, packedBits) * 32);
-    // Per node, for two pairs of rows: masks (i64 each), sums (kk f64x2 a pair).
+    // Per node, for two pairs of rows: masks (i64 each), sums (f64x2 a pair).
     const mask = align(tBits + twinBits * 32);
     const sum = align(mask + m * 32);
     // Scratch of the Ψ tables (tree-shap-kernel.wat $psiTable): the largest leaf's ratios and subset products.
     let widest = 0;
     for (let l = 0; l < p.leaves; l++) if (p.tableAt[l]! >= 0 && p.leafSlots[l]! > widest) widest = p.leafSlots[l]!;
     const lanes = 16 * ((((widest + 1) >> 1) + 1) >> 1);
-    const ratio = align(sum + m * kk * 32);
+    const ratio = align(sum + m * 32);
     const products = ratio + widest * lanes;
     this.ensure(products + (1 << widest) * lanes);
     const buffer = this.memory.buffer;
     const f64 = new Float64Array(buffer);
     const i32 = new Int32Array(buffer);
     // Skipped leaves' sums stay 0 for every row (the kernel writes only the sums of the leaves it visits and of splits).
-    f64.fill(0, sum >> 3, (sum >> 3) + 4 * m * kk);
+    f64.fill(0, sum >> 3, (sum >> 3) + 4 * m);
     const { threshold, defaultLeft } = this.rows;
     const catOffset = this.rows.catOffset;
     // A one-output tree's leaf values: of its output (GBDT), or of the ensemble's one output (a regression forest, a binary one by difference).
@@ -366,25 +388,9 @@ export class WasmTreeShap {
       i32[at + 4] = sHot + 8 * p.leafAt[l]!;
       i32[at + 5] = this.quadAt[l]! >= 0 ? quad + 8 * this.quadAt[l]! : -1;
       i32[at + 6] = d;
-      const v = (values >> 3) + li * kk;
-      // Tables of one-output trees carry the leaf's value (scalar[l], filled in below by $psiTable).
-      if (kk === 1) {
-        f64[v] = tab >= 0 ? 1 : scalar[l]!;
-        i32[at + 7] = 1 << 16;
-        continue;
-      }
-      // Outputs c0 .. c1−1 span the leaf's values other than 0 (a pure forest leaf has one): only they get hot terms.
-      let c0 = kk;
-      let c1 = 0;
-      for (let c = 0; c < kk; c++) {
-        const value = leafValue[p.leafNode[l]! * kk + c]!;
-        f64[v + c] = value;
-        if (value !== 0) {
-          if (c < c0) c0 = c;
-          c1 = c + 1;
-        }
-      }
-      i32[at + 7] = c0 | (c1 << 16);
+      // Tables carry the leaf's value (scalar[l], filled in below by $psiTable).
+      f64[(values >> 3) + li] = tab >= 0 ? 1 : scalar[l]!;
+      i32[at + 7] = 1 << 16;
     }
     for (let j = 0; j < p.used; j++) i32[(sFeat >> 2) + j] = p.feature[j]! * 16;
     f64.set(p.zero.subarray(0, p.used), sZero >> 3);
@@ -398,7 +404,7 @@ export class WasmTreeShap {
       const q = (d + 1) >> 1;
       const nodes = this.gaussAt[q - 1]!;
       const n2 = (q + 1) >> 1;
-      this.psiTableFn(sZero + 8 * p.leafAt[l]!, d, kk === 1 ? scalar[l]! : 1, tables + 8 * tab, products, ratio, nodes, nodes + 16 * n2, n2);
+      this.psiTableFn(sZero + 8 * p.leafAt[l]!, d, scalar[l]!, tables + 8 * tab, products, ratio, nodes, nodes + 16 * n2, n2);
     }
     f64.set(this.quad.subarray(0, quadUsed), quad >> 3);
     if (nt > 0) this.twins(p, { twins, tTables, tables, tBits }, f64, i32);
@@ -407,7 +413,7 @@ export class WasmTreeShap {
     const phi = this.phi + (p.only >= 0 ? p.only : 0) * nf * 16;
     this.rowsFn(
       this.x, this.rows.columns, this.pairs, this.missing, splits, ns, this.catBits, categorical,
-      leaves, L, values, kk, mask, sum, this.w, this.g, this.shapley, sZero - sHot, phi, k * nf * 16, nf * 16, twins, nt,
+      leaves, L, values, mask, sum, this.w, this.g, this.shapley, sZero - sHot, phi, k * nf * 16, twins, nt,
       packedBits >= 0 ? bits : -1, tBits,
     );
   }
@@ -504,32 +510,36 @@ export class WasmTreeShap {
     const nv = viewClass.length;
     viewStart.push(nSplits, nLeaves, nZero);
     if (nv === 0) return;
-    // Tables per view leaf (a mixed leaf gets one per output other than 0), and which views have all theirs ($packed1).
+    // A view whose leaves all have a table goes through $packed1, others leaf by leaf through $leaves1 (a
+    // mixed leaf gets a table per output other than 0). Splitting a view's leaves between the two, those
+    // with a table through $packed1, was no faster (letter forest; tree-shap-wasm.ts header).
     if (this.viewTable.length < nLeaves) this.viewTable = new Int32Array(2 * nLeaves);
     let tableUsed = 0;
     let packedBits = 0;
-    const packedView: boolean[] = [];
+    const tabulated: number[] = [];
     for (let v = 0; v < nv; v++) {
+      const l0 = viewStart[3 * v + 1]!;
+      const l1 = viewStart[3 * v + 4]!;
       let all = true;
       let bits = 0;
-      for (let i = viewStart[3 * v + 1]!; i < viewStart[3 * v + 4]!; i++) {
-        const l = this.viewLeaves[i]!;
+      for (let j = l0; j < l1; j++) {
+        const l = this.viewLeaves[j]!;
         if (p.tableAt[l]! < 0) {
-          this.viewTable[i] = -1;
+          this.viewTable[j] = -1;
           all = false;
           continue;
         }
-        this.viewTable[i] = tableUsed;
+        this.viewTable[j] = tableUsed;
         tableUsed += 1 << p.leafSlots[l]!;
         bits += p.leafSlots[l]!;
       }
-      packedView.push(all);
+      tabulated.push(all ? l1 - l0 : 0);
       if (all) packedBits += bits;
     }
     const ns = m - p.leaves;
     const splits = this.treeAt;
     const views = align(splits + ns * 48);
-    const vSplits = align(views + nv * 32);
+    const vSplits = align(views + nv * 48);
     const leaves = align(vSplits + nSplits * 48);
     const sFeat = align(leaves + nLeaves * 32);
     const sZero = align(sFeat + p.used * 4);
@@ -594,7 +604,7 @@ export class WasmTreeShap {
       const [s0, l0, z0, s1, l1, z1] = viewStart.slice(3 * v, 3 * v + 6) as [number, number, number, number, number, number];
       const vSum = sum + v * m * 32;
       for (let z = z0; z < z1; z++) f64.fill(0, (vSum >> 3) + 4 * this.viewZero[z]!, (vSum >> 3) + 4 * this.viewZero[z]! + 4);
-      // Ψ tables carrying the leaf's value for c.
+      // Ψ tables carrying the leaf's value for c; the other leaves' values.
       for (let j = l0; j < l1; j++) {
         const l = this.viewLeaves[j]!;
         const value = leafValue[p.leafNode[l]! * k + c]!;
@@ -606,34 +616,35 @@ export class WasmTreeShap {
         const n2 = (q + 1) >> 1;
         this.psiTableFn(sZero + 8 * p.leafAt[l]!, d, value, tables + 8 * this.viewTable[j]!, products, ratio, nodes, nodes + 16 * n2, n2);
       }
-      const vLeaves = leaves + 32 * l0;
-      if (packedView[v]) {
-        this.packed(p, this.viewLeaves, l0, l1 - l0, (j) => tables + 8 * this.viewTable[j]!, vLeaves, bitsAt, f64, i32);
-      } else {
-        for (let j = l0; j < l1; j++) {
-          const l = this.viewLeaves[j]!;
-          const at = (leaves >> 2) + 8 * j;
-          const d = p.leafSlots[l]!;
-          i32[at] = this.leafPos[l]! * 32;
-          i32[at + 1] = (1 << d) - 1;
-          i32[at + 2] = this.viewTable[j]! >= 0 ? tables + 8 * this.viewTable[j]! : -1;
-          i32[at + 3] = sFeat + 4 * p.leafAt[l]!;
-          i32[at + 4] = sHot + 8 * p.leafAt[l]!;
-          i32[at + 5] = this.quadAt[l]! >= 0 ? quad + 8 * this.quadAt[l]! : -1;
-          i32[at + 6] = d;
-          i32[at + 7] = 1 << 16;
-        }
+      const lt = l0 + tabulated[v]!;
+      this.packed(p, this.viewLeaves, l0, lt - l0, (j) => tables + 8 * this.viewTable[j]!, leaves + 32 * l0, bitsAt, f64, i32);
+      for (let j = lt; j < l1; j++) {
+        const l = this.viewLeaves[j]!;
+        const at = (leaves >> 2) + 8 * j;
+        const d = p.leafSlots[l]!;
+        i32[at] = this.leafPos[l]! * 32;
+        i32[at + 1] = (1 << d) - 1;
+        i32[at + 2] = this.viewTable[j]! >= 0 ? tables + 8 * this.viewTable[j]! : -1;
+        i32[at + 3] = sFeat + 4 * p.leafAt[l]!;
+        i32[at + 4] = sHot + 8 * p.leafAt[l]!;
+        i32[at + 5] = this.quadAt[l]! >= 0 ? quad + 8 * this.quadAt[l]! : -1;
+        i32[at + 6] = d;
+        i32[at + 7] = 1 << 16;
       }
-      const rec = (views >> 2) + 8 * v;
+      const rec = (views >> 2) + 12 * v;
       i32[rec] = vSplits + 48 * s0;
       i32[rec + 1] = vSplits + 48 * s1;
-      i32[rec + 2] = vLeaves;
-      i32[rec + 3] = leaves + 32 * l1;
-      i32[rec + 4] = packedView[v] ? bitsAt : -1;
+      i32[rec + 2] = leaves + 32 * l0;
+      i32[rec + 3] = leaves + 32 * lt;
+      i32[rec + 4] = bitsAt;
       i32[rec + 5] = vSum;
       i32[rec + 6] = c * nf * 16;
-      i32[rec + 7] = values + 8 * l0;
-      if (packedView[v]) for (let j = l0; j < l1; j++) bitsAt += 32 * p.leafSlots[this.viewLeaves[j]!]!;
+      i32[rec + 7] = values + 8 * lt;
+      i32[rec + 8] = leaves + 32 * lt;
+      i32[rec + 9] = leaves + 32 * l1;
+      i32[rec + 10] = 0;
+      i32[rec + 11] = 0;
+      for (let j = l0; j < lt; j++) bitsAt += 32 * p.leafSlots[this.viewLeaves[j]!]!;
     }
     this.rowsViewsFn(
       this.x, this.rows.columns, this.pairs, this.missing, splits, ns, this.catBits, categorical,
@@ -737,7 +748,7 @@ export class WasmTreeShap {
 
   private scalar = new Float64Array(64);
 
-  /** leafValue of each leaf of a tree whose ensemble has one output (kk = 1 with the tree's output −1). */
+  /** leafValue of each leaf of a tree whose ensemble has one output (a tree of output −1 there). */
   private values(p: KernelTree, leafValue: Float64Array): Float64Array {
     if (this.outputs !== 1) return this.scalar;
     if (this.scalar.length < p.leaves) this.scalar = new Float64Array(2 * p.leaves);

@@ -213,6 +213,43 @@ test('TreeSHAP equals brute-force Shapley values for every class of a fully grow
   }
 });
 
+test('TreeSHAP equals brute-force Shapley values for vector leaves both pure and mixed (vehicle forest, 4 classes, 5 rows a leaf): each class explained as its own view, with and without Ψ tables', () => {
+  const vehicle = benchFold(fixtureTable('classification', 'vehicle'), 0);
+  const keep = vehicle.train.columns.filter((c) => c.kind === 'numeric').map((c) => c.name).slice(0, 6);
+  const model = new RandomForestLearner({ nTrees: 3, minSamplesLeaf: 5 }).fit(columns(vehicle.train, keep), vehicle.yTrain, vehicle.task, { seed: 0 }) as ForestModel;
+  const frame = selectRows(columns(vehicle.test, keep), Int32Array.from({ length: 16 }, (_, i) => i));
+  const { trees, rows: input } = model.shapTrees(frame);
+  const k = trees.outputs;
+  assert.equal(k, 4);
+  // Leaves of 5 rows or more: some hold one class, others several (a class's view then shares the leaf with other views).
+  let pure = 0;
+  let mixed = 0;
+  for (let n = 0; n < trees.left.length; n++) {
+    if (trees.left[n]! >= 0) continue;
+    let nonZero = 0;
+    for (let c = 0; c < k; c++) if (trees.leafValue[n * k + c] !== 0) nonZero++;
+    if (nonZero === 1) pure++;
+    if (nonZero > 1) mixed++;
+  }
+  assert.ok(pure > 5 && mixed > 5, `pure leaves ${pure}, mixed ${mixed}`);
+  const nf = keep.length;
+  const decide = decideOf(input);
+  const want = Array.from({ length: frame.nRows }, (_, r) => Array.from({ length: k }, (_, c) => bruteForceShapley(trees, decide, nf, r, c)));
+  // All 4 outputs (no class by difference), through the wasm kernel: tabulated as for these 16 rows (few tables,
+  // so views go leaf by leaf with the quadrature) and as for a batch large enough to tabulate every leaf (packed views).
+  for (const batchRows of [frame.nRows, 1_000_000]) {
+    const phi = treeShap(trees, nf, input, 'auto', batchRows);
+    for (let r = 0; r < frame.nRows; r++) {
+      for (let c = 0; c < k; c++) {
+        for (let f = 0; f < nf; f++) {
+          const got = phi[(r * k + c) * nf + f]!;
+          assert.ok(Math.abs(got - want[r]![c]![f]!) < 1e-12, `batch ${batchRows}, row ${r} class ${c} feature ${f}: TreeSHAP ${got} brute force ${want[r]![c]![f]}`);
+        }
+      }
+    }
+  }
+});
+
 test('the work a request is charged counts what the kernel does: zero leaves and outputs at 0 cost nothing past their node', () => {
   // One split on feature 0: a leaf with values [0.5, 0] and a leaf with [0, 0].
   const tree = (leafValue: Float64Array, treeOutput: Int32Array): ShapTrees => ({
