@@ -49,6 +49,16 @@
  * records: credit forest 950 → 891, concrete forest 829 → 643, vehicle forest 358 → 348, letter GBDT
  * 714 → 635; wall on two threads credit forest 570 → 437, concrete forest 426 → 343, vehicle forest
  * 193 → 183, letter GBDT 376 → 333. The same bits on every model.
+ *
+ * Then vector leaves as class views (tree-shap-wasm.ts classViews), and the letter forest (26 classes,
+ * 16,000 training rows; before, skipped: ~100 s a batch) is in the table, timed once, not best of 3.
+ * Main → branch, a small driver on the same fitted models (fold 0, seed 0), alternating under the quiet
+ * lock, CPU ms per 1,000 records: letter forest 103,245 / 138,594 / 129,305 → 40,542 / 46,600 (loads
+ * 1.6–5.5), vehicle forest 466 / 464 / 541 → 283 / 421; wall ms on two scoring threads (CPU of all
+ * threads): letter forest 120,056 (142,886) → 21,260 (40,616), vehicle forest 297 (519) → 212 (354) (load
+ * 2.2–3.9). Work a record: letter forest 46.8 → 20.0·10⁶ (records/request 21 → 49), vehicle forest
+ * 404,306 → 326,429 (2,473 → 3,063). shap's TreeExplainer on scikit-learn's letter forest
+ * (627,891 leaves): 8,357 ms CPU for 20 records (load 0.4), ~418,000 per 1,000.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

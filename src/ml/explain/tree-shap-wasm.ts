@@ -89,21 +89,23 @@
  * difference: 578,890 leaves with one output other than 0, 33,390 with none, none with two).
  * Where the letter forest's CPU went (--cpu-prof, 200 records, one run): $leavesK 60 %, $backwardK
  * 15 %, quadrature 9 %, Ψ tables 3 %. Now each output is a one-output view of the tree — its leaves
- * other than 0, tables carrying the value, through $packed1 (those with a table) and $leaves1 (the
- * rest), and the splits above them through $backward1 — after one forward pass for all views. The
+ * other than 0, tables carrying the value, through $packed1 when all have a table, else $leaves1,
+ * and the splits above them through $backward1 — after one forward pass for all views. The
  * views' splits add up to 2.61·10⁶ against 0.61·10⁶ splits × 25 (vehicle forest: 53,623 against
  * 32,725 × 3). pathWork (tree-shap.ts) charges what this does: letter forest 46.8 → 20.0·10⁶ steps a
  * record (21 → 49 records a request), vehicle forest 404,306 → 326,429 (2,473 → 3,063). CPU ms per
- * 1,000 records (probe driver, one run each for letter, best of 3 for vehicle; main and branch
+ * 1,000 records (a small driver, one run each for letter, best of 3 for vehicle; main and branch
  * alternating under the quiet lock): letter forest main 103,245 (load 5.5) / 138,594 (5.2) /
- * MAIN3 against 40,542 (5.0) / 46,600 (1.6) / V2A / V2B; vehicle forest main 466 / 464 / VMAIN3
- * against 283 / 421 / 265 / VV2B. What is left of the letter forest's time is its leaves: at 200
+ * 129,305 (2.6) against 40,542 (5.0) / 46,600 (1.6); vehicle forest main 466 / 464 / 541 against
+ * 283 / 421; wall ms on two scoring threads, letter forest 120,056 → 21,260, vehicle forest 297 →
+ * 212 (load 2.2–3.9). What is left of the letter forest's time is its leaves: at 200
  * records $leaves1 45 % and the quadrature 16 % (paths through up to all 16 features, so the
  * widest leaves are not tabulated even for 1,000 rows), $backward1 8 %. Results differ from
- * $leavesK's by rounding only (a table times the value, not Ψ times it per row): ≤ 1.6·10⁻¹⁶ of the
- * largest contribution on the letter and vehicle forests. Tried: one leaf list per view, all
- * through $packed1 only when every leaf of the view has a table, else all through $leaves1 (the
- * first version): letter forest 40,542 / 46,600 against V2A / V2B with the split lists, the same.
+ * $leavesK's by rounding only (a table times the value, not Ψ times it per row): at 1,000 records
+ * ≤ 2.8·10⁻¹⁶ of the largest contribution on the letter forest, 1.6·10⁻¹⁶ on the vehicle forest.
+ * Tried and left out: each view's leaves split, those with a table through $packed1 and the rest
+ * through $leaves1 (a view with one leaf too wide to tabulate takes $leaves1 whole): letter forest
+ * 46,862 / 51,264 (load 2.3) against 40,542 / 46,600 whole, no gain; why not was not measured.
  *
  * After the packed words, where the instructions went (callgrind, 1,000 records, explanation alone;
  * the JIT code's functions told apart by their wasm jump-table slot): credit forest 19.33·10⁹ —
