@@ -20,11 +20,11 @@
  * 10's figures are at the default 40k, whose data fits the caches; at 400k the histogram kernels read
  * rows from memory, a fit's other cost.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { type Case, benchCase, syntheticCase, syntheticRowsArg } from './lib/gbdt-cases.js';
+import { pythonWithLightgbm, runLightgbm } from './lib/lightgbm-run.js';
 import type { Frame } from '../src/ml/frame.js';
 import { GbdtLearner } from '../src/ml/tabular/gbdt/index.js';
 
@@ -44,16 +44,9 @@ interface LightgbmTiming extends Summary {
   predict1000: number;
 }
 
+/** After LIGHTGBM_PREAMBLE: fits rounds (argv 3) on one thread 1 + repeats (argv 4) times; medians, CPU range, prediction time. */
 const LIGHTGBM_SCRIPT = `
-import json, sys, time
-import pandas as pd, lightgbm as lgb
-path, task, rounds, repeats = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-df = pd.read_csv(path, keep_default_na=False, na_values=[''])
-y = df.pop('__target__')
-for c in df.columns:
-    if not pd.api.types.is_numeric_dtype(df[c]):
-        df[c] = df[c].astype('category')
-Model = lgb.LGBMClassifier if task == 'classification' else lgb.LGBMRegressor
+rounds, repeats = int(sys.argv[3]), int(sys.argv[4])
 m = Model(n_estimators=rounds, num_leaves=31, learning_rate=0.1, random_state=0, num_threads=1, verbose=-1)
 runs = []
 for _ in range(1 + repeats):
@@ -105,40 +98,8 @@ function fastest<T>(times: number, f: () => T): [T, Timing] {
   return best;
 }
 
-function pythonWithLightgbm(): string | null {
-  const python = process.env.SIBYL_PYTHON ?? resolve(process.cwd(), '.venv/bin/python');
-  if (!existsSync(python)) return null;
-  try {
-    execFileSync(python, ['-c', 'import lightgbm, pandas'], { stdio: 'ignore' });
-    return python;
-  } catch {
-    return null;
-  }
-}
-
-function toCsv(c: Case): string {
-  const quote = (v: string) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
-  const header = [...c.frame.columns.map((col) => quote(col.name)), '__target__'].join(',');
-  const lines = [header];
-  for (let r = 0; r < c.frame.nRows; r++) {
-    const cells = c.frame.columns.map((col) => {
-      if (col.kind === 'numeric') return Number.isNaN(col.values[r]) ? '' : String(col.values[r]);
-      const code = col.codes[r];
-      // A letter prefix keeps pandas from reading numeric-looking levels as numbers.
-      return code < 0 ? '' : quote(`L_${col.levels[code]}`);
-    });
-    lines.push([...cells, String(c.y[r])].join(','));
-  }
-  return lines.join('\n') + '\n';
-}
-
 function lightgbmTiming(python: string, c: Case, dir: string, repeats: number): LightgbmTiming {
-  const csv = join(dir, `${c.name}.csv`);
-  const script = join(dir, 'fit_lightgbm.py');
-  writeFileSync(csv, toCsv(c));
-  writeFileSync(script, LIGHTGBM_SCRIPT);
-  const out = execFileSync(python, [script, csv, c.task.kind, String(c.rounds), String(repeats)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  return JSON.parse(out) as LightgbmTiming;
+  return runLightgbm<LightgbmTiming>(python, c, dir, LIGHTGBM_SCRIPT, [String(c.rounds), String(repeats)]);
 }
 
 function main(): void {

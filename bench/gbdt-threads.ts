@@ -23,10 +23,15 @@
  * '{"growClasses":false}' shares a multiclass round's trees leaf job by leaf job, as before class jobs.
  * The last lines summarise each case: wall speed-up, the estimate, and that the models were identical
  * (a 2-thread model that differs from the 1-thread one stops the benchmark with an error).
+ * The reference beside them, when a Python with lightgbm and pandas is there ($SIBYL_PYTHON, e.g.
+ * /work/venv/bin/python, or .venv/bin/python): LightGBM's own wall speed-up at num_threads=2 over 1 on the
+ * same rows and settings, the same number of pairs alternating 1 and 2 threads after a warm-up fit each.
  */
-import { readFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type Case, benchCase, syntheticCase, syntheticRowsArg } from './lib/gbdt-cases.js';
+import { pythonWithLightgbm, runLightgbm } from './lib/lightgbm-run.js';
 import { GbdtLearner } from '../src/ml/tabular/gbdt/index.js';
 import { teamStats, teamTuning } from '../src/ml/tabular/gbdt/team-tuning.js';
 
@@ -128,6 +133,32 @@ function workBalance(c: Case): string {
   );
 }
 
+/**
+ * After LIGHTGBM_PREAMBLE: LightGBM's own wall speed-up at num_threads=2 over 1 at our settings (rounds:
+ * argv 3), a warm-up fit each, then repeats (argv 4) pairs alternating 1 and 2 threads, as ours are run.
+ */
+const LIGHTGBM_THREADS_SCRIPT = `
+rounds, repeats = int(sys.argv[3]), int(sys.argv[4])
+def fit(threads):
+    m = Model(n_estimators=rounds, num_leaves=31, learning_rate=0.1, random_state=0, num_threads=threads, verbose=-1)
+    t0 = time.perf_counter()
+    m.fit(df, y)
+    return time.perf_counter() - t0
+fit(1)
+fit(2)
+pairs = []
+for _ in range(repeats):
+    one = fit(1)
+    two = fit(2)
+    pairs.append({'one': one, 'two': two})
+print(json.dumps(pairs))
+`;
+
+interface LightgbmPair {
+  one: number;
+  two: number;
+}
+
 function median(v: number[]): number {
   const s = [...v].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)];
@@ -150,58 +181,79 @@ function main(): void {
   console.log(`hand-off rules (team-tuning.ts): ${JSON.stringify(teamTuning)}`);
   const f2 = (x: number) => x.toFixed(2);
   const summary: string[] = [];
-  for (const [key, make] of makers) {
-    if (only && !only.has(key)) continue;
-    const c = make();
-    // Warm-up (JIT, helper threads started), then alternate so that both see the same load.
-    run(c, 1);
-    run(c, 2);
-    const ones: Run[] = [];
-    const twos: Run[] = [];
-    const speedups: string[] = [];
-    for (let i = 0; i < repeats; i++) {
-      const a = run(c, 1);
-      const b = run(c, 2);
-      ones.push(a);
-      twos.push(b);
-      speedups.push(`${f2(a.wall / b.wall)}× (load ${f2(loadavg()[0])})`);
-      if (a.model !== b.model) throw new Error(`${c.name}: the 2-thread model differs from the 1-thread model`);
+  const python = pythonWithLightgbm();
+  if (!python) console.log('LightGBM: no Python with lightgbm + pandas (.venv or $SIBYL_PYTHON); its 2-thread speed-up is not measured');
+  const dir = mkdtempSync(join(tmpdir(), 'gbdt-threads-'));
+  try {
+    for (const [key, make] of makers) {
+      if (only && !only.has(key)) continue;
+      const c = make();
+      // Warm-up (JIT, helper threads started), then alternate so that both see the same load.
+      run(c, 1);
+      run(c, 2);
+      const ones: Run[] = [];
+      const twos: Run[] = [];
+      const speedups: string[] = [];
+      for (let i = 0; i < repeats; i++) {
+        const a = run(c, 1);
+        const b = run(c, 2);
+        ones.push(a);
+        twos.push(b);
+        speedups.push(`${f2(a.wall / b.wall)}× (load ${f2(loadavg()[0])})`);
+        if (a.model !== b.model) throw new Error(`${c.name}: the 2-thread model differs from the 1-thread model`);
+      }
+      // Medians over the repeats; CPU figures are the steadier ones on a shared machine.
+      const m = (rs: Run[], k: keyof Omit<Run, 'model'>) => median(rs.map((r) => r[k]));
+      const balance = workBalance(c);
+      const t = twos[0].trees;
+      console.log(`${c.name}: ${c.frame.nRows} rows × ${c.frame.columns.length} cols, ${c.rounds} rounds, ${t} trees; models byte-identical`);
+      console.log(`  1 thread : cpu ${f2(m(ones, 'cpu'))} s (main thread ${f2(m(ones, 'mainCpu'))} s), wall ${f2(m(ones, 'wall'))} s`);
+      console.log(
+        `  2 threads: cpu ${f2(m(twos, 'cpu'))} s (main thread ${f2(m(twos, 'mainCpu'))} s), wall ${f2(m(twos, 'wall'))} s; ` +
+          `hand-offs per tree ${f2(m(twos, 'syncs') / t)} (leaf jobs ${f2(m(twos, 'leafSyncs') / t)}, row jobs ${f2(m(twos, 'rowSyncs') / t)}, ` +
+          `class jobs ${f2(m(twos, 'classSyncs') / t)}), ` +
+          `leaf jobs kept on the main thread per tree ${f2(m(twos, 'soloJobs') / t)}, blocks the helper took ${f2(m(twos, 'helperBlocks') / Math.max(1, m(twos, 'blocks')))} (of ${f2(m(twos, 'blocks') / t)} per tree)`,
+      );
+      console.log(
+        `  2-thread timeline (main thread, wall s): serial ${f2(m(twos, 'serial'))}, share of shared jobs ${f2(m(twos, 'mainShare'))}, ` +
+          `wait for helper ${f2(m(twos, 'wait'))} (asleep ${f2(m(twos, 'sleep'))}); helper busy ${f2(m(twos, 'helperBusy'))}; ` +
+          `critical path with free hand-offs ${f2(m(twos, 'freeHandoffs'))} CPU s`,
+      );
+      console.log(
+        `  leaf splits handed ahead per tree ${f2(m(twos, 'splitsAhead') / t)} (done by the main thread ${f2(m(twos, 'splitsAheadByMain') / t)}), ` +
+          `${f2(m(twos, 'splitBusy'))} s on them; ` +
+          `main thread's wait for them ${f2(m(twos, 'splitWait'))} s (in the critical path: their length beyond the main thread's work meanwhile)`,
+      );
+      console.log(
+        `  speed-up estimate (1-thread main CPU / free-hand-off critical path): ${f2(m(ones, 'mainCpu') / m(twos, 'freeHandoffs'))}×; ` +
+          `wall speed-ups, alternating runs: ${speedups.join(', ')}`,
+      );
+      console.log(`  work-balance estimate: ${m(twos, 'syncs') > 0 ? balance : 'none (the fit stays on one thread: below teamTuning.minCellsPerThread)'}`);
+      // The reference: LightGBM's own 2-thread speed-up on the same rows and settings, pairs alternating the same way.
+      let reference = '';
+      if (python) {
+        const pairs = runLightgbm<LightgbmPair[]>(python, c, dir, LIGHTGBM_THREADS_SCRIPT, [String(c.rounds), String(repeats)]);
+        const ratios = pairs.map((p) => p.one / p.two);
+        console.log(
+          `  LightGBM num_threads 2 over 1: wall ${f2(median(pairs.map((p) => p.one)))} → ${f2(median(pairs.map((p) => p.two)))} s; ` +
+            `speed-ups, alternating runs: ${ratios.map(f2).join('×, ')}× (load ${f2(loadavg()[0])})`,
+        );
+        reference = `  LightGBM ${f2(median(ratios))}×`;
+      }
+      const shared = m(twos, 'syncs') > 0;
+      summary.push(
+        `  ${c.name.padEnd(20)} wall ${f2(median(ones.map((r, i) => r.wall / twos[i].wall)))}×  ` +
+          (shared ? `estimate ${f2(m(ones, 'mainCpu') / m(twos, 'freeHandoffs'))}×  ` : 'one thread (below teamTuning.minCellsPerThread)  ') +
+          `model bytes 1 vs 2 threads: identical (${repeats} pairs compared)${reference}`,
+      );
     }
-    // Medians over the repeats; CPU figures are the steadier ones on a shared machine.
-    const m = (rs: Run[], k: keyof Omit<Run, 'model'>) => median(rs.map((r) => r[k]));
-    const balance = workBalance(c);
-    const t = twos[0].trees;
-    console.log(`${c.name}: ${c.frame.nRows} rows × ${c.frame.columns.length} cols, ${c.rounds} rounds, ${t} trees; models byte-identical`);
-    console.log(`  1 thread : cpu ${f2(m(ones, 'cpu'))} s (main thread ${f2(m(ones, 'mainCpu'))} s), wall ${f2(m(ones, 'wall'))} s`);
-    console.log(
-      `  2 threads: cpu ${f2(m(twos, 'cpu'))} s (main thread ${f2(m(twos, 'mainCpu'))} s), wall ${f2(m(twos, 'wall'))} s; ` +
-        `hand-offs per tree ${f2(m(twos, 'syncs') / t)} (leaf jobs ${f2(m(twos, 'leafSyncs') / t)}, row jobs ${f2(m(twos, 'rowSyncs') / t)}, ` +
-        `class jobs ${f2(m(twos, 'classSyncs') / t)}), ` +
-        `leaf jobs kept on the main thread per tree ${f2(m(twos, 'soloJobs') / t)}, blocks the helper took ${f2(m(twos, 'helperBlocks') / Math.max(1, m(twos, 'blocks')))} (of ${f2(m(twos, 'blocks') / t)} per tree)`,
-    );
-    console.log(
-      `  2-thread timeline (main thread, wall s): serial ${f2(m(twos, 'serial'))}, share of shared jobs ${f2(m(twos, 'mainShare'))}, ` +
-        `wait for helper ${f2(m(twos, 'wait'))} (asleep ${f2(m(twos, 'sleep'))}); helper busy ${f2(m(twos, 'helperBusy'))}; ` +
-        `critical path with free hand-offs ${f2(m(twos, 'freeHandoffs'))} CPU s`,
-    );
-    console.log(
-      `  leaf splits handed ahead per tree ${f2(m(twos, 'splitsAhead') / t)} (done by the main thread ${f2(m(twos, 'splitsAheadByMain') / t)}), ` +
-        `${f2(m(twos, 'splitBusy'))} s on them; ` +
-        `main thread's wait for them ${f2(m(twos, 'splitWait'))} s (in the critical path: their length beyond the main thread's work meanwhile)`,
-    );
-    console.log(
-      `  speed-up estimate (1-thread main CPU / free-hand-off critical path): ${f2(m(ones, 'mainCpu') / m(twos, 'freeHandoffs'))}×; ` +
-        `wall speed-ups, alternating runs: ${speedups.join(', ')}`,
-    );
-    console.log(`  work-balance estimate: ${m(twos, 'syncs') > 0 ? balance : 'none (the fit stays on one thread: below teamTuning.minCellsPerThread)'}`);
-    const shared = m(twos, 'syncs') > 0;
-    summary.push(
-      `  ${c.name.padEnd(20)} wall ${f2(median(ones.map((r, i) => r.wall / twos[i].wall)))}×  ` +
-        (shared ? `estimate ${f2(m(ones, 'mainCpu') / m(twos, 'freeHandoffs'))}×  ` : 'one thread (below teamTuning.minCellsPerThread)  ') +
-        `model bytes 1 vs 2 threads: identical (${repeats} pairs compared)`,
-    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
-  console.log(`summary, 2 threads over 1 (wall: median of alternating runs, load average now ${f2(loadavg()[0])}; estimate: critical path):`);
+  console.log(
+    `summary, 2 threads over 1 (wall: median of alternating runs, load average now ${f2(loadavg()[0])}; estimate: critical path` +
+      `${python ? '; LightGBM: its own wall speed-up at num_threads 2 over 1, median of alternating runs' : ''}):`,
+  );
   for (const line of summary) console.log(line);
 }
 
