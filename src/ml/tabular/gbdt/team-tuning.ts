@@ -23,8 +23,17 @@ export const teamTuning = {
   countScans: true,
   /** Rows below which row work (gradients, scores) stays on the main thread. */
   parallelRows: 4096,
-  /** Rows of a split leaf below which its partition stays on the main thread. */
-  partitionRows: 4096,
+  /**
+   * Rows of a split leaf below which its partition stays on the main thread: by default every partition
+   * (the most rows a wasm memory can index). Shared, a partition cost the main thread more than doing it
+   * alone, at every size measured: main-thread wall time in partitions of ≥ 4,096 rows per 2-thread fit,
+   * shared from 4,096 rows against none shared, minimum of 5 fits each alternating (load 1.6–2.8):
+   * synthetic 40k 60.3 / 48.7 ms against 48.3 / 43.6 ms; synthetic 400k, of 2 fits, 868 / 942 ms against
+   * 573 / 599 ms. Each thread partitioning its row blocks wholly into scratch and then moving its blocks'
+   * parts to their places (offsets from the blocks' counts), instead of the main thread merging them,
+   * was no better: 40k 49.5 / 42.8 ms against 42.5 / 42.5 ms alone; 400k 1,187 / 981 ms against 632 / 704.
+   */
+  partitionRows: 2 ** 31 - 1,
   /**
    * Whether a round with at least one class per thread grows whole trees on each thread at once
    * (feature-team.ts growClasses) rather than sharing each tree's leaf jobs (false: the rule before).
