@@ -13,9 +13,10 @@
  * single-thread scan's choice: models are byte-identical whatever the thread count, and whichever
  * thread did a block.
  *
- * The same threads share the fit's row work (row-work.ts): gradients, partitioning a split leaf's rows,
- * adding a tree's values to the scores, each cut into row blocks and giving the numbers one thread
- * gives. Without that, a third of a two-thread fit ran on the main thread alone.
+ * The same threads share the fit's row work (row-work.ts): gradients and adding a tree's values to the
+ * scores, each cut into row blocks and giving the numbers one thread gives. Without that, a third of a
+ * two-thread fit ran on the main thread alone. Partitioning a split leaf's rows can be shared too, but
+ * by default is not (teamTuning.partitionRows: shared, it cost the main thread more than alone).
  *
  * Blocks are not assigned: each thread takes the next one (a compare-and-swap on a counter tagged with
  * the job's number) until none is left, a few blocks per thread (teamTuning.blocksPerThread). The main
@@ -41,11 +42,11 @@
  * (1.75×, 1.73×), 2-thread wall 0.64 → 0.58 s; load 1.8–2.1, main 1.20×, 1.31× (1.36×, 1.39×), now
  * 1.32×, 1.62× (1.44×, 1.77×). Synthetic 400k (one pair, load 1.3–1.5): 1.69× → 1.90×, 5.08 → 4.62 s.
  * Wall figures on this VM move between two modes from run to run (a 2-thread fit in 0.54 or 0.75 s, the
- * main thread's own CPU 25 % higher in the slow one, on main's code too), hence the pairs. Not done:
- * shared partitions still merge on the main thread; the main thread still does more than the helper
- * (its own 15 splits a tree and the top of the tree, beside the helper's 12 and its share of the top:
- * 0.52 s against 0.41 s busy); two splits ahead at a time (splitsAheadAtOnce) kept the helper busier
- * but made the main thread wait for it.
+ * main thread's own CPU 25 % higher in the slow one, on main's code too), hence the pairs. Since then
+ * partitions stay on the main thread (team-tuning.ts partitionRows). Not done: the main thread still
+ * does more than the helper (its own 15 splits a tree and the top of the tree, beside the helper's 12
+ * and its share of the top: 0.52 s against 0.41 s busy); two splits ahead at a time (splitsAheadAtOnce)
+ * kept the helper busier but made the main thread wait for it.
  *
  * A multiclass round grows one tree per class from the same gradients; with at least as many classes as
  * threads, the threads grow whole trees of the round instead (growClasses), each on its own tree lane
