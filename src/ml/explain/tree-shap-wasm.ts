@@ -337,44 +337,19 @@ export class WasmTreeShap {
     // Per node, for two pairs of rows: masks (i64 each), sums (f64x2 a pair).
     const mask = align(tBits + twinBits * 32);
     const sum = align(mask + m * 32);
-    // Scratch of the Ψ tables (tree-shap-kernel.wat $psiTable): the largest leaf's ratios and subset products.
-    let widest = 0;
-    for (let l = 0; l < p.leaves; l++) if (p.tableAt[l]! >= 0 && p.leafSlots[l]! > widest) widest = p.leafSlots[l]!;
-    const lanes = 16 * ((((widest + 1) >> 1) + 1) >> 1);
-    const ratio = align(sum + m * 32);
-    const products = ratio + widest * lanes;
-    this.ensure(products + (1 << widest) * lanes);
+    const { ratio, products } = this.psiScratch(p, sum + m * 32);
     const buffer = this.memory.buffer;
     const f64 = new Float64Array(buffer);
     const i32 = new Int32Array(buffer);
     // Skipped leaves' sums stay 0 for every row (the kernel writes only the sums of the leaves it visits and of splits).
     f64.fill(0, sum >> 3, (sum >> 3) + 4 * m);
-    const { threshold, defaultLeft } = this.rows;
-    const catOffset = this.rows.catOffset;
     // A one-output tree's leaf values: of its output (GBDT), or of the ensemble's one output (a regression forest, a binary one by difference).
     const scalar = p.only >= 0 ? p.leafScalar : this.values(p, leafValue);
     let categorical = 0;
     let i = 0;
     for (let a = 0; a < m; a++) {
       if (p.leftAt[a]! < 0 || this.twinAt[a]! >= 0) continue;
-      const at = (splits >> 2) + 12 * i;
-      const node = p.order[a]!;
-      const cat = catOffset ? catOffset[node]! : -1;
-      if (cat >= 0) {
-        i32[at] = cat;
-        i32[at + 1] = 0;
-        categorical = 1;
-      } else f64[at >> 1] = threshold[node]!;
-      i32[at + 2] = p.columnAt[a]! * 8;
-      i32[at + 3] = p.columnAt[a]! * 16;
-      i32[at + 4] = a * 32;
-      i32[at + 5] = p.rightAt[a]! * 32;
-      i32[at + 6] = -defaultLeft[node]!;
-      i32[at + 7] = -defaultLeft[node]!;
-      i32[at + 8] = ~(1 << p.slotAt[a]!);
-      i32[at + 9] = -1;
-      i32[at + 10] = cat >= 0 ? 2 : 0;
-      i32[at + 11] = 0;
+      if (this.writeSplit(p, a, (splits >> 2) + 12 * i, f64, i32)) categorical = 1;
       i++;
     }
     if (packedBits >= 0) this.packed(p, this.live, 0, L, (i) => tables + 8 * p.tableAt[this.live[i]!]!, leaves, bits, f64, i32);
@@ -554,41 +529,17 @@ export class WasmTreeShap {
     const mask = align(bits + packedBits * 32);
     // Sums: each view its own 32 bytes a node (both row pairs).
     const sum = align(mask + m * 32);
-    let widest = 0;
-    for (let l = 0; l < p.leaves; l++) if (p.tableAt[l]! >= 0 && p.leafSlots[l]! > widest) widest = p.leafSlots[l]!;
-    const lanes = 16 * ((((widest + 1) >> 1) + 1) >> 1);
-    const ratio = align(sum + nv * m * 32);
-    const products = ratio + widest * lanes;
-    this.ensure(products + (1 << widest) * lanes);
+    const { ratio, products } = this.psiScratch(p, sum + nv * m * 32);
     const buffer = this.memory.buffer;
     const f64 = new Float64Array(buffer);
     const i32 = new Int32Array(buffer);
     // The tree's split records, all of them for the forward pass; each view's are copies of its splits'.
-    const { threshold, defaultLeft } = this.rows;
-    const catOffset = this.rows.catOffset;
     let categorical = 0;
     const recordOf = this.twinAt; // split node → its record's number (twinAt is free here: no twins in vector trees)
     let i = 0;
     for (let a = 0; a < m; a++) {
       if (p.leftAt[a]! < 0) continue;
-      const at = (splits >> 2) + 12 * i;
-      const node = p.order[a]!;
-      const cat = catOffset ? catOffset[node]! : -1;
-      if (cat >= 0) {
-        i32[at] = cat;
-        i32[at + 1] = 0;
-        categorical = 1;
-      } else f64[at >> 1] = threshold[node]!;
-      i32[at + 2] = p.columnAt[a]! * 8;
-      i32[at + 3] = p.columnAt[a]! * 16;
-      i32[at + 4] = a * 32;
-      i32[at + 5] = p.rightAt[a]! * 32;
-      i32[at + 6] = -defaultLeft[node]!;
-      i32[at + 7] = -defaultLeft[node]!;
-      i32[at + 8] = ~(1 << p.slotAt[a]!);
-      i32[at + 9] = -1;
-      i32[at + 10] = cat >= 0 ? 2 : 0;
-      i32[at + 11] = 0;
+      if (this.writeSplit(p, a, (splits >> 2) + 12 * i, f64, i32)) categorical = 1;
       recordOf[a] = i++;
     }
     for (let j = 0; j < nSplits; j++) {
@@ -657,6 +608,42 @@ export class WasmTreeShap {
   /** Split node → its twin record's number, or −1 (other splits, leaves). */
   private twinAt = new Int32Array(64);
   private twinLeaves = new Int32Array(64);
+
+  /**
+   * Scratch of the Ψ tables (tree-shap-kernel.wat $psiTable) from byte `from` on: the widest tabulated
+   * leaf's ratios and subset products; the memory grown to hold them.
+   */
+  private psiScratch(p: KernelTree, from: number): { ratio: number; products: number } {
+    let widest = 0;
+    for (let l = 0; l < p.leaves; l++) if (p.tableAt[l]! >= 0 && p.leafSlots[l]! > widest) widest = p.leafSlots[l]!;
+    const lanes = 16 * ((((widest + 1) >> 1) + 1) >> 1);
+    const ratio = align(from);
+    const products = ratio + widest * lanes;
+    this.ensure(products + (1 << widest) * lanes);
+    return { ratio, products };
+  }
+
+  /** Split node a's record ($rows' 12 words) at word `at`; true when the split is on a category. */
+  private writeSplit(p: KernelTree, a: number, at: number, f64: Float64Array, i32: Int32Array): boolean {
+    const { threshold, defaultLeft, catOffset } = this.rows;
+    const node = p.order[a]!;
+    const cat = catOffset ? catOffset[node]! : -1;
+    if (cat >= 0) {
+      i32[at] = cat;
+      i32[at + 1] = 0;
+    } else f64[at >> 1] = threshold[node]!;
+    i32[at + 2] = p.columnAt[a]! * 8;
+    i32[at + 3] = p.columnAt[a]! * 16;
+    i32[at + 4] = a * 32;
+    i32[at + 5] = p.rightAt[a]! * 32;
+    i32[at + 6] = -defaultLeft[node]!;
+    i32[at + 7] = -defaultLeft[node]!;
+    i32[at + 8] = ~(1 << p.slotAt[a]!);
+    i32[at + 9] = -1;
+    i32[at + 10] = cat >= 0 ? 2 : 0;
+    i32[at + 11] = 0;
+    return cat >= 0;
+  }
 
   /**
    * The twin records (tree-shap-kernel.wat $twins1), their bit tables and their tables C and F from the
