@@ -178,6 +178,21 @@ test('TreeSHAP equals brute-force Shapley values over all subsets (GBDT, 6 featu
   assert.ok(repeated > 0, 'the categorical features take part');
 });
 
+/** Leaves of a vector-leaf forest, those with one output other than 0 (pure) and those with several (mixed). */
+function leafPurity(trees: ShapTrees): { leaves: number; pure: number; mixed: number } {
+  const k = trees.outputs;
+  const counts = { leaves: 0, pure: 0, mixed: 0 };
+  for (let n = 0; n < trees.left.length; n++) {
+    if (trees.left[n]! >= 0) continue;
+    counts.leaves++;
+    let nonZero = 0;
+    for (let c = 0; c < k; c++) if (trees.leafValue[n * k + c] !== 0) nonZero++;
+    if (nonZero === 1) counts.pure++;
+    if (nonZero > 1) counts.mixed++;
+  }
+  return counts;
+}
+
 test('TreeSHAP equals brute-force Shapley values for every class of a fully grown forest (vehicle, 4 classes, 6 features: pure leaves, zero leaves skipped, one class by difference)', () => {
   const vehicle = benchFold(fixtureTable('classification', 'vehicle'), 0);
   const keep = vehicle.train.columns.filter((c) => c.kind === 'numeric').map((c) => c.name).slice(0, 6);
@@ -188,15 +203,7 @@ test('TreeSHAP equals brute-force Shapley values for every class of a fully grow
   const k = trees.outputs;
   assert.equal(k, 4);
   // Fully grown: every leaf holds one class, so in every output most leaves are 0.
-  let pure = 0;
-  let leaves = 0;
-  for (let n = 0; n < trees.left.length; n++) {
-    if (trees.left[n]! >= 0) continue;
-    leaves++;
-    let nonZero = 0;
-    for (let c = 0; c < k; c++) if (trees.leafValue[n * k + c] !== 0) nonZero++;
-    if (nonZero === 1) pure++;
-  }
+  const { leaves, pure } = leafPurity(trees);
   assert.ok(pure > 0.9 * leaves, `pure leaves ${pure} of ${leaves}`);
   const e = explain(model, frame);
   const nf = keep.length;
@@ -222,15 +229,7 @@ test('TreeSHAP equals brute-force Shapley values for vector leaves both pure and
   const k = trees.outputs;
   assert.equal(k, 4);
   // Leaves of 5 rows or more: some hold one class, others several (a class's view then shares the leaf with other views).
-  let pure = 0;
-  let mixed = 0;
-  for (let n = 0; n < trees.left.length; n++) {
-    if (trees.left[n]! >= 0) continue;
-    let nonZero = 0;
-    for (let c = 0; c < k; c++) if (trees.leafValue[n * k + c] !== 0) nonZero++;
-    if (nonZero === 1) pure++;
-    if (nonZero > 1) mixed++;
-  }
+  const { pure, mixed } = leafPurity(trees);
   assert.ok(pure > 5 && mixed > 5, `pure leaves ${pure}, mixed ${mixed}`);
   const nf = keep.length;
   const decide = decideOf(input);
