@@ -355,19 +355,10 @@ export class WasmTreeShap {
     if (packedBits >= 0) this.packed(p, this.live, 0, L, (i) => tables + 8 * p.tableAt[this.live[i]!]!, leaves, bits, f64, i32);
     for (let li = 0; li < L && packedBits < 0; li++) {
       const l = this.live[li]!;
-      const at = (leaves >> 2) + 8 * li;
-      const d = p.leafSlots[l]!;
       const tab = p.tableAt[l]!;
-      i32[at] = this.leafPos[l]! * 32;
-      i32[at + 1] = (1 << d) - 1;
-      i32[at + 2] = tab >= 0 ? tables + 8 * tab : -1;
-      i32[at + 3] = sFeat + 4 * p.leafAt[l]!;
-      i32[at + 4] = sHot + 8 * p.leafAt[l]!;
-      i32[at + 5] = this.quadAt[l]! >= 0 ? quad + 8 * this.quadAt[l]! : -1;
-      i32[at + 6] = d;
+      this.writeLeaf(p, l, (leaves >> 2) + 8 * li, tab >= 0 ? tables + 8 * tab : -1, { sFeat, sHot, quad }, i32);
       // Tables carry the leaf's value (scalar[l], filled in below by $psiTable).
       f64[(values >> 3) + li] = tab >= 0 ? 1 : scalar[l]!;
-      i32[at + 7] = 1 << 16;
     }
     for (let j = 0; j < p.used; j++) i32[(sFeat >> 2) + j] = p.feature[j]! * 16;
     f64.set(p.zero.subarray(0, p.used), sZero >> 3);
@@ -377,11 +368,7 @@ export class WasmTreeShap {
       const l = li < L ? this.live[li]! : this.twinLeaves[li - L]!;
       const tab = p.tableAt[l]!;
       if (tab < 0) continue;
-      const d = p.leafSlots[l]!;
-      const q = (d + 1) >> 1;
-      const nodes = this.gaussAt[q - 1]!;
-      const n2 = (q + 1) >> 1;
-      this.psiTableFn(sZero + 8 * p.leafAt[l]!, d, scalar[l]!, tables + 8 * tab, products, ratio, nodes, nodes + 16 * n2, n2);
+      this.fillTable(p, l, scalar[l]!, tables + 8 * tab, sZero, { products, ratio });
     }
     f64.set(this.quad.subarray(0, quadUsed), quad >> 3);
     if (nt > 0) this.twins(p, { twins, tTables, tables, tBits }, f64, i32);
@@ -563,26 +550,13 @@ export class WasmTreeShap {
         const value = leafValue[p.leafNode[l]! * k + c]!;
         f64[(values >> 3) + j] = this.viewTable[j]! >= 0 ? 1 : value;
         if (this.viewTable[j]! < 0) continue;
-        const d = p.leafSlots[l]!;
-        const q = (d + 1) >> 1;
-        const nodes = this.gaussAt[q - 1]!;
-        const n2 = (q + 1) >> 1;
-        this.psiTableFn(sZero + 8 * p.leafAt[l]!, d, value, tables + 8 * this.viewTable[j]!, products, ratio, nodes, nodes + 16 * n2, n2);
+        this.fillTable(p, l, value, tables + 8 * this.viewTable[j]!, sZero, { products, ratio });
       }
       const lt = l0 + tabulated[v]!;
       this.packed(p, this.viewLeaves, l0, lt - l0, (j) => tables + 8 * this.viewTable[j]!, leaves + 32 * l0, bitsAt, f64, i32);
       for (let j = lt; j < l1; j++) {
         const l = this.viewLeaves[j]!;
-        const at = (leaves >> 2) + 8 * j;
-        const d = p.leafSlots[l]!;
-        i32[at] = this.leafPos[l]! * 32;
-        i32[at + 1] = (1 << d) - 1;
-        i32[at + 2] = this.viewTable[j]! >= 0 ? tables + 8 * this.viewTable[j]! : -1;
-        i32[at + 3] = sFeat + 4 * p.leafAt[l]!;
-        i32[at + 4] = sHot + 8 * p.leafAt[l]!;
-        i32[at + 5] = this.quadAt[l]! >= 0 ? quad + 8 * this.quadAt[l]! : -1;
-        i32[at + 6] = d;
-        i32[at + 7] = 1 << 16;
+        this.writeLeaf(p, l, (leaves >> 2) + 8 * j, this.viewTable[j]! >= 0 ? tables + 8 * this.viewTable[j]! : -1, { sFeat, sHot, quad }, i32);
       }
       const rec = (views >> 2) + 12 * v;
       i32[rec] = vSplits + 48 * s0;
@@ -621,6 +595,31 @@ export class WasmTreeShap {
     const products = ratio + widest * lanes;
     this.ensure(products + (1 << widest) * lanes);
     return { ratio, products };
+  }
+
+  /**
+   * Leaf l's record for $leaves1 (8 words) at word `at`: its sums, hot-set mask, Ψ table (−1: none, the
+   * quadrature's factors instead), path features and ratios, and d.
+   */
+  private writeLeaf(p: KernelTree, l: number, at: number, table: number, scratch: { sFeat: number; sHot: number; quad: number }, i32: Int32Array): void {
+    const d = p.leafSlots[l]!;
+    i32[at] = this.leafPos[l]! * 32;
+    i32[at + 1] = (1 << d) - 1;
+    i32[at + 2] = table;
+    i32[at + 3] = scratch.sFeat + 4 * p.leafAt[l]!;
+    i32[at + 4] = scratch.sHot + 8 * p.leafAt[l]!;
+    i32[at + 5] = this.quadAt[l]! >= 0 ? scratch.quad + 8 * this.quadAt[l]! : -1;
+    i32[at + 6] = d;
+    i32[at + 7] = 1 << 16;
+  }
+
+  /** Leaf l's Ψ table at byte `table`, times `value` ($psiTable, from the leaf's zero fractions at sZero). */
+  private fillTable(p: KernelTree, l: number, value: number, table: number, sZero: number, scratch: { products: number; ratio: number }): void {
+    const d = p.leafSlots[l]!;
+    const q = (d + 1) >> 1;
+    const nodes = this.gaussAt[q - 1]!;
+    const n2 = (q + 1) >> 1;
+    this.psiTableFn(sZero + 8 * p.leafAt[l]!, d, value, table, scratch.products, scratch.ratio, nodes, nodes + 16 * n2, n2);
   }
 
   /** Split node a's record ($rows' 12 words) at word `at`; true when the split is on a category. */
