@@ -60,13 +60,8 @@
     (block $pairsDone
       (loop $pairLoop
         (br_if $pairsDone (i32.ge_u (local.get $p) (local.get $pairs)))
-        (v128.store (local.get $mask) (v128.const i64x2 -1 -1))
-        (v128.store offset=16 (local.get $mask) (v128.const i64x2 -1 -1))
-        (if (local.get $categorical)
-          (then (call $forwardCategorical (local.get $xr) (local.get $rowBytes) (local.get $splits) (local.get $splitsEnd) (local.get $mask) (local.get $catBits)))
-          (else (if (local.get $missing)
-            (then (call $forwardMissing (local.get $xr) (local.get $rowBytes) (local.get $splits) (local.get $splitsEnd) (local.get $mask)))
-            (else (call $forward (local.get $xr) (local.get $rowBytes) (local.get $splits) (local.get $splitsEnd) (local.get $mask))))))
+        (call $forwardPass (local.get $xr) (local.get $rowBytes) (local.get $splits) (local.get $splitsEnd) (local.get $mask)
+          (local.get $catBits) (local.get $categorical) (local.get $missing))
         ;; The leaves, one pair after the other.
         (local.set $half (i32.const 0))
         (loop $pairHalves
@@ -118,13 +113,8 @@
     (block $pairsDone
       (loop $pairLoop
         (br_if $pairsDone (i32.ge_u (local.get $p) (local.get $pairs)))
-        (v128.store (local.get $mask) (v128.const i64x2 -1 -1))
-        (v128.store offset=16 (local.get $mask) (v128.const i64x2 -1 -1))
-        (if (local.get $categorical)
-          (then (call $forwardCategorical (local.get $xr) (local.get $rowBytes) (local.get $splits) (local.get $splitsEnd) (local.get $mask) (local.get $catBits)))
-          (else (if (local.get $missing)
-            (then (call $forwardMissing (local.get $xr) (local.get $rowBytes) (local.get $splits) (local.get $splitsEnd) (local.get $mask)))
-            (else (call $forward (local.get $xr) (local.get $rowBytes) (local.get $splits) (local.get $splitsEnd) (local.get $mask))))))
+        (call $forwardPass (local.get $xr) (local.get $rowBytes) (local.get $splits) (local.get $splitsEnd) (local.get $mask)
+          (local.get $catBits) (local.get $categorical) (local.get $missing))
         (local.set $view (local.get $views))
         (block $viewsDone
           (loop $viewLoop
@@ -152,6 +142,18 @@
         (local.set $pp (i32.add (local.get $pp) (i32.shl (local.get $pairStride) (i32.const 1))))
         (local.set $p (i32.add (local.get $p) (i32.const 2)))
         (br $pairLoop))))
+
+  ;; The forward pass of two row pairs from the root (every path feature hot): the variant the tree's
+  ;; splits need ($forwardCategorical, $forwardMissing or $forward).
+  (func $forwardPass (param $xr i32) (param $rowBytes i32) (param $splits i32) (param $splitsEnd i32) (param $mask i32)
+    (param $catBits i32) (param $categorical i32) (param $missing i32)
+    (v128.store (local.get $mask) (v128.const i64x2 -1 -1))
+    (v128.store offset=16 (local.get $mask) (v128.const i64x2 -1 -1))
+    (if (local.get $categorical)
+      (then (call $forwardCategorical (local.get $xr) (local.get $rowBytes) (local.get $splits) (local.get $splitsEnd) (local.get $mask) (local.get $catBits)))
+      (else (if (local.get $missing)
+        (then (call $forwardMissing (local.get $xr) (local.get $rowBytes) (local.get $splits) (local.get $splitsEnd) (local.get $mask)))
+        (else (call $forward (local.get $xr) (local.get $rowBytes) (local.get $splits) (local.get $splitsEnd) (local.get $mask)))))))
 
   ;; Forward over splits rec .. end−1 for the four rows at xr0 (two pairs: rows 0, 1 and rows 2, 3,
   ;; rowBytes apart), numeric splits and no missing values: a row goes left at v ≤ threshold; the left
