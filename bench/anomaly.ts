@@ -18,17 +18,19 @@
  *   npm run bench:anomaly [-- dataset …]
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ANOMALY_TASK, IsolationForest, treesForRows } from '../src/ml/tabular/isolation-forest/index.js';
 import { selectRows } from '../src/ml/tabular/contest/frame-rows.js';
 import { SeededRandom } from '../src/ml/core/random.js';
 import { pathToFileURL } from 'node:url';
 import { benchdata, benchPath } from './lib/benchdata.js';
+import { noPython, pythonWith } from './lib/python.js';
 import { evaluateIsolationForest, loadAnomalyTable, referenceIsolationForest, type AnomalyRun } from './lib/anomaly-table.js';
 
 const SEEDS = Array.from({ length: 20 }, (_, i) => i);
 const SKLEARN_TREES = 100;
+const SKLEARN_MODULES = ['sklearn', 'pandas'];
 const TAIL_LEVELS = [0.01, 0.05, 0.1];
 
 export function anomalyTableNames(): string[] {
@@ -93,7 +95,7 @@ export async function runAnomalyBench(names: string[] = anomalyTableNames()): Pr
   lines.push(
     `anomaly: ${names.length} datasets, ${SEEDS.length} seeds; mean ROC-AUC ${summary.ours.toFixed(4)} (default trees), ${mean(sums.ours100).toFixed(4)} (${SKLEARN_TREES} trees) ` +
       `vs IsolationForest ${summary.ref.toFixed(4)} (file)` +
-      (sums.live100.length === names.length ? `, ${mean(sums.live100).toFixed(4)} (here, ${SKLEARN_TREES} trees), ${mean(sums.liveSame).toFixed(4)} (here, our tree counts)` : ' (no python with scikit-learn: SIBYL_PYTHON)'),
+      (sums.live100.length === names.length ? `, ${mean(sums.live100).toFixed(4)} (here, ${SKLEARN_TREES} trees), ${mean(sums.liveSame).toFixed(4)} (here, our tree counts)` : ` (${noPython(SKLEARN_MODULES, 'scikit-learn here left out')})`),
   );
   return { ...summary, lines };
 }
@@ -108,15 +110,15 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
 function sklearnRuns(name: string, trees: number[]): SklearnRuns | undefined {
   const script = join(process.cwd(), 'bench', 'sklearn_isolation_forest.py');
   const args = [script, benchPath('anomaly', `${name}.csv`), String(SEEDS.length), [...new Set(trees)].join(',')];
-  for (const python of [process.env.SIBYL_PYTHON, join(process.cwd(), '.venv/bin/python'), '/work/venv/bin/python'].filter((p): p is string => !!p && existsSync(p))) {
-    try {
-      const out = execFileSync(python, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, OMP_NUM_THREADS: '1' } });
-      return JSON.parse(out.trim().split('\n').pop()!) as SklearnRuns;
-    } catch {
-      // try the next python
-    }
+  const python = pythonWith(SKLEARN_MODULES);
+  if (!python) return undefined;
+  try {
+    const out = execFileSync(python, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, OMP_NUM_THREADS: '1' } });
+    return JSON.parse(out.trim().split('\n').pop()!) as SklearnRuns;
+  } catch (e) {
+    console.error(`scikit-learn's IsolationForest failed on ${name}: ${(e as Error).message.split('\n')[0]}`);
+    return undefined;
   }
-  return undefined;
 }
 
 function meaningLines(names: string[], flaggedBySklearn: Map<string, number>): string[] {

@@ -1,7 +1,7 @@
 /**
  * Explanation speed: CPU time to explain a 1,000-record batch (goal: well under a second) per model
  * kind, next to LightGBM's pred_contrib on a model of the same size (100 rounds, 31 leaves, one thread)
- * when the Python at $SIBYL_PYTHON (default /work/venv/bin/python) has lightgbm. Also prints each
+ * when the benches' Python (bench/lib/python.ts: $SIBYL_PYTHON, .venv, /work/venv) has lightgbm. Also prints each
  * model's size (trees, leaves, deepest leaf, most distinct features on a path), its explanation work
  * per record (tree-shap.ts pathWork) and how many records one request may explain under the work
  * limit, and the largest Ψ tables one tree needs at once (they are built per request, tree by tree,
@@ -61,11 +61,12 @@
  * (627,891 leaves): 8,357 ms CPU for 20 records (load 0.4), ~418,000 per 1,000.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { benchdata } from './lib/benchdata.js';
+import { pythonWith } from './lib/python.js';
 import { benchFold, loadBenchTable } from './lib/tabular-table.js';
 import type { Frame, Task } from '../src/ml/frame.js';
 import type { TrainedModel } from '../src/ml/estimator.js';
@@ -82,7 +83,6 @@ import { ForestModel } from '../src/ml/tabular/forest/forest-model.js';
 import { ScoringThreads } from '../src/service/models/scoring-threads.js';
 
 const RECORDS = 1000;
-const python = process.env.SIBYL_PYTHON ?? '/work/venv/bin/python';
 
 /**
  * Explaining `frame` split over the threads, after a warm-up (the model is sent once): best of `runs`
@@ -137,7 +137,8 @@ function pythonData(kind: string, name: string, task: Task): string[] {
 
 /** Runs a Python script (after the data lines) that prints numbers; undefined when Python or a module is missing. */
 function runPython(lines: string[]): number[] | undefined {
-  if (!existsSync(python)) return undefined;
+  const python = pythonWith(['pandas']);
+  if (!python) return undefined;
   const dir = mkdtempSync(join(tmpdir(), 'sibyl-shap-'));
   try {
     const script = join(dir, 'bench.py');

@@ -24,7 +24,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Case, benchCase, syntheticCase, syntheticRowsArg } from './lib/gbdt-cases.js';
-import { pythonWithLightgbm, runLightgbm } from './lib/lightgbm-run.js';
+import { LIGHTGBM_MODULES, pythonWithLightgbm, runLightgbm } from './lib/lightgbm-run.js';
+import { noPython } from './lib/python.js';
 import type { Frame } from '../src/ml/frame.js';
 import { GbdtLearner } from '../src/ml/tabular/gbdt/index.js';
 
@@ -115,7 +116,7 @@ function main(): void {
     ['synthetic', () => syntheticCase(syntheticRows)],
   ];
   const python = pythonWithLightgbm();
-  if (!python) console.log('LightGBM: no Python with lightgbm + pandas (.venv or $SIBYL_PYTHON); timing ours only');
+  if (!python) console.log(noPython(LIGHTGBM_MODULES, 'LightGBM left out (timing ours only)'));
   const dir = mkdtempSync(join(tmpdir(), 'gbdt-speed-'));
   const fmt = (t: Timing) => `${t.wall.toFixed(2)} s (cpu ${t.cpu.toFixed(2)})`;
   const fmtRange = (t: Summary) => `${t.wall.toFixed(2)} s (cpu ${t.cpu.toFixed(3)}, range ${t.cpuMin.toFixed(3)}–${t.cpuMax.toFixed(3)})`;

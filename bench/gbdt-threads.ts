@@ -31,7 +31,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Case, benchCase, syntheticCase, syntheticRowsArg } from './lib/gbdt-cases.js';
-import { pythonWithLightgbm, runLightgbm } from './lib/lightgbm-run.js';
+import { LIGHTGBM_MODULES, pythonWithLightgbm, runLightgbm } from './lib/lightgbm-run.js';
+import { noPython } from './lib/python.js';
 import { GbdtLearner } from '../src/ml/tabular/gbdt/index.js';
 import { teamStats, teamTuning } from '../src/ml/tabular/gbdt/team-tuning.js';
 
@@ -182,7 +183,7 @@ function main(): void {
   const f2 = (x: number) => x.toFixed(2);
   const summary: string[] = [];
   const python = pythonWithLightgbm();
-  if (!python) console.log('LightGBM: no Python with lightgbm + pandas (.venv or $SIBYL_PYTHON); its 2-thread speed-up is not measured');
+  if (!python) console.log(noPython(LIGHTGBM_MODULES, 'LightGBM\'s 2-thread speed-up left out'));
   const dir = mkdtempSync(join(tmpdir(), 'gbdt-threads-'));
   try {
     for (const [key, make] of makers) {

@@ -26,7 +26,7 @@
  * --oracle prints, per frequency and position, the power the windows' noise allows next to ours (bench/lib/impact-oracle.ts).
  * --list prints every placebo window with p < 0.05: its model and backtest calibration.
  * --verbose prints each window as it is done, with its p-value and CPU time.
- * The Python is $SIBYL_PYTHON, else /work/venv/bin/python, else python3.
+ * The Python is the benches' one (bench/lib/python.ts) that imports statsmodels.
  *
  * Daily windows are a data limit, not a model or calibration fault (--frequency=daily --oracle,
  * 2026-11-27; fpp2 elecdaily Demand and Temperature and hyndsight, one year each, windows of 14 and
@@ -60,11 +60,12 @@
  * 5.4 / 14.3 / 42.3 %, within noise of today's for a change of every long monthly calibration).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { column, readCsv, seriesValues } from './lib/benchdata.js';
 import { repositoryRoot } from './lib/data-root.js';
+import { noPython, pythonWith } from './lib/python.js';
 import { controlledSeries } from './lib/impact-controls.js';
 import { expectedPower, type ExpectedPower } from './lib/impact-oracle.js';
 import { ADEQUACY_LEVEL, counterfactual, effectsAgainst } from '../src/ml/timeseries/impact/estimate.js';
@@ -173,18 +174,16 @@ function windowsOf(s: Series, injections: Injection[]): Window[] {
   return out;
 }
 
-function python(): string {
-  if (process.env.SIBYL_PYTHON) return process.env.SIBYL_PYTHON;
-  return existsSync('/work/venv/bin/python') ? '/work/venv/bin/python' : 'python3';
-}
+
+const STATSMODELS_MODULES = ['statsmodels', 'numpy'];
 
 /** statsmodels on the same windows, in a child process that runs beside ours. */
-function reference(windows: Window[]): Promise<Map<string, Outcome>> {
+function reference(python: string, windows: Window[]): Promise<Map<string, Outcome>> {
   const script = resolve(repositoryRoot(), 'bench/impact_placebo_statsmodels.py');
   // The windows go through a file: our own loop below is synchronous and would not feed a pipe.
   const input = join(mkdtempSync(join(tmpdir(), 'impact-placebo-')), 'windows.json');
   writeFileSync(input, JSON.stringify(windows.map((w) => ({ id: w.id, y: Array.from(w.y), preEnd: w.preEnd, period: w.period, seed: 0, x: w.controls?.map((c) => Array.from(c)) }))));
-  const child = spawn(python(), [script, input], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(python, [script, input], { stdio: ['ignore', 'pipe', 'inherit'] });
   let text = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => { text += d; });
   return new Promise((ok, fail) => {
@@ -320,7 +319,9 @@ function controlsTables(rows: Row[], withRef: boolean): void {
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const quick = args.includes('--quick');
-  const withRef = !args.includes('--no-reference');
+  const python = args.includes('--no-reference') ? undefined : pythonWith(STATSMODELS_MODULES);
+  if (!python && !args.includes('--no-reference')) console.log(noPython(STATSMODELS_MODULES, 'statsmodels left out'));
+  const withRef = python !== undefined;
   // Also the engine without backtest calibration (parameters fixed at their estimates): the figures before it.
   const withRaw = args.includes('--uncalibrated');
   const verbose = args.includes('--verbose');
@@ -357,7 +358,7 @@ async function main(): Promise<void> {
   const counts = (['monthly', 'quarterly', 'daily'] as const).map((f) => `${series.filter((s) => s.frequency === f).length} ${f}`).join(', ');
   console.log(`impact placebo benchmark${quick ? ' (--quick)' : ''}: ${series.length} series (${counts}), ${windows.length} windows (${windows.filter((w) => w.injection === 'none').length} placebo)`);
 
-  const refPromise = withRef ? reference(windows.filter(referenced)) : Promise.resolve(new Map<string, Outcome>());
+  const refPromise = python ? reference(python, windows.filter(referenced)) : Promise.resolve(new Map<string, Outcome>());
   const t0 = performance.now();
   const groups = new Map<string, Window[]>();
   for (const w of windows) {

@@ -19,9 +19,10 @@
  *        (default: every regression set of at most 2,000 rows of the data root: SIBYL_BENCHDATA, or --data)
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { benchdata } from './lib/benchdata.js';
+import { pythonWithLightgbm } from './lib/lightgbm-run.js';
 import { column } from './lib/csv.js';
 import { dataRoot, type DataRoot } from './lib/data-root.js';
 import { benchFold, loadBenchTable } from './lib/tabular-table.js';
@@ -163,7 +164,7 @@ function squaredQuantileRule(r: LcRecord): number[] {
 const VARIANTS = ['shipped', 'pow-mean', 'pow-q', 'inv-ms', 'inv-add', 'sq-rule'];
 
 function lightgbmQuantilePair(root: DataRoot, name: string): Record<string, number> | undefined {
-  const python = [process.env.SIBYL_PYTHON, '.venv/bin/python', '/work/venv/bin/python'].find((p) => p && existsSync(p));
+  const python = pythonWithLightgbm();
   if (!python) return undefined;
   const catalog = root.read('tabular_catalog.csv');
   const entry = catalog.rows.find((row) => row[catalog.header.indexOf('path')].endsWith(`regression/${name}.csv`))!;

@@ -4,18 +4,19 @@
  * the test fold next to the reference results; then the anomaly benchmark and one summary line.
  * Uncertainty (issue 9): class scores before/after calibration (log loss, Brier, ECE, reliability
  * table) next to LightGBM's, and conformal interval coverage/width next to a LightGBM quantile pair
- * (bench/lightgbm_uncertainty.py; python from SIBYL_PYTHON, .venv, /work/venv or python3).
+ * (bench/lightgbm_uncertainty.py; the benches' Python, bench/lib/python.ts).
  * The same contest on many more sets, by nested CV with a tuning and a confirmation half: bench/yardstick.ts
  * (npm run bench:yardstick).
  * Usage: npm run bench:tabular [-- --only a,b] [--no-anomaly] [--balance] [--work <training cells per contest; default contestWorkBudget(rows)>] [--select-by logLoss|macroAverageF1Score]
  *        [--selection-rule best-mean|one-standard-error|linear-within-one-standard-error (default: the contest's)]
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { benchdata, benchPath, column, readCsv } from './lib/benchdata.js';
+import { pythonWithLightgbm } from './lib/lightgbm-run.js';
 import { benchFold, DROPPED_COLUMNS, loadBenchTable, type TabularKind } from './lib/tabular-table.js';
 import { classificationMetrics } from '../src/ml/metrics/classification.js';
 import { regressionMetrics } from '../src/ml/metrics/regression.js';
@@ -82,20 +83,6 @@ interface DatasetResult {
   champions: string[];
   uncertainty: UncertaintyTally;
   lightgbmUncertainty?: Record<string, number>;
-}
-
-function pythonWithLightgbm(): string | undefined {
-  const candidates = [process.env.SIBYL_PYTHON, join(process.cwd(), '.venv/bin/python'), '/work/venv/bin/python', 'python3'].filter((p): p is string => !!p);
-  for (const python of candidates) {
-    if (python.includes('/') && !existsSync(python)) continue;
-    try {
-      execFileSync(python, ['-c', 'import lightgbm, pandas'], { stdio: 'ignore' });
-      return python;
-    } catch {
-      // not usable; try the next one
-    }
-  }
-  return undefined;
 }
 
 function timeLightgbm(python: string, script: string, kind: TabularKind, name: string): number | undefined {

@@ -4,19 +4,15 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Case } from './gbdt-cases.js';
+import { pythonWith } from './python.js';
 
-/** $SIBYL_PYTHON, else .venv/bin/python of the working directory, if it imports lightgbm and pandas; else null. */
-export function pythonWithLightgbm(): string | null {
-  const python = process.env.SIBYL_PYTHON ?? resolve(process.cwd(), '.venv/bin/python');
-  if (!existsSync(python)) return null;
-  try {
-    execFileSync(python, ['-c', 'import lightgbm, pandas'], { stdio: 'ignore' });
-    return python;
-  } catch {
-    return null;
-  }
+export const LIGHTGBM_MODULES = ['lightgbm', 'pandas'];
+
+/** The benches' Python (bench/lib/python.ts) when it imports lightgbm and pandas; else undefined. */
+export function pythonWithLightgbm(): string | undefined {
+  return pythonWith(LIGHTGBM_MODULES);
 }
 
 /** The case's rows and target (column __target__) as CSV; categorical levels prefixed so that pandas keeps them text. */
