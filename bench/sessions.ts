@@ -1,9 +1,11 @@
 /**
  * Model-session benchmark through HTTP against a server in its own process (embedded store):
- * upload → classification session → completed → predict, for a 10,000 × 30 and a 100,000 × 30 set.
- * Prints seconds to completion, test accuracy, single-record predict latency (p50/p99) and
+ * upload → model session → completed → predict, for a 10,000 × 30 and a 100,000 × 30 set.
+ * Prints seconds to completion, the test metrics, single-record predict latency (p50/p99) and
  * rows/s for 1,000-record batches. Goals: 10k session < 10 s; p99 < 10 ms; batches > 50,000 rows/s.
- *   npm run bench:sessions [-- --rows 10000,100000]
+ * The target is a noisy nonlinear score: its sign for classification (the default), the score itself
+ * for regression.
+ *   npm run bench:sessions [-- --rows 10000,100000] [--domains classification,regression]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,6 +14,9 @@ import { join } from 'node:path';
 
 const rowsArg = process.argv.indexOf('--rows');
 const SIZES = rowsArg > 0 ? process.argv[rowsArg + 1]!.split(',').map(Number) : [10_000, 100_000];
+type Domain = 'classification' | 'regression';
+const domainsArg = process.argv.indexOf('--domains');
+const DOMAINS = (domainsArg > 0 ? process.argv[domainsArg + 1]!.split(',') : ['classification']) as Domain[];
 const KEY = 'sk_bench_sessions_key_0000';
 const FEATURES = 28;
 const SINGLE_PREDICTS = 500;
@@ -25,8 +30,8 @@ function random(seed: number): () => number {
   };
 }
 
-/** 28 numeric features (some missing), a 4-level category and a 0/1 label from a noisy nonlinear score. */
-function records(n: number, seed: number): Record<string, string>[] {
+/** 28 numeric features (some missing), a 4-level category and a target from a noisy nonlinear score. */
+function records(n: number, seed: number, domain: Domain): Record<string, string>[] {
   const rnd = random(seed);
   const regions = ['north', 'south', 'east', 'west'];
   const out: Record<string, string>[] = [];
@@ -40,7 +45,7 @@ function records(n: number, seed: number): Record<string, string>[] {
     const region = Math.floor(rnd() * 4);
     row.region = regions[region]!;
     const score = 1.5 * x[0]! - x[1]! + x[2]! * x[3]! * 2 + (x[4]! > 0 ? 0.8 : -0.8) + 0.3 * region - 0.45 + (rnd() - 0.5) * 1.5;
-    row.label = score > 0 ? '1' : '0';
+    row.target = domain === 'classification' ? (score > 0 ? '1' : '0') : score.toFixed(4);
     out.push(row);
   }
   return out;
@@ -72,14 +77,14 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
 }
 
-async function run(url: string, n: number): Promise<void> {
-  const name = `bench${n}`;
+async function run(url: string, n: number, domain: Domain): Promise<void> {
+  const name = `bench${n}${domain}`;
   let t = performance.now();
-  await call(url, 'PUT', `/v1/data/${name}`, csv(records(n, n)), 'text/csv');
+  await call(url, 'PUT', `/v1/data/${name}`, csv(records(n, n, domain)), 'text/csv');
   const uploadSeconds = (performance.now() - t) / 1000;
 
   t = performance.now();
-  const session = await call(url, 'POST', '/v1/sessions/model', JSON.stringify({ dataSourceName: name, predictionDomain: 'classification', targetColumn: 'label' }));
+  const session = await call(url, 'POST', '/v1/sessions/model', JSON.stringify({ dataSourceName: name, predictionDomain: domain, targetColumn: 'target' }));
   let status = session.status;
   while (status !== 'completed' && status !== 'failed') {
     await new Promise((r) => setTimeout(r, 50));
@@ -93,7 +98,7 @@ async function run(url: string, n: number): Promise<void> {
   const phases = (done.messages as { severity: string; message: string }[] | undefined)?.find((m) => m.message.startsWith('Computation phases'));
   if (phases) console.log(`  ${phases.message}`);
 
-  const fresh = records(1000, n + 1).map(({ label: _label, ...features }) => features);
+  const fresh = records(1000, n + 1, domain).map(({ target: _target, ...features }) => features);
   const single = JSON.stringify({ data: [fresh[0]] });
   const path = `/v1/models/${done.modelId}/predict`;
   for (let i = 0; i < 20; i++) await call(url, 'POST', path, single); // warm-up: load and cache the model
@@ -113,8 +118,11 @@ async function run(url: string, n: number): Promise<void> {
   await Promise.all([lane(), lane()]);
   const batchRowsPerSecond = (BATCHES * fresh.length) / ((performance.now() - b0) / 1000);
 
-  console.log(`sessions ${n} × ${FEATURES + 2}: upload ${uploadSeconds.toFixed(1)} s; session completed in ${sessionSeconds.toFixed(1)} s ` +
-    `(champion ${done.algorithm?.name}, test accuracy ${done.metrics.accuracy.toFixed(3)}, AUC ${done.metrics.rocAreaUnderCurve.toFixed(3)}); ` +
+  const metrics = domain === 'classification'
+    ? `test accuracy ${done.metrics.accuracy.toFixed(3)}, AUC ${done.metrics.rocAreaUnderCurve.toFixed(3)}`
+    : `test RMSE ${done.metrics.rootMeanSquareError.toFixed(3)}, MAE ${done.metrics.meanAbsoluteError.toFixed(3)}`;
+  console.log(`sessions ${domain} ${n} × ${FEATURES + 2}: upload ${uploadSeconds.toFixed(1)} s; session completed in ${sessionSeconds.toFixed(1)} s ` +
+    `(champion ${done.algorithm?.name}, ${metrics}); ` +
     `predict 1 record p50 ${percentile(latencies, 0.5).toFixed(2)} ms, p99 ${percentile(latencies, 0.99).toFixed(2)} ms; ` +
     `1,000-record batches (2 in flight) ${Math.round(batchRowsPerSecond)} rows/s`);
 }
@@ -122,7 +130,7 @@ async function run(url: string, n: number): Promise<void> {
 const dir = mkdtempSync(join(tmpdir(), 'sibyl-bench-sessions-'));
 const { proc, url } = await startServer({ SIBYL_DATA_DIR: dir, DATABASE_URL: '' });
 try {
-  for (const n of SIZES) await run(url, n);
+  for (const n of SIZES) for (const domain of DOMAINS) await run(url, n, domain);
 } finally {
   proc.kill('SIGTERM');
   await new Promise((r) => proc.once('exit', r));
