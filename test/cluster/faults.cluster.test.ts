@@ -1,7 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -9,6 +8,7 @@ import { ADMIN_URL, freshDatabase, postgresReachable } from '../support/backends
 import { privatePostgresBinaries, startPrivatePostgres, type PrivatePostgres } from '../support/private-postgres.js';
 import { startSibyl, type SibylProcess } from '../scaleout/sibyl-process.js';
 import { apiClient, waitFor } from '../scaleout/api-client.js';
+import { csvRows, endlessUpload } from '../scaleout/endless-upload.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../notify/callback-receiver.js';
 import { fixturePath } from '../support/fixtures.js';
 import { IGNORE_TRUTH, nottemCsv, WINDOW } from '../support/nottem.js';
@@ -161,7 +161,7 @@ describe(`cluster: 2 API + 3 worker processes, ${SESSIONS} sessions of each kind
     const keptBefore = (await call1('GET', '/v1/data/kept?pageSize=1000')).json.data;
     let stop!: () => void;
     const stopped = new Promise<void>((r) => (stop = r));
-    await endlessUpload(api2!.url, 'kept', stopped);
+    await endlessUpload(api2!.url, KEY, 'kept', stopped, 1000);
     await api2!.kill('SIGKILL');
     stop();
     const keptAfter = (await call1('GET', '/v1/data/kept?pageSize=1000')).json.data;
@@ -242,33 +242,6 @@ async function upload(url: string): Promise<void> {
   await put('iris', readFileSync(fixturePath('classification', 'iris.csv'), 'utf8'));
   await put('nottem?timestampColumn=date', nottemCsv(1));
   await put('kept', 'id,x,kind\n' + csvRows(0, 1000));
-}
-
-function csvRows(from: number, to: number): string {
-  let s = '';
-  for (let i = from; i < to; i++) s += `${i},${(i * 0.37) % 50},${i % 3 === 0 ? 'a' : 'b'}\n`;
-  return s;
-}
-
-/** A CSV upload that keeps sending until `stop`; resolves once a good part of it has gone out. */
-function endlessUpload(url: string, name: string, stop: Promise<void>): Promise<void> {
-  return new Promise((started) => {
-    const req = request(`${url}/v1/data/${name}`, { method: 'PUT', headers: { 'api-key': KEY, 'content-type': 'text/csv' } });
-    req.on('error', () => { /* the server is killed mid-upload */ });
-    req.write('id,x,kind\n');
-    let next = 1000;
-    let stopped = false;
-    void stop.then(() => { stopped = true; req.destroy(); });
-    const pump = () => {
-      while (!stopped) {
-        const ok = req.write(csvRows(next, next + 2000));
-        next += 2000;
-        if (next >= 41_000) started();
-        if (!ok) { req.once('drain', pump); return; }
-      }
-    };
-    pump();
-  });
 }
 
 async function workerHolding(client: pg.Client, candidates: SibylProcess[]): Promise<SibylProcess | undefined> {

@@ -1,44 +1,14 @@
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSibyl, type SibylProcess } from './sibyl-process.js';
 import { apiClient, waitFor } from './api-client.js';
+import { csvRows, endlessUpload } from './endless-upload.js';
 import { backends, freshDatabase } from '../support/backends.js';
 
 const KEY = 'sk_upload_kill_test_key_012345';
-
-function csvRows(from: number, to: number): string {
-  let s = '';
-  for (let i = from; i < to; i++) s += `${i},${(i * 0.37) % 50},${i % 3 === 0 ? 'a' : 'b'}\n`;
-  return s;
-}
-
-/**
- * Starts a CSV upload that keeps sending until `stop` resolves; resolves once the server has
- * received `atLeastBytes` (so it is writing rows, not waiting for the first chunk).
- */
-function endlessUpload(url: string, name: string, stop: Promise<void>): Promise<void> {
-  return new Promise((started) => {
-    const req = request(`${url}/v1/data/${name}`, { method: 'PUT', headers: { 'api-key': KEY, 'content-type': 'text/csv' } });
-    req.on('error', () => { /* the server is killed mid-upload */ });
-    req.write('id,x,kind\n');
-    let next = 0;
-    let stopped = false;
-    void stop.then(() => { stopped = true; });
-    const pump = () => {
-      while (!stopped) {
-        const ok = req.write(csvRows(next, next + 2000));
-        next += 2000;
-        if (next >= 40_000) started();
-        if (!ok) { req.once('drain', pump); return; }
-      }
-    };
-    pump();
-  });
-}
 
 for (const backend of await backends()) {
   describe(`an upload killed with kill -9 leaves the data set whole or unchanged (${backend})`, () => {
@@ -67,7 +37,7 @@ for (const backend of await backends()) {
       // Two uploads in flight (one appending to `kept`, one creating `fresh`), then kill -9.
       let stop!: () => void;
       const stopped = new Promise<void>((r) => (stop = r));
-      await Promise.all([endlessUpload(server.url, 'kept', stopped), endlessUpload(server.url, 'fresh', stopped)]);
+      await Promise.all([endlessUpload(server.url, KEY, 'kept', stopped), endlessUpload(server.url, KEY, 'fresh', stopped)]);
       await server.kill('SIGKILL');
       stop();
 
