@@ -10,20 +10,11 @@ usage: python lightgbm_uncertainty.py data.csv target '["dropped"]' folds.csv cl
 prints one JSON line: per-fold means.
 """
 import sys, json
-import numpy as np, pandas as pd, lightgbm as lgb
+import numpy as np, lightgbm as lgb
+from protocol_table import LIGHTGBM_SETTINGS as settings, fold_frames, load
 
-path, target, dropped, folds_path, task, levels = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), sys.argv[4], sys.argv[5], json.loads(sys.argv[6])
-df = pd.read_csv(path, dtype=str, keep_default_na=False)
-fold = pd.read_csv(folds_path)['fold'].to_numpy()
-keep = (df[target] != '').to_numpy()
-df = df[keep].reset_index(drop=True)
-fold = fold[keep]
-y = df[target]
-X = df.drop(columns=[target] + dropped).replace('', np.nan)
-for c in X.columns:
-    num = pd.to_numeric(X[c], errors='coerce')
-    if (num.isna() == X[c].isna()).all():
-        X[c] = num.astype(float)
+X, y, fold, task = load(sys.argv)
+levels = json.loads(sys.argv[6])
 
 def ece(y_idx, proba, bins=15):
     conf = proba.max(axis=1)
@@ -36,16 +27,10 @@ def ece(y_idx, proba, bins=15):
             total += m.sum() * abs(conf[m].mean() - (pred[m] == y_idx[m]).mean())
     return total / len(y_idx)
 
-settings = dict(n_estimators=100, num_leaves=31, learning_rate=0.1, random_state=0, n_jobs=1, verbose=-1)
 out = {}
 for k in range(5):
     tr, te = fold != k, fold == k
-    Xtr, Xte = X[tr].copy(), X[te].copy()
-    for c in X.columns:
-        if not pd.api.types.is_numeric_dtype(Xtr[c]):
-            cats = sorted(Xtr[c].dropna().unique())
-            Xtr[c] = pd.Categorical(Xtr[c], categories=cats)
-            Xte[c] = pd.Categorical(Xte[c], categories=cats)
+    Xtr, Xte = fold_frames(X, tr, te)
     res = {}
     if task == 'classification':
         classes = sorted(y.unique())

@@ -11,8 +11,6 @@
  *        [--selection-rule best-mean|one-standard-error|linear-within-one-standard-error (default: the contest's)]
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { benchdata, benchPath, column, readCsv } from './lib/benchdata.js';
@@ -37,38 +35,6 @@ export function listBenchTables(): { kind: TabularKind; name: string }[] {
 
 // ---- benchmark run ------------------------------------------------------------------------------
 
-/** LightGBM at the reference settings, one thread, timed on the same folds in this run. */
-const LIGHTGBM_TIMING_SCRIPT = `
-import sys, json, time
-import numpy as np, pandas as pd, lightgbm as lgb
-path, target, dropped, folds_path, task = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), sys.argv[4], sys.argv[5]
-df = pd.read_csv(path, dtype=str, keep_default_na=False)
-fold = pd.read_csv(folds_path)['fold'].to_numpy()
-keep = (df[target] != '').to_numpy()
-df = df[keep].reset_index(drop=True)
-fold = fold[keep]
-y = df[target]
-X = df.drop(columns=[target] + dropped).replace('', np.nan)
-for c in X.columns:
-    num = pd.to_numeric(X[c], errors='coerce')
-    if (num.isna() == X[c].isna()).all():
-        X[c] = num.astype(float)
-times = []
-for k in range(5):
-    tr = fold != k
-    Xtr = X[tr].copy()
-    for c in X.columns:
-        if not pd.api.types.is_numeric_dtype(Xtr[c]):
-            Xtr[c] = pd.Categorical(Xtr[c], categories=sorted(Xtr[c].dropna().unique()))
-    settings = dict(n_estimators=100, num_leaves=31, learning_rate=0.1, random_state=0, n_jobs=1, verbose=-1)
-    model = lgb.LGBMRegressor(**settings) if task == 'regression' else lgb.LGBMClassifier(**settings)
-    ytr = y[tr].astype(float) if task == 'regression' else y[tr]
-    t0 = time.perf_counter()
-    model.fit(Xtr, ytr)
-    times.append(time.perf_counter() - t0)
-print(json.dumps({'fitSeconds': sum(times) / len(times)}))
-`;
-
 type Ref = Record<string, string>;
 
 interface DatasetResult {
@@ -85,37 +51,23 @@ interface DatasetResult {
   lightgbmUncertainty?: Record<string, number>;
 }
 
-function timeLightgbm(python: string, script: string, kind: TabularKind, name: string): number | undefined {
+/**
+ * A LightGBM reference script of bench/ (lightgbm_timing.py, lightgbm_uncertainty.py) on the table's
+ * protocol folds: its last output line as JSON, or undefined (said on stderr) when it fails.
+ */
+function lightgbmReference<T>(python: string, script: string, kind: TabularKind, name: string, extraArgs: string[] = []): T | undefined {
   const catalog = readCsv('tabular_catalog.csv');
   const entry = catalog.rows.find((r) => r[catalog.header.indexOf('path')].endsWith(`${kind}/${name}.csv`))!;
   const target = entry[catalog.header.indexOf('target')];
   try {
     const out = execFileSync(
       python,
-      [script, benchPath(kind, `${name}.csv`), target, JSON.stringify(DROPPED_COLUMNS[name] ?? []), benchPath('folds', kind, `${name}.csv`), kind],
+      [join(process.cwd(), 'bench', script), benchPath(kind, `${name}.csv`), target, JSON.stringify(DROPPED_COLUMNS[name] ?? []), benchPath('folds', kind, `${name}.csv`), kind, ...extraArgs],
       { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, OMP_NUM_THREADS: '1' } },
     );
-    return (JSON.parse(out.trim().split('\n').pop()!) as { fitSeconds: number }).fitSeconds;
+    return JSON.parse(out.trim().split('\n').pop()!) as T;
   } catch (e) {
-    console.error(`lightgbm timing failed on ${name}: ${(e as Error).message.split('\n')[0]}`);
-    return undefined;
-  }
-}
-
-function lightgbmUncertainty(python: string, kind: TabularKind, name: string): Record<string, number> | undefined {
-  const catalog = readCsv('tabular_catalog.csv');
-  const entry = catalog.rows.find((r) => r[catalog.header.indexOf('path')].endsWith(`${kind}/${name}.csv`))!;
-  const target = entry[catalog.header.indexOf('target')];
-  const script = join(process.cwd(), 'bench', 'lightgbm_uncertainty.py');
-  try {
-    const out = execFileSync(
-      python,
-      [script, benchPath(kind, `${name}.csv`), target, JSON.stringify(DROPPED_COLUMNS[name] ?? []), benchPath('folds', kind, `${name}.csv`), kind, JSON.stringify(BENCH_INTERVAL_LEVELS)],
-      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, OMP_NUM_THREADS: '1' } },
-    );
-    return JSON.parse(out.trim().split('\n').pop()!) as Record<string, number>;
-  } catch (e) {
-    console.error(`lightgbm uncertainty reference failed on ${name}: ${(e as Error).message.split('\n')[0]}`);
+    console.error(`${script} failed on ${name}: ${(e as Error).message.split('\n')[0]}`);
     return undefined;
   }
 }
@@ -245,16 +197,13 @@ async function main(): Promise<void> {
         .map((r) => [r[references.header.indexOf('model')], Object.fromEntries(references.header.map((h, j) => [h, r[j]]))]),
     );
   const python = pythonWithLightgbm();
-  const scriptDir = python ? mkdtempSync(join(tmpdir(), 'sibyl-bench-')) : undefined;
-  const script = scriptDir ? join(scriptDir, 'lightgbm_timing.py') : undefined;
-  if (script) writeFileSync(script, LIGHTGBM_TIMING_SCRIPT);
   const pool = new ContestWorkerPool(2);
   const results: DatasetResult[] = [];
   try {
     for (const { kind, name } of listBenchTables()) {
       if (only && !only.includes(name)) continue;
-      const lightgbmSeconds = python && script ? timeLightgbm(python, script, kind, name) : undefined;
-      const lightgbmUncertaintyFigures = python ? lightgbmUncertainty(python, kind, name) : undefined;
+      const lightgbmSeconds = python ? lightgbmReference<{ fitSeconds: number }>(python, 'lightgbm_timing.py', kind, name)?.fitSeconds : undefined;
+      const lightgbmUncertaintyFigures = python ? lightgbmReference<Record<string, number>>(python, 'lightgbm_uncertainty.py', kind, name, [JSON.stringify(BENCH_INTERVAL_LEVELS)]) : undefined;
       const result = { ...(await evaluateDataset(kind, name, { work, balance, selectBy, executor: pool, selectionRule })), refs: refsOf(name), lightgbmSeconds, lightgbmUncertainty: lightgbmUncertaintyFigures };
       results.push(result);
       console.log(describe(result));
@@ -262,7 +211,6 @@ async function main(): Promise<void> {
     }
   } finally {
     await pool.close();
-    if (scriptDir) rmSync(scriptDir, { recursive: true, force: true });
   }
   const classification = results.filter((r) => r.kind === 'classification' && r.refs.has('lightgbm'));
   const regression = results.filter((r) => r.kind === 'regression' && r.refs.has('lightgbm'));
