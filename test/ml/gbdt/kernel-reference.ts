@@ -2,6 +2,7 @@
  * Plain-TypeScript statements of what each wasm kernel (src/ml/tabular/gbdt/kernels.wat) computes,
  * written for clarity, not speed: the wasm kernels are tested against these on random inputs.
  */
+import type { ForestArrays } from '../../../src/ml/tabular/gbdt/compiled-forest.js';
 
 /**
  * hist[2·slot], hist[2·slot+1] += pairs[2r], pairs[2r+1] (row r's gradient and hessian) for rows
@@ -31,21 +32,8 @@ export function partitionReference(idx: Int32Array, begin: number, end: number, 
   return begin + left.length;
 }
 
-/** The flattened forest the score kernel walks (see ForestArrays in forest.ts). */
-export interface ForestInput {
-  nodeOffset: Int32Array;
-  leafOffset: Int32Array;
-  feature: Int32Array;
-  threshold: Float64Array;
-  children: Int32Array;
-  defaultLeft: Uint8Array;
-  catOffset: Int32Array;
-  catBits: Uint32Array;
-  leafValue: Float64Array;
-}
-
 /** out[r·k + t mod k] += value of the leaf row r reaches in tree t; x is row-major nRows × nf. */
-export function scoreReference(x: Float64Array, nf: number, nRows: number, forest: ForestInput, out: Float64Array, k: number): void {
+export function scoreReference(x: Float64Array, nf: number, nRows: number, forest: ForestArrays, out: Float64Array, k: number): void {
   const nTrees = forest.nodeOffset.length - 1;
   for (let t = 0; t < nTrees; t++) {
     const n0 = forest.nodeOffset[t];

@@ -9,7 +9,7 @@ import type { ForestArrays } from '../../../src/ml/tabular/gbdt/compiled-forest.
 import { walkLayout, type WalkLayout } from '../../../src/ml/tabular/gbdt/walk-layout.js';
 import { leafMaskLayout } from '../../../src/ml/tabular/gbdt/leaf-mask-layout.js';
 import { MaskScorer } from '../../../src/ml/tabular/gbdt/mask-scorer.js';
-import { type ForestInput, buildReference, partitionReference, scoreReference } from './kernel-reference.js';
+import { buildReference, partitionReference, scoreReference } from './kernel-reference.js';
 import { lcg } from './synthetic.js';
 
 type Typed = Float64Array | Int32Array | Uint32Array | Uint8Array;
@@ -132,7 +132,7 @@ for (const op of ['subtract', 'add'] as const) {
  */
 function randomForest(
   rnd: () => number, nTrees: number, nf: number, categorical: Set<number>, nBins: number, maxNodes = 30, drawThreshold = () => rnd() * 2 - 1,
-): ForestInput {
+): ForestArrays {
   const int = (n: number) => Math.floor(rnd() * n);
   const feature: number[] = [];
   const threshold: number[] = [];
