@@ -40,7 +40,6 @@ export interface Config {
   shutdownGraceMs: number;
   logLevel: LogLevel;
   smtpUrl: string | undefined;
-  mailFrom: string;
   /** Public base URL used in links and Location headers; defaults to the request's own host. */
   publicUrl: string | undefined;
   /** Anyone may create an account from the dashboard (SIBYL_SIGNUP=closed for private installs). */
@@ -49,6 +48,8 @@ export interface Config {
   adminEmail: string | undefined;
   /** Quotas of the free community plan, which every signed-up account is on. */
   communityPlan: PlanLimits;
+  /** SIBYL_* variables that no setting reads, each with the setting it may be a misspelling of: printed at start, since they do nothing. */
+  warnings: string[];
 }
 
 export interface PlanLimits {
@@ -64,9 +65,10 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** One or more invalid settings; the message lists each with its variable, its problem and the rule. */
 export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
+  /** `warnings`: Config.warnings, shown after the problems (a misspelt variable may be why a default was wrong). */
+  constructor(readonly problems: string[], warnings: string[] = []) {
     const list = problems.map((p) => `  ${p}`).join('\n');
-    super(`invalid setting${problems.length > 1 ? 's' : ''}:\n${list}\n(the settings are described in the README, section Configuration)`);
+    super(`invalid setting${problems.length > 1 ? 's' : ''}:\n${list}\n(the settings are described in the README, section Configuration)${warnings.map((w) => `\n${w}`).join('')}`);
     this.name = 'ConfigError';
   }
 }
@@ -80,8 +82,12 @@ const DATABASE_PROTOCOLS = ['postgres:', 'postgresql:', 'socket:'];
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
+  const settingNames = new Set<string>();
   /** Unset and empty both mean "use the default". */
-  const str = (name: string) => (env[name] === undefined || env[name] === '' ? undefined : env[name]);
+  const str = (name: string) => {
+    settingNames.add(name);
+    return env[name] === undefined || env[name] === '' ? undefined : env[name];
+  };
   /** The parsed value of a set variable, or its fallback when unset or wrong (then the problem is noted). */
   const check = <T>(name: string, fallback: T, parse: (value: string) => T | Problem): T => {
     const value = str(name);
@@ -112,7 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     databaseUrl: str('DATABASE_URL'),
     apiKey: str('SIBYL_API_KEY'),
-    allowPrivateHosts: env.SIBYL_ALLOW_PRIVATE_HOSTS ?? '',
+    allowPrivateHosts: str('SIBYL_ALLOW_PRIVATE_HOSTS') ?? '',
     maxJsonBytes: whole('SIBYL_MAX_JSON_BYTES', 32 * 1024 * 1024, 1, 'a size in bytes, at least 1'),
     maxCsvBytes: whole('SIBYL_MAX_CSV_BYTES', 1024 * 1024 * 1024, 1, 'a size in bytes, at least 1'),
     importMaxBytes: whole('SIBYL_IMPORT_MAX_BYTES', 1024 * 1024 * 1024, 1, 'a size in bytes, at least 1'),
@@ -126,7 +132,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: check<LogLevel>('SIBYL_LOG_LEVEL', 'info', (v) =>
       (LOG_LEVELS as readonly string[]).includes(v) ? (v as LogLevel) : new Problem(`is not a log level: use one of ${LOG_LEVELS.join(', ')}`)),
     smtpUrl: str('SIBYL_SMTP_URL'),
-    mailFrom: str('SIBYL_MAIL_FROM') ?? 'sibyl@localhost',
     publicUrl: str('SIBYL_PUBLIC_URL'),
     signupOpen: check('SIBYL_SIGNUP', true, (v) =>
       (v.trim().toLowerCase() === 'open' ? true : v.trim().toLowerCase() === 'closed' ? false : new Problem('is neither open nor closed: whether anyone may create an account from the dashboard'))),
@@ -138,7 +143,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       predictionsPerDay: whole('SIBYL_PLAN_PREDICTIONS_PER_DAY', 1_000_000, 0, 'how many records a community account may predict in a day'),
       uploadBytes: whole('SIBYL_PLAN_UPLOAD_BYTES', 1024 * 1024 * 1024, 1, 'the largest upload of a community account in bytes, at least 1'),
     },
+    warnings: [],
   };
+  config.warnings = unknownSettings(env, settingNames);
 
   // Secrets and URLs that may hold passwords are described, never repeated.
   if (config.apiKey !== undefined) {
@@ -161,11 +168,39 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       problems.push(`SIBYL_PUBLIC_URL=${JSON.stringify(config.publicUrl)} is not an http(s) URL: it is the base of links in responses, e.g. https://sibyl.example.org`);
     }
   }
-  if (!/^[^@\s]+@[^@\s]+$/.test(config.mailFrom)) problems.push(`SIBYL_MAIL_FROM=${JSON.stringify(config.mailFrom)} is not an e-mail address`);
   for (const validate of [() => parseAllowedHosts(config.allowPrivateHosts), () => config.smtpUrl !== undefined && splitSender(config.smtpUrl)]) {
     try { validate(); } catch (e) { problems.push((e as Error).message); }
   }
 
-  if (problems.length) throw new ConfigError(problems);
+  if (problems.length) throw new ConfigError(problems, config.warnings);
   return config;
+}
+
+/** Variables of the test and benchmark scripts (README, Tests and benchmarks), which the service does not read. */
+const SCRIPT_VARIABLE = /^SIBYL_(BENCHDATA|PYTHON|YARDSTICK|BENCH_|TEST_|FUZZ_|CLUSTER_|E2E_)/;
+
+/** A line for each set SIBYL_* variable that is not a setting, naming the setting it is closest to when one is close. */
+function unknownSettings(env: NodeJS.ProcessEnv, settingNames: Set<string>): string[] {
+  return Object.keys(env)
+    .filter((name) => name.startsWith('SIBYL_') && !settingNames.has(name) && !SCRIPT_VARIABLE.test(name))
+    .sort()
+    .map((name) => {
+      const closest = [...settingNames].map((s) => ({ s, d: editDistance(name, s) })).sort((a, b) => a.d - b.d)[0];
+      // A third of the name past its prefix may differ: SIBYL_WORKER, SIBYL_MAX_BODY_BYTES.
+      const guess = closest && closest.d <= Math.max(2, Math.floor((name.length - 'SIBYL_'.length) / 3)) ? ` (did you mean ${closest.s}?)` : '';
+      return `warning: ${name} is not a setting and does nothing${guess}; the settings are described in the README, section Configuration`;
+    });
+}
+
+/** Levenshtein distance: insertions, deletions and substitutions of one character. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
 }

@@ -59,6 +59,30 @@ describe('start-up settings', () => {
     assert.doesNotMatch(r.out, /worker running/);
   });
 
+  it('a SIBYL_ variable that is not a setting is reported with the setting it may be a misspelling of; the scripts\' own variables are not', () => {
+    const config = loadConfig({ SIBYL_WORKER: '2', SIBYL_MAX_BODY_BYTES: '10', SIBYL_COLOUR: 'blue', SIBYL_BENCHDATA: '/data', SIBYL_FUZZ_SEED: '1', SIBYL_WORKERS: '3' });
+    assert.equal(config.workerConcurrency, 3);
+    assert.deepEqual(config.warnings.map((w) => /^warning: (\S+) is not a setting and does nothing(?: \(did you mean (\S+)\?\))?;/.exec(w)?.slice(1, 3)), [
+      ['SIBYL_COLOUR', undefined],
+      ['SIBYL_MAX_BODY_BYTES', 'SIBYL_MAX_JSON_BYTES'],
+      ['SIBYL_WORKER', 'SIBYL_WORKERS'],
+    ]);
+    assert.deepEqual(loadConfig({ SIBYL_WORKERS: '3', SIBYL_ALLOW_PRIVATE_HOSTS: 'localhost' }).warnings, []);
+    // Beside a wrong setting, the start's message shows them too: a misspelt name may be why a default was used.
+    const r = start('serve', { SIBYL_LEASE_MS: '10', SIBYL_SHUTDOWN_GRACE: '5000' });
+    assert.equal(r.code, 1, r.out + r.err);
+    assert.match(r.err, /SIBYL_LEASE_MS="10" is out of range/);
+    assert.match(r.err, /SIBYL_SHUTDOWN_GRACE is not a setting and does nothing \(did you mean SIBYL_SHUTDOWN_GRACE_MS\?\)/);
+  });
+
+  it('a DATABASE_URL that cannot be reached stops the start naming the variable and the server, not the password', () => {
+    const r = start('serve', { DATABASE_URL: 'postgres://sibyl:secretpw@127.0.0.1:1/sibyl' });
+    assert.equal(r.code, 1, r.out + r.err);
+    assert.match(r.err, /cannot open the PostgreSQL database of DATABASE_URL \(127\.0\.0\.1:1\/sibyl\): connect ECONNREFUSED/);
+    assert.doesNotMatch(r.err, /secretpw/);
+    assert.doesNotMatch(r.out, /listening/);
+  });
+
   it('unset and empty mean the default; values at the limits are accepted', () => {
     const defaults = loadConfig({ PORT: '', SIBYL_API_KEY: '', DATABASE_URL: '' });
     assert.equal(defaults.port, 8080);

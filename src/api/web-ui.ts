@@ -4,7 +4,7 @@
  * opens the right page. Unknown paths keep the API's JSON 404.
  */
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
@@ -24,7 +24,7 @@ function packageRoot(): string {
 }
 
 export function webDistDir(): string {
-  return process.env.SIBYL_WEB_DIR ? resolve(process.env.SIBYL_WEB_DIR) : join(packageRoot(), 'web', 'dist');
+  return join(packageRoot(), 'web', 'dist');
 }
 
 /**
