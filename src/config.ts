@@ -3,6 +3,7 @@
  * Every setting is checked here: a wrong one stops the start with a message that names the variable,
  * what is wrong with its value and the rule, all problems at once.
  */
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { parseAllowedHosts } from './outbound/allowed-hosts.js';
@@ -160,6 +161,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     try { protocol = new URL(config.databaseUrl).protocol; } catch { /* reported below */ }
     if (protocol === undefined) problems.push('DATABASE_URL is not a URL: expected postgres://[user[:password]@]host[:port]/database');
     else if (!DATABASE_PROTOCOLS.includes(protocol)) problems.push(`DATABASE_URL uses the ${protocol.slice(0, -1)} scheme: expected postgres:// or postgresql:// (or socket:)`);
+  }
+  // The embedded store's directory is made on first start; a file in its place would fail there with a bare EEXIST.
+  if (config.databaseUrl === undefined && statSync(config.dataDir, { throwIfNoEntry: false })?.isDirectory() === false) {
+    problems.push(`SIBYL_DATA_DIR=${JSON.stringify(config.dataDir)} is a file, not a directory: where the embedded store lives (made on first start)`);
   }
   if (config.publicUrl !== undefined) {
     let url: URL | undefined;

@@ -42,6 +42,9 @@ describe('start-up settings', () => {
       DATABASE_URL: 'mysql://db/sibyl', SIBYL_PUBLIC_URL: 'sibyl.example.org', SIBYL_ALLOW_PRIVATE_HOSTS: 'http://10.0.0.1',
       SIBYL_SMTP_URL: 'http://mail.example.org', SIBYL_EMBEDDED_TEMPLATE: scratch,
     });
+    const onFile = start('serve', { SIBYL_DATA_DIR: CLI });
+    assert.equal(onFile.code, 1, onFile.out + onFile.err);
+    assert.match(onFile.err, /SIBYL_DATA_DIR=".*cli\.js" is a file, not a directory: where the embedded store lives/);
     assert.equal(r.code, 1, r.out + r.err);
     for (const expected of [
       /PORT="80a" is not a whole number: a TCP port from 0 to 65535/,
