@@ -137,6 +137,7 @@
 import kernelBytes from './tree-shap-kernel.wasm.js';
 import type { SplitRows } from './tree-shap.js';
 import { GAUSS_NODES, GAUSS_WEIGHTS } from './psi-table.js';
+import { ClassViews } from './class-views.js';
 
 type PsiTableFn = (zero: number, d: number, scale: number, out: number, p: number, ratio: number, nodes: number, weights: number, n2: number) => void;
 
@@ -179,12 +180,6 @@ export interface KernelTree {
 
 const PAGE = 65536;
 let compiled: WebAssembly.Module | null = null;
-
-function growInt(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
-  const grown = new Int32Array(2 * a.length);
-  grown.set(a);
-  return grown;
-}
 
 function align(n: number): number {
   return (n + 15) & ~15;
@@ -420,11 +415,8 @@ export class WasmTreeShap {
     if (last >= 0) i32[last + 3] = 32 * first;
   }
 
-  // Scratch of classViews: whether a node's subtree has a leaf other than 0 for the output at hand; the views' splits, leaves and zero sums.
-  private keep = new Uint8Array(64);
-  private viewSplits = new Int32Array(64);
-  private viewLeaves = new Int32Array(64);
-  private viewZero = new Int32Array(64);
+  // Scratch of classViews: the views' lists (class-views.ts) and each view leaf's table.
+  private readonly views = new ClassViews();
   private viewTable = new Int32Array(64);
 
   /**
@@ -438,42 +430,13 @@ export class WasmTreeShap {
   private classViews(p: KernelTree, leafValue: Float64Array): void {
     const m = p.nodes;
     const k = this.outputs;
-    if (this.keep.length < m) {
-      this.keep = new Uint8Array(2 * m);
-      this.viewSplits = new Int32Array(2 * m);
-    }
-    // Each view's splits (preorder), leaves and left-out children, one view after another.
-    const viewStart: number[] = [];
-    const viewClass: number[] = [];
-    let nSplits = 0;
-    let nLeaves = 0;
-    let nZero = 0;
-    for (let c = 0; c < k; c++) {
-      for (let a = m - 1; a >= 0; a--) {
-        const la = p.leftAt[a]!;
-        this.keep[a] = la < 0 ? (leafValue[p.leafNode[p.slotAt[a]!]! * k + c] !== 0 ? 1 : 0) : this.keep[la]! | this.keep[p.rightAt[a]!]!;
-      }
-      if (!this.keep[0]) continue;
-      viewStart.push(nSplits, nLeaves, nZero);
-      viewClass.push(c);
-      for (let a = 0; a < m; a++) {
-        if (!this.keep[a]) continue;
-        const la = p.leftAt[a]!;
-        if (la < 0) {
-          if (nLeaves === this.viewLeaves.length) this.viewLeaves = growInt(this.viewLeaves);
-          this.viewLeaves[nLeaves++] = p.slotAt[a]!;
-          continue;
-        }
-        if (nSplits === this.viewSplits.length) this.viewSplits = growInt(this.viewSplits);
-        this.viewSplits[nSplits++] = a;
-        if (nZero + 2 > this.viewZero.length) this.viewZero = growInt(this.viewZero);
-        if (!this.keep[la]) this.viewZero[nZero++] = la;
-        if (!this.keep[p.rightAt[a]!]) this.viewZero[nZero++] = p.rightAt[a]!;
-      }
-    }
-    const nv = viewClass.length;
-    viewStart.push(nSplits, nLeaves, nZero);
+    const layout = this.views;
+    layout.build(p, leafValue, k);
+    const { start: viewStart, output: viewClass, splits: viewSplits, leaves: viewLeaves, zero: viewZero } = layout;
+    const nv = layout.count;
     if (nv === 0) return;
+    const nSplits = viewStart[3 * nv]!;
+    const nLeaves = viewStart[3 * nv + 1]!;
     // A view whose leaves all have a table goes through $packed1, others leaf by leaf through $leaves1 (a
     // mixed leaf gets a table per output other than 0). Splitting a view's leaves between the two, those
     // with a table through $packed1, was no faster (letter forest; tree-shap-wasm.ts header).
@@ -487,7 +450,7 @@ export class WasmTreeShap {
       let all = true;
       let bits = 0;
       for (let j = l0; j < l1; j++) {
-        const l = this.viewLeaves[j]!;
+        const l = viewLeaves[j]!;
         if (p.tableAt[l]! < 0) {
           this.viewTable[j] = -1;
           all = false;
@@ -530,7 +493,7 @@ export class WasmTreeShap {
       recordOf[a] = i++;
     }
     for (let j = 0; j < nSplits; j++) {
-      const from = (splits >> 2) + 12 * recordOf[this.viewSplits[j]!]!;
+      const from = (splits >> 2) + 12 * recordOf[viewSplits[j]!]!;
       i32.copyWithin((vSplits >> 2) + 12 * j, from, from + 12);
     }
     for (let j = 0; j < p.used; j++) i32[(sFeat >> 2) + j] = p.feature[j]! * 16;
@@ -541,21 +504,22 @@ export class WasmTreeShap {
     let bitsAt = bits;
     for (let v = 0; v < nv; v++) {
       const c = viewClass[v]!;
-      const [s0, l0, z0, s1, l1, z1] = viewStart.slice(3 * v, 3 * v + 6) as [number, number, number, number, number, number];
+      const [s0, l0, z0] = [viewStart[3 * v]!, viewStart[3 * v + 1]!, viewStart[3 * v + 2]!];
+      const [s1, l1, z1] = [viewStart[3 * v + 3]!, viewStart[3 * v + 4]!, viewStart[3 * v + 5]!];
       const vSum = sum + v * m * 32;
-      for (let z = z0; z < z1; z++) f64.fill(0, (vSum >> 3) + 4 * this.viewZero[z]!, (vSum >> 3) + 4 * this.viewZero[z]! + 4);
+      for (let z = z0; z < z1; z++) f64.fill(0, (vSum >> 3) + 4 * viewZero[z]!, (vSum >> 3) + 4 * viewZero[z]! + 4);
       // Ψ tables carrying the leaf's value for c; the other leaves' values.
       for (let j = l0; j < l1; j++) {
-        const l = this.viewLeaves[j]!;
+        const l = viewLeaves[j]!;
         const value = leafValue[p.leafNode[l]! * k + c]!;
         f64[(values >> 3) + j] = this.viewTable[j]! >= 0 ? 1 : value;
         if (this.viewTable[j]! < 0) continue;
         this.fillTable(p, l, value, tables + 8 * this.viewTable[j]!, sZero, { products, ratio });
       }
       const lt = l0 + tabulated[v]!;
-      this.packed(p, this.viewLeaves, l0, lt - l0, (j) => tables + 8 * this.viewTable[j]!, leaves + 32 * l0, bitsAt, f64, i32);
+      this.packed(p, viewLeaves, l0, lt - l0, (j) => tables + 8 * this.viewTable[j]!, leaves + 32 * l0, bitsAt, f64, i32);
       for (let j = lt; j < l1; j++) {
-        const l = this.viewLeaves[j]!;
+        const l = viewLeaves[j]!;
         this.writeLeaf(p, l, (leaves >> 2) + 8 * j, this.viewTable[j]! >= 0 ? tables + 8 * this.viewTable[j]! : -1, { sFeat, sHot, quad }, i32);
       }
       const rec = (views >> 2) + 12 * v;
@@ -571,7 +535,7 @@ export class WasmTreeShap {
       i32[rec + 9] = leaves + 32 * l1;
       i32[rec + 10] = 0;
       i32[rec + 11] = 0;
-      for (let j = l0; j < lt; j++) bitsAt += 32 * p.leafSlots[this.viewLeaves[j]!]!;
+      for (let j = l0; j < lt; j++) bitsAt += 32 * p.leafSlots[viewLeaves[j]!]!;
     }
     this.rowsViewsFn(
       this.x, this.rows.columns, this.pairs, this.missing, splits, ns, this.catBits, categorical,
