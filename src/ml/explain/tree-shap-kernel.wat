@@ -555,7 +555,7 @@
     (local $quad i32)
     (local.set $quad (i32.load offset=20 (local.get $rec)))
     (if (result f64) (i32.ge_s (local.get $quad) (i32.const 0))
-      (then (call $quadrature (local.get $quad) (i32.load offset=24 (local.get $rec)) (local.get $sm) (local.get $g) (local.get $w)))
+      (then (call $quadrature (local.get $quad) (i32.load offset=24 (local.get $rec)) (local.get $sm) (local.get $w)))
       (else (call $direct (i32.add (local.get $hs) (local.get $zeroDelta)) (i32.load offset=24 (local.get $rec)) (local.get $sm) (local.get $g) (local.get $w) (local.get $shapley)))))
 
   ;; A leaf's Ψ table (psi-table.ts psiTable, the same products; the quadrature lanes summed pairwise):
@@ -751,26 +751,36 @@
   ;; A leaf's terms by Gauss–Legendre quadrature (psi-table.ts): with n = ⌈⌈d/2⌉/2⌉ pairs of nodes t_q,
   ;; Ψ(S) = Σ_q P_q with P_q = base_q · Π_{j∈S} ρ_j(q), and (1 − z_j)/z_j · Ψ(S∖{j}) = Σ_q P_q · κ_j(q).
   ;; at holds, 2n f64 each: base (ω_q/(1−t_q) · Π_j (1−t_q) z_j; 0 in a padding lane), then ρ_j for
-  ;; j = 0..d−1 ((t_q + (1−t_q) z_j) / ((1−t_q) z_j)), then κ_j ((1−z_j)/z_j / ρ_j(q)). P goes to p.
-  (func $quadrature (param $at i32) (param $d i32) (param $s i32) (param $p i32) (param $w i32) (result f64)
-    (local $n i32) (local $bytes i32) (local $i i32) (local $b i32) (local $j i32) (local $row i32) (local $acc v128)
+  ;; j = 0..d−1 ((t_q + (1−t_q) z_j) / ((1−t_q) z_j)), then κ_j ((1−z_j)/z_j / ρ_j(q)). The kernel's
+  ;; leaves have d ≤ 16 (deeper trees go node by node, tree-shap-linear.ts), so n ≤ 4 and P is held in
+  ;; four v128 locals, pairs past n left at 0 and skipped (was: P in memory, copied in with memory.copy
+  ;; and walked by loops of n steps; the same operations in the same order, so the same bits).
+  (func $quadrature (param $at i32) (param $d i32) (param $s i32) (param $w i32) (result f64)
+    (local $n i32) (local $bytes i32) (local $b i32) (local $j i32) (local $row i32) (local $acc v128)
+    (local $p0 v128) (local $p1 v128) (local $p2 v128) (local $p3 v128)
     (local.set $n (i32.shr_u (i32.add (i32.shr_u (i32.add (local.get $d) (i32.const 1)) (i32.const 1)) (i32.const 1)) (i32.const 1)))
+    (if (i32.gt_u (local.get $n) (i32.const 4)) (then unreachable))
     (local.set $bytes (i32.shl (local.get $n) (i32.const 4)))
-    (memory.copy (local.get $p) (local.get $at) (local.get $bytes))
+    (local.set $p0 (v128.load (local.get $at)))
+    (if (i32.gt_u (local.get $n) (i32.const 1)) (then
+      (local.set $p1 (v128.load offset=16 (local.get $at)))
+      (if (i32.gt_u (local.get $n) (i32.const 2)) (then
+        (local.set $p2 (v128.load offset=32 (local.get $at)))
+        (if (i32.gt_u (local.get $n) (i32.const 3)) (then
+          (local.set $p3 (v128.load offset=48 (local.get $at)))))))))
     (local.set $b (local.get $s))
     (block $hDone
       (loop $hLoop
         (br_if $hDone (i32.eqz (local.get $b)))
         (local.set $row (i32.add (local.get $at)
           (i32.mul (i32.add (i32.ctz (local.get $b)) (i32.const 1)) (local.get $bytes))))
-        (local.set $i (i32.const 0))
-        (block $iDone
-          (loop $iLoop
-            (br_if $iDone (i32.ge_u (local.get $i) (local.get $bytes)))
-            (v128.store (i32.add (local.get $p) (local.get $i))
-              (f64x2.mul (v128.load (i32.add (local.get $p) (local.get $i))) (v128.load (i32.add (local.get $row) (local.get $i)))))
-            (local.set $i (i32.add (local.get $i) (i32.const 16)))
-            (br $iLoop)))
+        (local.set $p0 (f64x2.mul (local.get $p0) (v128.load (local.get $row))))
+        (if (i32.gt_u (local.get $n) (i32.const 1)) (then
+          (local.set $p1 (f64x2.mul (local.get $p1) (v128.load offset=16 (local.get $row))))
+          (if (i32.gt_u (local.get $n) (i32.const 2)) (then
+            (local.set $p2 (f64x2.mul (local.get $p2) (v128.load offset=32 (local.get $row))))
+            (if (i32.gt_u (local.get $n) (i32.const 3)) (then
+              (local.set $p3 (f64x2.mul (local.get $p3) (v128.load offset=48 (local.get $row))))))))))
         (local.set $b (i32.and (local.get $b) (i32.sub (local.get $b) (i32.const 1))))
         (br $hLoop)))
     ;; The hot terms, from κ rows d + 1 .. 2d.
@@ -781,27 +791,24 @@
         (local.set $j (i32.ctz (local.get $b)))
         (local.set $row (i32.add (local.get $at)
           (i32.mul (i32.add (i32.add (local.get $j) (local.get $d)) (i32.const 1)) (local.get $bytes))))
-        (local.set $acc (f64x2.splat (f64.const 0)))
-        (local.set $i (i32.const 0))
-        (block $iDone
-          (loop $iLoop
-            (br_if $iDone (i32.ge_u (local.get $i) (local.get $bytes)))
-            (local.set $acc (f64x2.add (local.get $acc)
-              (f64x2.mul (v128.load (i32.add (local.get $p) (local.get $i))) (v128.load (i32.add (local.get $row) (local.get $i))))))
-            (local.set $i (i32.add (local.get $i) (i32.const 16)))
-            (br $iLoop)))
+        (local.set $acc (f64x2.add (f64x2.splat (f64.const 0)) (f64x2.mul (local.get $p0) (v128.load (local.get $row)))))
+        (if (i32.gt_u (local.get $n) (i32.const 1)) (then
+          (local.set $acc (f64x2.add (local.get $acc) (f64x2.mul (local.get $p1) (v128.load offset=16 (local.get $row)))))
+          (if (i32.gt_u (local.get $n) (i32.const 2)) (then
+            (local.set $acc (f64x2.add (local.get $acc) (f64x2.mul (local.get $p2) (v128.load offset=32 (local.get $row)))))
+            (if (i32.gt_u (local.get $n) (i32.const 3)) (then
+              (local.set $acc (f64x2.add (local.get $acc) (f64x2.mul (local.get $p3) (v128.load offset=48 (local.get $row)))))))))))
         (f64.store (i32.add (local.get $w) (i32.shl (local.get $j) (i32.const 3)))
           (f64.add (f64x2.extract_lane 0 (local.get $acc)) (f64x2.extract_lane 1 (local.get $acc))))
         (local.set $b (i32.and (local.get $b) (i32.sub (local.get $b) (i32.const 1))))
         (br $kLoop)))
-    (local.set $acc (f64x2.splat (f64.const 0)))
-    (local.set $i (i32.const 0))
-    (block $iDone
-      (loop $iLoop
-        (br_if $iDone (i32.ge_u (local.get $i) (local.get $bytes)))
-        (local.set $acc (f64x2.add (local.get $acc) (v128.load (i32.add (local.get $p) (local.get $i)))))
-        (local.set $i (i32.add (local.get $i) (i32.const 16)))
-        (br $iLoop)))
+    (local.set $acc (f64x2.add (f64x2.splat (f64.const 0)) (local.get $p0)))
+    (if (i32.gt_u (local.get $n) (i32.const 1)) (then
+      (local.set $acc (f64x2.add (local.get $acc) (local.get $p1)))
+      (if (i32.gt_u (local.get $n) (i32.const 2)) (then
+        (local.set $acc (f64x2.add (local.get $acc) (local.get $p2)))
+        (if (i32.gt_u (local.get $n) (i32.const 3)) (then
+          (local.set $acc (f64x2.add (local.get $acc) (local.get $p3)))))))))
     (f64.add (f64x2.extract_lane 0 (local.get $acc)) (f64x2.extract_lane 1 (local.get $acc))))
 
   ;; A leaf's terms without a table (tree-shap.ts `direct`): returns Ψ(S) for the d zero fractions at
