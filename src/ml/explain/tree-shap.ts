@@ -221,6 +221,17 @@ const MAX_SLOTS = 30;
 /** Largest leaf table: 2^16 subsets. */
 const MAX_TABLE_SLOTS = 16;
 
+/**
+ * A table's cost per entry against the wasm kernel's quadrature, for trees with vector leaves (4 for
+ * other forest trees): their leaves' tables are many and wide (letter forest, 1,000 records: 9.8 GB of
+ * tables a batch, 33 MB a tree on average, beyond the 32 MB L3), each entry read about twice, nearly
+ * every read a cache miss (reads kept within a table's first 8 entries, wrong numbers, took a third off
+ * the kernel's time). With 64, tables only up to d = 9 paths at 1,000 records (was 14): letter forest
+ * CPU ms per 1,000 records 37,700 / 34,643 → 23,452 / 24,323 (alternating, load 1.1–1.7; 16, 32 and 128
+ * and no tables at all were slower); numbers differ by ≤ 2.9·10⁻¹⁶ of the largest contribution.
+ */
+const VECTOR_TABLE_COST = 64;
+
 /** SHAPLEY[d × 32 + k] = k!(d−k−1)!/d!, the weight of a k-subset of the other d−1 path features; 0 for k ≥ d. */
 const SHAPLEY = (() => {
   const w = new Float64Array(32 * 32);
@@ -299,6 +310,8 @@ class TreePlan {
 
   /** Whether build computes the Ψ tables (false: only places them; the wasm kernel fills them in its memory). */
   private fill = true;
+  /** Whether the tree has vector leaves (a forest of three classes or more: explained as class views). */
+  private vector = false;
 
   /** Summarises tree `tree`; false when a path meets more than MAX_SLOTS distinct features. */
   build(t: ShapTrees, tree: number, rows: number, method: TreeShapMethod, fill = true): boolean {
@@ -306,6 +319,7 @@ class TreePlan {
     const root = t.roots[tree]!;
     this.only = t.treeOutput[tree]!;
     this.ensemble = t.ensemble;
+    this.vector = this.only < 0 && t.outputs > 1;
     this.nodes = 0;
     this.leaves = 0;
     this.used = 0;
@@ -378,9 +392,10 @@ class TreePlan {
     // (The wasm kernel evaluates the leaves left without a table by quadrature, tree-shap-wasm.ts.)
     // The wasm kernel's alternative is its quadrature, ~10·(d + 1)·(pairs + 1) instructions a row against ~25 an entry to fill a table:
     // a table pays from fewer rows (a quarter of the break-even, for the cache misses of its larger tables). Forest trees only:
-    // GBDT trees, 31 leaves, keep the rule their numbers were checked with, bit for bit.
+    // GBDT trees, 31 leaves, keep the rule their numbers were checked with, bit for bit. Trees with vector leaves (class views,
+    // tree-shap-wasm.ts) tabulate far less: VECTOR_TABLE_COST.
     const kernelRule = !this.fill && this.ensemble === 'forest';
-    const pays = kernelRule ? 4 * (1 << d) <= rows * (d + 1) * (quadraturePairs(d) + 1) : 3 * (1 << d) <= rows * d;
+    const pays = kernelRule ? (this.vector ? VECTOR_TABLE_COST : 4) * (1 << d) <= rows * (d + 1) * (quadraturePairs(d) + 1) : 3 * (1 << d) <= rows * d;
     const table = !zeroLeaf && positive && d > 0 && d <= MAX_TABLE_SLOTS && (method === 'table' || (method !== 'direct' && pays));
     if (table) {
       const start = this.tableUsed;
