@@ -222,14 +222,18 @@ const MAX_SLOTS = 30;
 const MAX_TABLE_SLOTS = 16;
 
 /**
- * A table's cost per entry against the wasm kernel's quadrature, for trees with vector leaves (4 for
- * other forest trees): their leaves' tables are many and wide (letter forest, 1,000 records: 9.8 GB of
+ * A tree with vector leaves (class views, tree-shap-wasm.ts) whose tables come to more than this many
+ * bytes tabulates a leaf only where a table costs VECTOR_TABLE_COST an entry against the kernel's
+ * quadrature (4 otherwise). Such tables are many and wide (letter forest, 1,000 records: 9.8 GB of
  * tables a batch, 33 MB a tree on average, beyond the 32 MB L3), each entry read about twice, nearly
  * every read a cache miss (reads kept within a table's first 8 entries, wrong numbers, took a third off
- * the kernel's time). With 64, tables only up to d = 9 paths at 1,000 records (was 14): letter forest
- * CPU ms per 1,000 records 37,700 / 34,643 → 23,452 / 24,323 (alternating, load 1.1–1.7; 16, 32 and 128
- * and no tables at all were slower); numbers differ by ≤ 2.9·10⁻¹⁶ of the largest contribution.
+ * the kernel's time). With 64, letter forest tables only up to d = 9 at 1,000 records (was 14): CPU ms
+ * per 1,000 records 37,700 / 34,643 → 23,452 / 24,323 (alternating, load 1.1–1.7; 16, 32, 128 and no
+ * tables at all were slower); numbers differ by ≤ 2.9·10⁻¹⁶ of the largest contribution. Small trees'
+ * tables stay in cache and keep the rule (vehicle forest: 0.2 MB a tree, at most 0.9 MB; it was ~10 %
+ * slower with 64); the bound lies between the two.
  */
+const VECTOR_TABLE_BYTES = 4 << 20;
 const VECTOR_TABLE_COST = 64;
 
 /** SHAPLEY[d × 32 + k] = k!(d−k−1)!/d!, the weight of a k-subset of the other d−1 path features; 0 for k ≥ d. */
@@ -324,7 +328,24 @@ class TreePlan {
     this.leaves = 0;
     this.used = 0;
     this.tableUsed = 0;
-    return this.walk(t, root, 0, rows, method);
+    if (!this.walk(t, root, 0, rows, method)) return false;
+    if (this.vector && !fill && method === 'auto' && 8 * this.tableUsed > VECTOR_TABLE_BYTES) this.fewerTables(rows);
+    return true;
+  }
+
+  /** Tables kept only where they cost VECTOR_TABLE_COST an entry less than the kernel's quadrature; the others' tables move up. */
+  private fewerTables(rows: number): void {
+    this.tableUsed = 0;
+    for (let l = 0; l < this.leaves; l++) {
+      if (this.tableAt[l]! < 0) continue;
+      const d = this.leafSlots[l]!;
+      if (VECTOR_TABLE_COST * (1 << d) > rows * (d + 1) * (quadraturePairs(d) + 1)) {
+        this.tableAt[l] = -1;
+        continue;
+      }
+      this.tableAt[l] = this.tableUsed;
+      this.tableUsed += 1 << d;
+    }
   }
 
   private walk(t: ShapTrees, node: number, slots: number, rows: number, method: TreeShapMethod): boolean {
@@ -393,9 +414,9 @@ class TreePlan {
     // The wasm kernel's alternative is its quadrature, ~10·(d + 1)·(pairs + 1) instructions a row against ~25 an entry to fill a table:
     // a table pays from fewer rows (a quarter of the break-even, for the cache misses of its larger tables). Forest trees only:
     // GBDT trees, 31 leaves, keep the rule their numbers were checked with, bit for bit. Trees with vector leaves (class views,
-    // tree-shap-wasm.ts) tabulate far less: VECTOR_TABLE_COST.
+    // tree-shap-wasm.ts) whose tables come to more than VECTOR_TABLE_BYTES keep fewer (fewerTables).
     const kernelRule = !this.fill && this.ensemble === 'forest';
-    const pays = kernelRule ? (this.vector ? VECTOR_TABLE_COST : 4) * (1 << d) <= rows * (d + 1) * (quadraturePairs(d) + 1) : 3 * (1 << d) <= rows * d;
+    const pays = kernelRule ? 4 * (1 << d) <= rows * (d + 1) * (quadraturePairs(d) + 1) : 3 * (1 << d) <= rows * d;
     const table = !zeroLeaf && positive && d > 0 && d <= MAX_TABLE_SLOTS && (method === 'table' || (method !== 'direct' && pays));
     if (table) {
       const start = this.tableUsed;
