@@ -107,6 +107,24 @@
  * through $leaves1 (a view with one leaf too wide to tabulate takes $leaves1 whole): letter forest
  * 46,862 / 51,264 (load 2.3) against 40,542 / 46,600 whole, no gain; why not was not measured.
  *
+ * Then (letter forest, 1,000 records, main → branch alternating under the quiet lock, load 1.1–1.9):
+ * the views laid out from one bottom-up pass of class bit sets (class-views.ts; was a pass over the
+ * tree per class), $quadrature's products in v128 locals (same bits), and fewer tables for trees with
+ * vector leaves whose tables pass 4 MB (tree-shap.ts VECTOR_TABLE_BYTES): CPU ms 41,183 / 40,906 →
+ * 24,197 / 25,872, wall on two scoring threads 21,374 → 12,378; vehicle forest (same plan and bits
+ * as main) CPU 488 / 651 → 433 / 579, wall 218 → 221. At 1,000 records the letter forest's time was
+ * $packed1 64 %, $leaves1 16 %, $backward1 9 % (--cpu-prof), not the quadrature of the 200-record
+ * profile: at 1,000 rows only 2,298 of its 578,890 view leaves lacked a table. Its tables (33 MB a
+ * tree) missed the caches on nearly every read; with fewer tables the quadrature takes more leaves.
+ * Tried and left out: (1) row pairs in blocks, each view's leaves run for all pairs of a block before
+ * the next view (B = 8 or 32 twos of pairs), and then each group of packed leaves for all pairs of
+ * the block before the next group (its tables read for 16–64 row pairs at once; sums per block,
+ * shared by the views, left-out children zeroed per view in the kernel): the same bits, but letter
+ * forest 24,977 / 24,976 against 23,452 / 24,323 unblocked with the fewer tables, and within the
+ * noise before them (each table entry is read about twice a batch, so a block's reads still miss);
+ * (2) fewer tables for every vector-leaf tree (64× rule): vehicle forest ~10 % slower (its tables,
+ * 0.2 MB a tree, stay in cache).
+ *
  * After the packed words, where the instructions went (callgrind, 1,000 records, explanation alone;
  * the JIT code's functions told apart by their wasm jump-table slot): credit forest 19.33·10⁹ —
  * $packed1 11.28 (of which the hot terms ~25 instructions each, ~4.3 a leaf and row, 8.7·10⁹; per
