@@ -46,7 +46,13 @@
  * partitions stay on the main thread (team-tuning.ts partitionRows). Not done: the main thread still
  * does more than the helper (its own 15 splits a tree and the top of the tree, beside the helper's 12
  * and its share of the top: 0.52 s against 0.41 s busy); two splits ahead at a time (splitsAheadAtOnce)
- * kept the helper busier but made the main thread wait for it.
+ * kept the helper busier but made the main thread wait for it. Tried and not kept: chunk histograms of
+ * each mailbox's own, so that leaves of several chunks (over ~8,160 rows at synthetic × 30) go ahead
+ * too, partition included. Synthetic 400k: splits ahead per tree 3.0 → 13.5, hand-offs 64 → 42.5, the
+ * 2-thread fit's main-thread CPU 0.5–0.8 s lower, but no wall gain: speed-ups 1.59×, 1.69× against
+ * 1.71×, 1.61× (alternating, quiet lock, load 0.3–1.3); 40k unchanged; satellite (tree lanes, never
+ * ahead, only the extra memory) 1.67×, 1.61× against 1.46×, 1.51×. The main thread then does its own
+ * large leaves alone, so its serial time grows (1.4 → 4.2 s at 400k) by what the helper takes off it.
  *
  * A multiclass round grows one tree per class from the same gradients; with at least as many classes as
  * threads, the threads grow whole trees of the round instead (growClasses), each on its own tree lane
