@@ -87,6 +87,10 @@ for (const backend of await backends()) {
       assert.ok(keptError < testedError, `mean absolute error on 40 held-back rows: kept ${keptError}, tested ${testedError}`);
       const csv = await s.call('POST', `/v1/models/${done.modelId}/predict?predictionIntervals=0.9`, { body: 'cement,age\n300,28\n', headers: { 'content-type': 'text/csv' } });
       assert.ok(Number(csv.json.data[0]['compressive_strength:upper:0.9']) > Number(csv.json.data[0]['compressive_strength:lower:0.9']));
+      // 824 calibration rows (the session's training rows) bound levels up to 824/825; above, a 400 that says so.
+      const unbounded = await s.call('POST', `/v1/models/${done.modelId}/predict`, { json: { data: testRows.slice(0, 1), extraParameters: { predictionIntervals: [0.9, 0.9999] } } });
+      assert.equal(unbounded.status, 400, unbounded.text);
+      assert.match(unbounded.json.errorDetails.predictionIntervals[0], /calibrated on \d+ rows, which bound intervals up to level \d+\/\d+ .*at 0\.9999 the interval would be unbounded/);
       for (const bad of [[1.5], 'often', [0]]) {
         const r = await s.call('POST', `/v1/models/${done.modelId}/predict`, { json: { data: testRows.slice(0, 1), extraParameters: { predictionIntervals: bad } } });
         assert.equal(r.status, 400, JSON.stringify(bad));

@@ -132,6 +132,11 @@ export class ConformalRegressor {
     return out;
   }
 
+  /** The calibration rows' count, n: a level above n/(n+1) has no bounded interval (quantile is Infinity). */
+  get calibrationRows(): number {
+    return this.state.n;
+  }
+
   /** The ⌈(n+1)·level⌉-th smallest score; Infinity when there are too few rows for the level. */
   quantile(level: number): number {
     if (!(level > 0 && level < 1)) throw new Error(`interval level must be between 0 and 1, got ${level}`);

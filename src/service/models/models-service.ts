@@ -95,7 +95,7 @@ export class ModelsService {
     this.checkBatchSize(records.length);
     const loaded = await this.load(accountId, id);
     if (opts.predictionIntervals?.length) {
-      const problem = loaded.predictor.intervalsUnavailable();
+      const problem = loaded.predictor.intervalsUnavailable(opts.predictionIntervals);
       if (problem) throw ValidationError.of('predictionIntervals', problem);
     }
     if (opts.includeExplanations) {

@@ -41,10 +41,17 @@ export class Predictor {
     if (artifact.intervals) this.intervals = ConformalRegressor.load(artifact.intervals, loadTrainedModel);
   }
 
-  /** Why this model cannot give prediction intervals, or undefined when it can. */
-  intervalsUnavailable(): string | undefined {
+  /** Why this model cannot give prediction intervals at `levels`, or undefined when it can. */
+  intervalsUnavailable(levels: readonly number[]): string | undefined {
     if (this.artifact.domain !== 'regression') return `Prediction intervals are given by regression models; this is a ${this.artifact.domain} model.`;
     if (!this.intervals) return 'This model was trained before Sibyl gave prediction intervals; train it again to get them.';
+    // A conformal interval at level L needs ⌈(n + 1)·L⌉ ≤ n calibration rows; above n/(n + 1) it would be unbounded.
+    const n = this.intervals.calibrationRows;
+    const unbounded = levels.filter((level) => Math.ceil((n + 1) * level) > n);
+    if (unbounded.length) {
+      return `This model's intervals were calibrated on ${n} rows, which bound intervals up to level ${n}/${n + 1} (${(n / (n + 1)).toPrecision(4)}); ` +
+        `at ${unbounded.join(', ')} the interval would be unbounded. Ask for a lower level, or train on more rows.`;
+    }
     return undefined;
   }
 
