@@ -63,7 +63,7 @@ describe('start-up settings', () => {
   });
 
   it('a SIBYL_ variable that is not a setting is reported with the setting it may be a misspelling of; the scripts\' own variables are not', () => {
-    const config = loadConfig({ SIBYL_WORKER: '2', SIBYL_MAX_BODY_BYTES: '10', SIBYL_COLOUR: 'blue', SIBYL_BENCHDATA: '/data', SIBYL_FUZZ_SEED: '1', SIBYL_WORKERS: '3' });
+    const config = loadConfig({ SIBYL_WORKER: '2', SIBYL_MAX_BODY_BYTES: '10', SIBYL_COLOUR: 'blue', SIBYL_TEST_CONCURRENCY: '2', SIBYL_FUZZ_SEED: '1', SIBYL_WORKERS: '3' });
     assert.equal(config.workerConcurrency, 3);
     assert.deepEqual(config.warnings.map((w) => /^warning: (\S+) is not a setting and does nothing(?: \(did you mean (\S+)\?\))?;/.exec(w)?.slice(1, 3)), [
       ['SIBYL_COLOUR', undefined],
