@@ -8,7 +8,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config.js';
 import { startServer, startWorker } from './server.js';
-import { DatabaseUnreachable, openStore } from './store/open-store.js';
+import { openStore } from './store/open-store.js';
 import { AccountsStore } from './store/accounts-store.js';
 import { AccountsService } from './service/accounts.js';
 import { EmbeddedStoreBusy } from './store/embedded-lock.js';
@@ -171,7 +171,6 @@ function onSignal(target: { close(graceMs?: number): Promise<void>; releaseNow()
 /** What a failed command says: the store's own message, the way out of a taken port, or the error. */
 function failureMessage(e: unknown): unknown {
   if (e instanceof EmbeddedStoreBusy) return e.message;
-  if (e instanceof DatabaseUnreachable) return `error: ${e.message}`;
   if (!(e instanceof Error)) return e;
   const listen = e as NodeJS.ErrnoException & { address?: string; port?: number };
   if (listen.code === 'EADDRINUSE' && listen.port !== undefined) {

@@ -109,7 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       return n;
     });
 
-  const config: Config = {
+  const settings: Omit<Config, 'warnings'> = {
     port: whole('PORT', 8080, 0, 'a TCP port from 0 to 65535 (0 picks a free one)', 65535),
     host: str('HOST') ?? '127.0.0.1',
     dataDir: resolve(str('SIBYL_DATA_DIR') ?? './data'),
@@ -144,9 +144,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       predictionsPerDay: whole('SIBYL_PLAN_PREDICTIONS_PER_DAY', 1_000_000, 0, 'how many records a community account may predict in a day'),
       uploadBytes: whole('SIBYL_PLAN_UPLOAD_BYTES', 1024 * 1024 * 1024, 1, 'the largest upload of a community account in bytes, at least 1'),
     },
-    warnings: [],
   };
-  config.warnings = unknownSettings(env, settingNames);
+  // After every setting has been read: the names read are the settings.
+  const config: Config = { ...settings, warnings: unknownSettings(env, settingNames) };
 
   // Secrets and URLs that may hold passwords are described, never repeated.
   if (config.apiKey !== undefined) {

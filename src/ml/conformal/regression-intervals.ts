@@ -132,17 +132,22 @@ export class ConformalRegressor {
     return out;
   }
 
-  /** The calibration rows' count, n: a level above n/(n+1) has no bounded interval (quantile is Infinity). */
+  /** The calibration rows' count, n: the interval at a level is bounded up to n/(n+1) (bounded). */
   get calibrationRows(): number {
     return this.state.n;
+  }
+
+  /** Whether the calibration rows bound the interval at `level` (its score's rank is at most n). */
+  bounded(level: number): boolean {
+    return Math.ceil((this.state.n + 1) * level) <= this.state.n;
   }
 
   /** The ⌈(n+1)·level⌉-th smallest score; Infinity when there are too few rows for the level. */
   quantile(level: number): number {
     if (!(level > 0 && level < 1)) throw new Error(`interval level must be between 0 and 1, got ${level}`);
+    if (!this.bounded(level)) return Infinity;
     const { n, scores, rankStep } = this.state;
     const rank = Math.ceil((n + 1) * level);
-    if (rank > n) return Infinity;
     const pos = (rank - 1) / rankStep;
     const lo = Math.floor(pos);
     if (lo >= scores.length - 1) return scores[scores.length - 1];
