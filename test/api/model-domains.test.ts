@@ -99,6 +99,28 @@ for (const backend of await backends()) {
       }
     });
 
+    it('a regression session on a table too small to bound its 95 % intervals carries the levels it can bound and says why the other is missing', async () => {
+      // 20 rows: 16 train the tested fit and calibrate its intervals, which bound levels up to 16/17.
+      const rows = records(readFixture('regression', 'concrete.csv')).slice(0, 20);
+      assert.equal((await s.call('PUT', '/v1/data/concrete-20', { json: { data: rows } })).status, 201);
+      const created = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'concrete-20', targetColumn: 'compressive_strength', predictionDomain: 'regression' } });
+      assert.equal(created.status, 200, created.text);
+      const done = await finishedSession(s, created.json.sessionId);
+      assert.equal(done.status, 'completed', JSON.stringify(done.messages));
+      const results = await s.call('GET', `/v1/sessions/${done.sessionId}/results?pageSize=1000`);
+      assert.equal(results.json.trainingRows, 16);
+      for (const row of results.json.data as Record<string, string>[]) {
+        const [lower, upper] = [Number(row['compressive_strength:lower:0.8']), Number(row['compressive_strength:upper:0.8'])];
+        assert.ok(Number.isFinite(lower) && Number.isFinite(upper) && lower < upper, JSON.stringify(row));
+        assert.ok(!('compressive_strength:lower:0.95' in row) && !('compressive_strength:upper:0.95' in row), JSON.stringify(row));
+      }
+      assert.ok(Number.isFinite(results.json.metrics.predictionIntervalCoverage80));
+      assert.equal('predictionIntervalCoverage95' in results.json.metrics, false, 'no coverage of an interval that was not given');
+      const warning = done.messages.find((m: { message: string }) => /0\.95/.test(m.message));
+      assert.ok(warning && warning.severity === 'warning', JSON.stringify(done.messages));
+      assert.match(warning.message, /calibrated on 16 rows, which bound intervals up to level 16\/17 \(0\.9412\)/);
+    });
+
     it('the same data and request give the same model; extraParameters.seed names another, and a bad one is a 400', async () => {
       assert.equal((await s.call('PUT', '/v1/data/concrete-seeds', { json: { data: records(readFixture('regression', 'concrete.csv')) } })).status, 201);
       const request = { dataSourceName: 'concrete-seeds', targetColumn: 'compressive_strength', predictionDomain: 'regression' };

@@ -154,9 +154,14 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
     Object.assign(extra, { classes: task.classes, confusionMatrix: confusionMatrix(yIdx, predicted, k), classScores: scores });
   } else {
     metrics = { ...regressionMetrics(yTest, predictions) };
-    const intervals = uncertainty.intervals!.intervalsAt(testFrame, predictions, SESSION_INTERVAL_LEVELS).map((iv, j) => ({ level: SESSION_INTERVAL_LEVELS[j]!, ...iv }));
+    // A level the calibration rows cannot bound would fill the rows with ±Infinity and its coverage with 1.
+    const conformal = uncertainty.intervals!;
+    const levels = SESSION_INTERVAL_LEVELS.filter((level) => conformal.bounded(level));
+    const unbounded = conformal.unboundedReason(SESSION_INTERVAL_LEVELS);
+    if (unbounded) messages.push({ severity: 'warning', message: `${unbounded}, so the results leave it out. Train on more rows to get it.` });
+    const intervals = conformal.intervalsAt(testFrame, predictions, levels).map((iv, j) => ({ level: levels[j]!, ...iv }));
     for (const { level, lower, upper } of intervals) metrics[`predictionIntervalCoverage${Math.round(level * 100)}`] = intervalCoverage(yTest, lower, upper);
-    extra.predictionIntervals = { method: uncertainty.intervals!.method, levels: SESSION_INTERVAL_LEVELS };
+    extra.predictionIntervals = { method: conformal.method, levels };
     for (let i = 0; i < split.test.length; i++) {
       const row = resultRow(input.columns, outputColumns, rows[split.test[i]!]!, target, String(predictions[i]));
       for (const { level, lower, upper } of intervals) {

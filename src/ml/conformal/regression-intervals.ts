@@ -132,14 +132,21 @@ export class ConformalRegressor {
     return out;
   }
 
-  /** The calibration rows' count, n: the interval at a level is bounded up to n/(n+1) (bounded). */
-  get calibrationRows(): number {
-    return this.state.n;
-  }
-
   /** Whether the calibration rows bound the interval at `level` (its score's rank is at most n). */
   bounded(level: number): boolean {
     return Math.ceil((this.state.n + 1) * level) <= this.state.n;
+  }
+
+  /**
+   * Why the intervals at some of `levels` would be unbounded (their levels above n/(n+1)), in a clause
+   * the caller ends with what to do; undefined when every level is bounded.
+   */
+  unboundedReason(levels: readonly number[]): string | undefined {
+    const unbounded = levels.filter((level) => !this.bounded(level));
+    if (!unbounded.length) return undefined;
+    const n = this.state.n;
+    return `This model's intervals were calibrated on ${n} rows, which bound intervals up to level ${n}/${n + 1} (${(n / (n + 1)).toPrecision(4)}); ` +
+      `at ${unbounded.join(', ')} the interval would be unbounded`;
   }
 
   /** The ⌈(n+1)·level⌉-th smallest score; Infinity when there are too few rows for the level. */

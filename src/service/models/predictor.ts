@@ -45,12 +45,8 @@ export class Predictor {
   intervalsUnavailable(levels: readonly number[]): string | undefined {
     if (this.artifact.domain !== 'regression') return `Prediction intervals are given by regression models; this is a ${this.artifact.domain} model.`;
     if (!this.intervals) return 'This model was trained before Sibyl gave prediction intervals; train it again to get them.';
-    const n = this.intervals.calibrationRows;
-    const unbounded = levels.filter((level) => !this.intervals!.bounded(level));
-    if (unbounded.length) {
-      return `This model's intervals were calibrated on ${n} rows, which bound intervals up to level ${n}/${n + 1} (${(n / (n + 1)).toPrecision(4)}); ` +
-        `at ${unbounded.join(', ')} the interval would be unbounded. Ask for a lower level, or train on more rows.`;
-    }
+    const unbounded = this.intervals.unboundedReason(levels);
+    if (unbounded) return `${unbounded}. Ask for a lower level, or train on more rows.`;
     return undefined;
   }
 
