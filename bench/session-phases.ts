@@ -51,5 +51,5 @@ const cpu = process.cpuUsage(cpu0);
 if ('failure' in out) throw new Error(out.failure);
 console.log(`session-phases ${n} × ${columns}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on 2 cores`);
 console.log(`CSV → typed columns ${loadSeconds.toFixed(1)} s; total ${((performance.now() - started) / 1000).toFixed(1)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(1)} CPU s (all threads); peak RSS ${Math.round(peak / 2 ** 20)} MB`);
-console.log(`champion ${out.algorithm.name}; accuracy ${out.results.metrics.accuracy?.toFixed(4)}, log loss ${out.results.metrics.logLoss?.toFixed(4)}`);
+console.log(`champion ${out.algorithm.name}; accuracy ${Number(out.results.metrics.accuracy).toFixed(4)}, log loss ${Number(out.results.metrics.logLoss).toFixed(4)}`);
 for (const m of out.messages) console.log(`  [${m.severity}] ${m.message}`);

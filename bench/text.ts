@@ -30,7 +30,7 @@ for (const seed of seeds) {
   const without = await runTextSession(table, seed, false);
   const ref = python ? sklearnReference(python, splitFile) : { auc: NaN, accuracy: NaN };
   const terms = withText.vocabularies?.[0]?.words.filter((w) => w.type === 'word').length ?? 0;
-  const f = (x: number) => x.toFixed(4).padStart(9);
+  const f = (x: number | 'NaN') => Number(x).toFixed(4).padStart(9);
   console.log(`${seed}  ${f(withText.results.metrics.rocAreaUnderCurve!)}  ${f(without.results.metrics.rocAreaUnderCurve!)}    ${f(ref.auc)}  ${f(withText.results.metrics.accuracy!)}  ${f(without.results.metrics.accuracy!)}    ${f(ref.accuracy)}  ${String(terms).padStart(11)}  ${withText.algorithm.name}`);
 }
 

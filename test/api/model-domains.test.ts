@@ -121,6 +121,20 @@ for (const backend of await backends()) {
       assert.match(warning.message, /calibrated on 16 rows, which bound intervals up to level 16\/17 \(0\.9412\)/);
     });
 
+    it('a constant target: R² has no value and is the string "NaN" (as the original service wrote it) in the results, the model and the contest', async () => {
+      const rows = Array.from({ length: 30 }, (_, i) => ({ a: String(i), b: String(i % 3), y: '5' }));
+      assert.equal((await s.call('PUT', '/v1/data/constant-y', { json: { data: rows } })).status, 201);
+      const created = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'constant-y', targetColumn: 'y', predictionDomain: 'regression' } });
+      const done = await finishedSession(s, created.json.sessionId);
+      assert.equal(done.status, 'completed', JSON.stringify(done.messages));
+      const results = await s.call('GET', `/v1/sessions/${done.sessionId}/results`);
+      assert.equal(results.json.metrics.rSquared, 'NaN', results.text);
+      assert.ok(results.json.metrics.rootMeanSquareError < 1e-9);
+      assert.equal((await s.call('GET', `/v1/models/${done.modelId}`)).json.metrics.rSquared, 'NaN');
+      const contest = await s.call('GET', `/v1/sessions/${done.sessionId}/contest`);
+      assert.ok(contest.json.contestants.every((c: { metrics: Record<string, unknown> }) => c.metrics.rSquared === 'NaN'), contest.text);
+    });
+
     it('the same data and request give the same model; extraParameters.seed names another, and a bad one is a 400', async () => {
       assert.equal((await s.call('PUT', '/v1/data/concrete-seeds', { json: { data: records(readFixture('regression', 'concrete.csv')) } })).status, 201);
       const request = { dataSourceName: 'concrete-seeds', targetColumn: 'compressive_strength', predictionDomain: 'regression' };

@@ -22,7 +22,7 @@ function contestOf(session: SessionRecord, results: SessionResults): ContestView
   if (isPlainObject(results.extra.contest)) return results.extra.contest as unknown as ContestView;
   if (session.type !== 'forecast' || !session.algorithm) return undefined;
   const algorithm = session.algorithm as unknown as ContestantView['algorithm'];
-  const metrics = Object.fromEntries(Object.entries(results.metrics).filter(([, v]) => typeof v === 'number')) as Record<string, number>;
+  const metrics = Object.fromEntries(Object.entries(results.metrics).filter(([, v]) => typeof v === 'number' || v === 'NaN')) as ContestantView['metrics'];
   const champion: ContestantView = {
     id: algorithm.key || algorithm.name,
     algorithm,

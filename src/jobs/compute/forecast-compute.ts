@@ -11,7 +11,8 @@ import { saveForecast } from '../../ml/timeseries/forecast/saved-forecast.js';
 import { mae, mase } from '../../ml/timeseries/forecast/metrics.js';
 import { regressionMetrics } from '../../ml/metrics/regression.js';
 import { seasonalPeriods } from '../../ml/timeseries/prepare.js';
-import { finiteOrNaN, indexOf, periodLabel, toGrid, type SeriesGrid } from '../../service/timeseries/series-grid.js';
+import { finiteOrNaN } from '../../domain/metric-values.js';
+import { indexOf, periodLabel, toGrid, type SeriesGrid } from '../../service/timeseries/series-grid.js';
 import type { ForecastComputeInput, ForecastComputeOutput, ResultRow } from '../../service/timeseries/forecast-compute-contract.js';
 import type { SeriesInput } from '../../service/timeseries/series-rows.js';
 

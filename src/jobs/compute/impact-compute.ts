@@ -13,7 +13,8 @@
 import { estimateImpact, type ImpactInput } from '../../ml/timeseries/impact/estimate.js';
 import { saveImpact } from '../../ml/timeseries/impact/saved-impact.js';
 import { seasonalPeriods } from '../../ml/timeseries/prepare.js';
-import { finiteOrNaN, indexOf, periodLabel, toGrid } from '../../service/timeseries/series-grid.js';
+import { finiteOrNaN } from '../../domain/metric-values.js';
+import { indexOf, periodLabel, toGrid } from '../../service/timeseries/series-grid.js';
 import type { ImpactComputeInput, ImpactComputeOutput } from '../../service/timeseries/impact-compute-contract.js';
 
 export type { ImpactComputeInput, ImpactComputeOutput } from '../../service/timeseries/impact-compute-contract.js';

@@ -26,6 +26,7 @@ import { algorithmView, contestView } from '../../service/models/contest-view.js
 import { dropRareClasses, MIN_ROWS_PER_CLASS } from '../../service/models/rare-classes.js';
 import type { Message } from '../../store/schema.js';
 import { pageResults } from '../../store/result-pages.js';
+import { metricValues } from '../../domain/metric-values.js';
 import type { ModelComputeInput, ModelComputeOutput } from '../../service/models/model-compute-contract.js';
 import type { FrameEncoder } from '../../ml/encode.js';
 import type { Frame } from '../../ml/frame.js';
@@ -173,7 +174,7 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
   }
   messages.push({ severity: 'informational', message: `${split.train.length} rows trained the model and ${split.test.length} rows tested it.` });
   if (kept) messages.push({ severity: 'informational', message: `After the test, the model was trained again on all ${modelTrainingRows} rows; predictions come from that fit, while the test metrics describe the fit on ${split.train.length} rows.` });
-  const results = pageResults(metrics, data, extra);
+  const results = pageResults(metricValues(metrics), data, extra);
   clock.mark('result pages', `${data.length} rows`);
   messages.push({ severity: 'debug', message: `Computation phases: ${clock.summary()}.` });
   return {

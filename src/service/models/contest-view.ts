@@ -2,12 +2,13 @@
 import type { AlgorithmInfo } from '../../ml/frame.js';
 import { makeLearner, type CandidateSpec, type ContestResult } from '../../ml/tabular/contest/index.js';
 import type { AlgorithmView } from './model-artifact.js';
+import { metricValues } from '../../domain/metric-values.js';
 
 export interface ContestantView {
   id: string;
   algorithm: AlgorithmView;
   dataSourceProperties: string[];
-  metrics: Record<string, number>;
+  metrics: Record<string, number | 'NaN'>;
 }
 
 export interface ContestView {
@@ -36,7 +37,7 @@ export function contestView(result: ContestResult, candidates: CandidateSpec[]):
     id: c.id,
     algorithm: algorithmOf(c.id, c.algorithm),
     dataSourceProperties: DATA_SOURCE_PROPERTIES,
-    metrics: { ...(c.metrics as unknown as Record<string, number>) },
+    metrics: metricValues(c.metrics as unknown as Record<string, number>),
   }));
   const champion = contestants.find((c) => c.id === result.champion.id) ?? contestants[0]!;
   return { championMetric: result.championMetric.name, champion, contestants };

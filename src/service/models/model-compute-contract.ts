@@ -35,7 +35,7 @@ export interface ModelComputeInput {
 }
 
 /** Result rows and extras come paged and serialised: for a big data set they are large, and the main thread only stores them. */
-export type ModelComputeResults = PagedResults<Record<string, number>>;
+export type ModelComputeResults = PagedResults<Record<string, number | 'NaN'>>;
 
 export type ModelComputeOutput =
   | { failure: string }

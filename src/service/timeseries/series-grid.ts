@@ -49,8 +49,3 @@ export function indexOf(g: SeriesGrid, ms: number): number {
 export function periodLabel(g: SeriesGrid, index: number): string {
   return formatStoredTimestamp(addPeriods(g.periods[0]!, g.interval, index));
 }
-
-/** Numbers in result rows are strings; a non-finite metric is the string "NaN" (as the original service wrote it). */
-export function finiteOrNaN(x: number): number | string {
-  return Number.isFinite(x) ? x : 'NaN';
-}
