@@ -63,7 +63,8 @@ export function compute(input: ImpactComputeInput): ImpactComputeOutput {
     },
     warnings: r.warnings,
     details: {
-      absoluteEffectInterval: r.absoluteEffectInterval, relativeEffectInterval: r.relativeEffectInterval,
+      absoluteEffectInterval: [finiteOrNaN(r.absoluteEffectInterval[0]), finiteOrNaN(r.absoluteEffectInterval[1])],
+      relativeEffectInterval: [finiteOrNaN(r.relativeEffectInterval[0]), finiteOrNaN(r.relativeEffectInterval[1])],
       model: r.model, controlsUsed: r.controlsUsed.map((j) => input.features[j]!.name),
       calibration: { backtests: r.calibration.backtests, scale: r.calibration.scale, dof: r.calibration.dof },
     },

@@ -26,7 +26,7 @@ export interface ImpactComputeOutput {
   warnings: string[];
   /** 95 % intervals of the effects, the model that was chosen and its backtest calibration. */
   details: {
-    absoluteEffectInterval: [number, number]; relativeEffectInterval: [number, number]; model: string; controlsUsed: string[];
+    absoluteEffectInterval: [number | 'NaN', number | 'NaN']; relativeEffectInterval: [number | 'NaN', number | 'NaN']; model: string; controlsUsed: string[];
     calibration: { backtests: number; scale: number; dof: number };
   };
   /** The estimate's saved form (what a refit on new data or a chart needs). */

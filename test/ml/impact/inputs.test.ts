@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { estimateImpact } from '../../../src/ml/timeseries/impact/estimate.js';
-import { seatbelts } from './cases.js';
+import { seatbelts, semiSynthetic } from './cases.js';
 
 const model = { slope: 'none', seasonalPeriod: 12 } as const;
 
@@ -35,4 +35,40 @@ test('a series with zeros is modelled on its original scale only', () => {
   assert.ok(r.candidates.every((c) => !c.model.endsWith('_log')));
   // No slope or a drift, with or without the seasonal (and the AR(1) forms when those leave autocorrelation).
   assert.equal(r.candidates.filter((c) => !c.model.includes('_ar1')).length, 4);
+});
+
+test('a pre-period that is constant save for a three-day outage: backtests fitted on its constant stretch calibrate nothing, and the interval stays on the data\'s scale', () => {
+  // Daily sales of 7 with an outage (0) on days 28–30; before this, the backtests fitted on the first
+  // 28 days alone had no spread and blew the interval up to ±2.5e151 with a "fits badly ×4e149" warning.
+  const y = Float64Array.from([...Array(28).fill(7), 0, 0, 0, ...Array(19).fill(7), ...Array(9).fill(7)]);
+  const r = estimateImpact({ y, preEnd: 49, period: 7 });
+  const [lower, upper] = r.absoluteEffectInterval;
+  assert.ok(lower < 0 && upper > 0 && upper - lower < 9 * 7 * 3, `interval ${lower}..${upper}`);
+  assert.ok(r.pValue > 0.5, `p ${r.pValue}`);
+  assert.ok(r.calibration.scale < 10, `scale ${r.calibration.scale}`);
+  assert.deepEqual(r.warnings.filter((w) => /badly/.test(w)), []);
+});
+
+test('a constant pre-period: any change after the event is an effect, and a warning says why', () => {
+  const y = Float64Array.from([...Array(50).fill(7), ...Array(9).fill(7.5)]);
+  const r = estimateImpact({ y, preEnd: 49, period: 7 });
+  assert.equal(r.absoluteEffect, 4.5);
+  assert.ok(r.pValue < 0.001);
+  assert.equal(r.warnings.length, 1, r.warnings.join('\n'));
+  assert.match(r.warnings[0]!, /same value \(7\) at every period before the event/);
+});
+
+test('a series around zero (Nottingham temperatures less their mean): no relative-effect interval, with a warning; the absolute one stands', () => {
+  const raw = semiSynthetic('nottem_placebo').y.slice(-120); // ten years
+  const mean = raw.reduce((a, v) => a + v, 0) / raw.length;
+  const y = raw.map((v) => v - mean);
+  // A 12-month window: warm months above the mean and cold ones below, so the counterfactual total
+  // can fall on either side of zero.
+  const r = estimateImpact({ y, preEnd: y.length - 13, period: 12, nSimulations: 2000 });
+  assert.ok(r.absoluteEffectInterval[0] < 0 && r.absoluteEffectInterval[1] > 0, `absolute ${r.absoluteEffectInterval}`);
+  assert.ok(r.relativeEffectInterval.every(Number.isNaN), `relative ${r.relativeEffectInterval}`);
+  assert.ok(r.warnings.some((w) => /relative effect has no interval/.test(w)), r.warnings.join('\n'));
+  // The raw series, far from zero, keeps its relative interval.
+  const rawR = estimateImpact({ y: raw, preEnd: raw.length - 13, period: 12, nSimulations: 2000 });
+  assert.ok(rawR.relativeEffectInterval.every(Number.isFinite) && !rawR.warnings.some((w) => /relative effect/.test(w)));
 });

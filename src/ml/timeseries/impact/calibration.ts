@@ -98,6 +98,9 @@ function backtestZ(
   train: Float64Array, xTrain: Float64Array[], xWindow: Float64Array[], window: Float64Array,
   spec: StructuralSpec, scale: Scale,
 ): number {
+  // A model fitted on a constant stretch has no spread (variances ~1e-300), so any change in the
+  // window scores z ~ 1e150 and would blow the calibration up: such a stretch calibrates nothing.
+  if (isConstant(train)) return NaN;
   let fit;
   try {
     fit = fitStructural(scale === 'log' ? train.map(Math.log) : train, xTrain, spec);
@@ -201,4 +204,15 @@ export function spreadPaths(
     if (modelScale) factor *= Math.sqrt(modelScale.nObs / random.chiSquare(modelScale.dof));
     for (let t = 0; t < h; t++) paths[p * h + t] = mean[t] + factor * (paths[p * h + t] - mean[t]);
   }
+}
+
+/** Whether every present value of `y` is the same (missing values aside); true when none is present. */
+export function isConstant(y: ArrayLike<number>): boolean {
+  let first = NaN;
+  for (let t = 0; t < y.length; t++) {
+    if (!Number.isFinite(y[t])) continue;
+    if (Number.isNaN(first)) first = y[t];
+    else if (y[t] !== first) return false;
+  }
+  return true;
 }

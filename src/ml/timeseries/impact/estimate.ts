@@ -12,7 +12,7 @@
  * from seasonalPeriods(interval).main.
  */
 import { varianceNames, type StructuralSpec } from '../statespace/structural.js';
-import { calibrate, minTrainingPoints, scaleUncertainty, spreadPaths, type Calibration } from './calibration.js';
+import { calibrate, isConstant, minTrainingPoints, scaleUncertainty, spreadPaths, type Calibration } from './calibration.js';
 import { ADEQUACY_LEVEL, ljungBox, type Adequacy } from './adequacy.js';
 import { fitCandidates, pruneControls } from './candidates.js';
 import { keepControls, prepareControls } from './controls.js';
@@ -172,7 +172,10 @@ export function counterfactual(input: ImpactInput): Counterfactual {
   // Calibrated estimates also carry the uncertainty of the model's variance scale, path by path.
   if (input.calibrate !== false) spreadPaths(paths, predicted, calibration, simulationRandom(seed + 1), scaleUncertainty(fit));
   const warnings: string[] = [];
-  if (input.calibrate !== false && calibration.backtests < FEW_BACKTESTS) {
+  const constantBefore = isConstant(yPre);
+  if (constantBefore) {
+    warnings.push(`The series has the same value (${yPre.find(Number.isFinite)}) at every period before the event: with no variation to learn from, the counterfactual is that value with no uncertainty, so any change after the event, however small, counts as an effect.`);
+  } else if (input.calibrate !== false && calibration.backtests < FEW_BACKTESTS) {
     warnings.push(`The pre-period is short for a window of ${nPost} periods: only ${calibration.backtests} backtest(s) of that length fit before the event, so the model could not be checked and the intervals are wide. A longer history before the event gives sharper results.`);
   }
   const adequacy = ljungBox(fit, chosen.scale === 'log' ? yPre.map(Math.log) : yPre, xPre);
@@ -219,10 +222,9 @@ export function effectsAgainst(cf: Counterfactual, observed: Float64Array): Impa
     predictedSum += cf.predicted[t];
   }
   const { paths, ...rest } = cf;
-  return {
-    ...rest,
-    absoluteEffect,
-    relativeEffect: absoluteEffect / predictedSum,
-    ...summarisePaths(paths, observed),
-  };
+  const summary = summarisePaths(paths, observed);
+  const warnings = Number.isNaN(summary.relativeEffectInterval[0])
+    ? [...cf.warnings, 'The counterfactual total over the window may be zero or of either sign, so the relative effect has no interval (it would divide by that total); the absolute effect and its interval stand.']
+    : cf.warnings;
+  return { ...rest, warnings, absoluteEffect, relativeEffect: absoluteEffect / predictedSum, ...summary };
 }

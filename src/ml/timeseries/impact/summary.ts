@@ -21,7 +21,7 @@ export interface PathSummary {
   /** 2.5 % and 97.5 % quantiles of the counterfactual per post-period step. */
   lower: Float64Array;
   upper: Float64Array;
-  /** 95 % intervals of O − S and (O − S)/S, S = a path's sum, O = the observed sum. */
+  /** 95 % intervals of O − S and (O − S)/S, S = a path's sum, O = the observed sum; the relative one is [NaN, NaN] when S's 95 % band holds zero. */
   absoluteEffectInterval: [number, number];
   relativeEffectInterval: [number, number];
   /** 95 % interval of the cumulative effect Σ_{s≤t}(O_s − S_s) at each post-period step (the last is absoluteEffectInterval). */
@@ -43,6 +43,10 @@ export function summarisePaths(paths: Float64Array, observed: ArrayLike<number>)
   }
   const absolute = sums.map((s) => observedSum - s).sort();
   const relative = sums.map((s) => (observedSum - s) / s).sort();
+  // Relative to a total that may be zero or of either sign, an effect has no meaningful interval
+  // (a series around zero, or one that is zero throughout, gave [−1, −1]).
+  const sortedSums = Float64Array.from(sums).sort();
+  const signKnown = quantileSorted(sortedSums, 0.025) > 0 || quantileSorted(sortedSums, 0.975) < 0;
   const lower = new Float64Array(horizon);
   const upper = new Float64Array(horizon);
   const cumulativeLower = new Float64Array(horizon);
@@ -67,7 +71,7 @@ export function summarisePaths(paths: Float64Array, observed: ArrayLike<number>)
     lower,
     upper,
     absoluteEffectInterval: [quantileSorted(absolute, 0.025), quantileSorted(absolute, 0.975)],
-    relativeEffectInterval: [quantileSorted(relative, 0.025), quantileSorted(relative, 0.975)],
+    relativeEffectInterval: signKnown ? [quantileSorted(relative, 0.025), quantileSorted(relative, 0.975)] : [NaN, NaN],
     cumulativeLower,
     cumulativeUpper,
     pValue: twoSidedPValue(sums, observedSum),
