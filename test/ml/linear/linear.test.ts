@@ -139,6 +139,22 @@ test('ridge with many one-hot columns: the iterative solver agrees with the clos
   near('boston_housing', 'rmse', regressionMetrics(d.test.y, iterative).rootMeanSquareError, 0.01);
 });
 
+test('ridge on fewer rows than design columns (its dual form) agrees with the iterative solver, weighted and with held-out rows', () => {
+  const d = loadBenchmarkFold('regression', 'boston_housing', 0);
+  const spec = DesignSpec.fit(d.train.frame, { splineKnots: 4, missingIndicators: true, minLevelRows: 0 });
+  const x = spec.transform(d.train.frame);
+  const xTest = spec.transform(d.test.frame);
+  // 70 rows with weight (1 or 2) against more than 100 columns; the others weigh 0, as an inner fold's held-out rows do.
+  const w = Float64Array.from({ length: x.n }, (_, i) => (i < 70 ? 1 + (i % 2) : 0));
+  assert.ok(x.p > 100, `${x.p} columns`);
+  for (const alpha of [0.1, 1, 30]) {
+    const dual = predictRidge(xTest, fitRidge(x, d.train.y, w, alpha));
+    const iterative = predictRidge(xTest, fitRidge(x, d.train.y, w, alpha, 50));
+    const maxDiff = Math.max(...dual.map((v, i) => Math.abs(v - iterative[i])));
+    assert.ok(maxDiff < 1e-3, `alpha ${alpha}: max difference ${maxDiff}`);
+  }
+});
+
 test('a logistic fit cut off by maxIterations says so in its warnings, a converged one has none; predict is the most probable class', () => {
   const d = loadBenchmarkFold('classification', 'pima_diabetes', 0);
   const cut = new LinearLearner({ maxIterations: 2 }).fit(d.train.frame, d.train.y, d.task, { seed: 0 });
