@@ -90,10 +90,25 @@ for (const backend of await backends()) {
       // Calibrated probabilities are scored as such: log loss, Brier score and calibration error.
       for (const key of ['logLoss', 'brierScore', 'expectedCalibrationError']) assert.ok(Number.isFinite(scores.json.metrics[key]) && scores.json.metrics[key] >= 0, key);
       for (const row of scores.json.data) assert.ok(Math.abs(['setosa', 'versicolor', 'virginica'].reduce((a, c) => a + Number(row[`species:${c}`]), 0) - 1) < 1e-9);
+      assert.ok(!done.messages.some((m: any) => /test rows hold few rows/.test(m.message)), 'six test rows of each class are enough');
       assert.equal((await s.call('GET', `/v1/sessions/${done.sessionId}/results/anomalyscores`)).status, 404);
       const contest = await s.call('GET', `/v1/sessions/${done.sessionId}/contest`);
       assert.equal(contest.json.championMetric, 'logLoss');
       assert.ok(contest.json.contestants.some((c: any) => c.id === contest.json.champion.id));
+    });
+
+    it('a class with only a row or two among the test rows: a warning says its test metrics are mostly chance', async () => {
+      // 30 setosa, 30 versicolor and 6 virginica: the stratified 20 % holdout keeps one virginica row.
+      const lines = flowerCsv().trim().split('\n');
+      let virginica = 0;
+      const kept = lines.filter((line, i) => i === 0 || !/virginica|hybrid|,$/.test(line) || (/virginica/.test(line) && virginica++ < 6));
+      assert.equal((await s.call('PUT', '/v1/data/few-virginica', { body: kept.join('\n') + '\n', headers: { 'content-type': 'text/csv' } })).status, 201);
+      const r = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'few-virginica', predictionDomain: 'classification', targetColumn: 'species', columns: { id: { role: 'key' } } } });
+      const done = await finishedSession(s, r.json.sessionId);
+      assert.equal(done.status, 'completed', JSON.stringify(done.messages));
+      const warning = done.messages.find((m: any) => /test rows hold few rows/.test(m.message));
+      assert.ok(warning && warning.severity === 'warning', JSON.stringify(done.messages));
+      assert.match(warning.message, /^The 13 test rows hold few rows of some classes \('virginica' 1\)/);
     });
 
     it('fails a session with fewer than 2 valid classes, and one without feature columns', async () => {

@@ -139,6 +139,8 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
     // The decision may weigh classes (balance): not always the most probable class. The metrics of
     // decisions (accuracy, F1, precision, recall, MCC) and the confusion matrix count the classes decided.
     const predicted = Int32Array.from(decisionsFrom(model, predictions, testFrame));
+    const fewTestRows = thinlyTestedClasses(yIdx, task.classes);
+    if (fewTestRows) messages.push({ severity: 'warning', message: fewTestRows });
     const m = classificationMetrics(yIdx, predictions, k, { decisions: predicted });
     metrics = { ...m, brierScore: brierScore(yIdx, predictions, k), expectedCalibrationError: expectedCalibrationError(yIdx, predictions, k) };
     extra.calibration = {
@@ -313,4 +315,16 @@ function gatherColumns(values: RawColumns, rows: ArrayLike<number>): Record<stri
 function noFeatures(specs: ColumnSpec[]): string {
   const excluded = specs.map((s) => s.name).join(', ');
   return `The data source has no usable feature columns: a model needs at least one column besides the target and key columns (columns in effect: ${excluded}).`;
+}
+
+/** Below this many test rows a class's recall, precision and ROC AUC are mostly chance. */
+const FEW_TEST_ROWS_OF_A_CLASS = 5;
+
+/** A warning naming the classes with fewer than FEW_TEST_ROWS_OF_A_CLASS test rows, or undefined. */
+function thinlyTestedClasses(yTest: Int32Array, classes: readonly string[]): string | undefined {
+  const counts = new Array<number>(classes.length).fill(0);
+  for (const c of yTest) counts[c]!++;
+  const thin = classes.flatMap((label, c) => (counts[c]! < FEW_TEST_ROWS_OF_A_CLASS ? [`'${label}' ${counts[c]}`] : []));
+  if (!thin.length) return undefined;
+  return `The ${yTest.length} test rows hold few rows of some classes (${thin.join(', ')}), so the test metrics say little about how well those classes are told apart: with so few rows, their recall, precision and ROC AUC are mostly chance. More rows of those classes give metrics to rely on.`;
 }
