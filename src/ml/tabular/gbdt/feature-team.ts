@@ -53,6 +53,27 @@
  * 1.71×, 1.61× (alternating, quiet lock, load 0.3–1.3); 40k unchanged; satellite (tree lanes, never
  * ahead, only the extra memory) 1.67×, 1.61× against 1.46×, 1.51×. The main thread then does its own
  * large leaves alone, so its serial time grows (1.4 → 4.2 s at 400k) by what the helper takes off it.
+ * A helper back from a split ahead already joins the chunked job the main thread started meanwhile (run
+ * shares it, serveFit sees JOB moved on), but a 400k leaf's histogram is 4 blocks of one chunk each: the
+ * helper comes back to one or none. Tried and not kept, together (models identical on 1, 2, 3 threads
+ * and to main's: sha256 of the model JSON, synthetic 40k and 400k, letter, credit, satellite):
+ * partitions handed ahead (a large leaf's rows partitioned by the helper through the mailbox, its
+ * histogram left to its turn; best gain first, whole splits of one-chunk leaves preferred): 400k splits
+ * ahead per tree 3.0 → 13.0 (25.8 when gain alone chose); a chunked job started while a split ahead was
+ * in flight cut into 4 feature ranges per chunk, so a helper coming back takes a quarter chunk; and the
+ * main thread splitting further leaves, not waiting, while the one it needs is still with the helper (2
+ * ahead at a time, 6 pending). Within-process alternating runs (this VM busy with other sessions; even a
+ * 1-thread 40k fit took 2.1–2.6 s against 0.93 s quiet, so the figures are weak): 40k, 6 pairs, load
+ * 1.7–2.0: main's rules 1.41×, partitions ahead + ranges 1.27×, splitting while waiting 1.38×; 400k, 3
+ * pairs, load 2.2–3.3: 0.96× against 0.82×, and partitions ahead + ranges cost CPU on both threads (main
+ * 12.1 → 14.8 s, helper 10.7 → 13.9 s: every row's gradients and indices read once per feature range,
+ * and the partition's rows read on the other core); partitions ahead alone, 400k, 3 pairs, load 2.6–3.0:
+ * medians 0.96× against 1.16×, fastest fits 15.1 against 18.3 s, CPU main 11.6 → 12.6 s, helper 10.7 →
+ * 11.9 s: no clear gain, more work. Measured on the way: in a CPU profile of 40k 2-thread
+ * fits the main thread built ~1.2× the helper's histogram cells and scanned ~1.6× its bins; at 400k
+ * histogram work is even and the main thread's own partitions (~7 % of its time) are its excess. Wake-ups
+ * cost little: 3,300–4,000 Atomics.notify a 40k fit, 23–68 ms in all at load 3 (the CPU profiler shows
+ * far more in wake: its sampling, not the notify).
  *
  * A multiclass round grows one tree per class from the same gradients; with at least as many classes as
  * threads, the threads grow whole trees of the round instead (growClasses), each on its own tree lane
