@@ -156,6 +156,23 @@ for (const backend of await backends()) {
       }
     });
 
+    it('anomalies on a small table: the share found without a given contamination comes with a caution, one given does not', async () => {
+      // 40 benign breastw samples: no anomalies at all, yet a fifth or more fall below the threshold at this size.
+      const benign = records(readFixture('anomaly', 'breastw_odds.csv')).filter((r) => r.is_anomaly === '0').slice(0, 40).map(({ is_anomaly: _l, ...r }) => r);
+      assert.equal((await s.call('PUT', '/v1/data/benign-40', { json: { data: benign } })).status, 201);
+      const run = async (extraParameters?: Record<string, unknown>) => {
+        const created = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'benign-40', predictionDomain: 'anomalies', extraParameters } });
+        assert.equal(created.status, 200, created.text);
+        const done = await finishedSession(s, created.json.sessionId);
+        assert.equal(done.status, 'completed', JSON.stringify(done.messages));
+        return done.messages.filter((m: { message: string }) => /is rough/.test(m.message));
+      };
+      const [caution] = await run();
+      assert.ok(caution && caution.severity === 'warning');
+      assert.match(caution.message, /^On 40 rows the share of anomalies found without extraParameters.contamination \(\d+\.\d %\) is rough/);
+      assert.deepEqual(await run({ contamination: 0.05 }), []);
+    });
+
     it('anomalies on an ODDS table with a key column: the target is ignored with a warning, scores rank the anomalies', async () => {
       const table = readFixture('anomaly', 'breastw_odds.csv');
       const rows: Record<string, string>[] = records(table).map((r, i) => ({ sample: `s${i}`, ...r }));
@@ -177,6 +194,7 @@ for (const backend of await backends()) {
       const auc = rocAuc(data.map((r) => Number(byKey.get(r.sample!))), data.map((r) => -Number(r.anomaly)));
       assert.ok(auc > 0.95, `ROC AUC ${auc} (reference 0.988)`);
 
+      assert.ok(!done.messages.some((m: { message: string }) => /is rough/.test(m.message)), 'hundreds of rows: no small-table caution');
       const results = await s.call('GET', `/v1/sessions/${done.sessionId}/results?pageSize=1000`);
       const share = results.json.metrics.percentAnomalies;
       // Estimated from the data: 35 % of breastw are anomalies (the former fixed cap said 10 %).

@@ -18,7 +18,7 @@ import { intervalCoverage, intervalField, SESSION_INTERVAL_LEVELS } from '../../
 import { contestCandidates, fitChampion, runContest } from '../../ml/tabular/contest/index.js';
 import { contestSample, CONTEST_SAMPLE_ROWS } from '../../ml/tabular/contest/sample.js';
 import { concat, concatRows, pick, selectRows } from '../../ml/tabular/contest/frame-rows.js';
-import { ANOMALY_TASK, IsolationForest, percentAnomalies } from '../../ml/tabular/isolation-forest/index.js';
+import { ANOMALY_TASK, FEW_ROWS_FOR_ESTIMATED_SHARE, IsolationForest, percentAnomalies } from '../../ml/tabular/isolation-forest/index.js';
 import { ContestWorkerPool } from '../contest-pool.js';
 import { ANOMALY_COLUMN, ANOMALY_TAIL_COLUMN, type AlgorithmView } from '../../service/models/model-artifact.js';
 import { holdoutSplit } from '../../service/models/holdout-split.js';
@@ -264,7 +264,12 @@ function detectAnomalies(input: ModelComputeInput): ModelComputeOutput {
       { anomalyScores: scored, contamination: { share: forest.threshold.contamination, source: input.contamination !== undefined ? 'requested' : input.containsAnomalies ? 'estimated' : 'clean training data' } },
     ),
     vocabularies: encoder.vocabularies(),
-    messages: [{ severity: 'informational', message: `${n} observations were found in the dataset.` }],
+    messages: [
+      { severity: 'informational', message: `${n} observations were found in the dataset.` },
+      ...(input.contamination === undefined && n < FEW_ROWS_FOR_ESTIMATED_SHARE
+        ? [{ severity: 'warning' as const, message: `On ${n} rows the share of anomalies found without extraParameters.contamination (${(100 * forest.threshold.contamination).toFixed(1)} %) is rough: on tables of this size with no anomalies at all, 10–33 % of rows fall below the threshold. Give extraParameters.contamination when you know the share, or rank rows by anomaly:tailProbability.` }]
+        : []),
+    ],
   };
 }
 

@@ -9,4 +9,4 @@ export {
   type IsolationForestSettings,
   type SerializedIsolationForest,
 } from './isolation-forest.js';
-export { MAX_CONTAMINATION } from './offset.js';
+export { FEW_ROWS_FOR_ESTIMATED_SHARE, MAX_CONTAMINATION } from './offset.js';
