@@ -30,7 +30,13 @@ export function acf(y: ArrayLike<number>, maxLag: number): Float64Array {
   return r;
 }
 
+/** Whether every present value of `y` is the same (missing values aside); true when none is present. */
 export function isConstant(y: ArrayLike<number>): boolean {
-  for (let i = 1; i < y.length; i++) if (y[i] !== y[0]) return false;
+  let first = NaN;
+  for (let t = 0; t < y.length; t++) {
+    if (!Number.isFinite(y[t])) continue;
+    if (Number.isNaN(first)) first = y[t];
+    else if (y[t] !== first) return false;
+  }
   return true;
 }

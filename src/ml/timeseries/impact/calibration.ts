@@ -27,6 +27,7 @@ import { fitStructural, type StructuralFit } from '../statespace/fit.js';
 import { transitionCovariance, transitionMean } from '../statespace/kalman.js';
 import type { StructuralSpec } from '../statespace/structural.js';
 import type { Scale } from './candidates.js';
+import { isConstant } from '../forecast/stats.js';
 import type { SeededRandom } from '../../core/random.js';
 import { coefficientDesign, coefficientSumVariance, forecastMoments } from './simulate.js';
 
@@ -204,15 +205,4 @@ export function spreadPaths(
     if (modelScale) factor *= Math.sqrt(modelScale.nObs / random.chiSquare(modelScale.dof));
     for (let t = 0; t < h; t++) paths[p * h + t] = mean[t] + factor * (paths[p * h + t] - mean[t]);
   }
-}
-
-/** Whether every present value of `y` is the same (missing values aside); true when none is present. */
-export function isConstant(y: ArrayLike<number>): boolean {
-  let first = NaN;
-  for (let t = 0; t < y.length; t++) {
-    if (!Number.isFinite(y[t])) continue;
-    if (Number.isNaN(first)) first = y[t];
-    else if (y[t] !== first) return false;
-  }
-  return true;
 }

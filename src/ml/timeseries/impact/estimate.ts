@@ -12,7 +12,8 @@
  * from seasonalPeriods(interval).main.
  */
 import { varianceNames, type StructuralSpec } from '../statespace/structural.js';
-import { calibrate, isConstant, minTrainingPoints, scaleUncertainty, spreadPaths, type Calibration } from './calibration.js';
+import { calibrate, minTrainingPoints, scaleUncertainty, spreadPaths, type Calibration } from './calibration.js';
+import { isConstant } from '../forecast/stats.js';
 import { ADEQUACY_LEVEL, ljungBox, type Adequacy } from './adequacy.js';
 import { fitCandidates, pruneControls } from './candidates.js';
 import { keepControls, prepareControls } from './controls.js';
