@@ -129,6 +129,20 @@ export interface ColumnVocabulary {
 /** Frame column name of a text column's term. */
 export const textFeatureName = (column: string, term: string) => `${column}:${term}`;
 
+/**
+ * Values present in new rows that an input column could not read, so the model took them as missing
+ * (a word in a numeric column, a category not seen in training): encode reports them when asked.
+ */
+export interface UnreadValues {
+  column: string;
+  /** What the column reads: numbers, truth values, dates, or the categories seen in training. */
+  expects: 'number' | 'truthValue' | 'date' | 'knownCategory';
+  count: number;
+  /** The first such row (0-based) and its value as text. */
+  firstRow: number;
+  firstValue: string;
+}
+
 export class FrameEncoder {
   private readonly vectorizers = new Map<string, TextVectorizer>();
 
@@ -151,14 +165,16 @@ export class FrameEncoder {
 
   /**
    * Frame for new rows. An absent column is entirely missing; `nRows` is needed only when no
-   * input column is present.
+   * input column is present. Given `unread`, each column's values that were present but could not be
+   * read are added to it.
    */
-  encode(columns: RawColumns, nRows?: number): Frame {
+  encode(columns: RawColumns, nRows?: number, unread?: UnreadValues[]): Frame {
     const n = nRows ?? rowCount(columns, this.inputColumns);
     const out: FeatureColumn[] = [];
     for (const input of this.inputs) {
       const raw = columns[input.name];
       const value = (i: number) => (raw === undefined ? null : asText(raw[i]));
+      const start = out.length;
       switch (input.dataType) {
         case 'numeric':
         case 'numericMeasure': {
@@ -204,6 +220,11 @@ export class FrameEncoder {
           break;
         }
       }
+      // A date whose parts never varied in training adds no frame column, and nothing is read from it.
+      if (unread && raw !== undefined && input.dataType !== 'text' && out.length > start) {
+        const found = unreadIn(input.name, expectation(input.dataType), out[start]!, raw, n);
+        if (found) unread.push(found);
+      }
     }
     return { nRows: n, columns: out };
   }
@@ -236,6 +257,31 @@ export class FrameEncoder {
   toJSON(): SerializedFrameEncoder {
     return { format: 'sibyl-frame-encoder', version: 1, inputs: this.inputs };
   }
+}
+
+function expectation(dataType: Exclude<DataType, 'text'>): UnreadValues['expects'] {
+  switch (dataType) {
+    case 'numeric':
+    case 'numericMeasure': return 'number';
+    case 'logical': return 'truthValue';
+    case 'date': return 'date';
+    case 'string': return 'knownCategory';
+  }
+}
+
+/**
+ * The values of `raw` that were present but encoded as missing in `encoded` (the column's frame
+ * column; for a date, its first part, which is missing exactly when the date was not read).
+ */
+function unreadIn(column: string, expects: UnreadValues['expects'], encoded: FeatureColumn, raw: ArrayLike<RawValue>, n: number): UnreadValues | undefined {
+  let found: UnreadValues | undefined;
+  for (let i = 0; i < n; i++) {
+    const missing = encoded.kind === 'numeric' ? Number.isNaN(encoded.values[i]) : encoded.codes[i] === -1;
+    if (!missing || isMissing(raw[i])) continue;
+    if (found) found.count++;
+    else found = { column, expects, count: 1, firstRow: i, firstValue: String(raw[i]) };
+  }
+  return found;
 }
 
 function categorical(name: string, levels: string[], n: number, value: (i: number) => string | null | undefined): FeatureColumn {

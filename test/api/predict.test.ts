@@ -60,7 +60,10 @@ for (const backend of await backends()) {
       const r = await s.call('POST', `/v1/models/${modelId}/predict`, { json: { data, extraParameters: { includeClassScores: 'True' } } });
       assert.equal(r.status, 200, r.text);
       assert.equal(r.json.modelId, modelId);
-      assert.deepEqual(r.json.messages, []);
+      assert.deepEqual(r.json.messages.map((m: any) => m.severity), ['warning', 'warning', 'warning']);
+      assert.match(r.json.messages[0].message, /^Some of the 4 records lack input columns of the model, which treated them as missing: colour \(absent from 1\), origin \(absent from 2\)\.$/);
+      assert.match(r.json.messages[1].message, /^Column colour held a category not seen in training in 1 of 4 records \(the first: record 4, "purple"\)/);
+      assert.match(r.json.messages[2].message, /^Column origin held a category not seen in training in 1 of 4 records \(the first: record 2, "mars"\)/);
       const rows = r.json.data;
       assert.deepEqual(rows.map((x: any) => x.kind).slice(0, 2), ['apple', 'melon']);
       assert.ok(['apple', 'melon'].includes(rows[2].kind), 'a missing feature still gets a prediction');
@@ -70,6 +73,17 @@ for (const backend of await backends()) {
       for (const row of rows) assert.ok(Math.abs(Number(row['kind:apple']) + Number(row['kind:melon']) - 1) < 1e-6);
       const plain = await s.call('POST', `/v1/model/${modelId}/predict`, { json: { data: data.slice(0, 1) } });
       assert.deepEqual(Object.keys(plain.json.data[0]).sort(), ['colour', 'kind', 'origin', 'weight']);
+      assert.deepEqual(plain.json.messages, [], 'a complete record is predicted without a word');
+    });
+
+    it('says which inputs the model could not read: a word in a numeric column, misnamed columns', async () => {
+      const words = await s.call('POST', `/v1/models/${modelId}/predict`, { json: { data: [{ weight: 150, colour: 'red', origin: 'peru' }, { weight: '150 g', colour: 'red', origin: 'peru' }] } });
+      assert.equal(words.status, 200, words.text);
+      assert.deepEqual(words.json.messages, [{ severity: 'warning', message: 'Column weight takes numbers; 1 of 2 records held a value that is not one (the first: record 2, "150 g"), which the model treated as missing.' }]);
+      const csv = await s.call('POST', `/v1/models/${modelId}/predict`, { body: 'Weight,Colour\n150,red\n', headers: { 'content-type': 'text/csv' } });
+      assert.equal(csv.status, 200, csv.text);
+      assert.equal(csv.json.messages.length, 1);
+      assert.match(csv.json.messages[0].message, /^None of the model's 3 input columns \(weight, colour, origin\) is in the records, so every prediction is the model's answer for a record whose values are all missing/);
     });
 
     it('class scores are probabilities; prediction intervals are refused for a classifier', async () => {

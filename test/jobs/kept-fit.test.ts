@@ -30,7 +30,7 @@ function testRows(out: Completed): { rows: Record<string, string>[]; scores: num
 function logLossOn(out: Completed, rows: Record<string, string>[]): number {
   const predictor = new Predictor(out.artifact);
   const records = rows.map(({ Status: _, 'Status:actual': _actual, ...features }) => features);
-  const predicted = predictor.predict(records, { includeClassScores: true });
+  const predicted = predictor.predict(records, { includeClassScores: true }).data;
   return predicted.reduce((sum, p, i) => sum - Math.log(Math.max(1e-15, Number(p[`Status:${rows[i]!['Status:actual']}`]))), 0) / rows.length;
 }
 
@@ -56,7 +56,7 @@ test('a small session keeps a model refitted on all rows; its results describe t
   assert.ok(rows.length >= 150, `${rows.length} held-back rows`);
   // Without the refit, the model kept is the fit that was tested: it predicts what the results say.
   const predictor = new Predictor(tested.artifact);
-  const first = predictor.predict([Object.fromEntries(Object.entries(rows[0]!).filter(([k]) => !k.startsWith('Status')))], { includeClassScores: true })[0]!;
+  const first = predictor.predict([Object.fromEntries(Object.entries(rows[0]!).filter(([k]) => !k.startsWith('Status')))], { includeClassScores: true }).data[0]!;
   const classes = tested.artifact.classes!;
   classes.forEach((c, j) => assert.ok(Math.abs(Number(first[`Status:${c}`]) - scores[0]![j]!) < 1e-12, `${c}: ${first[`Status:${c}`]} vs ${scores[0]![j]}`));
   // With it, the model has learned the held-back rows as well: it fits them better than the tested fit does.

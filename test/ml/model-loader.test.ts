@@ -42,14 +42,14 @@ for (const [kind, stored] of Object.entries(v1.artifacts)) {
 
 test('stored version-1 service artifacts predict through the Predictor as before', () => {
   const gbdt = v1.artifacts.gbdt!;
-  const rows = new Predictor(gbdt.artifact).predict(v1.records, { includeClassScores: true });
+  const rows = new Predictor(gbdt.artifact).predict(v1.records, { includeClassScores: true }).data;
   rows.forEach((row, i) => {
     const scores = [0, 1, 2].map((c) => gbdt.expected[i * 3 + c]!);
     assert.equal(row.Species, gbdt.artifact.classes![scores.indexOf(Math.max(...scores))]);
     assert.equal(Number(row['Species:virginica']), scores[2]);
   });
   const anomalies = v1.artifacts.isolation_forest!;
-  const scored = new Predictor(anomalies.artifact).predict(v1.records);
+  const scored = new Predictor(anomalies.artifact).predict(v1.records).data;
   assert.deepEqual(scored.map((r) => Number(r.anomaly)), anomalies.expected);
 });
 

@@ -17,11 +17,11 @@ const CSV_TYPES = ['text/csv', 'application/csv', 'text/plain'];
 
 /**
  * A predict answer as JSON text: exactly JSON.stringify({...modelView(m, base), data,
- * explanations?, messages: []}) (the view has none of those keys, so they follow its own in order).
+ * explanations?, messages}) (the view has none of those keys, so they follow its own in order).
  */
-function predictionJson(m: ModelRecord, base: string, data: unknown, explanations?: unknown): string {
+function predictionJson(m: ModelRecord, base: string, data: unknown, messages: unknown[], explanations?: unknown): string {
   const view = modelViewJson(m, base);
-  return `${view.slice(0, -1)},"data":${JSON.stringify(data)}${explanations ? `,"explanations":${JSON.stringify(explanations)}` : ''},"messages":[]}`;
+  return `${view.slice(0, -1)},"data":${JSON.stringify(data)}${explanations ? `,"explanations":${JSON.stringify(explanations)}` : ''},"messages":${JSON.stringify(messages)}}`;
 }
 
 function readFilter(p: Params) {
@@ -113,10 +113,10 @@ export function registerModelRoutes(app: FastifyInstance, services: Services): v
     p.check();
     const records = await readRecords(req, models, services.config.maxCsvBytes);
     await services.usage.assertCanPredict(req.accountId, records.length);
-    const { model, data, explanations } = await models.predict(req.accountId, id, records, { includeClassScores: includeClassScores ?? false, predictionIntervals, includeExplanations: includeExplanations ?? false });
+    const { model, data, messages, explanations } = await models.predict(req.accountId, id, records, { includeClassScores: includeClassScores ?? false, predictionIntervals, includeExplanations: includeExplanations ?? false });
     // Serialized here, the model's part once per cached model (model-view.ts): the same bytes as
     // returning the object, with less work and garbage on the single-record path.
-    return reply.type('application/json; charset=utf-8').send(predictionJson(model, baseUrl(req), data, explanations));
+    return reply.type('application/json; charset=utf-8').send(predictionJson(model, baseUrl(req), data, messages, explanations));
   };
   app.post('/v1/models/:id/predict', { schema: predictSchema }, predict);
   app.post('/v1/model/:id/predict', { schema: { ...predictSchema, hide: true } }, predict);

@@ -10,6 +10,7 @@ import type { Db } from '../../store/db.js';
 import { ModelsStore, type ModelFilter, type ModelRecord, type ModelSort } from '../../store/models-store.js';
 import { NotFoundError, TooLargeError, ValidationError } from '../errors.js';
 import type { Page, PageOf } from '../../store/paging.js';
+import type { Message } from '../../store/schema.js';
 import type { Services } from '../services.js';
 import { isUuid } from '../sessions/sessions-service.js';
 import type { ModelArtifact } from './model-artifact.js';
@@ -91,7 +92,7 @@ export class ModelsService {
     }
   }
 
-  async predict(accountId: string, id: string, records: Record<string, unknown>[], opts: PredictOptions): Promise<{ model: ModelRecord; data: Record<string, string>[]; explanations?: ExplanationsView }> {
+  async predict(accountId: string, id: string, records: Record<string, unknown>[], opts: PredictOptions): Promise<{ model: ModelRecord; data: Record<string, string>[]; messages: Message[]; explanations?: ExplanationsView }> {
     this.checkBatchSize(records.length);
     const loaded = await this.load(accountId, id);
     if (opts.predictionIntervals?.length) {
@@ -102,7 +103,7 @@ export class ModelsService {
       const problem = loaded.predictor.explanationsUnavailable(records.length);
       if (problem) throw ValidationError.of('includeExplanations', problem);
     }
-    const data = this.threads.available && records.length >= OFF_THREAD_RECORDS
+    const { data, messages } = this.threads.available && records.length >= OFF_THREAD_RECORDS
       ? await loaded.predictor.predictWith(records, opts, (frame) => this.threads.scores(id, () => loaded.predictor.artifact.learner, frame))
       : loaded.predictor.predict(records, opts);
     let explanations: ExplanationsView | undefined;
@@ -118,7 +119,7 @@ export class ModelsService {
       throw e;
     }
     this.predictions.add(accountId, records.length);
-    return { model: loaded.model, data, ...(explanations ? { explanations } : {}) };
+    return { model: loaded.model, data, messages, ...(explanations ? { explanations } : {}) };
   }
 
   private async load(accountId: string, id: string): Promise<LoadedModel> {

@@ -3,7 +3,7 @@
  * in the target (class, number, or `anomaly` score). Columns the model does not know are echoed but
  * ignored; missing features and unseen categories are missing values to the model.
  */
-import { loadFrameEncoder, type FrameEncoder, type RawColumns } from '../../ml/encode.js';
+import { loadFrameEncoder, type FrameEncoder, type RawColumns, type UnreadValues } from '../../ml/encode.js';
 import { decisionsFrom, type Model } from '../../ml/estimator.js';
 import type { Frame } from '../../ml/frame.js';
 import { loadModel, loadTrainedModel } from '../../ml/model-loader.js';
@@ -13,6 +13,8 @@ import { intervalField } from '../../ml/conformal/interval-fields.js';
 import { ANOMALY_TAIL_COLUMN, type ModelArtifact } from './model-artifact.js';
 import { EXPLANATION_WORK_LIMIT, ExplanationUnavailable, explain, explanationWork, type Explanation } from '../../ml/explain/explanation.js';
 import { explanationsView, type ExplanationsView } from './record-explanations.js';
+import { predictionInputMessages } from './input-messages.js';
+import type { Message } from '../../store/schema.js';
 
 export interface PredictOptions {
   /** Classification: a `<target>:<class>` probability per class. */
@@ -21,6 +23,12 @@ export interface PredictOptions {
   predictionIntervals?: number[];
   /** Per-record feature contributions (record-explanations.ts). */
   includeExplanations?: boolean;
+}
+
+/** Predicted records, and what the answer should say about its input (input-messages.ts). */
+export interface Prediction {
+  data: Record<string, string>[];
+  messages: Message[];
 }
 
 export class Predictor {
@@ -105,25 +113,28 @@ export class Predictor {
     return explanationsView(e, this.encoder.inputColumns, (c) => this.encoder.sourceColumn(c), this.artifact.classes);
   }
 
-  predict(records: Record<string, unknown>[], opts: PredictOptions = {}): Record<string, string>[] {
-    const { rows, frame } = this.encode(records);
-    return frame ? this.complete(rows, frame, this.model.predictScores(frame), opts) : rows;
+  predict(records: Record<string, unknown>[], opts: PredictOptions = {}): Prediction {
+    const { rows, frame, messages } = this.encode(records);
+    return { data: frame ? this.complete(rows, frame, this.model.predictScores(frame), opts) : rows, messages };
   }
 
   /**
    * As predict, with the scores (the model's predictScores of the encoded frame) computed by `score`,
    * e.g. on a scoring thread (scoring-threads.ts); everything else runs here.
    */
-  async predictWith(records: Record<string, unknown>[], opts: PredictOptions, score: (frame: Frame) => Promise<Float64Array>): Promise<Record<string, string>[]> {
-    const { rows, frame } = this.encode(records);
-    return frame ? this.complete(rows, frame, await score(frame), opts) : rows;
+  async predictWith(records: Record<string, unknown>[], opts: PredictOptions, score: (frame: Frame) => Promise<Float64Array>): Promise<Prediction> {
+    const { rows, frame, messages } = this.encode(records);
+    return { data: frame ? this.complete(rows, frame, await score(frame), opts) : rows, messages };
   }
 
-  /** The records echoed as strings, and the model's input frame (none for no records). */
-  private encode(records: Record<string, unknown>[]): { rows: Record<string, string>[]; frame?: Frame } {
+  /** The records echoed as strings, the model's input frame (none for no records), and what to say about the input. */
+  private encode(records: Record<string, unknown>[]): { rows: Record<string, string>[]; frame?: Frame; messages: Message[] } {
     const rows = records.map(echo);
-    if (records.length === 0) return { rows };
-    return { rows, frame: this.encoder.encode(inputColumns(records, rows, this.encoder.inputColumns, this.numericInputs), records.length) };
+    if (records.length === 0) return { rows, messages: [] };
+    const names = this.encoder.inputColumns;
+    const unread: UnreadValues[] = [];
+    const frame = this.encoder.encode(inputColumns(records, rows, names, this.numericInputs), records.length, unread);
+    return { rows, frame, messages: predictionInputMessages(records.length, names, absentCounts(records, names), unread) };
   }
 
   /** Fills in the target (and scores, intervals) from the model's scores `out` of `frame`. */
@@ -180,6 +191,15 @@ function echo(record: Record<string, unknown>): Record<string, string> {
     row[k] = typeof v === 'string' ? v : v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
   }
   return row;
+}
+
+/** Per input column, the records that do not hold it at all (an empty or null value is held). */
+function absentCounts(records: Record<string, unknown>[], names: string[]): number[] {
+  return names.map((name) => {
+    let absent = 0;
+    for (const r of records) if (r[name] === undefined) absent++;
+    return absent;
+  });
 }
 
 function inputColumns(records: Record<string, unknown>[], rows: Record<string, string>[], names: string[], numeric: Set<string>): RawColumns {

@@ -1,0 +1,63 @@
+/**
+ * What a predict answer says about its records: a model answers every record, even one whose values it
+ * could not read or that lacks its columns, and such an answer looks as sure as any other. These
+ * messages say which inputs the model did not get, so a client sees a misspelt column or a word in a
+ * numeric field instead of a quietly worse prediction.
+ */
+import type { UnreadValues } from '../../ml/encode.js';
+import type { Message } from '../../store/schema.js';
+
+/** Columns named in one message at most; the rest are counted. */
+const MAX_NAMED = 10;
+
+const TAKES: Record<Exclude<UnreadValues['expects'], 'knownCategory'>, string> = {
+  number: 'numbers',
+  truthValue: 'truth values (true/false, yes/no, 1/0)',
+  date: 'dates',
+};
+
+function named(columns: string[]): string {
+  const shown = columns.slice(0, MAX_NAMED).join(', ');
+  return columns.length > MAX_NAMED ? `${shown} and ${columns.length - MAX_NAMED} more` : shown;
+}
+
+function unreadMessage(u: UnreadValues, recordCount: number): string {
+  const first = `the first: record ${u.firstRow + 1}, ${JSON.stringify(u.firstValue)}`;
+  if (u.expects === 'knownCategory') {
+    return `Column ${u.column} held a category not seen in training in ${u.count} of ${recordCount} records (${first}); the model treated it as missing.`;
+  }
+  return `Column ${u.column} takes ${TAKES[u.expects]}; ${u.count} of ${recordCount} records held a value that is not one (${first}), which the model treated as missing.`;
+}
+
+/**
+ * Warnings for `recordCount` records: the model's input columns absent from them (`absent`: per input
+ * column, the records without it), and values present but unread (encode.ts UnreadValues).
+ */
+export function predictionInputMessages(recordCount: number, inputs: string[], absent: number[], unread: UnreadValues[]): Message[] {
+  const messages: Message[] = [];
+  if (recordCount === 0) return messages;
+  const everywhere = inputs.filter((_, j) => absent[j] === recordCount);
+  if (everywhere.length === inputs.length && inputs.length > 0) {
+    messages.push({
+      severity: 'warning',
+      message: `None of the model's ${inputs.length} input columns (${named(inputs)}) is in the records, so every prediction is the model's answer for a record whose values are all missing. Check the column names against the model's columns.`,
+    });
+  } else if (everywhere.length > 0) {
+    messages.push({
+      severity: 'warning',
+      message: `The records lack ${everywhere.length} of the model's ${inputs.length} input columns (${named(everywhere)}); the model treated their values as missing.`,
+    });
+  }
+  const sometimes = inputs.flatMap((c, j) => (absent[j]! > 0 && absent[j]! < recordCount ? [`${c} (absent from ${absent[j]})`] : []));
+  if (sometimes.length > 0) {
+    messages.push({
+      severity: 'warning',
+      message: `Some of the ${recordCount} records lack input columns of the model, which treated them as missing: ${named(sometimes)}.`,
+    });
+  }
+  for (const u of unread.slice(0, MAX_NAMED)) messages.push({ severity: 'warning', message: unreadMessage(u, recordCount) });
+  if (unread.length > MAX_NAMED) {
+    messages.push({ severity: 'warning', message: `${unread.length - MAX_NAMED} more columns held values the model could not read: ${named(unread.slice(MAX_NAMED).map((u) => u.column))}.` });
+  }
+  return messages;
+}
