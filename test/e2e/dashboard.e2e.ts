@@ -293,6 +293,12 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
     await assertVisible(prediction);
     assert.match(await prediction.innerText(), /Predicted diagnosis: (benign|malignant)/);
     await assertChartDrawn('chart-class-scores');
+    assert.equal(await page.getByTestId('prediction-warnings').count(), 0, 'a whole row is predicted without a note');
+    await page.locator('#in-mean_radius').fill('');
+    await page.getByRole('button', { name: 'Predict' }).click();
+    const warnings = page.getByTestId('prediction-warnings');
+    await assertVisible(warnings);
+    assert.match(await warnings.innerText(), /The records lack 1 of the model's \d+ input columns \(mean_radius\); the model treated their values as missing/);
     const code = await page.locator('.code-block pre').allInnerTexts();
     assert.ok(code.some((c) => c.includes('curl') && c.includes('"mean_radius"')), 'the curl snippet names the columns');
     assert.ok(code.some((c) => c.includes("require('nexosis-api-client')") && c.includes('worst_symmetry')), 'the JavaScript snippet uses the original client');
@@ -352,11 +358,24 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
     await shot('12-impact');
   });
 
+  it('shows a session\'s warnings beside its results', async () => {
+    // 167 rows: an anomaly session says its estimated share of anomalies is rough.
+    await uploadByKeyboard(fixturePath('regression', 'servo.csv'), 'servo');
+    await page.getByRole('link', { name: 'Train a model' }).click();
+    await page.getByLabel('Prediction domain').selectOption('anomalies');
+    await page.getByRole('button', { name: 'Start training' }).click();
+    await page.waitForURL(/\/sessions\/[0-9a-f-]{36}$/);
+    await waitForCompleted();
+    const warnings = page.getByTestId('session-warnings');
+    await assertVisible(warnings);
+    assert.match(await warnings.innerText(), /On 167 rows the share of anomalies found without extraParameters\.contamination \([\d.]+ %\) is rough/);
+  });
+
   it('lists the sessions with their status and raised no page errors', async () => {
     await nav('Sessions');
     await assertVisible(page.locator('tbody tr').first());
-    assert.equal(await page.locator('tbody tr').count(), 3);
-    assert.equal(await page.locator('tbody .badge', { hasText: 'Completed' }).count(), 3);
+    assert.equal(await page.locator('tbody tr').count(), 4);
+    assert.equal(await page.locator('tbody .badge', { hasText: 'Completed' }).count(), 4);
     await shot('13-sessions');
     assert.deepEqual(problems, [], 'no script errors in the pages');
   });

@@ -25,6 +25,7 @@ export interface Session {
   startDate: string | null; endDate: string | null; resultInterval: string | null; modelId?: string;
   columns: Columns; availablePredictionIntervals: string[]; extraParameters: Record<string, unknown>;
   algorithm?: { key: string; name: string; description: string }; eventName?: string;
+  supportsFeatureImportance?: boolean;
 }
 
 export interface SessionResults extends Session, Paged {

@@ -72,6 +72,21 @@ export function Note({ children, kind = 'info' }: { children: ReactNode; kind?: 
   return <div className={`note ${kind}`} role={kind === 'success' ? 'status' : undefined}>{children}</div>;
 }
 
+/**
+ * The warnings among an answer's messages, in view: a caution about what a figure rests on (few test
+ * rows, unread inputs) belongs beside the figure, not in a folded list.
+ */
+export function Warnings({ messages, testId }: { messages: { severity: string; message: string }[]; testId?: string }) {
+  const warnings = messages.filter((m) => m.severity === 'warning');
+  if (warnings.length === 0) return null;
+  return (
+    <div className="note warning" data-testid={testId}>
+      <strong>{warnings.length === 1 ? 'Note' : 'Notes'}:</strong>
+      <ul>{warnings.map((m, i) => <li key={i}>{m.message}</li>)}</ul>
+    </div>
+  );
+}
+
 const STATUS_TEXT: Record<string, string> = { requested: 'Requested', started: 'Running', completed: 'Completed', failed: 'Failed', cancelled: 'Cancelled' };
 
 /** Status in words and colour (never colour alone). */

@@ -3,7 +3,7 @@ import { Link, useParams } from 'react-router';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api, get } from '../api';
 import { Chart } from '../components/Chart';
-import { CodeBlock, ErrorNote, MetricCards, Note, usePageTitle } from '../components/ui';
+import { CodeBlock, ErrorNote, MetricCards, Note, Warnings, usePageTitle } from '../components/ui';
 import { barsOption } from '../charts/common';
 import { curlSnippet, nexosisClientSnippet, type Example } from '../lib/snippets';
 import { formatDate, formatNumber } from '../lib/words';
@@ -63,7 +63,7 @@ function TryPrediction({ model }: { model: Model }) {
   });
   const predict = useMutation({
     mutationFn: async () => {
-      const ask = (includeExplanations: boolean) => api<Record<string, unknown> & { data: Record<string, string>[] }>('POST', `/v1/models/${model.modelId}/predict`, {
+      const ask = (includeExplanations: boolean) => api<Record<string, unknown> & { data: Record<string, string>[]; messages: { severity: string; message: string }[] }>('POST', `/v1/models/${model.modelId}/predict`, {
         data: [Object.fromEntries(cols.filter((c) => (values[c] ?? '') !== '').map((c) => [c, values[c]]))],
         extraParameters: { includeClassScores: model.predictionDomain === 'classification', includeExplanations },
       });
@@ -102,6 +102,7 @@ function TryPrediction({ model }: { model: Model }) {
         <div className="prediction" role="status" aria-live="polite" data-testid="prediction">
           <p className="prediction-value">{model.predictionDomain === 'anomalies' ? 'Anomaly score' : `Predicted ${outputName}`}: <strong>{model.predictionDomain === 'regression' || model.predictionDomain === 'anomalies' ? formatNumber(Number(record[outputName])) : record[outputName]}</strong>
             {model.predictionDomain === 'anomalies' && <span> — {Number(record.anomaly) < 0 ? 'anomalous' : 'normal'}</span>}</p>
+          <Warnings messages={answer?.messages ?? []} testId="prediction-warnings" />
           {target && `${target}:lower` in record && <p>Interval: {formatNumber(Number(record[`${target}:lower`]))} to {formatNumber(Number(record[`${target}:upper`]))}</p>}
           {classScores.length > 0 && <Chart testId="chart-class-scores" option={barsOption([...classScores].sort((a, b) => b.value - a.value), 'Score')} height={Math.max(160, 34 * classScores.length + 60)} summary={`Class scores: ${classScores.map((s) => `${s.name} ${formatNumber(s.value, 3)}`).join(', ')}`} />}
           {detail

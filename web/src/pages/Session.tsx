@@ -1,7 +1,7 @@
 import { Link, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { get } from '../api';
-import { ErrorNote, Note, StatusBadge, usePageTitle } from '../components/ui';
+import { ErrorNote, Note, StatusBadge, Warnings, usePageTitle } from '../components/ui';
 import { formatDate } from '../lib/words';
 import { FINISHED, type Session } from '../types';
 import { kindOf } from './Sessions';
@@ -41,6 +41,7 @@ export function SessionPage() {
           </details>
           {!FINISHED.has(s.status) && <Note><span className="spinner" aria-hidden="true" /> {s.status === 'requested' ? 'Waiting for a worker…' : 'Working on it…'} This page updates by itself.</Note>}
           {s.status === 'failed' && <ErrorNote error={new Error(s.messages.filter((m) => m.severity === 'error').map((m) => m.message).join(' ') || 'The session failed.')} title="The session failed" />}
+          {s.status === 'completed' && <Warnings messages={s.messages} testId="session-warnings" />}
           {s.status === 'completed' && s.type === 'model' && <ModelResults session={s} />}
           {s.status === 'completed' && s.type === 'forecast' && <ForecastResults session={s} />}
           {s.status === 'completed' && s.type === 'impact' && <ImpactResults session={s} />}

@@ -205,6 +205,8 @@ function FeatureImportance({ session }: { session: Session }) {
   const q = useQuery({
     queryKey: ['results', session.sessionId, 'importance'],
     queryFn: () => get<{ featureImportance: Record<string, number | string>; meanAbsoluteContributions?: Record<string, number>; contributionScale?: string; contributionRows?: number }>(`/v1/sessions/${session.sessionId}/results/featureimportance`, { pageSize: 1000 }),
+    // The session says whether it has any (anomaly sessions do not): no request that must fail.
+    enabled: session.supportsFeatureImportance !== false,
     retry: false,
   });
   if (q.isError || !q.data) return null;
@@ -315,6 +317,8 @@ function Leaderboard({ session }: { session: Session }) {
   const q = useQuery({
     queryKey: ['results', session.sessionId, 'contest'],
     queryFn: () => get<{ championMetric: string; champion: Contestant; contestants: Contestant[] }>(`/v1/sessions/${session.sessionId}/contest`),
+    // Anomaly sessions fit one model and hold no contest: no request that must fail.
+    enabled: session.predictionDomain !== 'anomalies',
     retry: false,
   });
   if (!q.data) return null;
