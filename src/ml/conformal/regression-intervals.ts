@@ -32,6 +32,13 @@
  * about 27 % more session CPU. As shipped, the deviations over the 30 sets are what binomial
  * sampling gives (Σz² 38.5/34.7/34.1 at 80/90/95, about 30 expected); concrete's 80 % (z = 2.7) is
  * the largest of the 90.
+ *
+ * A target that was never negative in the calibration rows (prices, counts, durations) gets no
+ * negative bound: the interval is cut at zero. When such values cannot be negative this costs no
+ * coverage, since a truth inside the cut-off part never occurs; even if they can, a new exchangeable
+ * row falls below the smallest of n calibration values with probability at most 1/(n+1). Likewise
+ * for a target never positive. Symmetric residual intervals around a skewed positive target put
+ * most lower bounds below zero otherwise (a synthetic price table: 288 of 300 test rows at 95 %).
  */
 import type { Frame, SerializedModel, TrainedModel } from '../frame.js';
 import { GbdtLearner } from '../tabular/gbdt/index.js';
@@ -51,6 +58,8 @@ export interface SerializedConformal {
   /** Normalised: the spread model and the smallest spread it may give. */
   spread?: SerializedModel;
   spreadFloor?: number;
+  /** The side of zero every calibration target was on, if one: the intervals stay on it. */
+  sign?: 'nonNegative' | 'nonPositive';
 }
 
 export interface ConformalIntervals {
@@ -80,7 +89,8 @@ export interface FitConformalOptions {
 export function fitConformal(frame: Frame, y: Float64Array, outOfFold: Float64Array, opts: FitConformalOptions): ConformalRegressor {
   const n = y.length;
   const residual = Float64Array.from(y, (v, i) => Math.abs(v - outOfFold[i]));
-  const plain = ConformalRegressor.fromScores(residual, 'absolute');
+  const sign = signOf(y);
+  const plain = ConformalRegressor.fromScores(residual, 'absolute', sign);
   if (opts.adaptive === false || n < MIN_ROWS_FOR_SPREAD) return plain;
 
   const withPrediction = addPrediction(frame, outOfFold);
@@ -94,7 +104,7 @@ export function fitConformal(frame: Frame, y: Float64Array, outOfFold: Float64Ar
     test.forEach((r, j) => (sigma[r] = Math.max(floor, s[j])));
   }
   const scaled = residual.map((r, i) => r / sigma[i]);
-  const normalised = ConformalRegressor.fromScores(scaled, 'normalised');
+  const normalised = ConformalRegressor.fromScores(scaled, 'normalised', sign);
   if (!(crossValidatedScore(residual, scaled, sigma, foldOf) < ADAPTIVE_GAIN * crossValidatedScore(residual, residual, new Float64Array(n).fill(1), foldOf))) return plain;
   const spread = spreadLearner().fit(withPrediction, residual, { kind: 'regression' }, { seed: opts.seed });
   return normalised.withSpread(spread, floor);
@@ -105,14 +115,14 @@ export class ConformalRegressor {
 
   private constructor(private readonly state: SerializedConformal) {}
 
-  static fromScores(scores: Float64Array, method: SerializedConformal['method']): ConformalRegressor {
+  static fromScores(scores: Float64Array, method: SerializedConformal['method'], sign?: SerializedConformal['sign']): ConformalRegressor {
     const sorted = Float64Array.from(scores).sort();
     const n = sorted.length;
     const rankStep = Math.max(1, Math.ceil(n / KEPT_SCORES));
     const kept: number[] = [];
     for (let i = 0; i < n; i += rankStep) kept.push(sorted[i]);
     if ((n - 1) % rankStep !== 0) kept.push(sorted[n - 1]);
-    return new ConformalRegressor({ format: 'sibyl-conformal-regression', version: 1, method, n, scores: kept, rankStep });
+    return new ConformalRegressor({ format: 'sibyl-conformal-regression', version: 1, method, n, scores: kept, rankStep, ...(sign ? { sign } : {}) });
   }
 
   static load(json: SerializedConformal, loadModel: (m: SerializedModel) => TrainedModel): ConformalRegressor {
@@ -175,10 +185,12 @@ export class ConformalRegressor {
       sigma = this.spreadModel!.predict(addPrediction(frame, predictions));
       for (let i = 0; i < n; i++) sigma[i] = Math.max(this.state.spreadFloor!, sigma[i]);
     }
+    const [min, max] = this.state.sign === 'nonNegative' ? [0, Infinity] : this.state.sign === 'nonPositive' ? [-Infinity, 0] : [-Infinity, Infinity];
+    const clamp = (v: number) => Math.min(max, Math.max(min, v));
     return levels.map((level) => {
       const q = this.quantile(level);
       const half = (i: number) => (sigma ? q * sigma[i] : q);
-      return { lower: predictions.map((p, i) => p - half(i)), upper: predictions.map((p, i) => p + half(i)) };
+      return { lower: predictions.map((p, i) => clamp(p - half(i))), upper: predictions.map((p, i) => clamp(p + half(i))) };
     });
   }
 
@@ -212,6 +224,12 @@ function crossValidatedScore(residual: Float64Array, scores: Float64Array, sigma
     }
   }
   return total / (residual.length * COMPARISON_LEVELS.length);
+}
+
+function signOf(y: Float64Array): SerializedConformal['sign'] {
+  if (y.every((v) => v >= 0)) return 'nonNegative';
+  if (y.every((v) => v <= 0)) return 'nonPositive';
+  return undefined;
 }
 
 function addPrediction(frame: Frame, predictions: Float64Array): Frame {
