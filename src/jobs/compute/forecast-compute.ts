@@ -83,7 +83,7 @@ function fitProcedure(g: SeriesGrid, input: ForecastComputeInput, y: Float64Arra
     }
   }
   const { forecast, options } = run(input, series, cols, horizon, levels);
-  if (series !== y && levels.some((p) => p !== 0.5)) widenToRawSpread(forecast, run(input, y, cols, horizon, levels).forecast, y.every((v) => v > 0) ? 0 : -Infinity);
+  if (series !== y && levels.some((p) => p !== 0.5)) widenToRawSpread(forecast, run(input, y, cols, horizon, levels).forecast, y.every((v) => v >= 0) ? 0 : -Infinity);
   return { forecast, options, outliers: smoothing.outliers, smoothed: series !== y };
 }
 
@@ -93,7 +93,7 @@ function fitProcedure(g: SeriesGrid, input: ForecastComputeInput, y: Float64Arra
  * band of smoothed series covered 76–78 % of the held-out points against 87–88 % for the others. So
  * each quantile keeps the larger of its distance from the mean under the smoothed fit and under the fit
  * of the series as recorded (outliers and all), on the smoothed fit's side of the mean, and above
- * `floor` as every forecast of positive data is.
+ * `floor` as every forecast of data never negative is.
  */
 function widenToRawSpread(smoothed: ForecastResult, raw: ForecastResult, floor: number): void {
   const widen = (q: Float64Array, rawQ: Float64Array | undefined) => {

