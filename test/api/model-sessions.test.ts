@@ -111,6 +111,25 @@ for (const backend of await backends()) {
       assert.match(warning.message, /^The 13 test rows hold few rows of some classes \('virginica' 1\)/);
     });
 
+    it('a string column with a value of its own in each row is left out as an identifier, with a warning, in model and anomaly sessions', async () => {
+      const lines = flowerCsv().trim().split('\n').map((line, i) => `${line},${i === 0 ? 'tag' : `F-${1000 + i}`}`);
+      assert.equal((await s.call('PUT', '/v1/data/tagged', { body: lines.join('\n') + '\n', headers: { 'content-type': 'text/csv' } })).status, 201);
+      const r = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'tagged', predictionDomain: 'classification', targetColumn: 'species', columns: { id: { role: 'key' } } } });
+      const done = await finishedSession(s, r.json.sessionId);
+      assert.equal(done.status, 'completed', JSON.stringify(done.messages));
+      const warning = done.messages.find((m: any) => m.message.startsWith('Column tag '));
+      assert.equal(warning?.severity, 'warning', JSON.stringify(done.messages));
+      assert.match(warning.message, /^Column tag holds 72 different values in its 72 training rows, as an identifier does; the model leaves it out/);
+      const importance = await s.call('GET', `/v1/sessions/${done.sessionId}/results/featureimportance`);
+      assert.deepEqual(Object.keys(importance.json.featureImportance).sort(), ['colour', 'petal_length', 'petal_width']);
+      const predicted = await s.call('POST', `/v1/models/${done.modelId}/predict`, { json: { data: [{ petal_length: 5.6, petal_width: 2.0, colour: 'red', tag: 'F-9999' }] } });
+      assert.equal(predicted.json.data[0].species, 'virginica');
+      assert.deepEqual(predicted.json.messages, [], 'the tag is no input: nothing to say about it');
+      const anomalies = await finishedSession(s, (await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'tagged', predictionDomain: 'anomalies', columns: { id: { role: 'key' }, species: { role: 'none' } } } })).json.sessionId);
+      assert.equal(anomalies.status, 'completed', JSON.stringify(anomalies.messages));
+      assert.ok(anomalies.messages.some((m: any) => /^Column tag holds 95 different values in its 95 training rows, as an identifier does/.test(m.message)), JSON.stringify(anomalies.messages));
+    });
+
     it('fails a session with fewer than 2 valid classes, and one without feature columns', async () => {
       const featureless = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'flowers', predictionDomain: 'classification', targetColumn: 'colour', columns: { species: { role: 'none' }, petal_length: { role: 'none' }, petal_width: { role: 'none' }, id: { role: 'key' } } } });
       const noFeatures = await finishedSession(s, featureless.json.sessionId);

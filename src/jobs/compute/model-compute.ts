@@ -6,7 +6,7 @@
  * Data problems come back as `{ failure }` (a message for the user), not as exceptions.
  */
 import { availableParallelism } from 'node:os';
-import { encodeTarget, fitFrameEncoder, type ColumnSpec, type RawColumns, type RawValue } from '../../ml/encode.js';
+import { encodeTarget, fitFrameEncoder, type ColumnSpec, type IdentifierColumn, type RawColumns, type RawValue } from '../../ml/encode.js';
 import { cellText, columnValues, type LoadedColumns } from '../../ml/loaded-columns.js';
 import type { Task } from '../../ml/frame.js';
 import type { ContestResult } from '../../ml/tabular/contest/index.js';
@@ -76,6 +76,7 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
   if (typeof prepared.failure === 'string') return { failure: prepared.failure };
   // Only typed frames from here on: the string columns behind them are garbage now.
   const { task, split, encoder, trainFrame, testFrame, yTrain, yTest } = prepared as Required<typeof prepared>;
+  messages.push(...identifierWarnings(encoder.identifiers));
   clock.mark('encode', `${rows.length} rows → ${trainFrame.columns.length} features`);
 
   // Very large training sets: the contest ranks candidates on a stratified sample; the champion is refitted on all rows.
@@ -240,7 +241,7 @@ function detectAnomalies(input: ModelComputeInput): ModelComputeOutput {
   if (n < 2) return { failure: `This data source has too few data points to find anomalies: ${n} row(s).` };
   const values = rawColumns(input.columns);
   const encoder = fitFrameEncoder(input.specs, values);
-  if (encoder.inputColumns.length === 0) return { failure: noFeatures(input.specs) };
+  if (encoder.inputColumns.length === 0) return { failure: noFeatures(input.specs, encoder.identifiers) };
   const frame = encoder.encode(values, n);
   const forest = new IsolationForest({ containsAnomalies: input.containsAnomalies, contamination: input.contamination }).fit(frame, null, ANOMALY_TASK, { seed: input.seed });
   const decision = forest.predictScores(frame);
@@ -266,6 +267,7 @@ function detectAnomalies(input: ModelComputeInput): ModelComputeOutput {
     vocabularies: encoder.vocabularies(),
     messages: [
       { severity: 'informational', message: `${n} observations were found in the dataset.` },
+      ...identifierWarnings(encoder.identifiers),
       ...(input.contamination === undefined && n < FEW_ROWS_FOR_ESTIMATED_SHARE
         ? [{ severity: 'warning' as const, message: `On ${n} rows the share of anomalies found without extraParameters.contamination (${(100 * forest.threshold.contamination).toFixed(1)} %) is rough: on tables of this size with no anomalies at all, 10–33 % of rows fall below the threshold. Give extraParameters.contamination when you know the share, or rank rows by anomaly:tailProbability.` }]
         : []),
@@ -284,7 +286,7 @@ function prepareFrames(input: ModelComputeInput, values: RawColumns, rows: numbe
   // Text vocabularies are chosen against the training rows' target only: the held-back rows judge them.
   const textTarget = { y: yTrain, classes: encoded.task.kind === 'classification' ? encoded.task.classes.length : 0 };
   const encoder = fitFrameEncoder(input.specs, trainColumns, textTarget);
-  if (encoder.inputColumns.length === 0) return { failure: noFeatures(input.specs) };
+  if (encoder.inputColumns.length === 0) return { failure: noFeatures(input.specs, encoder.identifiers) };
   const trainFrame = encoder.encode(trainColumns, split.train.length);
   const testFrame = encoder.encode(gatherColumns(columns, split.test), split.test.length);
   return { task: encoded.task, split, encoder, trainFrame, testFrame, yTrain, yTest };
@@ -317,9 +319,18 @@ function gatherColumns(values: RawColumns, rows: ArrayLike<number>): Record<stri
   return out;
 }
 
-function noFeatures(specs: ColumnSpec[]): string {
+function noFeatures(specs: ColumnSpec[], identifiers: IdentifierColumn[]): string {
   const excluded = specs.map((s) => s.name).join(', ');
-  return `The data source has no usable feature columns: a model needs at least one column besides the target and key columns (columns in effect: ${excluded}).`;
+  const ids = identifiers.length ? ` ${identifiers.map((c) => c.column).join(', ')} ${identifiers.length === 1 ? 'holds' : 'hold'} a different value in nearly every row, as an identifier does, and tell${identifiers.length === 1 ? 's' : ''} nothing about new rows.` : '';
+  return `The data source has no usable feature columns: a model needs at least one column besides the target and key columns (columns in effect: ${excluded}).${ids}`;
+}
+
+/** Why string columns with a value of their own in nearly every row were left out (encode.ts IdentifierColumn). */
+function identifierWarnings(identifiers: IdentifierColumn[]): Message[] {
+  return identifiers.map(({ column, distinct, rows }) => ({
+    severity: 'warning',
+    message: `Column ${column} holds ${distinct} different values in its ${rows} training rows, as an identifier does; the model leaves it out, since a value seen once tells nothing about a new row. Give it role key (or none) to say so, or dataType text if its words carry meaning.`,
+  }));
 }
 
 /** Below this many test rows a class's recall, precision and ROC AUC are mostly chance. */
