@@ -35,6 +35,14 @@ for (const backend of await backends()) {
       assert.ok(m.meanAbsoluteError > 0 && m.rootMeanSquareError >= m.meanAbsoluteError);
       assert.ok(m.meanAbsolutePercentError > 0 && m.meanAbsolutePercentError < 0.5);
       assert.equal(results.json.totalCount, Math.round(rows.length * 0.2));
+      // Each test metric with its 95 % bootstrap interval over the 206 test rows.
+      const intervals = results.json.metricIntervals;
+      assert.equal(intervals.level, 0.95);
+      assert.equal(intervals.resamples, 1000);
+      assert.deepEqual(Object.keys(intervals.metrics).sort(), ['meanAbsoluteError', 'meanAbsolutePercentError', 'rSquared', 'rootMeanSquareError']);
+      for (const [metric, { lower, upper }] of Object.entries(intervals.metrics) as [string, { lower: number; upper: number }][]) {
+        assert.ok(lower < m[metric] && m[metric] < upper && upper - lower < 0.5 * Math.abs(m[metric]), `${metric} ${m[metric]} in [${lower}, ${upper}]`);
+      }
       const first = results.json.data[0];
       assert.ok(Number.isFinite(Number(first.compressive_strength)) && Number.isFinite(Number(first['compressive_strength:actual'])));
 

@@ -45,7 +45,13 @@ test('a small session keeps a model refitted on all rows; its results describe t
   assert.ok(refitMessage(kept), JSON.stringify(kept.messages));
   assert.ok(!refitMessage(tested));
   // The results say it in fields, too: what trained and tested the fit the metrics describe, and what trained the model kept.
-  const rowsOf = (out: Completed) => JSON.parse(out.results.extra).resultFields as Record<string, number>;
+  const rowsOf = (out: Completed) => {
+    const { trainingRows, testRows, modelTrainingRows } = JSON.parse(out.results.extra).resultFields as Record<string, number>;
+    return { trainingRows, testRows, modelTrainingRows };
+  };
+  // The test metrics' intervals describe the tested fit, so keeping the refit changes none of them.
+  const intervalsOf = (out: Completed) => JSON.parse(out.results.extra).resultFields.metricIntervals;
+  assert.deepEqual(intervalsOf(kept), intervalsOf(tested));
   const testCount = rowsOf(kept).testRows!;
   assert.ok(testCount >= 150, `${testCount} test rows`);
   assert.deepEqual(rowsOf(kept), { trainingRows: 1000 - testCount, testRows: testCount, modelTrainingRows: 1000 });

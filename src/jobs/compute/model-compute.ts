@@ -6,6 +6,7 @@
  * Data problems come back as `{ failure }` (a message for the user), not as exceptions.
  */
 import { availableParallelism } from 'node:os';
+import { classificationMetricIntervals, regressionMetricIntervals, type TestMetricIntervals } from '../../ml/metrics/test-metric-intervals.js';
 import { encodeTarget, fitFrameEncoder, type ColumnSpec, type IdentifierColumn, type RawColumns, type RawValue } from '../../ml/encode.js';
 import { cellText, columnValues, type LoadedColumns } from '../../ml/loaded-columns.js';
 import type { Task } from '../../ml/frame.js';
@@ -124,11 +125,13 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
   const outputColumns = input.specs.map((s) => s.name).filter((c) => c !== target);
   const data: Record<string, string>[] = [];
   const modelTrainingRows = kept ? split.train.length + split.test.length : split.train.length;
+  // Beside the metrics in GET …/results: how many rows trained the tested fit, tested it, and trained
+  // the model kept; and how far each test metric could be from the same model's on new rows.
+  const resultFields: Record<string, unknown> = { trainingRows: split.train.length, testRows: split.test.length, modelTrainingRows };
   const extra: Record<string, unknown> = {
     featureImportance: encoder.inputImportance(model.featureImportance()),
     contest: contestView(contest, candidates),
-    // Beside the metrics in GET …/results: how many rows trained the tested fit, tested it, and trained the model kept.
-    resultFields: { trainingRows: split.train.length, testRows: split.test.length, modelTrainingRows },
+    resultFields,
   };
   const contributions = contributionImportance(model, testFrame, encoder);
   if (contributions) extra.meanAbsoluteContributions = contributions;
@@ -156,8 +159,15 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
       scores.push(Array.from(predictions.subarray(i * k, (i + 1) * k)));
     }
     Object.assign(extra, { classes: task.classes, confusionMatrix: confusionMatrix(yIdx, predicted, k), classScores: scores });
+    // The contest's out-of-fold scores of the training rows, calibrated as the test rows' are: evidence of the errors' tail.
+    const oof = contest.champion.outOfFold;
+    const evidence = { y: Int32Array.from(pick(contestTarget, contest.evaluatedRows)), proba: tested instanceof CalibratedModel ? tested.calibrate(oof) : oof };
+    resultFields.metricIntervals = classificationMetricIntervals(yIdx, predictions, predicted, k, input.seed, evidence);
+    messages.push(...heavyTailWarnings(resultFields.metricIntervals as TestMetricIntervals, split.test.length));
   } else {
     metrics = { ...regressionMetrics(yTest, predictions) };
+    resultFields.metricIntervals = regressionMetricIntervals(yTest, predictions, input.seed, { y: pick(contestTarget, contest.evaluatedRows), predicted: contest.champion.outOfFold });
+    messages.push(...heavyTailWarnings(resultFields.metricIntervals as TestMetricIntervals, split.test.length));
     // A level the calibration rows cannot bound would fill the rows with ±Infinity and its coverage with 1.
     const conformal = uncertainty.intervals!;
     const levels = SESSION_INTERVAL_LEVELS.filter((level) => conformal.bounded(level));
@@ -175,6 +185,7 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
       data.push(row);
     }
   }
+  clock.mark('test metrics and their intervals', `${split.test.length} rows, ${(resultFields.metricIntervals as { resamples: number }).resamples} resamples`);
   messages.push({ severity: 'informational', message: `${split.train.length} rows trained the model and ${split.test.length} rows tested it.` });
   if (kept) messages.push({ severity: 'informational', message: `After the test, the model was trained again on all ${modelTrainingRows} rows; predictions come from that fit, while the test metrics describe the fit on ${split.train.length} rows.` });
   const results = pageResults(metricValues(metrics), data, extra);
@@ -323,6 +334,17 @@ function noFeatures(specs: ColumnSpec[], identifiers: IdentifierColumn[]): strin
   const excluded = specs.map((s) => s.name).join(', ');
   const ids = identifiers.length ? ` ${identifiers.map((c) => c.column).join(', ')} ${identifiers.length === 1 ? 'holds' : 'hold'} a different value in nearly every row, as an identifier does, and tell${identifiers.length === 1 ? 's' : ''} nothing about new rows.` : '';
   return `The data source has no usable feature columns: a model needs at least one column besides the target and key columns (columns in effect: ${excluded}).${ids}`;
+}
+
+/** Test metrics that rest on a few rows (test-metric-intervals.ts heavyTailed), said with the share those rows make. */
+function heavyTailWarnings(intervals: TestMetricIntervals, testRows: number): Message[] {
+  const entries = Object.entries(intervals.heavyTailed ?? {});
+  if (entries.length === 0) return [];
+  const shares = entries.map(([metric, share]) => `${metric} ${(100 * share).toFixed(0)} %`).join(', ');
+  return [{
+    severity: 'warning',
+    message: `Some test metrics rest on a few rows: the 1 % of the ${testRows} test rows with the largest errors make a large share of each (${shares}; for RMSE and R² of the squared error), so on new rows these figures could be far from the test's; the results give them no interval.`,
+  }];
 }
 
 /** Why string columns with a value of their own in nearly every row were left out (encode.ts IdentifierColumn). */

@@ -21,6 +21,8 @@ export interface ClassificationMetricOptions {
   positiveClass?: number;
   /** The class decided per row, when the model decides otherwise than by arg-max (balanced decisions); default argMaxRows(proba). */
   decisions?: Int32Array;
+  /** False: rocAreaUnderCurve is NaN, not computed (it sorts the rows once per class). */
+  rocAuc?: boolean;
 }
 
 const LOG_LOSS_EPS = 1e-15;
@@ -76,7 +78,7 @@ export function classificationMetrics(
     macroAveragePrecision: precisionSum / k,
     macroAverageRecall: recallSum / k,
     matthewsCorrelationCoefficient: gorodkinRk(correct, n, actual, predicted),
-    rocAreaUnderCurve: rocAucOf(yTrue, proba, k, actual, opts.positiveClass),
+    rocAreaUnderCurve: opts.rocAuc === false ? NaN : rocAucOf(yTrue, proba, k, actual, opts.positiveClass),
     logLoss: logLoss(yTrue, proba, k),
   };
 }

@@ -100,8 +100,11 @@ export function formatMetric(name: string, v: number | string | undefined): stri
   return isFractionMetric(name) ? formatPercent(v) : formatNumber(v);
 }
 
-/** Headline numbers as cards (a description list, so each value is read with its name). */
-export function MetricCards({ metrics, order, hints }: { metrics: Record<string, number | string>; order?: string[]; hints?: Record<string, string> }) {
+/** A metric's interval at `level` (a session's test metrics: GET …/results metricIntervals). */
+export interface MetricIntervals { level: number; metrics: Record<string, { lower: number; upper: number }> }
+
+/** Headline numbers as cards (a description list, so each value is read with its name), with their intervals when given. */
+export function MetricCards({ metrics, order, hints, intervals }: { metrics: Record<string, number | string>; order?: string[]; hints?: Record<string, string>; intervals?: MetricIntervals }) {
   const names = [...(order ?? []).filter((n) => n in metrics), ...Object.keys(metrics).filter((n) => !(order ?? []).includes(n))];
   if (names.length === 0) return null;
   return (
@@ -110,6 +113,7 @@ export function MetricCards({ metrics, order, hints }: { metrics: Record<string,
         <div className="metric-card" key={n}>
           <dt>{metricLabel(n)}</dt>
           <dd>{formatMetric(n, metrics[n])}</dd>
+          {intervals?.metrics[n] && <p className="hint" data-testid={`interval-${n}`}>{Math.round(intervals.level * 100)} % interval {formatMetric(n, intervals.metrics[n]!.lower)} – {formatMetric(n, intervals.metrics[n]!.upper)}</p>}
           {hints?.[n] && <p className="hint">{hints[n]}</p>}
         </div>
       ))}

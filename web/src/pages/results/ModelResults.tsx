@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { api, get, getAll } from '../../api';
 import { Chart, ChartCard } from '../../components/Chart';
-import { ErrorNote, MetricCards, Note, Pager, RecordTable, SelectField, formatMetric } from '../../components/ui';
+import { ErrorNote, MetricCards, Note, type MetricIntervals, Pager, RecordTable, SelectField, formatMetric } from '../../components/ui';
 import { PALETTE } from '../../charts/echarts';
 import { barsOption, histogramOption, singleHistogram } from '../../charts/common';
 import { confusionOption, predictedActualOption, prOption, reliabilityOption, rocOption } from '../../charts/classification';
@@ -36,7 +36,8 @@ export function ModelResults({ session }: { session: Session }) {
         <section aria-labelledby="metrics-title">
           <h2 id="metrics-title">How well it does</h2>
           <p className="hint">{domain === 'anomalies' ? 'Scores of every row of the data set.' : `Measured on ${r.totalCount.toLocaleString()} test rows held back from training.`} Model: {r.algorithm?.name ?? '—'}{r.algorithm?.description ? ` — ${r.algorithm.description}` : ''}.{refitRows ? ` After the test, the model was trained again on all ${refitRows.toLocaleString()} rows.` : ''}</p>
-          <MetricCards metrics={r.metrics} order={METRIC_ORDER} hints={METRIC_HINTS} />
+          <MetricCards metrics={r.metrics} order={METRIC_ORDER} hints={METRIC_HINTS} intervals={r.metricIntervals as MetricIntervals | undefined} />
+          {r.metricIntervals !== undefined && <p className="hint">Each interval is where the model's figure on new rows like these would lie, judged from how much it varies over resamples of the {r.totalCount.toLocaleString()} test rows.</p>}
           {session.modelId && <p><Link className="button primary" to={`/models/${session.modelId}`}>Try the model</Link></p>}
         </section>
       )}

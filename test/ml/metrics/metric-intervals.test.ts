@@ -1,0 +1,74 @@
+/**
+ * The 95 % intervals of test metrics (test-metric-intervals.ts) on real data: a GBDT fitted on one
+ * protocol fold of the credit data, the other four folds as the population whose metric is the truth,
+ * and stratified test sets of 200 rows drawn from it as sessions hold them back. The share of
+ * intervals holding the truth is near 95 % (40 draws: a binomial s.e. of 3.4 points; the bound is 3
+ * s.e. below), and the accuracy interval is as wide as the binomial one, 2·1.96·√(p(1−p)/m).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { benchFold, fixtureTable } from '../../support/fixtures.js';
+import { GbdtLearner } from '../../../src/ml/tabular/gbdt/index.js';
+import { argMaxRows, classificationMetrics } from '../../../src/ml/metrics/classification.js';
+import { brierScore } from '../../../src/ml/metrics/calibration.js';
+import { regressionMetrics } from '../../../src/ml/metrics/regression.js';
+import { classificationMetricIntervals, largestPercentShare, regressionMetricIntervals } from '../../../src/ml/metrics/test-metric-intervals.js';
+import { SeededRandom } from '../../../src/ml/core/random.js';
+
+const DRAWS = 40;
+const M = 200;
+
+test('credit data, 40 test sets of 200 rows: the 95 % intervals of accuracy, ROC AUC and Brier score hold the population figure about 95 % of the time', () => {
+  const split = benchFold(fixtureTable('classification', 'credit_data'), 0);
+  const model = new GbdtLearner({ nEstimators: 60 }).fit(split.test, split.yTest, split.task, { seed: 1 });
+  const proba = model.predictScores(split.train);
+  const y = Int32Array.from(split.yTrain);
+  const decisions = argMaxRows(proba, 2);
+  const truth: Record<string, number> = { ...classificationMetrics(y, proba, 2, { decisions }), brierScore: brierScore(y, proba, 2) };
+  const byClass = [0, 1].map((c) => Array.from(y.keys()).filter((i) => y[i] === c));
+  const random = new SeededRandom(7);
+  const held = { accuracy: 0, rocAreaUnderCurve: 0, brierScore: 0 };
+  let widthRatio = 0;
+  for (let d = 0; d < DRAWS; d++) {
+    const rows = byClass.flatMap((members) => Array.from(random.sample(members.length, Math.round((M * members.length) / y.length)), (j) => members[j]!));
+    const out = classificationMetricIntervals(Int32Array.from(rows, (r) => y[r]!), Float64Array.from(rows.flatMap((r) => [proba[2 * r]!, proba[2 * r + 1]!])), Int32Array.from(rows, (r) => decisions[r]!), 2, d);
+    assert.equal(out.level, 0.95);
+    for (const metric of Object.keys(held) as (keyof typeof held)[]) {
+      const { lower, upper } = out.metrics[metric]!;
+      if (truth[metric]! >= lower && truth[metric]! <= upper) held[metric]++;
+    }
+    const a = truth.accuracy!;
+    widthRatio += (out.metrics.accuracy!.upper - out.metrics.accuracy!.lower) / (2 * 1.96 * Math.sqrt((a * (1 - a)) / rows.length)) / DRAWS;
+  }
+  for (const [metric, count] of Object.entries(held)) assert.ok(count / DRAWS >= 0.95 - 3 * Math.sqrt(0.95 * 0.05 / DRAWS), `${metric}: ${count} of ${DRAWS}`);
+  assert.ok(Math.abs(widthRatio - 1) < 0.15, `accuracy interval width / binomial width ${widthRatio}`);
+});
+
+test('regression intervals are deterministic, bracket the test figure, and narrow as the test rows grow', () => {
+  const split = benchFold(fixtureTable('regression', 'concrete'), 0);
+  const model = new GbdtLearner({ nEstimators: 60 }).fit(split.train, split.yTrain, split.task, { seed: 1 });
+  const predicted = model.predictScores(split.test);
+  const all = regressionMetricIntervals(split.yTest, predicted, 3);
+  assert.deepEqual(regressionMetricIntervals(split.yTest, predicted, 3), all);
+  const figure = regressionMetrics(split.yTest, predicted);
+  for (const [metric, value] of Object.entries(figure)) {
+    const { lower, upper } = all.metrics[metric]!;
+    assert.ok(lower < value && value < upper, `${metric} ${value} in [${lower}, ${upper}]`);
+  }
+  const half = regressionMetricIntervals(split.yTest.subarray(0, 100), predicted.subarray(0, 100), 3);
+  const width = (m: typeof all, name: string) => m.metrics[name]!.upper - m.metrics[name]!.lower;
+  assert.ok(width(half, 'meanAbsoluteError') > 1.2 * width(all, 'meanAbsoluteError'), 'half the rows, a wider interval');
+});
+
+test('a metric resting on a few rows gets no interval: two gross misses among concrete\'s test rows leave RMSE and R² without one, MAE keeps its', () => {
+  const split = benchFold(fixtureTable('regression', 'concrete'), 0);
+  const model = new GbdtLearner({ nEstimators: 60 }).fit(split.train, split.yTrain, split.task, { seed: 1 });
+  const predicted = model.predictScores(split.test);
+  assert.equal(regressionMetricIntervals(split.yTest, predicted, 3).heavyTailed, undefined, 'the model\'s own errors are not heavy-tailed');
+  const missed = Float64Array.from(predicted, (p, i) => (i < 2 ? p + 100 : p));
+  const out = regressionMetricIntervals(split.yTest, missed, 3);
+  assert.deepEqual(Object.keys(out.heavyTailed ?? {}).sort(), ['rSquared', 'rootMeanSquareError']);
+  assert.ok(out.heavyTailed!.rootMeanSquareError! > 0.5, `the two misses make ${out.heavyTailed!.rootMeanSquareError} of the squared error`);
+  assert.deepEqual(Object.keys(out.metrics).sort(), ['meanAbsoluteError', 'meanAbsolutePercentError']);
+  assert.ok(Math.abs(largestPercentShare(new Float64Array(206).fill(2)) - 0.01) < 1e-12, 'equal terms: the largest 1 % make 1 %');
+});
