@@ -1,7 +1,7 @@
 /** A fitted linear model: its preprocessing plus logistic or ridge coefficients. */
 import type { AlgorithmInfo, Frame, SerializedModel, Task, TrainedModel } from '../../frame.js';
 import { ARTIFACT_VERSION, artifactHeader, pointPredictions } from '../../estimator.js';
-import { DesignSpec, type SerializedDesignSpec } from './design.js';
+import { DesignSpec, oneHotWidth, type SerializedDesignSpec } from './design.js';
 import { predictLogistic } from './logistic.js';
 import { predictRidge } from './ridge.js';
 import type { Explanation } from '../../explain/explanation.js';
@@ -52,14 +52,37 @@ export class LinearModel implements TrainedModel {
       : predictLogistic(x, this.coefficients, this.outputs, this.task.classes.length);
   }
 
-  /** |coefficient| on the standardised / one-hot scale, summed over each input's columns and all outputs. */
+  /**
+   * How much each input moves the score over the training rows, summed over the outputs: a number's
+   * |coefficient| on the standardised scale (the spread of its term; with spline terms, the sum of
+   * theirs), a category's spread of its level coefficients weighted by the levels' training shares.
+   * Summing |coefficient| over one-hot columns instead grew with the number of levels, not with the
+   * effect: a 1,200-level id column (before such columns were left out as identifiers), each level
+   * fitting its own row, took 64 % of a churn model's importance while moving held-out predictions by
+   * 1.6 points. Models saved before the shares were kept sum |coefficient| over a category's columns.
+   */
   featureImportance(): Record<string, number> {
     const names = this.design.inputNames();
+    const k = this.outputs;
+    const theta = this.coefficients;
     const out: Record<string, number> = {};
     for (const name of names) out[name] = 0;
-    names.forEach((name, j) => {
-      for (let c = 0; c < this.outputs; c++) out[name] += Math.abs(this.coefficients[j * this.outputs + c]);
-    });
+    for (let j = 0; j < this.design.pDense; j++) for (let c = 0; c < k; c++) out[names[j]!]! += Math.abs(theta[j * k + c]!);
+    for (const input of this.design.categorical) {
+      const width = oneHotWidth(input);
+      for (let c = 0; c < k; c++) {
+        const coefficient = (l: number) => theta[(input.offset + l) * k + c]!;
+        if (!input.shares) {
+          for (let l = 0; l < width; l++) out[input.name]! += Math.abs(coefficient(l));
+          continue;
+        }
+        let mean = 0;
+        for (let l = 0; l < width; l++) mean += input.shares[l]! * coefficient(l);
+        let variance = 0;
+        for (let l = 0; l < width; l++) variance += input.shares[l]! * (coefficient(l) - mean) ** 2;
+        out[input.name]! += Math.sqrt(variance);
+      }
+    }
     return out;
   }
 
