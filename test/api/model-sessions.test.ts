@@ -120,6 +120,11 @@ for (const backend of await backends()) {
       const warning = done.messages.find((m: any) => m.message.startsWith('Column tag '));
       assert.equal(warning?.severity, 'warning', JSON.stringify(done.messages));
       assert.match(warning.message, /^Column tag holds 72 different values in its 72 training rows, as an identifier does; the model leaves it out/);
+      const results = await s.call('GET', `/v1/sessions/${done.sessionId}/results`);
+      const { accuracy } = results.json.metricIntervals.metrics;
+      assert.ok(accuracy.lower <= results.json.metrics.accuracy && results.json.metrics.accuracy <= accuracy.upper, JSON.stringify(results.json.metricIntervals));
+      const reference = results.json.expectedCalibrationErrorReference;
+      assert.ok(reference.mean >= 0 && reference.upper95 >= reference.mean && reference.pValue > 0 && reference.pValue <= 1 && reference.draws === 200, JSON.stringify(reference));
       const importance = await s.call('GET', `/v1/sessions/${done.sessionId}/results/featureimportance`);
       assert.deepEqual(Object.keys(importance.json.featureImportance).sort(), ['colour', 'petal_length', 'petal_width']);
       const predicted = await s.call('POST', `/v1/models/${done.modelId}/predict`, { json: { data: [{ petal_length: 5.6, petal_width: 2.0, colour: 'red', tag: 'F-9999' }] } });

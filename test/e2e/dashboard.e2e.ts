@@ -243,6 +243,7 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
     assert.ok(pct > 85, `accuracy ${pct} % on the test rows`);
     // Its 95 % interval over resamples of the test rows, beside it.
     assert.match(await page.getByTestId('interval-accuracy').innerText(), /^95 % interval [\d.]+ % – [\d.]+ %$/);
+    await assertVisible(page.getByText(/^Perfectly calibrated scores would show about [\d.]+ % on these rows by chance \(up to [\d.]+ %\)\.$/));
     for (const id of ['chart-confusion', 'chart-roc', 'chart-pr', 'chart-scores', 'chart-importance', 'chart-contribution-importance']) await assertChartDrawn(id);
     // Per-record explanations: a held-back row explained as a waterfall from the base value to its prediction.
     const explainSection = page.getByRole('region', { name: 'Why a row got its prediction' });

@@ -13,7 +13,7 @@ import type { Task } from '../../ml/frame.js';
 import type { ContestResult } from '../../ml/tabular/contest/index.js';
 import { argMaxRows, classificationMetrics, confusionMatrix } from '../../ml/metrics/classification.js';
 import { regressionMetrics } from '../../ml/metrics/regression.js';
-import { brierScore, expectedCalibrationError, reliabilityTable } from '../../ml/metrics/calibration.js';
+import { brierScore, calibratedReference, expectedCalibrationError, reliabilityTable } from '../../ml/metrics/calibration.js';
 import { championUncertainty } from '../../ml/calibration/champion-uncertainty.js';
 import { intervalCoverage, intervalField, SESSION_INTERVAL_LEVELS } from '../../ml/conformal/interval-fields.js';
 import { contestCandidates, fitChampion, runContest } from '../../ml/tabular/contest/index.js';
@@ -163,6 +163,8 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
     const oof = contest.champion.outOfFold;
     const evidence = { y: Int32Array.from(pick(contestTarget, contest.evaluatedRows)), proba: tested instanceof CalibratedModel ? tested.calibrate(oof) : oof };
     resultFields.metricIntervals = classificationMetricIntervals(yIdx, predictions, predicted, k, input.seed, evidence);
+    // What the expected calibration error of perfectly calibrated scores would be on these rows.
+    resultFields.expectedCalibrationErrorReference = calibratedReference(yIdx, predictions, k, input.seed);
     messages.push(...heavyTailWarnings(resultFields.metricIntervals as TestMetricIntervals, split.test.length));
   } else {
     metrics = { ...regressionMetrics(yTest, predictions) };

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { benchFold, fixtureTable } from '../../support/fixtures.js';
 import { GbdtLearner } from '../../../src/ml/tabular/gbdt/index.js';
 import { argMaxRows, classificationMetrics } from '../../../src/ml/metrics/classification.js';
-import { brierScore } from '../../../src/ml/metrics/calibration.js';
+import { brierScore, calibratedReference, expectedCalibrationError } from '../../../src/ml/metrics/calibration.js';
 import { regressionMetrics } from '../../../src/ml/metrics/regression.js';
 import { classificationMetricIntervals, largestPercentShare, regressionMetricIntervals } from '../../../src/ml/metrics/test-metric-intervals.js';
 import { SeededRandom } from '../../../src/ml/core/random.js';
@@ -71,4 +71,22 @@ test('a metric resting on a few rows gets no interval: two gross misses among co
   assert.ok(out.heavyTailed!.rootMeanSquareError! > 0.5, `the two misses make ${out.heavyTailed!.rootMeanSquareError} of the squared error`);
   assert.deepEqual(Object.keys(out.metrics).sort(), ['meanAbsoluteError', 'meanAbsolutePercentError']);
   assert.ok(Math.abs(largestPercentShare(new Float64Array(206).fill(2)) - 0.01) < 1e-12, 'equal terms: the largest 1 % make 1 %');
+});
+
+test('the ECE of calibrated scores by chance: outcomes drawn from credit-model scores fit the reference; sharpened scores do not', () => {
+  const split = benchFold(fixtureTable('classification', 'credit_data'), 0);
+  const model = new GbdtLearner({ nEstimators: 60 }).fit(split.test, split.yTest, split.task, { seed: 1 });
+  const proba = model.predictScores(split.train).subarray(0, 2 * 1000);
+  // Outcomes as perfectly calibrated scores would see them: each row's class drawn from its scores.
+  const random = new SeededRandom(11);
+  const y = Int32Array.from({ length: 1000 }, (_, i) => (random.next() < proba[2 * i + 1]! ? 1 : 0));
+  const fair = calibratedReference(y, proba, 2, 1);
+  assert.ok(fair.pValue > 0.05, `calibrated scores: p = ${fair.pValue}`);
+  const observed = expectedCalibrationError(y, proba, 2);
+  assert.ok(observed > 0.005 && observed < fair.upper95, `observed ECE ${observed}, reference ${fair.mean} (95th percentile ${fair.upper95})`);
+  // Overconfident scores of the same rows: p^3 renormalised.
+  const sharp = Float64Array.from(proba, (p, j) => p ** 3 / (p ** 3 + proba[j % 2 === 0 ? j + 1 : j - 1]! ** 3));
+  assert.ok(calibratedReference(y, sharp, 2, 1).pValue < 0.01);
+  // Fewer rows, more chance gap: the reference of 200 rows is larger.
+  assert.ok(calibratedReference(y.subarray(0, 200), proba.subarray(0, 400), 2, 1).mean > 1.5 * fair.mean);
 });

@@ -22,6 +22,13 @@ const METRIC_HINTS: Record<string, string> = {
   percentAnomalies: 'Share of rows scored as anomalous.',
 };
 
+/** The metric hints, with what a perfectly calibrated model's expected calibration error would be on these test rows. */
+function hintsFor(r: SessionResults): Record<string, string> {
+  const reference = r.expectedCalibrationErrorReference as { mean: number; upper95: number } | undefined;
+  if (!reference) return METRIC_HINTS;
+  return { ...METRIC_HINTS, expectedCalibrationError: `Perfectly calibrated scores would show about ${formatPercent(reference.mean)} on these rows by chance (up to ${formatPercent(reference.upper95)}).` };
+}
+
 /** Results of a model session: the held-back test rows' metrics and pictures for its domain, the contest, the importance of features. */
 export function ModelResults({ session }: { session: Session }) {
   const results = useQuery({ queryKey: ['results', session.sessionId, 'head'], queryFn: () => get<SessionResults>(`/v1/sessions/${session.sessionId}/results`, { pageSize: 1 }) });
@@ -36,7 +43,7 @@ export function ModelResults({ session }: { session: Session }) {
         <section aria-labelledby="metrics-title">
           <h2 id="metrics-title">How well it does</h2>
           <p className="hint">{domain === 'anomalies' ? 'Scores of every row of the data set.' : `Measured on ${r.totalCount.toLocaleString()} test rows held back from training.`} Model: {r.algorithm?.name ?? '—'}{r.algorithm?.description ? ` — ${r.algorithm.description}` : ''}.{refitRows ? ` After the test, the model was trained again on all ${refitRows.toLocaleString()} rows.` : ''}</p>
-          <MetricCards metrics={r.metrics} order={METRIC_ORDER} hints={METRIC_HINTS} intervals={r.metricIntervals as MetricIntervals | undefined} />
+          <MetricCards metrics={r.metrics} order={METRIC_ORDER} hints={hintsFor(r)} intervals={r.metricIntervals as MetricIntervals | undefined} />
           {r.metricIntervals !== undefined && <p className="hint">Each interval is where the model's figure on new rows like these would lie, judged from how much it varies over resamples of the {r.totalCount.toLocaleString()} test rows.</p>}
           {session.modelId && <p><Link className="button primary" to={`/models/${session.modelId}`}>Try the model</Link></p>}
         </section>
