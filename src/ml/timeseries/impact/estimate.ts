@@ -107,6 +107,11 @@ export function estimateImpact(input: ImpactInput): ImpactResult {
 export interface Counterfactual extends Omit<ImpactResult, 'absoluteEffect' | 'relativeEffect' | keyof PathSummary> {
   /** Simulated counterfactual paths, nSimulations × post-period length, row-major. */
   paths: Float64Array;
+  /**
+   * 0 when the pre-period never went below zero (counts, sales): the per-period band is cut there,
+   * as a quantile of max(Y, 0) is max(quantile, 0). The effects, sums of paths, are left as they are.
+   */
+  bandFloor?: number;
 }
 
 export function counterfactual(input: ImpactInput): Counterfactual {
@@ -199,6 +204,7 @@ export function counterfactual(input: ImpactInput): Counterfactual {
     calibration,
     adequacy,
     warnings,
+    bandFloor: y.subarray(0, nPre).every((v) => !(v < 0)) ? 0 : -Infinity,
   };
 }
 
@@ -222,8 +228,8 @@ export function effectsAgainst(cf: Counterfactual, observed: Float64Array): Impa
     absoluteEffect += observed[t] - cf.predicted[t];
     predictedSum += cf.predicted[t];
   }
-  const { paths, ...rest } = cf;
-  const summary = summarisePaths(paths, observed);
+  const { paths, bandFloor, ...rest } = cf;
+  const summary = summarisePaths(paths, observed, bandFloor);
   const warnings = Number.isNaN(summary.relativeEffectInterval[0])
     ? [...cf.warnings, 'The counterfactual total over the window may be zero or of either sign, so the relative effect has no interval (it would divide by that total); the absolute effect and its interval stand.']
     : cf.warnings;

@@ -31,8 +31,11 @@ export interface PathSummary {
   pValue: number;
 }
 
-/** Summary of simulated counterfactual paths (paths × horizon, row-major) against the observed values. */
-export function summarisePaths(paths: Float64Array, observed: ArrayLike<number>): PathSummary {
+/**
+ * Summary of simulated counterfactual paths (paths × horizon, row-major) against the observed values;
+ * `bandFloor` bounds the per-step band from below (0 for a series never negative).
+ */
+export function summarisePaths(paths: Float64Array, observed: ArrayLike<number>, bandFloor = -Infinity): PathSummary {
   const horizon = observed.length;
   const count = paths.length / horizon;
   let observedSum = 0;
@@ -61,8 +64,8 @@ export function summarisePaths(paths: Float64Array, observed: ArrayLike<number>)
       cumulativePath[p] += step[p];
     }
     step.sort();
-    lower[t] = quantileSorted(step, 0.025);
-    upper[t] = quantileSorted(step, 0.975);
+    lower[t] = Math.max(bandFloor, quantileSorted(step, 0.025));
+    upper[t] = Math.max(bandFloor, quantileSorted(step, 0.975));
     const effect = cumulativePath.map((c) => cumulativeObserved - c).sort();
     cumulativeLower[t] = quantileSorted(effect, 0.025);
     cumulativeUpper[t] = quantileSorted(effect, 0.975);
