@@ -117,6 +117,21 @@ for (const backend of await backends()) {
       assert.equal((await s.call('GET', '/v1/data/ragged')).status, 404, 'a failed first upload does not create the data set');
     });
 
+    it('a file with semicolons or tabs between its values is refused, saying to send commas (it was one column, or a ragged-line error)', async () => {
+      for (const [name, body, what] of [['euro', '\ufeffname;price\r\nA;1,5\r\nB;2,5\r\n', '1 semicolon'], ['tabbed', 'name\tprice\tqty\nA\t1.5\t3\n', '2 tabs']] as const) {
+        const r = await s.call('PUT', `/v1/data/${name}`, { body, headers: { 'content-type': 'text/csv' } });
+        assert.equal(r.status, 400, r.text);
+        assert.equal(r.json.errorType, 'RequestValidation');
+        assert.equal(r.json.errorDetails.data[0], `The first line has no commas but ${what}: Sibyl reads comma-separated values (RFC 4180), with '.' as the decimal point. Save the file as comma-separated CSV (in Excel: "CSV UTF-8 (Comma delimited)"), or send the rows as JSON.`);
+        assert.equal((await s.call('GET', `/v1/data/${name}`)).status, 404);
+      }
+      // A single column, and commas with a semicolon inside a value, are read as before.
+      assert.equal((await s.call('PUT', '/v1/data/single', { body: 'count\n1\n2\n', headers: { 'content-type': 'text/csv' } })).status, 201);
+      const quoted = await s.call('PUT', '/v1/data/quoted', { body: 'note,n\n"a;b",1\n', headers: { 'content-type': 'text/csv' } });
+      assert.equal(quoted.status, 201, quoted.text);
+      for (const name of ['single', 'quoted']) assert.equal((await s.call('DELETE', `/v1/data/${name}`)).status, 204);
+    });
+
     it('lists with partialName, paging fields and links as the original service wrote them', async () => {
       const sal = await s.call('GET', '/v1/data?partialName=SAL');
       assert.deepEqual(sal.json.items.map((i: any) => i.dataSetName), ['sales'], 'partialName matches case-insensitively');

@@ -27,6 +27,15 @@ export async function* csvRowBatches(input: Readable, opts: { maxBytes: number; 
   let header: string[] | undefined;
   let rows: string[][] = [];
   let bytes = 0;
+  let firstLine: string | undefined = '';
+  const sniff = (text: string, atEnd: boolean) => {
+    if (firstLine === undefined) return;
+    firstLine += text;
+    const end = firstLine.indexOf('\n');
+    if (end < 0 && !atEnd) return;
+    refuseOtherSeparators(end < 0 ? firstLine : firstLine.slice(0, end));
+    firstLine = undefined;
+  };
   const takeHeader = () => {
     if (header || rows.length === 0) return;
     const names = headerNames(rows[0]!);
@@ -41,14 +50,18 @@ export async function* csvRowBatches(input: Readable, opts: { maxBytes: number; 
         input.destroy(tooLarge);
         throw tooLarge;
       }
-      parser.push(decoder.write(chunk), rows);
+      const text = decoder.write(chunk);
+      sniff(text, false);
+      parser.push(text, rows);
       takeHeader();
       if (rows.length >= batchRows) {
         yield { header: header!, rows };
         rows = [];
       }
     }
-    parser.push(decoder.end(), rows);
+    const rest = decoder.end();
+    sniff(rest, true);
+    parser.push(rest, rows);
     parser.end(rows);
   } catch (e) {
     if (e instanceof TooLargeError || e instanceof ValidationError) throw e;
@@ -57,6 +70,20 @@ export async function* csvRowBatches(input: Readable, opts: { maxBytes: number; 
   }
   takeHeader();
   if (rows.length > 0) yield { header: header!, rows };
+}
+
+/**
+ * A first line without a comma but with semicolons or tabs is a file of another dialect (European
+ * Excel exports use ';' and decimal commas): read as CSV it became one column named "a\tb", or a
+ * ragged-line error about line 2. Refused, saying what to send instead.
+ */
+function refuseOtherSeparators(line: string): void {
+  if (line.includes(',')) return;
+  for (const [separator, name] of [[';', 'semicolons'], ['\t', 'tabs']] as const) {
+    const count = line.split(separator).length - 1;
+    if (count === 0) continue;
+    throw ValidationError.of('data', `The first line has no commas but ${count} ${count === 1 ? name.slice(0, -1) : name}: Sibyl reads comma-separated values (RFC 4180), with '.' as the decimal point. Save the file as comma-separated CSV (in Excel: "CSV UTF-8 (Comma delimited)"), or send the rows as JSON.`);
+  }
 }
 
 /** Column names from the first row; undefined when the first row is data. */
