@@ -9,6 +9,16 @@ export function isMissingCell(v: unknown): boolean {
   return v === null || v === undefined || (typeof v === 'string' && v.trim() === '');
 }
 
+/**
+ * Cells that say "no value" as R's write.csv, pandas and spreadsheets write it (pandas' default
+ * na_values less the ambiguous ones: 'None' and '-' are also real categories). They count as missing
+ * when a type is inferred, and in the statistics of a column that is not text, so a numeric column
+ * written by R with NA in it is numeric, not a column of strings. The stored cell is kept as sent;
+ * read as a number, date or truth value it is missing; in a string column it stays a value (NA may
+ * be North America).
+ */
+export const MISSING_MARKERS: ReadonlySet<string> = new Set(['NA', 'N/A', 'n/a', 'NaN', 'nan', 'null', 'NULL', '#N/A', '#NA', '<NA>']);
+
 /** Plain decimal notation only: no hex, no "Infinity", no thousands separators. NaN otherwise. */
 export function parseNumberCell(v: unknown): number {
   if (typeof v === 'number') return Number.isFinite(v) ? v : NaN;

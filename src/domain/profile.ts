@@ -4,7 +4,7 @@
  * state is a capped set of date values for the uniqueness check (see DATE_SET_CAP).
  */
 import type { DataType } from './columns.js';
-import { decimalForm, isMissingCell, LOGICAL_WORDS } from './cells.js';
+import { decimalForm, isMissingCell, LOGICAL_WORDS, MISSING_MARKERS } from './cells.js';
 import { parseDate } from './dates.js';
 
 export interface ColumnProfile {
@@ -98,7 +98,7 @@ export class ColumnProfiler {
     const first = raw.charCodeAt(0);
     const last = raw.charCodeAt(raw.length - 1);
     const s = first > 32 && first < 127 && last > 32 && last < 127 ? raw : raw.trim();
-    if (s === '') {
+    if (s === '' || MISSING_MARKERS.has(s)) {
       this.missing++;
       return;
     }

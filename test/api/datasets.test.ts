@@ -117,6 +117,21 @@ for (const backend of await backends()) {
       assert.equal((await s.call('GET', '/v1/data/ragged')).status, 404, 'a failed first upload does not create the data set');
     });
 
+    it('reads NA, N/A and null as missing when it infers types (R\'s write.csv): the column stays numeric, the cells as sent; in a string column NA is a value', async () => {
+      const csv = 'ozone,solar,region\n41,190,EU\nNA,118,NA\n12,N/A,EU\n18,null,NA\n';
+      const up = await s.call('PUT', '/v1/data/rstyle', { body: csv, headers: { 'content-type': 'text/csv' } });
+      assert.equal(up.status, 201, up.text);
+      assert.equal(up.json.columns.ozone.dataType, 'numeric');
+      assert.equal(up.json.columns.solar.dataType, 'numeric');
+      assert.equal(up.json.columns.region.dataType, 'string');
+      const rows = (await s.call('GET', '/v1/data/rstyle')).json.data;
+      assert.deepEqual(rows.map((r: any) => r.ozone), ['41', 'NA', '12', '18'], 'cells are kept as sent');
+      const stats = (await s.call('GET', '/v1/data/rstyle/stats')).json.columns;
+      assert.deepEqual([stats.ozone.missingCount, stats.ozone.errorCount, stats.solar.missingCount, stats.solar.mean], [1, 0, 2, 154]);
+      assert.deepEqual([stats.region.missingCount, stats.region.distinctCount], [0, 2]);
+      assert.equal((await s.call('DELETE', '/v1/data/rstyle')).status, 204);
+    });
+
     it('a file with semicolons or tabs between its values is refused, saying to send commas (it was one column, or a ragged-line error)', async () => {
       for (const [name, body, what] of [['euro', '\ufeffname;price\r\nA;1,5\r\nB;2,5\r\n', '1 semicolon'], ['tabbed', 'name\tprice\tqty\nA\t1.5\t3\n', '2 tabs']] as const) {
         const r = await s.call('PUT', `/v1/data/${name}`, { body, headers: { 'content-type': 'text/csv' } });
