@@ -151,7 +151,7 @@ function normaliseRecord(raw: Record<string, unknown>): Record<string, string> {
     if (typeof v === 'string') { if (v !== '') out[k] = v; }
     else if (typeof v === 'number') { if (Number.isFinite(v)) out[k] = String(v); }
     else if (typeof v === 'boolean') out[k] = v ? 'true' : 'false';
-    else throw ValidationError.of('data', `column '${k}' holds a ${Array.isArray(v) ? 'list' : 'object'}; values must be numbers or strings`);
+    else throw ValidationError.of('data', `column '${k}' holds ${Array.isArray(v) ? 'a list' : 'an object'}; values must be numbers, strings, true or false`);
   }
   return out;
 }
