@@ -345,7 +345,7 @@ function heavyTailWarnings(intervals: TestMetricIntervals, testRows: number): Me
   const shares = entries.map(([metric, share]) => `${metric} ${(100 * share).toFixed(0)} %`).join(', ');
   return [{
     severity: 'warning',
-    message: `Some test metrics rest on a few rows: the 1 % of the ${testRows} test rows with the largest errors make a large share of each (${shares}; for RMSE and R² of the squared error), so on new rows these figures could be far from the test's; the results give them no interval.`,
+    message: `Some test metrics rest on a few rows: the 1 % of rows with the largest errors (among the ${testRows} test rows, or in the cross-validation of the training rows) make a large share of each (${shares}; for RMSE and R² of the squared error), so on new rows these figures could be far from the test's; the results give them no interval.`,
   }];
 }
 
