@@ -9,8 +9,8 @@
  * intervals enough to hold the truth in 87 % instead of 95 %.
  *
  * Resamples are bounded by work, not time: RESAMPLE_WORK row-resamples in all, at most MAX_RESAMPLES
- * and at least MIN_RESAMPLES; 200 percentile resamples already put a 95 % endpoint within about a
- * tenth of the interval's width (Efron & Tibshirani §19.3).
+ * and at least MIN_RESAMPLES. At 200 the Monte Carlo error of a 2.5 % percentile is about 0.19
+ * standard errors of the metric (√(0.025·0.975/200) / φ(1.96)), some 5 % of the interval's width.
  */
 import { SeededRandom } from '../core/random.js';
 
