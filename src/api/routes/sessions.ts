@@ -109,7 +109,8 @@ export function registerSessionRoutes(app: FastifyInstance, services: Services):
   });
 
   app.get('/v1/sessions/:id/results', {
-    schema: { tags, summary: 'Session with metrics and result rows (paged); Accept: text/csv gives the rows as CSV', querystring: { type: 'object', properties: { predictionInterval: str('Forecasts: the interval level of the rows (default 0.5)'), ...pagingQuery } }, response: errors },
+    schema: { tags, summary: 'Session with metrics and result rows (paged); Accept: text/csv gives the rows as CSV',
+      description: 'Model sessions add trainingRows, testRows, modelTrainingRows and metricIntervals (a 95 % interval per test metric: a bootstrap of the test rows; none for a metric resting on a few rows, with a warning in messages); classification adds expectedCalibrationErrorReference (the ECE perfectly calibrated scores would show on these rows). Impact sessions add the effect intervals (absoluteEffectLower/Upper, relativeEffectLower/Upper, effectIntervalLevel).', querystring: { type: 'object', properties: { predictionInterval: str('Forecasts: the interval level of the rows (default 0.5)'), ...pagingQuery } }, response: errors },
   }, async (req, reply) => {
     const p = Params.query(req);
     const page = readPaging(p);
