@@ -130,6 +130,13 @@ for (const backend of await backends()) {
       assert.deepEqual([stats.ozone.missingCount, stats.ozone.errorCount, stats.solar.missingCount, stats.solar.mean], [1, 0, 2, 154]);
       assert.deepEqual([stats.region.missingCount, stats.region.distinctCount], [0, 2]);
       assert.equal((await s.call('DELETE', '/v1/data/rstyle')).status, 204);
+      assert.deepEqual(up.json.messages, []);
+      // The dashboard-era missingValues markers are not applied, and the answer says so.
+      const marked = await s.call('PUT', '/v1/data/marked', { json: { data: [{ a: '1' }, { a: '-99' }], missingValues: ['-99'] } });
+      assert.equal(marked.status, 201, marked.text);
+      assert.deepEqual(marked.json.messages.map((m: any) => m.severity), ['warning']);
+      assert.match(marked.json.messages[0].message, /^missingValues is not supported: the cells are stored as sent/);
+      assert.equal((await s.call('DELETE', '/v1/data/marked')).status, 204);
     });
 
     it('a file with semicolons or tabs between its values is refused, saying to send commas (it was one column, or a ragged-line error)', async () => {

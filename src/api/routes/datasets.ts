@@ -7,6 +7,7 @@ import { parseDate, formatStoredTimestamp } from '../../domain/dates.js';
 import { csvRecords, jsonRecords } from '../../service/datasets/record-sources.js';
 import { interpretJsonUpload } from '../../service/datasets/json-upload.js';
 import { TooLargeError, UnsupportedMediaTypeError } from '../../service/errors.js';
+import { isPlainObject } from '../../domain/lenient.js';
 import { Params } from '../params.js';
 import { baseUrl, pagingFields, readPaging, readRowsQuery } from '../paging.js';
 import { isoOffset } from '../../service/sessions/session-view.js';
@@ -19,6 +20,12 @@ import { NotFoundError } from '../../service/errors.js';
 
 const DATASET_SORTS: DatasetSort[] = ['dataSetName', 'dataSetSize', 'rowCount', 'dateCreated', 'lastModified'];
 
+/**
+ * The dashboard-era `missingValues` markers (compat-notes) are not applied: said, rather than dropped
+ * without a word, with what Sibyl reads as missing instead.
+ */
+const MISSING_VALUES_IGNORED = 'missingValues is not supported: the cells are stored as sent. Empty cells are missing, and NA, N/A, null, NaN and #N/A count as missing when column types are inferred; send other markers as empty cells.';
+
 export function datasetSummary(req: FastifyRequest, d: DatasetRecord) {
   const href = `${baseUrl(req)}/data/${encodeURIComponent(d.name)}`;
   return {
@@ -30,7 +37,7 @@ export function datasetSummary(req: FastifyRequest, d: DatasetRecord) {
     columnCount: Object.keys(d.columns).length,
     dateCreated: isoOffset(d.createdAt),
     lastModified: isoOffset(d.updatedAt),
-    messages: [] as unknown[],
+    messages: [] as { severity: string; message: string }[],
     links: [{ rel: 'data', href }, { rel: 'self', href }],
   };
 }
@@ -64,6 +71,7 @@ export function registerDatasetRoutes(app: FastifyInstance, services: Services, 
     if (timestampColumn) upload.columns = { ...upload.columns, [timestampColumn]: { ...upload.columns[timestampColumn], role: 'timestamp', dataType: 'date' } };
     const result = await datasets.put(req.accountId, name, upload);
     const summary = datasetSummary(req, result.dataset);
+    if (isPlainObject(req.body) && 'missingValues' in req.body) summary.messages.push({ severity: 'warning', message: MISSING_VALUES_IGNORED });
     // 201 + Location for every successful PUT, new or not, as the original answered (the JavaScript
     // client's own suite re-PUTs an existing data set and expects 201); result.created is not exposed.
     reply.code(201).header('location', summary.links[0]!.href);
