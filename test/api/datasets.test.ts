@@ -139,7 +139,7 @@ for (const backend of await backends()) {
       assert.equal((await s.call('DELETE', '/v1/data/marked')).status, 204);
     });
 
-    it('a file with semicolons or tabs between its values is refused, saying to send commas (it was one column, or a ragged-line error)', async () => {
+    it('a file with semicolons or tabs between its values, or not in UTF-8, is refused, saying what to send (it was one column, a ragged-line error, or U+FFFD in the values)', async () => {
       for (const [name, body, what] of [['euro', '\ufeffname;price\r\nA;1,5\r\nB;2,5\r\n', '1 semicolon'], ['tabbed', 'name\tprice\tqty\nA\t1.5\t3\n', '2 tabs']] as const) {
         const r = await s.call('PUT', `/v1/data/${name}`, { body, headers: { 'content-type': 'text/csv' } });
         assert.equal(r.status, 400, r.text);
@@ -147,6 +147,15 @@ for (const backend of await backends()) {
         assert.equal(r.json.errorDetails.data[0], `The first line has no commas but ${what}: Sibyl reads comma-separated values (RFC 4180), with '.' as the decimal point. Save the file as comma-separated CSV (in Excel: "CSV UTF-8 (Comma delimited)"), or send the rows as JSON.`);
         assert.equal((await s.call('GET', `/v1/data/${name}`)).status, 404);
       }
+      // Bytes that are not UTF-8 (Excel's Windows-1252 "café") are refused, not stored as U+FFFD.
+      const latin1 = await s.call('PUT', '/v1/data/latin1', { body: Buffer.from('name,price\ncaf\xe9,1.5\n', 'latin1'), headers: { 'content-type': 'text/csv' } });
+      assert.equal(latin1.status, 400, latin1.text);
+      assert.match(latin1.json.errorDetails.data[0], /^The CSV is not UTF-8 text: bytes 0–20 hold a byte sequence that is not UTF-8/);
+      assert.equal((await s.call('GET', '/v1/data/latin1')).status, 404);
+      const utf8 = await s.call('PUT', '/v1/data/utf8', { body: '\ufeffname,price\ncafé,1.5\n', headers: { 'content-type': 'text/csv' } });
+      assert.equal(utf8.status, 201, utf8.text);
+      assert.deepEqual((await s.call('GET', '/v1/data/utf8')).json.data, [{ name: 'café', price: '1.5' }]);
+      assert.equal((await s.call('DELETE', '/v1/data/utf8')).status, 204);
       // A single column, and commas with a semicolon inside a value, are read as before.
       assert.equal((await s.call('PUT', '/v1/data/single', { body: 'count\n1\n2\n', headers: { 'content-type': 'text/csv' } })).status, 201);
       const quoted = await s.call('PUT', '/v1/data/quoted', { body: 'note,n\n"a;b",1\n', headers: { 'content-type': 'text/csv' } });

@@ -1,5 +1,4 @@
 import type { Readable } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
 import { TooLargeError, ValidationError } from '../errors.js';
 import { CsvParser } from './csv-parser.js';
 
@@ -23,7 +22,16 @@ const DATA_LIKE = /^[\d\s.:/+-]+$/;
 export async function* csvRowBatches(input: Readable, opts: { maxBytes: number; batchRows?: number }): AsyncGenerator<CsvRowBatch> {
   const batchRows = opts.batchRows ?? CSV_BATCH_ROWS;
   const parser = new CsvParser();
-  const decoder = new StringDecoder('utf8');
+  // Fatal: a byte that is not UTF-8 is refused, not replaced by U+FFFD (Excel's "CSV (Comma
+  // delimited)" writes Windows-1252, whose "café" was stored as "caf\uFFFD" without a word).
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  const decode = (chunk: Buffer | undefined, from: number, to: number) => {
+    try {
+      return chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode();
+    } catch {
+      throw ValidationError.of('data', `The CSV is not UTF-8 text: bytes ${from}–${to} hold a byte sequence that is not UTF-8, as in a file saved in another encoding (Excel's "CSV (Comma delimited)" writes Windows-1252). Save it as UTF-8 (in Excel: "CSV UTF-8 (Comma delimited)").`);
+    }
+  };
   let header: string[] | undefined;
   let rows: string[][] = [];
   let bytes = 0;
@@ -50,7 +58,7 @@ export async function* csvRowBatches(input: Readable, opts: { maxBytes: number; 
         input.destroy(tooLarge);
         throw tooLarge;
       }
-      const text = decoder.write(chunk);
+      const text = decode(chunk, bytes - chunk.length, bytes);
       sniff(text, false);
       parser.push(text, rows);
       takeHeader();
@@ -59,7 +67,7 @@ export async function* csvRowBatches(input: Readable, opts: { maxBytes: number; 
         rows = [];
       }
     }
-    const rest = decoder.end();
+    const rest = decode(undefined, bytes, bytes);
     sniff(rest, true);
     parser.push(rest, rows);
     parser.end(rows);
