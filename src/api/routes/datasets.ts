@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import type { Services } from '../../service/services.js';
 import type { DatasetRecord, DatasetSort } from '../../store/datasets-store.js';
+import type { Message } from '../../store/schema.js';
 import { columnsToJson, type ColumnMap, type ColumnPatchMap } from '../../domain/columns.js';
 import { parseDate, formatStoredTimestamp } from '../../domain/dates.js';
 import { csvRecords, jsonRecords } from '../../service/datasets/record-sources.js';
@@ -37,7 +38,7 @@ export function datasetSummary(req: FastifyRequest, d: DatasetRecord) {
     columnCount: Object.keys(d.columns).length,
     dateCreated: isoOffset(d.createdAt),
     lastModified: isoOffset(d.updatedAt),
-    messages: [] as { severity: string; message: string }[],
+    messages: [] as Message[],
     links: [{ rel: 'data', href }, { rel: 'self', href }],
   };
 }

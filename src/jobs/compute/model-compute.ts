@@ -137,6 +137,7 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
   if (contributions) extra.meanAbsoluteContributions = contributions;
   clock.mark('explain', `${contributions?.rows ?? 0} rows`);
   let metrics: Record<string, number>;
+  let metricIntervals: TestMetricIntervals;
   if (task.kind === 'classification') {
     const k = task.classes.length;
     const yIdx = Int32Array.from(yTest);
@@ -162,14 +163,12 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
     // The contest's out-of-fold scores of the training rows, calibrated as the test rows' are: evidence of the errors' tail.
     const oof = contest.champion.outOfFold;
     const evidence = { y: Int32Array.from(pick(contestTarget, contest.evaluatedRows)), proba: tested instanceof CalibratedModel ? tested.calibrate(oof) : oof };
-    resultFields.metricIntervals = classificationMetricIntervals(yIdx, predictions, predicted, k, input.seed, evidence);
+    metricIntervals = classificationMetricIntervals(yIdx, predictions, predicted, k, input.seed, evidence);
     // What the expected calibration error of perfectly calibrated scores would be on these rows.
     resultFields.expectedCalibrationErrorReference = calibratedReference(yIdx, predictions, k, input.seed);
-    messages.push(...heavyTailWarnings(resultFields.metricIntervals as TestMetricIntervals, split.test.length));
   } else {
     metrics = { ...regressionMetrics(yTest, predictions) };
-    resultFields.metricIntervals = regressionMetricIntervals(yTest, predictions, input.seed, { y: pick(contestTarget, contest.evaluatedRows), predicted: contest.champion.outOfFold });
-    messages.push(...heavyTailWarnings(resultFields.metricIntervals as TestMetricIntervals, split.test.length));
+    metricIntervals = regressionMetricIntervals(yTest, predictions, input.seed, { y: pick(contestTarget, contest.evaluatedRows), predicted: contest.champion.outOfFold });
     // A level the calibration rows cannot bound would fill the rows with ±Infinity and its coverage with 1.
     const conformal = uncertainty.intervals!;
     const levels = SESSION_INTERVAL_LEVELS.filter((level) => conformal.bounded(level));
@@ -187,7 +186,9 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
       data.push(row);
     }
   }
-  clock.mark('test metrics and their intervals', `${split.test.length} rows, ${(resultFields.metricIntervals as { resamples: number }).resamples} resamples`);
+  resultFields.metricIntervals = metricIntervals;
+  messages.push(...heavyTailWarnings(metricIntervals, split.test.length));
+  clock.mark('test metrics and their intervals', `${split.test.length} rows, ${metricIntervals.resamples} resamples`);
   messages.push({ severity: 'informational', message: `${split.train.length} rows trained the model and ${split.test.length} rows tested it.` });
   if (kept) messages.push({ severity: 'informational', message: `After the test, the model was trained again on all ${modelTrainingRows} rows; predictions come from that fit, while the test metrics describe the fit on ${split.train.length} rows.` });
   const results = pageResults(metricValues(metrics), data, extra);

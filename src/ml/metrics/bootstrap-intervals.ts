@@ -14,6 +14,7 @@
  * standard errors of the metric (√(0.025·0.975/200) / φ(1.96)), some 5 % of the interval's width.
  */
 import { SeededRandom } from '../core/random.js';
+import { quantileSorted } from '../core/statistics.js';
 
 export interface MetricInterval {
   lower: number;
@@ -50,15 +51,14 @@ export function bootstrapIntervals(n: number, metricsOf: (rows: Int32Array) => R
   const resamples = bootstrapResamples(n, opts.costPerRow);
   const random = new SeededRandom(opts.seed, BOOTSTRAP_SALT);
   const groups = strataRows(n, opts.strata);
-  const draws = groups.reduce((sum, g) => sum + (opts.strata && g.length > 1 ? g.length - 1 : g.length), 0);
-  const rows = new Int32Array(draws);
+  const counts = groups.map((g) => (opts.strata && g.length > 1 ? g.length - 1 : g.length));
+  const rows = new Int32Array(counts.reduce((a, c) => a + c, 0));
   const values = new Map<string, number[]>();
   for (let b = 0; b < resamples; b++) {
     let at = 0;
-    for (const group of groups) {
-      const count = opts.strata && group.length > 1 ? group.length - 1 : group.length;
-      for (let i = 0; i < count; i++) rows[at++] = group[random.int(group.length)]!;
-    }
+    groups.forEach((group, g) => {
+      for (let i = 0; i < counts[g]!; i++) rows[at++] = group[random.int(group.length)]!;
+    });
     for (const [name, value] of Object.entries(metricsOf(rows))) {
       if (!Number.isFinite(value)) continue;
       let list = values.get(name);
@@ -69,7 +69,7 @@ export function bootstrapIntervals(n: number, metricsOf: (rows: Int32Array) => R
   const intervals: Record<string, MetricInterval> = {};
   for (const [name, list] of values) {
     list.sort((a, b) => a - b);
-    intervals[name] = { lower: percentile(list, (1 - level) / 2), upper: percentile(list, (1 + level) / 2) };
+    intervals[name] = { lower: quantileSorted(list, (1 - level) / 2), upper: quantileSorted(list, (1 + level) / 2) };
   }
   return { resamples, intervals };
 }
@@ -83,12 +83,4 @@ function strataRows(n: number, strata?: Int32Array): Int32Array[] {
     else byStratum.set(strata[i]!, [i]);
   }
   return [...byStratum.keys()].sort((a, b) => a - b).map((s) => Int32Array.from(byStratum.get(s)!));
-}
-
-/** Linear interpolation between order statistics (R's type 7). */
-function percentile(sorted: number[], p: number): number {
-  const h = (sorted.length - 1) * p;
-  const lo = Math.floor(h);
-  const hi = Math.min(sorted.length - 1, lo + 1);
-  return sorted[lo]! + (h - lo) * (sorted[hi]! - sorted[lo]!);
 }

@@ -3,6 +3,7 @@
  * the reliability table behind it. Scores are row-major n×k probabilities, truths class indices.
  */
 import { SeededRandom } from '../core/random.js';
+import { argMaxRows } from './classification.js';
 
 /**
  * Brier score. Binary tasks use scikit-learn's `brier_score_loss` convention (squared error of the
@@ -99,10 +100,9 @@ export function calibratedReference(yTrue: ArrayLike<number>, proba: Float64Arra
   const bin = new Int32Array(n);
   const binCount = new Float64Array(bins);
   const binConfidence = new Float64Array(bins);
+  const top = argMaxRows(proba, k);
   for (let i = 0; i < n; i++) {
-    let top = 0;
-    for (let c = 1; c < k; c++) if (proba[i * k + c] > proba[i * k + top]) top = c;
-    confidence[i] = proba[i * k + top];
+    confidence[i] = proba[i * k + top[i]];
     bin[i] = Math.min(bins - 1, Math.floor(confidence[i] * bins));
     binCount[bin[i]]++;
     binConfidence[bin[i]] += confidence[i];

@@ -25,7 +25,8 @@ export interface ClassificationMetricOptions {
   rocAuc?: boolean;
 }
 
-const LOG_LOSS_EPS = 1e-15;
+/** The smallest probability log loss takes, so that a confident miss costs log(1e15), not Infinity. */
+export const LOG_LOSS_EPS = 1e-15;
 
 /** Predicted class per row: arg-max of the probabilities (first maximum wins). */
 export function argMaxRows(proba: Float64Array, k: number): Int32Array {

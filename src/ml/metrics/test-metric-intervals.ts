@@ -3,7 +3,7 @@
  * metrics the session reports, recomputed on resamples of its test rows.
  */
 import { bootstrapIntervals, type MetricInterval } from './bootstrap-intervals.js';
-import { classificationMetrics } from './classification.js';
+import { classificationMetrics, LOG_LOSS_EPS } from './classification.js';
 import { brierScore } from './calibration.js';
 import { regressionMetrics } from './regression.js';
 
@@ -65,7 +65,7 @@ export function classificationMetricIntervals(y: Int32Array, proba: Float64Array
     const ps = pb.subarray(0, m * k);
     return { ...classificationMetrics(ys, ps, k, { decisions: db.subarray(0, m), rocAuc: k === 2 }), brierScore: brierScore(ys, ps, k) };
   }, { seed, level: LEVEL, strata: y, costPerRow: k === 2 ? SORT_COST : k });
-  const surprise = (labels: Int32Array, p: Float64Array) => Float64Array.from(labels, (c, i) => -Math.log(Math.max(1e-15, p[i * k + c]!)));
+  const surprise = (labels: Int32Array, p: Float64Array) => Float64Array.from(labels, (c, i) => -Math.log(Math.max(LOG_LOSS_EPS, p[i * k + c]!)));
   return withoutHeavyTails({ level: LEVEL, resamples, method: 'stratified percentile bootstrap of the test rows', metrics: intervals },
     { logLoss: surprise(y, proba) }, evidence && { logLoss: surprise(evidence.y, evidence.proba) });
 }

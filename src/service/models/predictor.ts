@@ -106,7 +106,7 @@ export class Predictor {
     const problem = this.explanationsUnavailable(records.length);
     if (problem) throw new ExplanationUnavailable(problem);
     const rows = records.map(echo);
-    return this.encoder.encode(inputColumns(records, rows, this.encoder.inputColumns, this.numericInputs), records.length);
+    return this.encoder.encode(inputColumns(records, rows, this.encoder.inputColumns, this.numericInputs).columns, records.length);
   }
 
   private explanationView(e: Explanation): ExplanationsView {
@@ -133,8 +133,9 @@ export class Predictor {
     if (records.length === 0) return { rows, messages: [] };
     const names = this.encoder.inputColumns;
     const unread: UnreadValues[] = [];
-    const frame = this.encoder.encode(inputColumns(records, rows, names, this.numericInputs), records.length, unread);
-    return { rows, frame, messages: predictionInputMessages(records.length, names, absentCounts(records, names), unread) };
+    const { columns, absent } = inputColumns(records, rows, names, this.numericInputs);
+    const frame = this.encoder.encode(columns, records.length, unread);
+    return { rows, frame, messages: predictionInputMessages(records.length, names, absent, unread) };
   }
 
   /** Fills in the target (and scores, intervals) from the model's scores `out` of `frame`. */
@@ -193,26 +194,23 @@ function echo(record: Record<string, unknown>): Record<string, string> {
   return row;
 }
 
-/** Per input column, the records that do not hold it at all (an empty or null value is held). */
-function absentCounts(records: Record<string, unknown>[], names: string[]): number[] {
-  return names.map((name) => {
-    let absent = 0;
-    for (const r of records) if (r[name] === undefined) absent++;
-    return absent;
-  });
-}
-
-function inputColumns(records: Record<string, unknown>[], rows: Record<string, string>[], names: string[], numeric: Set<string>): RawColumns {
+/**
+ * The input columns of the records, and per input column the records that do not hold it at all (an
+ * empty or null value is held: the echo makes it '', an absent one stays undefined).
+ */
+function inputColumns(records: Record<string, unknown>[], rows: Record<string, string>[], names: string[], numeric: Set<string>): { columns: RawColumns; absent: number[] } {
   const columns: RawColumns = {};
-  for (const name of names) {
+  const absent = new Array<number>(names.length).fill(0);
+  names.forEach((name, j) => {
     const values = new Array<string | number | undefined>(rows.length);
     if (numeric.has(name)) {
       for (let i = 0; i < rows.length; i++) { const v = records[i]![name]; values[i] = typeof v === 'number' ? v : rows[i]![name]; }
     } else {
       for (let i = 0; i < rows.length; i++) values[i] = rows[i]![name];
     }
+    for (let i = 0; i < rows.length; i++) if (values[i] === undefined) absent[j]!++;
     // Numbers only reach numeric inputs, whose encoding takes them as they are (encode.ts).
     columns[name] = values as ArrayLike<string | undefined>;
-  }
-  return columns;
+  });
+  return { columns, absent };
 }
