@@ -6,6 +6,7 @@
  * one is fitted. The metrics measure that whole procedure: run on the data before the holdout (outliers
  * found, raw or smoothed chosen, model fitted), it never sees the held-out periods.
  */
+import { zeroFloorIfNeverNegative } from '../../ml/core/statistics.js';
 import { forecast, smoothOutliers, type ForecastOptions, type ForecastResult, type ForecastXreg } from '../../ml/timeseries/forecast/index.js';
 import { saveForecast } from '../../ml/timeseries/forecast/saved-forecast.js';
 import { mae, mase } from '../../ml/timeseries/forecast/metrics.js';
@@ -83,7 +84,7 @@ function fitProcedure(g: SeriesGrid, input: ForecastComputeInput, y: Float64Arra
     }
   }
   const { forecast, options } = run(input, series, cols, horizon, levels);
-  if (series !== y && levels.some((p) => p !== 0.5)) widenToRawSpread(forecast, run(input, y, cols, horizon, levels).forecast, y.every((v) => v >= 0) ? 0 : -Infinity);
+  if (series !== y && levels.some((p) => p !== 0.5)) widenToRawSpread(forecast, run(input, y, cols, horizon, levels).forecast, zeroFloorIfNeverNegative(y));
   return { forecast, options, outliers: smoothing.outliers, smoothed: series !== y };
 }
 

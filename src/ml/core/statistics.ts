@@ -63,3 +63,13 @@ export function logGamma(x: number): number {
   const t = xm + 7.5;
   return 0.5 * Math.log(2 * Math.PI) + (xm + 0.5) * Math.log(t) - t + Math.log(s);
 }
+
+/**
+ * 0 when no present value of `y` is below zero (missing values aside), else −Infinity: the floor of
+ * the forecasts, quantiles and bands of a series that never went negative (counts, sales, prices),
+ * since a quantile of max(Y, 0) is max(quantile, 0).
+ */
+export function zeroFloorIfNeverNegative(y: ArrayLike<number>): number {
+  for (let i = 0; i < y.length; i++) if (y[i] < 0) return -Infinity;
+  return 0;
+}

@@ -2,6 +2,7 @@
  * The forecasting engine: runs the candidate methods, scores them by rolling-origin backtest on
  * the end of the series, and forecasts with the winner (a single method or the combination).
  */
+import { zeroFloorIfNeverNegative } from '../../core/statistics.js';
 import { backtestOrigins, ScoreAccumulator } from './backtest.js';
 import { BASE_METHODS, combFamilies, combine, type MethodContext } from './methods.js';
 import { centralIntervals, DEFAULT_LEVELS, quantileForecasts } from './quantiles.js';
@@ -263,6 +264,6 @@ export function predictiveDistribution(y: Float64Array, h: number, opts: Forecas
   }
   // Data never negative (counts with zeros too) get non-negative forecasts and quantiles: a quantile
   // of max(Y, 0) is max(quantile of Y, 0), so a cut quantile is the exact one of a non-negative truth.
-  const floor = series.every((v) => v >= 0) ? 0 : -Infinity;
+  const floor = zeroFloorIfNeverNegative(series);
   return { chosen, method, candidates, floor, calibrated: wasCalibrated, calibration: evidence };
 }

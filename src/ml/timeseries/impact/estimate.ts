@@ -11,6 +11,7 @@
  * only under the fitted model. Pure computation; the series comes from prepare.ts, the period
  * from seasonalPeriods(interval).main.
  */
+import { zeroFloorIfNeverNegative } from '../../core/statistics.js';
 import { varianceNames, type StructuralSpec } from '../statespace/structural.js';
 import { calibrate, minTrainingPoints, scaleUncertainty, spreadPaths, type Calibration } from './calibration.js';
 import { isConstant } from '../forecast/stats.js';
@@ -204,7 +205,7 @@ export function counterfactual(input: ImpactInput): Counterfactual {
     calibration,
     adequacy,
     warnings,
-    bandFloor: y.subarray(0, nPre).every((v) => !(v < 0)) ? 0 : -Infinity,
+    bandFloor: zeroFloorIfNeverNegative(y.subarray(0, nPre)),
   };
 }
 
