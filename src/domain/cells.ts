@@ -11,30 +11,42 @@ export function isMissingCell(v: unknown): boolean {
 
 /**
  * Cells that say "no value" as R's write.csv, pandas and spreadsheets write it (pandas' default
- * na_values less the ambiguous ones: 'None' and '-' are also real categories). They count as missing
- * when a type is inferred, and in the statistics of a column that is not text, so a numeric column
- * written by R with NA in it is numeric, not a column of strings. The stored cell is kept as sent;
- * read as a number, date or truth value it is missing; in a string column it stays a value (NA may
- * be North America).
+ * na_values less 'None', a real category), and the gaps of UCI's files ('?') and of printed tables
+ * ('-', '--', '.'). They count as missing when a type is inferred, and in the statistics and model
+ * inputs of a column that is not text, so a numeric column written by R with NA in it, or UCI's
+ * auto-mpg with '?' for an unknown horsepower, is numeric, not a column of strings. The stored cell
+ * is kept as sent; in a string column a marker stays a value (NA may be North America, '-' a level),
+ * so a marker only ever makes a gap where the rest of the column is numbers, dates or truth values.
  */
-export const MISSING_MARKERS: ReadonlySet<string> = new Set(['NA', 'N/A', 'n/a', 'NaN', 'nan', 'null', 'NULL', '#N/A', '#NA', '<NA>']);
+export const MISSING_MARKERS: ReadonlySet<string> = new Set(['NA', 'N/A', 'n/a', 'NaN', 'nan', 'null', 'NULL', '#N/A', '#NA', '<NA>', '?', '-', '--', '.']);
 
-/** Plain decimal notation only: no hex, no "Infinity", no thousands separators. NaN otherwise. */
+/** A missing cell or, trimmed, one of the MISSING_MARKERS: how a cell of a column that is not text reads. */
+export function isMissingOrMarker(v: unknown): boolean {
+  return isMissingCell(v) || (typeof v === 'string' && MISSING_MARKERS.has(v.trim()));
+}
+
+/**
+ * Plain decimal notation, with or without thousands separators ('3,504', '1,234,567.5': how
+ * spreadsheets write formatted numbers): no hex, no "Infinity". NaN otherwise.
+ */
 export function parseNumberCell(v: unknown): number {
   if (typeof v === 'number') return Number.isFinite(v) ? v : NaN;
   if (typeof v !== 'string') return NaN;
   const s = v.trim();
   if (decimalForm(s) === 0) return NaN;
-  const n = Number(s);
+  const n = Number(s.indexOf(',') < 0 ? s : s.replaceAll(',', ''));
   return Number.isFinite(n) ? n : NaN; // 1e999
 }
 
-const PLUS = 43, MINUS = 45, POINT = 46, ZERO = 48, NINE = 57, LOWER_E = 101, UPPER_E = 69;
+const PLUS = 43, MINUS = 45, POINT = 46, COMMA = 44, ZERO = 48, NINE = 57, LOWER_E = 101, UPPER_E = 69;
 
 /**
- * The notation of a (trimmed) number cell, as /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/ reads
- * it: 0 not plain decimal notation, 1 an integer (sign and digits only), 2 with a point and no
- * exponent, 3 with an exponent. A char-code scan, because it runs for every cell of an upload.
+ * The notation of a (trimmed) number cell, as
+ * /^[+-]?(?:\d+\.?\d*|\.\d+|\d{1,3}(?:,\d{3})+(?:\.\d*)?)(?:[eE][+-]?\d+)?$/ reads it (an exponent
+ * only without separators): 0 not such a number, 1 an integer (sign and digits only), 2 with a point
+ * and no exponent, 3 with an exponent. Grouped digits ('3,504') are 1 or 2 like the digits alone;
+ * a European '1,5' is not grouped (a group is three digits) and stays text. A char-code scan,
+ * because it runs for every cell of an upload.
  */
 export function decimalForm(s: string): 0 | 1 | 2 | 3 {
   const len = s.length;
@@ -44,6 +56,19 @@ export function decimalForm(s: string): 0 | 1 | 2 | 3 {
   const intStart = i;
   while (i < len && (c = s.charCodeAt(i)) >= ZERO && c <= NINE) i++;
   const intDigits = i - intStart;
+  let grouped = false;
+  if (c === COMMA && i < len) {
+    if (intDigits < 1 || intDigits > 3) return 0;
+    while (i < len && s.charCodeAt(i) === COMMA) {
+      for (let k = 1; k <= 3; k++) {
+        const d = s.charCodeAt(i + k);
+        if (!(d >= ZERO && d <= NINE)) return 0;
+      }
+      i += 4;
+    }
+    grouped = true;
+    if (i < len) c = s.charCodeAt(i);
+  }
   if (i === len) return intDigits > 0 ? 1 : 0;
   if (c === POINT) {
     const fracStart = ++i;
@@ -51,7 +76,7 @@ export function decimalForm(s: string): 0 | 1 | 2 | 3 {
     if (intDigits === 0 && i === fracStart) return 0;
     if (i === len) return 2;
   } else if (intDigits === 0) return 0;
-  if (c !== LOWER_E && c !== UPPER_E) return 0;
+  if (grouped || (c !== LOWER_E && c !== UPPER_E)) return 0;
   i++;
   if (i < len && ((c = s.charCodeAt(i)) === PLUS || c === MINUS)) i++;
   const expStart = i;

@@ -6,7 +6,7 @@
  * ranges for numbers, the twenty most frequent values otherwise. Numbers stay exact for any data
  * set size that fits in memory; distinct values are counted exactly.
  */
-import { isMissingCell, MISSING_MARKERS, parseNumberCell } from './cells.js';
+import { isMissingCell, isMissingOrMarker, parseNumberCell } from './cells.js';
 import { ColumnProfiler } from './profile.js';
 
 export interface ColumnStats {
@@ -38,7 +38,7 @@ export function columnStats(values: readonly string[], dataType: string): Column
   for (const v of values) {
     profiler.add(v);
     // A marker such as NA is a missing number, date or truth value; in a string column it may be a value ('NA', North America).
-    if (isMissingCell(v) || (typed && MISSING_MARKERS.has(v.trim()))) { missing++; continue; }
+    if (typed ? isMissingOrMarker(v) : isMissingCell(v)) { missing++; continue; }
     counts.set(v, (counts.get(v) ?? 0) + 1);
     if (numeric) {
       const x = parseNumberCell(v);

@@ -108,7 +108,7 @@ export class ColumnProfiler {
     if (this.date) this.addDateCandidate(s);
   }
 
-  // parseNumberCell's rule (decimal notation, finite), with the notation telling integers apart.
+  // parseNumberCell's rule (decimal notation, grouped or not, finite), with the notation telling integers apart.
   private addNumberText(s: string): void {
     const form = decimalForm(s);
     if (form === 0) {
@@ -119,7 +119,7 @@ export class ColumnProfiler {
     // Without an exponent, fewer than 300 characters are always a finite number: once the 0/1
     // question is settled, the value itself is not needed.
     if (!this.zeroOne && form !== 3 && s.length < 300) return;
-    const n = Number(s);
+    const n = Number(s.indexOf(',') < 0 ? s : s.replaceAll(',', ''));
     if (!Number.isFinite(n)) this.numeric = false;
     else if (n !== 0 && n !== 1) this.zeroOne = false;
   }

@@ -3,7 +3,7 @@
  * The encoder is fitted on training data so that prediction-time data gets the same columns and
  * the same categorical codes (unseen level → -1), and it serialises with the model.
  */
-import { parseLogicalCell } from '../domain/cells.js';
+import { isMissingOrMarker, parseLogicalCell, parseNumberCell } from '../domain/cells.js';
 import type { FeatureColumn, Frame, Task } from './frame.js';
 import { fitTextVectorizer, TextVectorizer, type SerializedTextVectorizer, type TextTarget, type VocabularyWord } from './text/text-vectorizer.js';
 
@@ -47,12 +47,15 @@ function asText(v: RawValue): string | null | undefined {
   return typeof v === 'number' ? (Number.isNaN(v) ? null : String(v)) : v;
 }
 
-/** Number() rather than parseFloat(): "12abc" is not a number. Non-finite values count as missing. */
+/**
+ * Number() rather than parseFloat(): "12abc" is not a number; then parseNumberCell for grouped
+ * digits ('3,504'). Non-finite values count as missing.
+ */
 function parseNumber(v: RawValue): number {
   if (typeof v === 'number') return Number.isFinite(v) ? v : NaN;
   if (isMissing(v)) return NaN;
   const x = Number(v.trim());
-  return Number.isFinite(x) ? x : NaN;
+  return Number.isFinite(x) ? x : parseNumberCell(v);
 }
 
 const LOGICAL_LEVELS = ['FALSE', 'TRUE'];
@@ -298,7 +301,8 @@ function unreadIn(column: string, expects: UnreadValues['expects'], encoded: Fea
   let found: UnreadValues | undefined;
   for (let i = 0; i < n; i++) {
     const missing = encoded.kind === 'numeric' ? Number.isNaN(encoded.values[i]) : encoded.codes[i] === -1;
-    if (!missing || isMissing(raw[i])) continue;
+    // A marker (NA, '?') is a gap in a number, date or truth value, and a value of a category.
+    if (!missing || (expects === 'knownCategory' ? isMissing(raw[i]) : isMissingOrMarker(raw[i]))) continue;
     if (found) found.count++;
     else found = { column, expects, count: 1, firstRow: i, firstValue: String(raw[i]) };
   }

@@ -80,6 +80,11 @@ for (const backend of await backends()) {
       const words = await s.call('POST', `/v1/models/${modelId}/predict`, { json: { data: [{ weight: 150, colour: 'red', origin: 'peru' }, { weight: '150 g', colour: 'red', origin: 'peru' }] } });
       assert.equal(words.status, 200, words.text);
       assert.deepEqual(words.json.messages, [{ severity: 'warning', message: 'Column weight takes numbers; 1 of 2 records held a value that is not one (the first: record 2, "150 g"), which the model treated as missing.' }]);
+      const gaps = await s.call('POST', `/v1/models/${modelId}/predict`, { json: { data: [{ weight: '?', colour: 'red', origin: 'peru' }, { weight: null, colour: 'red', origin: 'peru' }, { weight: '1,150', colour: 'red', origin: 'chile' }, { weight: 1150, colour: 'red', origin: 'chile' }], extraParameters: { includeClassScores: true } } });
+      assert.equal(gaps.status, 200, gaps.text);
+      assert.deepEqual(gaps.json.messages, [], "a marker is a gap and '1,150' a number: nothing unread");
+      assert.deepEqual(gaps.json.data[0], { ...gaps.json.data[1], weight: '?' });
+      assert.deepEqual(gaps.json.data[2], { ...gaps.json.data[3], weight: '1,150' });
       const csv = await s.call('POST', `/v1/models/${modelId}/predict`, { body: 'Weight,Colour\n150,red\n', headers: { 'content-type': 'text/csv' } });
       assert.equal(csv.status, 200, csv.text);
       assert.equal(csv.json.messages.length, 1);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isMissingCell, parseLogicalCell, parseNumberCell } from '../../src/domain/cells.js';
+import { decimalForm, isMissingCell, isMissingOrMarker, parseLogicalCell, parseNumberCell } from '../../src/domain/cells.js';
 
 test('missing cells: null, undefined, blank strings; not 0 or false', () => {
   for (const v of [null, undefined, '', ' \t']) assert.ok(isMissingCell(v));
@@ -10,9 +10,26 @@ test('missing cells: null, undefined, blank strings; not 0 or false', () => {
 test('numbers in plain decimal notation from CSV strings or JSON numbers', () => {
   const cases: [unknown, number][] = [['80', 80], [' -2.5 ', -2.5], ['+3', 3], ['.5', 0.5], ['7.', 7], ['1e3', 1000], ['59.1096082511868', 59.1096082511868], [42, 42]];
   for (const [v, n] of cases) assert.equal(parseNumberCell(v), n, String(v));
-  for (const v of ['', 'NaN', 'Infinity', '0x10', '1,000', '1e999', 'abc', true, null, Infinity]) {
+  for (const v of ['', 'NaN', 'Infinity', '0x10', '1e999', 'abc', true, null, Infinity]) {
     assert.ok(Number.isNaN(parseNumberCell(v)), String(v));
   }
+});
+
+test('thousands separators as spreadsheets write them; a decimal comma or a broken group is not a number', () => {
+  const cases: [string, number, number][] = [['3,504', 3504, 1], ['-1,234,567', -1234567, 1], ['1,234.50', 1234.5, 2], ['+999,000.', 999000, 2]];
+  for (const [v, n, form] of cases) {
+    assert.equal(parseNumberCell(v), n, v);
+    assert.equal(decimalForm(v), form, v);
+  }
+  for (const v of ['1,5', '1,2345', '1234,567', ',123', '1,234,', '1,,234', '1,234e3', '12,34.5', '0,5']) {
+    assert.ok(Number.isNaN(parseNumberCell(v)), v);
+    assert.equal(decimalForm(v), 0, v);
+  }
+});
+
+test('missing markers: blank, R/pandas/spreadsheet words and the gaps of printed tables; not 0 or a word', () => {
+  for (const v of [null, '', ' NA ', 'N/A', '#N/A', 'null', '?', '-', '--', '.']) assert.ok(isMissingOrMarker(v), String(v));
+  for (const v of [0, '0', 'None', 'na ?', '-1', 'no', false]) assert.ok(!isMissingOrMarker(v), String(v));
 });
 
 test('logical cells: documented words and 1/0; an empty cell is FALSE', () => {

@@ -16,3 +16,12 @@ test('loads a subset of the columns: fields not asked for are skipped on every r
   assert.deepEqual(Array.from({ length: 4 }, (_, i) => cellText(cols.v!, i)), ['1.50', '2', '', '7']);
   assert.deepEqual(Array.from({ length: 4 }, (_, i) => cellText(cols.c!, i)), ['a', 'b', 'a', 'q"uote']);
 });
+
+test('a numeric column loads grouped digits as their number and markers as missing, each cell\'s text kept as stored', () => {
+  const loader = new ColumnarLoader([{ name: 'w', numeric: true }], 4);
+  loader.add(['{"w":"3,504"}', '{"w":"?"}', '{"w":"-1,234.5"}', '{"w":"NA"}', '{"w":"1,5"}']);
+  const w = loader.finish().w!;
+  assert.ok(w.kind === 'number');
+  assert.deepEqual(Array.from(w.values), [3504, NaN, -1234.5, NaN, NaN]);
+  assert.deepEqual(Array.from({ length: 5 }, (_, i) => cellText(w, i)), ['3,504', '?', '-1,234.5', 'NA', '1,5']);
+});

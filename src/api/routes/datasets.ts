@@ -17,6 +17,7 @@ import { datasetSchemas } from './dataset-schemas.js';
 import { UsageService } from '../../service/usage.js';
 import { columnStats } from '../../domain/column-stats.js';
 import { columnNamed } from '../../domain/columns.js';
+import { MISSING_MARKERS } from '../../domain/cells.js';
 import { NotFoundError } from '../../service/errors.js';
 
 const DATASET_SORTS: DatasetSort[] = ['dataSetName', 'dataSetSize', 'rowCount', 'dateCreated', 'lastModified'];
@@ -25,7 +26,7 @@ const DATASET_SORTS: DatasetSort[] = ['dataSetName', 'dataSetSize', 'rowCount', 
  * The dashboard-era `missingValues` markers (compat-notes) are not applied: said, rather than dropped
  * without a word, with what Sibyl reads as missing instead.
  */
-const MISSING_VALUES_IGNORED = 'missingValues is not supported: the cells are stored as sent. Empty cells are missing, and NA, N/A, null, NaN and #N/A count as missing when column types are inferred; send other markers as empty cells.';
+const MISSING_VALUES_IGNORED = `missingValues is not supported: the cells are stored as sent. Empty cells are missing, and ${[...MISSING_MARKERS].join(' ')} count as missing in a column of numbers, dates or truth values; send other markers as empty cells.`;
 
 export function datasetSummary(req: FastifyRequest, d: DatasetRecord) {
   const href = `${baseUrl(req)}/data/${encodeURIComponent(d.name)}`;
