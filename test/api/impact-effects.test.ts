@@ -68,10 +68,13 @@ for (const backend of await backends()) {
       assert.deepEqual(r.messages, [], 'a long pre-period and a good fit: no warning');
     });
 
-    it('does not find an effect in the placebo (p ≥ 0.05)', async () => {
+    it('does not find an effect in the placebo (p ≥ 0.05); a window cutting through months is taken in whole months, and the session says so', async () => {
       const r = await results(s, { dataSourceName: 'nottem', columns: IGNORE_TRUTH });
       assert.ok(r.metrics.pValue >= 0.05, `p ${r.metrics.pValue}`);
       assert.ok(Math.abs(r.metrics.relativeEffect) < 0.1);
+      const mid = await results(s, { dataSourceName: 'nottem', columns: IGNORE_TRUTH, startDate: '1938-01-15', endDate: '1938-06-10' });
+      assert.equal(mid.metrics.pValue, r.metrics.pValue, 'the same months');
+      assert.deepEqual(mid.messages.map((m: { message: string }) => m.message.slice(0, 70)), ['The event window is analysed in whole months, 1938-01-01 to 1938-06-30']);
     });
 
     it('uses the features left in play as controls, and says which it left out', async () => {

@@ -4,7 +4,7 @@
  * role `none` by the caller; the remaining features are controls.
  */
 import { formatOffset } from '../../domain/dates.js';
-import { periodsBetween } from '../../ml/timeseries/prepare.js';
+import { addPeriods, periodsBetween, periodStart, type Interval } from '../../ml/timeseries/prepare.js';
 import type { SessionRecord } from '../../store/sessions-store.js';
 import { pageResults } from '../../store/result-pages.js';
 import type { SessionRunner } from '../sessions/session-runner.js';
@@ -73,10 +73,40 @@ export const runImpactSession: SessionRunner = async (s, ctx) => {
     algorithm: { name: out.details.model, description: 'Structural time-series counterfactual fitted on the pre-event period, its uncertainty calibrated on backtests before the event', key: out.details.model },
     messages: [
       ...out.warnings.map((message) => ({ severity: 'warning' as const, message })),
+      ...partialPeriods(start, end, series.interval),
       ...controlsLeftOut(series.features.map((f) => f.name), out.details.controlsUsed),
     ],
   };
 };
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Says when the window's dates cut through periods of the result interval, which the analysis takes
+ * whole: the days before the start in its first period count as after the event, and dilute an effect
+ * that began on the start date. A date at the start of a period names that period, as the original
+ * service's clients send them (month windows from the 1st to the 1st); an end on a period's last day
+ * (or hour) ends it.
+ */
+export function partialPeriods(startMs: number, endMs: number, interval: Interval): { severity: 'informational'; message: string }[] {
+  if (interval === 'hour' || interval === 'day') return [];
+  const first = periodStart(startMs, interval);
+  const endPeriod = periodStart(endMs, interval);
+  const afterLast = addPeriods(endPeriod, interval, 1);
+  const before = Math.round((startMs - first) / DAY_MS);
+  const after = endMs === endPeriod ? 0 : Math.round((afterLast - (Math.floor(endMs / DAY_MS) + 1) * DAY_MS) / DAY_MS);
+  if (before <= 0 && after <= 0) return [];
+  const day = (ms: number) => formatOffset(ms).slice(0, 10);
+  const days = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
+  const parts = [
+    ...(before > 0 ? [`it starts on ${day(startMs)}, so the ${days(before)} from ${day(first)} before it count as part of the event and dilute an effect that began on its start date`] : []),
+    ...(after > 0 ? [`it ends on ${day(endMs)}, so the ${days(after)} to ${day(afterLast - DAY_MS)} after it count as part of the event`] : []),
+  ];
+  return [{
+    severity: 'informational',
+    message: `The event window is analysed in whole ${interval}s, ${day(first)} to ${day(afterLast - DAY_MS)}: ${parts.join('; ')}. Start on the first day of a ${interval} and end on its last to analyse the dates as given.`,
+  }];
+}
 
 /** Says which control columns the counterfactual does without, so a dropped control is never a silent one. */
 function controlsLeftOut(given: string[], used: string[]): { severity: 'informational'; message: string }[] {
