@@ -86,7 +86,7 @@ const DAY_MS = 86_400_000;
  * whole: the days before the start in its first period count as after the event, and dilute an effect
  * that began on the start date. A date at the start of a period names that period, as the original
  * service's clients send them (month windows from the 1st to the 1st); an end on a period's last day
- * (or hour) ends it.
+ * ends it. Daily and hourly results take every day as given.
  */
 export function partialPeriods(startMs: number, endMs: number, interval: Interval): { severity: 'informational'; message: string }[] {
   if (interval === 'hour' || interval === 'day') return [];
@@ -97,10 +97,11 @@ export function partialPeriods(startMs: number, endMs: number, interval: Interva
   const after = endMs === endPeriod ? 0 : Math.round((afterLast - (Math.floor(endMs / DAY_MS) + 1) * DAY_MS) / DAY_MS);
   if (before <= 0 && after <= 0) return [];
   const day = (ms: number) => formatOffset(ms).slice(0, 10);
-  const days = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
+  const days = (n: number) => (n === 1 ? '1 day' : `${n} days`);
+  const count = (n: number) => (n === 1 ? 'counts' : 'count');
   const parts = [
-    ...(before > 0 ? [`it starts on ${day(startMs)}, so the ${days(before)} from ${day(first)} before it count as part of the event and dilute an effect that began on its start date`] : []),
-    ...(after > 0 ? [`it ends on ${day(endMs)}, so the ${days(after)} to ${day(afterLast - DAY_MS)} after it count as part of the event`] : []),
+    ...(before > 0 ? [`it starts on ${day(startMs)}, so the ${days(before)} from ${day(first)} before it ${count(before)} as part of the event, diluting an effect that began on its start date`] : []),
+    ...(after > 0 ? [`it ends on ${day(endMs)}, so the ${days(after)} to ${day(afterLast - DAY_MS)} after it ${count(after)} as part of the event`] : []),
   ];
   return [{
     severity: 'informational',
