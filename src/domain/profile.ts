@@ -16,7 +16,16 @@ export interface ColumnProfile {
   zeroOne: boolean;
   /** Date column with no missing and no repeated value: a timestamp candidate. */
   uniqueDates: boolean;
+  /**
+   * A text column whose every value is a date written day first ('13/01/2017', '13.01.2017'), at
+   * least one with a day past 12: read month first (en-US, as the original service did) some are
+   * no date, so the column is text, and the upload says why.
+   */
+  dayFirstDates?: boolean;
 }
+
+/** d/m/y or d.m.y or d-m-y, a time after it allowed; the day is checked separately (> 12 somewhere). */
+const DAY_FIRST = /^(\d{1,2})[/.-](\d{1,2})[/.-](?:\d{4}|\d{2})(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?$/;
 
 /**
  * Exact duplicate detection for date columns up to this many values. Past it the set is dropped
@@ -43,6 +52,8 @@ export class ColumnProfiler {
   private increasing = true;
   private decreasing = true;
   private lastDate = NaN;
+  private dayFirst = true;
+  private dayPast12 = false;
 
   /** One cell: null, undefined and blank strings are missing; JSON numbers and booleans are typed. */
   add(value: unknown): void {
@@ -55,6 +66,7 @@ export class ColumnProfiler {
       return;
     }
     this.present++;
+    this.dayFirst = false;
     if (typeof value === 'number') this.addNumber(value);
     else if (typeof value === 'boolean') this.addBoolean(value);
     else this.numeric = this.logical = this.date = false;
@@ -75,7 +87,7 @@ export class ColumnProfiler {
       const distinct = !this.dateRepeated && (this.dateSet !== null || this.increasing || this.decreasing);
       return { ...base, dataType: 'date', uniqueDates: distinct && this.missing === 0 };
     }
-    return { ...base, dataType: 'string' };
+    return this.dayFirst && this.dayPast12 ? { ...base, dataType: 'string', dayFirstDates: true } : { ...base, dataType: 'string' };
   }
 
   private addNumber(n: number): void {
@@ -106,6 +118,15 @@ export class ColumnProfiler {
     if (this.numeric) this.addNumberText(s);
     if (this.logical) this.noteLogical(s);
     if (this.date) this.addDateCandidate(s);
+    if (this.dayFirst) this.noteDayFirst(s);
+  }
+
+  private noteDayFirst(s: string): void {
+    const m = DAY_FIRST.exec(s);
+    const day = m ? Number(m[1]) : 0;
+    const month = m ? Number(m[2]) : 0;
+    if (day < 1 || day > 31 || month < 1 || month > 12) this.dayFirst = false;
+    else if (day > 12) this.dayPast12 = true;
   }
 
   // parseNumberCell's rule (decimal notation, grouped or not, finite), with the notation telling integers apart.

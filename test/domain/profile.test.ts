@@ -54,6 +54,17 @@ test('dates: every value a date; uniqueness needs no repeats and no missing valu
   assert.equal(typeOf([...daily, 20170405]), 'string', 'a JSON number is not a date');
 });
 
+test('day-first dates: text, flagged only when every value is one and some day is past 12', () => {
+  const flagged = (values: unknown[]) => profileOf(values).dayFirstDates === true;
+  assert.ok(flagged(['12/01/2017', '13/01/2017', '', '31.12.2017', '1-2-17 09:30']));
+  assert.equal(typeOf(['12/01/2017', '13/01/2017']), 'string');
+  assert.ok(!flagged(['11/01/2017', '12/01/2017']), 'a date month first: no sign of day first');
+  assert.ok(!flagged(['13/01/2017', '13/13/2017']), 'no 13th month');
+  assert.ok(!flagged(['13/01/2017', 'soon']));
+  assert.ok(!flagged(['13/01/2017', 13]), 'a JSON number is no date');
+  assert.ok(!flagged(['2017/01/13', '2017/01/14']));
+});
+
 test('beyond DATE_SET_CAP, uniqueness falls back to strict monotonic order', () => {
   const n = DATE_SET_CAP + 10;
   const hourly = Array.from({ length: n }, (_, i) => formatStoredTimestamp(Date.UTC(2000, 0, 1) + i * 3_600_000));

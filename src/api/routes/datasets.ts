@@ -73,6 +73,7 @@ export function registerDatasetRoutes(app: FastifyInstance, services: Services, 
     if (timestampColumn) upload.columns = { ...upload.columns, [timestampColumn]: { ...upload.columns[timestampColumn], role: 'timestamp', dataType: 'date' } };
     const result = await datasets.put(req.accountId, name, upload);
     const summary = datasetSummary(req, result.dataset);
+    summary.messages.push(...result.messages);
     if (isPlainObject(req.body) && 'missingValues' in req.body) summary.messages.push({ severity: 'warning', message: MISSING_VALUES_IGNORED });
     // 201 + Location for every successful PUT, new or not, as the original answered (the JavaScript
     // client's own suite re-PUTs an existing data set and expects 201); result.created is not exposed.

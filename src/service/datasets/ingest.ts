@@ -1,5 +1,6 @@
 import type { Db } from '../../store/db.js';
 import type { DatasetRecord } from '../../store/datasets-store.js';
+import type { Message } from '../../store/schema.js';
 import { DatasetsStore } from '../../store/datasets-store.js';
 import { DatasetRowsStore } from '../../store/dataset-rows-store.js';
 import type { ColumnMap, ColumnPatchMap } from '../../domain/columns.js';
@@ -33,6 +34,8 @@ export interface IngestResult {
   created: boolean;
   dataset: DatasetRecord;
   rowsReceived: number;
+  /** What the upload's reading of the values wants the sender to know (dates written day first). */
+  messages: Message[];
 }
 
 /**
@@ -119,14 +122,14 @@ async function write(db: Db, writer: DatasetWriter, req: IngestRequest): Promise
   if (segment === undefined) {
     // Metadata only: no rows change.
     const record = await datasets.publish(dataset.id, writer.id, { ...meta, segment: undefined, mode: 'append', rowCount: 0, dataBytes: 0 });
-    return { created, rowsReceived, dataset: record };
+    return { created, rowsReceived, dataset: record, messages: [] };
   }
   if (staged) {
     // The new version of the data set: its current rows, with the upload merged in by identity.
     const built = await copyOrMerge(db.bulk(), writer, { dataset: dataset.id, into: await rowsStore.createSegment(dataset.id, writer.id), mergeStaged: segment });
     const record = await datasets.publish(dataset.id, writer.id, { ...meta, segment: built.segment, mode: 'replace', rowCount: built.rowCount, dataBytes: built.dataBytes });
     if (built.rowCount >= ANALYZE_ROWS) await rowsStore.analyze();
-    return { created, rowsReceived, dataset: record };
+    return { created, rowsReceived, dataset: record, messages: dayFirstMessages(profiles, columns) };
   }
   if (!identity && finalIdentity.kind === 'timestamp') {
     // First upload whose timestamp was only inferred (unique dates) after seeing all rows: assign it now.
@@ -134,7 +137,21 @@ async function write(db: Db, writer: DatasetWriter, req: IngestRequest): Promise
     await rowsStore.setIdentities(segment, finalIdentity.column, parseDate);
   }
   const record = await datasets.publish(dataset.id, writer.id, { ...meta, segment, mode: 'append', rowCount: rowsReceived, dataBytes });
-  return { created, rowsReceived, dataset: record };
+  return { created, rowsReceived, dataset: record, messages: dayFirstMessages(profiles, columns) };
+}
+
+/**
+ * A column of dates written day first is text to Sibyl, which reads d/m/y month first as the
+ * original service did (en-US); without a word the sender learns it only when a session finds no
+ * timestamp. Said for the columns that stayed text.
+ */
+function dayFirstMessages(profiles: Record<string, ColumnProfile>, columns: ColumnMap): Message[] {
+  return Object.entries(profiles)
+    .filter(([name, p]) => p.dayFirstDates && columns[name]?.dataType === 'string')
+    .map(([name]) => ({
+      severity: 'warning',
+      message: `Column '${name}' holds dates written day first (as 13/01/2017 for 13 January): Sibyl reads such dates month first, as the original service did, so '${name}' is kept as text, not as dates. Send them as 2017-01-13 (ISO 8601) to use them as dates or as the data set's timestamp.`,
+    }));
 }
 
 /** JSON records (already in memory), encoded on this thread a COPY_ROWS batch at a time. */

@@ -162,6 +162,7 @@ export class ImportsService {
       }
       await store.setStatus(imp.id, owner, 'completed', [
         { severity: 'informational', message: `${result.rowsReceived} rows were imported into ${imp.datasetName} from ${source.from}.` },
+        ...result.messages,
       ], true);
     } catch (e) {
       if (imp.type === 'url' && isConnectionLoss(e)) {
