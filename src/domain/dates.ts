@@ -13,6 +13,21 @@ const US = /^(\d{1,2})[-/](\d{1,2})[-/](\d{4})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}
 // 2017/06/01, accepted by the same culture.
 const SLASHED_ISO = /^(\d{4})\/(\d{1,2})\/(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
 
+// Month names, as en-US DateTime.Parse read them too: 13-Jan-2017 (R's %d-%b-%Y, Excel), 13 January 2017,
+// Jan 13, 2017 and January 13, 2017 (US spreadsheets), with an optional 24-hour time.
+const TIME = '(?:[T ]+(\\d{1,2}):(\\d{2})(?::(\\d{2}))?)?';
+const DAY_MONTH_NAME = new RegExp(`^(\\d{1,2})[- ]([a-z]{3,9})\\.?[- ](\\d{4})${TIME}$`, 'i');
+const MONTH_NAME_DAY = new RegExp(`^([a-z]{3,9})\\.? (\\d{1,2}),? (\\d{4})${TIME}$`, 'i');
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const FULL_MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+
+/** 1–12 for an English month name or its three-letter (or 'Sept') abbreviation; 0 otherwise. */
+function monthNumber(name: string): number {
+  const n = name.toLowerCase();
+  const i = n.length === 3 ? MONTHS.indexOf(n) : n === 'sept' ? 8 : FULL_MONTHS.indexOf(n);
+  return i + 1;
+}
+
 /** Epoch ms for a date in any accepted format, or null. Digits-only strings are never dates. */
 export function parseDate(s: string): number | null {
   const t = s.trim();
@@ -32,6 +47,10 @@ export function parseDate(s: string): number | null {
   }
   m = SLASHED_ISO.exec(t);
   if (m) return build(+m[1], +m[2], +m[3], m[4], m[5], m[6]);
+  m = DAY_MONTH_NAME.exec(t);
+  if (m) return monthNumber(m[2]) ? build(+m[3], monthNumber(m[2]), +m[1], m[4], m[5], m[6]) : null;
+  m = MONTH_NAME_DAY.exec(t);
+  if (m) return monthNumber(m[1]) ? build(+m[3], monthNumber(m[1]), +m[2], m[4], m[5], m[6]) : null;
   return null;
 }
 

@@ -152,19 +152,19 @@ for (const backend of await backends()) {
       assert.equal((await s.call('DELETE', '/v1/data/uci')).status, 204);
     });
 
-    it('dates written day first are kept as text, and the upload says so and how to send them; month-first and ISO dates are dates without a word', async () => {
+    it('dates written day first are kept as text, and the upload says so and how to send them; month-first, ISO and month-name dates are dates without a word', async () => {
       const uk = 'day,sales\n11/01/2017,3\n12/01/2017,4\n13/01/2017,5\n14/01/2017,6\n';
       const up = await s.call('PUT', '/v1/data/uk', { body: uk, headers: { 'content-type': 'text/csv' } });
       assert.equal(up.status, 201, up.text);
       assert.equal(up.json.columns.day.dataType, 'string');
       assert.deepEqual(up.json.messages.map((m: { severity: string; message: string }) => [m.severity, m.message.slice(0, 73)]), [['warning', "Column 'day' holds dates written day first (as 13/01/2017 for 13 January)"]]);
       assert.match(up.json.messages[0].message, /Send them as 2017-01-13 \(ISO 8601\)/);
-      for (const [name, body] of [['us', 'day,sales\n01/11/2017,3\n01/13/2017,5\n'], ['iso', 'day,sales\n2017-01-13,5\n2017-01-14,6\n']]) {
+      for (const [name, body] of [['us', 'day,sales\n01/11/2017,3\n01/13/2017,5\n'], ['iso', 'day,sales\n2017-01-13,5\n2017-01-14,6\n'], ['named', 'day,sales\n13-Jan-2017,5\n14-Jan-2017,6\n']]) {
         const ok = await s.call('PUT', `/v1/data/${name}`, { body, headers: { 'content-type': 'text/csv' } });
-        assert.equal(ok.json.columns.day.dataType, 'date', name);
+        assert.deepEqual([ok.json.columns.day.dataType, ok.json.columns.day.role], ['date', 'timestamp'], name);
         assert.deepEqual(ok.json.messages, [], name);
       }
-      for (const name of ['uk', 'us', 'iso']) assert.equal((await s.call('DELETE', `/v1/data/${name}`)).status, 204);
+      for (const name of ['uk', 'us', 'iso', 'named']) assert.equal((await s.call('DELETE', `/v1/data/${name}`)).status, 204);
     });
 
     it('a file with semicolons or tabs between its values, or not in UTF-8, is refused, saying what to send (it was one column, a ragged-line error, or U+FFFD in the values)', async () => {

@@ -31,6 +31,14 @@ test('every client date format of compat §2.2 parses, zone-less input as UTC', 
   for (const [s, expected] of cases) assert.equal(parseDate(s), expected, s);
 });
 
+test('month names as R, Excel and US spreadsheets write them (and en-US DateTime.Parse read them)', () => {
+  const jan13 = Date.UTC(2017, 0, 13);
+  for (const s of ['13-Jan-2017', '13 Jan 2017', '13 January 2017', '13-jan-2017', 'Jan 13, 2017', 'January 13, 2017', 'Jan. 13 2017']) assert.equal(parseDate(s), jan13, s);
+  assert.equal(parseDate('Sept 1, 2017'), Date.UTC(2017, 8, 1));
+  assert.equal(parseDate('13-Jan-2017 15:30'), Date.UTC(2017, 0, 13, 15, 30));
+  for (const s of ['31-Feb-2017', '13-Foo-2017', 'Mayday 3, 2017', '13-Jan-17', 'Jan 2017']) assert.equal(parseDate(s), null, s);
+});
+
 test('offsets are applied and sub-millisecond digits truncated, not rounded', () => {
   assert.equal(parseDate('2017-01-01T00:00:00-05:00'), utc(2017, 1, 1, 5));
   assert.equal(parseDate('2017-01-01T00:00:00+0530'), utc(2016, 12, 31, 18, 30));
