@@ -167,6 +167,19 @@ for (const backend of await backends()) {
       for (const name of ['uk', 'us', 'iso', 'named']) assert.equal((await s.call('DELETE', `/v1/data/${name}`)).status, 204);
     });
 
+    it('a spreadsheet\'s empty columns at its edge (a header ending ",,") are left out, saying so; an unnamed column with values is named by its position', async () => {
+      const up = await s.call('PUT', '/v1/data/phantom', { body: 'name,price,,\r\nA,1.5,,\r\nB,2.5,,\r\n', headers: { 'content-type': 'text/csv' } });
+      assert.equal(up.status, 201, up.text);
+      assert.deepEqual(Object.keys(up.json.columns), ['name', 'price']);
+      assert.deepEqual(up.json.messages, [{ severity: 'informational', message: "The CSV's columns 3 and 4 had no name and no value in any row (as empty columns at a spreadsheet's edge): left out." }]);
+      assert.deepEqual((await s.call('GET', '/v1/data/phantom')).json.data, [{ name: 'A', price: '1.5' }, { name: 'B', price: '2.5' }]);
+      const named = await s.call('PUT', '/v1/data/unnamed', { body: 'name,,price\nA,x,1\nB,y,2\n', headers: { 'content-type': 'text/csv' } });
+      assert.equal(named.status, 201, named.text);
+      assert.deepEqual(Object.keys(named.json.columns), ['name', 'column2', 'price']);
+      assert.deepEqual(named.json.messages, []);
+      for (const name of ['phantom', 'unnamed']) assert.equal((await s.call('DELETE', `/v1/data/${name}`)).status, 204);
+    });
+
     it('a file with semicolons or tabs between its values, or not in UTF-8, is refused, saying what to send (it was one column, a ragged-line error, or U+FFFD in the values)', async () => {
       for (const [name, body, what] of [['euro', '\ufeffname;price\r\nA;1,5\r\nB;2,5\r\n', '1 semicolon'], ['tabbed', 'name\tprice\tqty\nA\t1.5\t3\n', '2 tabs']] as const) {
         const r = await s.call('PUT', `/v1/data/${name}`, { body, headers: { 'content-type': 'text/csv' } });

@@ -48,15 +48,21 @@ test('multi-byte characters cut between chunks, and a BOM, decode intact', async
   assert.deepEqual(batch!.rows, [['Zürich', 'naïve, 東京']]);
 });
 
-test('bad uploads are 400s: ragged rows name the line, duplicate or empty header names', async () => {
+test('bad uploads are 400s: ragged rows name the line, duplicate header names', async () => {
   const ragged = await rejection('a,b\n1,2\n3\n');
   assert.ok(ragged instanceof ValidationError);
   assert.match(JSON.stringify(ragged.details), /line 3: 1 value where the first line has 2/);
   const dup = await rejection('a,b,a\n1,2,3\n');
   assert.ok(dup instanceof ValidationError);
   assert.match(JSON.stringify(dup.details), /names column 'a' twice/);
-  assert.ok((await rejection('a,,c\n1,2,3\n')) instanceof ValidationError);
+  assert.ok((await rejection('a,,column2\n1,2,3\n')) instanceof ValidationError, 'the unnamed column takes a name the header uses');
   assert.ok((await rejection('a,b\n"1,2\n')) instanceof ValidationError);
+});
+
+test('a column the header leaves unnamed is named by its position, as a file without a header names them', async () => {
+  const [batch] = await read('a,,c,\n1,2,3,\n', 10);
+  assert.deepEqual(batch!.header, ['a', 'column2', 'c', 'column4']);
+  assert.deepEqual(batch!.rows, [['1', '2', '3', '']]);
 });
 
 test('a body over the byte limit is refused as too large', async () => {

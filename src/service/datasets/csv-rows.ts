@@ -48,7 +48,7 @@ export async function* csvRowBatches(input: Readable, opts: { maxBytes: number; 
     if (header || rows.length === 0) return;
     const names = headerNames(rows[0]!);
     if (names) rows.shift();
-    header = names ?? rows[0]!.map((_, i) => `column${i + 1}`);
+    header = names ?? rows[0]!.map((_, i) => positionalName(i));
   };
   try {
     for await (const chunk of input as AsyncIterable<Buffer>) {
@@ -94,12 +94,21 @@ function refuseOtherSeparators(line: string): void {
   }
 }
 
-/** Column names from the first row; undefined when the first row is data. */
+/**
+ * Column names from the first row; undefined when the first row is data. A column the header leaves
+ * unnamed is named by its position, as a file without a header names all of them (column1..N):
+ * spreadsheets export empty columns at their right edge as ',,' (pandas reads them as 'Unnamed: 2').
+ * Those that also hold no value are left out of the data set's columns (ingest.ts).
+ */
 function headerNames(first: string[]): string[] | undefined {
   if (first.every((c) => c.trim() !== '' && DATA_LIKE.test(c))) return undefined;
-  const names = first.map((c) => c.trim());
+  const names = first.map((c, i) => c.trim() || positionalName(i));
   const dup = names.find((h, i) => names.indexOf(h) !== i);
   if (dup !== undefined) throw ValidationError.of('data', `the CSV header names column '${dup}' twice`);
-  if (names.some((h) => h === '')) throw ValidationError.of('data', 'the CSV header has an empty column name');
   return names;
+}
+
+/** The name of the column at `index` (from 0) when the CSV does not give one. */
+export function positionalName(index: number): string {
+  return `column${index + 1}`;
 }

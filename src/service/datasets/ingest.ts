@@ -111,6 +111,8 @@ async function write(db: Db, writer: DatasetWriter, req: IngestRequest): Promise
 
   // The statistics of the table the rows went into (staged rows: before they are merged).
   if (rowsReceived >= ANALYZE_ROWS) await rowsStore.analyze([table]);
+  const unnamed = emptyPositionalColumns(profiles, stored, req.requestedColumns);
+  for (const name of unnamed) delete profiles[name];
   const inferred = inferColumns(profiles, [stored as ColumnPatchMap, req.requestedColumns]);
   const columns = mergeColumns(inferred, stored, req.requestedColumns);
   validateColumns(columns);
@@ -129,7 +131,7 @@ async function write(db: Db, writer: DatasetWriter, req: IngestRequest): Promise
     const built = await copyOrMerge(db.bulk(), writer, { dataset: dataset.id, into: await rowsStore.createSegment(dataset.id, writer.id), mergeStaged: segment });
     const record = await datasets.publish(dataset.id, writer.id, { ...meta, segment: built.segment, mode: 'replace', rowCount: built.rowCount, dataBytes: built.dataBytes });
     if (built.rowCount >= ANALYZE_ROWS) await rowsStore.analyze();
-    return { created, rowsReceived, dataset: record, messages: dayFirstMessages(profiles, columns) };
+    return { created, rowsReceived, dataset: record, messages: [...unnamedMessages(unnamed), ...dayFirstMessages(profiles, columns)] };
   }
   if (!identity && finalIdentity.kind === 'timestamp') {
     // First upload whose timestamp was only inferred (unique dates) after seeing all rows: assign it now.
@@ -137,7 +139,25 @@ async function write(db: Db, writer: DatasetWriter, req: IngestRequest): Promise
     await rowsStore.setIdentities(segment, finalIdentity.column, parseDate);
   }
   const record = await datasets.publish(dataset.id, writer.id, { ...meta, segment, mode: 'append', rowCount: rowsReceived, dataBytes });
-  return { created, rowsReceived, dataset: record, messages: dayFirstMessages(profiles, columns) };
+  return { created, rowsReceived, dataset: record, messages: [...unnamedMessages(unnamed), ...dayFirstMessages(profiles, columns)] };
+}
+
+/**
+ * Columns named by their position (csv-rows positionalName: the header left them unnamed, or there
+ * was none) that hold no value in any row and are not yet columns of the data set: the empty columns
+ * at a spreadsheet's right edge. They are left out rather than kept as columns without a value.
+ */
+function emptyPositionalColumns(profiles: Record<string, ColumnProfile>, stored: ColumnMap, requested: ColumnPatchMap): string[] {
+  return Object.entries(profiles)
+    .filter(([name, p]) => /^column\d+$/.test(name) && p.present === 0 && !(name in stored) && !(name in requested))
+    .map(([name]) => name);
+}
+
+function unnamedMessages(names: string[]): Message[] {
+  if (names.length === 0) return [];
+  const positions = names.map((n) => n.slice('column'.length));
+  const which = positions.length === 1 ? `column ${positions[0]}` : `columns ${positions.slice(0, -1).join(', ')} and ${positions.at(-1)}`;
+  return [{ severity: 'informational', message: `The CSV's ${which} had no name and no value in any row (as empty columns at a spreadsheet's edge): left out.` }];
 }
 
 /**
