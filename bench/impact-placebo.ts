@@ -377,11 +377,13 @@ async function main(): Promise<void> {
     for (const name of ['m3', 'm1', 'tourism'] as const) {
       for (const frequency of ['monthly', 'quarterly'] as const) series.push(...collection(name, frequency, per));
     }
-    // Monthly, quarterly and daily singles sampled as they always were; the few weekly and hourly ones all kept.
+    // Monthly, quarterly and daily singles sampled as they always were; the few weekly and hourly ones
+    // all kept in the full run (a quarter with --quick: their fits take 20–100 s each).
     const single = singles();
     const sampled = single.filter((s) => s.frequency !== 'weekly' && s.frequency !== 'hourly');
     series.push(...everyKth(sampled, Math.ceil(sampled.length / (quick ? 4 : 2))));
-    series.push(...single.filter((s) => !sampled.includes(s)));
+    const rest = single.filter((s) => !sampled.includes(s));
+    series.push(...(quick ? everyKth(rest, Math.ceil(rest.length / 4)) : rest));
   }
   // Relative effects and multiplicative injections need a positive series.
   series = series.filter((s) => s.values.every((v) => v > 0));
