@@ -9,7 +9,7 @@
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { createServer, type Server } from 'node:http';
@@ -225,6 +225,18 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
     await assertVisible(page.getByText(/Rows 21–40 of 569/));
     await assertLabelled();
     await shot('05-dataset');
+  });
+
+  it('shows what the upload said about the file: a column of dates written day first stays text', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'sibyl-e2e-')), 'uk-sales.csv');
+    writeFileSync(path, 'day,sales\n12/01/2017,3\n13/01/2017,5\n14/01/2017,4\n');
+    await uploadByKeyboard(path, 'uksales');
+    await assertVisible(page.getByTestId('upload-warnings').getByText(/Column 'day' holds dates written day first/));
+    await page.getByRole('button', { name: 'Delete data set' }).click();
+    await page.getByRole('button', { name: 'Delete uksales and its rows' }).click();
+    await page.waitForURL('**/data');
+    await page.goto('/data/wdbc');
+    await assertVisible(page.getByText(/569 rows · 31 columns/));
   });
 
   let modelUrl = '';

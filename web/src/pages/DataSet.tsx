@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, get } from '../api';
-import { ConfirmButton, ErrorNote, Note, Pager, RecordTable, usePageTitle } from '../components/ui';
+import { ConfirmButton, ErrorNote, Note, Pager, RecordTable, usePageTitle, Warnings } from '../components/ui';
 import { formatBytes, formatDate } from '../lib/words';
 import type { Column, Columns, DataSetPage as DataSetData } from '../types';
 
@@ -17,6 +17,7 @@ export function DataSetPage() {
   const { name = '' } = useParams();
   usePageTitle(name);
   const navigate = useNavigate();
+  const location = useLocation();
   const queryClient = useQueryClient();
   const [page, setPage] = useState(0);
   const pageSize = 20;
@@ -27,10 +28,20 @@ export function DataSetPage() {
   });
   const remove = useMutation({
     mutationFn: () => api('DELETE', `/v1/data/${encodeURIComponent(name)}`),
-    onSuccess: () => { void queryClient.invalidateQueries({ queryKey: ['data'] }); navigate('/data'); },
+    // The deleted data set's own pages are dropped, not refetched: refetching them (this page is still
+    // mounted while the list's queries are invalidated) asked the server for it again and got a 404.
+    onSuccess: () => {
+      navigate('/data');
+      const deleted = (q: { queryKey: readonly unknown[] }) => q.queryKey[1] === 'one' && q.queryKey[2] === name;
+      queryClient.removeQueries({ queryKey: ['data'], predicate: deleted });
+      void queryClient.invalidateQueries({ queryKey: ['data'], predicate: (q) => !deleted(q) });
+    },
   });
   const d = data.data;
   const q = `dataSet=${encodeURIComponent(name)}`;
+  // Set by the upload form: what the server said about the file just sent.
+  const uploadMessages = (location.state as { uploadMessages?: { severity: string; message: string }[] } | null)?.uploadMessages ?? [];
+  const uploadNotes = uploadMessages.filter((m) => m.severity === 'informational');
 
   return (
     <>
@@ -39,6 +50,8 @@ export function DataSetPage() {
       <ErrorNote error={data.error ?? remove.error} />
       {d && (
         <>
+          <Warnings messages={uploadMessages} testId="upload-warnings" />
+          {uploadNotes.length > 0 && <Note><ul className="plain-list">{uploadNotes.map((m) => <li key={m.message}>{m.message}</li>)}</ul></Note>}
           <p className="facts">
             {d.totalCount.toLocaleString()} rows · {d.columnCount} columns · {formatBytes(d.dataSetSize)} · {d.isTimeSeries ? 'time series' : 'table'} · changed {formatDate(d.lastModified)}
           </p>

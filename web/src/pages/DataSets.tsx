@@ -67,7 +67,8 @@ function UploadCard() {
     try {
       const ds = await job.promise;
       await queryClient.invalidateQueries({ queryKey: ['data'] });
-      navigate(`/data/${encodeURIComponent(ds.dataSetName)}`);
+      // The upload's notes (a column of day-first dates, empty columns left out) go to the page it opens.
+      navigate(`/data/${encodeURIComponent(ds.dataSetName)}`, { state: { uploadMessages: ds.messages ?? [] } });
     } catch (err) {
       setError(err);
       setPhase('idle');
