@@ -13,11 +13,17 @@ const US = /^(\d{1,2})[-/](\d{1,2})[-/](\d{4})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}
 // 2017/06/01, accepted by the same culture.
 const SLASHED_ISO = /^(\d{4})\/(\d{1,2})\/(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
 
-// Month names, as en-US DateTime.Parse read them too: 13-Jan-2017 (R's %d-%b-%Y, Excel), 13 January 2017,
-// Jan 13, 2017 and January 13, 2017 (US spreadsheets), with an optional 24-hour time.
+// Month names, as en-US DateTime.Parse read them too: 13-Jan-2017 and 13-Jan-17 (R's %d-%b-%Y, Excel's
+// d-mmm-yy), 13 January 2017, Jan 13, 2017 and January 13, 2017 (US spreadsheets), with an optional
+// 24-hour time. A two-digit year is 2000–2049 up to 49 and 1950–1999 from 50 (.NET's TwoDigitYearMax).
 const TIME = '(?:[T ]+(\\d{1,2}):(\\d{2})(?::(\\d{2}))?)?';
-const DAY_MONTH_NAME = new RegExp(`^(\\d{1,2})[- ]([a-z]{3,9})\\.?[- ](\\d{4})${TIME}$`, 'i');
+const DAY_MONTH_NAME = new RegExp(`^(\\d{1,2})[- ]([a-z]{3,9})\\.?[- ](\\d{4}|\\d{2})${TIME}$`, 'i');
 const MONTH_NAME_DAY = new RegExp(`^([a-z]{3,9})\\.? (\\d{1,2}),? (\\d{4})${TIME}$`, 'i');
+
+function fullYear(digits: string): number {
+  const y = Number(digits);
+  return digits.length > 2 ? y : y <= 49 ? 2000 + y : 1900 + y;
+}
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 const FULL_MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 
@@ -48,7 +54,7 @@ export function parseDate(s: string): number | null {
   m = SLASHED_ISO.exec(t);
   if (m) return build(+m[1], +m[2], +m[3], m[4], m[5], m[6]);
   m = DAY_MONTH_NAME.exec(t);
-  if (m) return monthNumber(m[2]) ? build(+m[3], monthNumber(m[2]), +m[1], m[4], m[5], m[6]) : null;
+  if (m) return monthNumber(m[2]) ? build(fullYear(m[3]), monthNumber(m[2]), +m[1], m[4], m[5], m[6]) : null;
   m = MONTH_NAME_DAY.exec(t);
   if (m) return monthNumber(m[1]) ? build(+m[3], monthNumber(m[1]), +m[2], m[4], m[5], m[6]) : null;
   return null;

@@ -36,7 +36,10 @@ test('month names as R, Excel and US spreadsheets write them (and en-US DateTime
   for (const s of ['13-Jan-2017', '13 Jan 2017', '13 January 2017', '13-jan-2017', 'Jan 13, 2017', 'January 13, 2017', 'Jan. 13 2017']) assert.equal(parseDate(s), jan13, s);
   assert.equal(parseDate('Sept 1, 2017'), Date.UTC(2017, 8, 1));
   assert.equal(parseDate('13-Jan-2017 15:30'), Date.UTC(2017, 0, 13, 15, 30));
-  for (const s of ['31-Feb-2017', '13-Foo-2017', 'Mayday 3, 2017', '13-Jan-17', 'Jan 2017']) assert.equal(parseDate(s), null, s);
+  assert.equal(parseDate('13-Jan-17'), jan13, "Excel's d-mmm-yy");
+  assert.equal(parseDate('1-Mar-49'), Date.UTC(2049, 2, 1));
+  assert.equal(parseDate('1-Mar-50'), Date.UTC(1950, 2, 1));
+  for (const s of ['31-Feb-2017', '13-Foo-2017', 'Mayday 3, 2017', '13-Jan-017', 'Jan 2017', 'Jan 13, 17']) assert.equal(parseDate(s), null, s);
 });
 
 test('offsets are applied and sub-millisecond digits truncated, not rounded', () => {
