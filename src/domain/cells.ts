@@ -27,18 +27,41 @@ export function isMissingOrMarker(v: unknown): boolean {
 
 /**
  * Plain decimal notation, with or without thousands separators ('3,504', '1,234,567.5': how
- * spreadsheets write formatted numbers): no hex, no "Infinity". NaN otherwise.
+ * spreadsheets write formatted numbers) and a leading currency symbol ('$1,250.00', '-$5': prices as
+ * spreadsheets and scraped listings write them): no hex, no "Infinity". NaN otherwise.
  */
 export function parseNumberCell(v: unknown): number {
   if (typeof v === 'number') return Number.isFinite(v) ? v : NaN;
   if (typeof v !== 'string') return NaN;
-  const s = v.trim();
+  let s = v.trim();
+  const symbol = currencySymbol(s);
+  if (symbol) s = withoutCurrency(s, symbol);
   if (decimalForm(s) === 0) return NaN;
   const n = Number(s.indexOf(',') < 0 ? s : s.replaceAll(',', ''));
   return Number.isFinite(n) ? n : NaN; // 1e999
 }
 
 const PLUS = 43, MINUS = 45, POINT = 46, COMMA = 44, ZERO = 48, NINE = 57, LOWER_E = 101, UPPER_E = 69;
+// $, £, ¥, €: the symbols written before an amount.
+const CURRENCY: ReadonlySet<number> = new Set([36, 163, 165, 8364]);
+
+/**
+ * The currency symbol a (trimmed) number cell starts with, after its sign or before it ('$1,250.00',
+ * '-$5', '$-5'); '' when none. Type inference keeps a column numeric only while its cells share one
+ * symbol, so dollars and euros are never added up as one quantity.
+ */
+export function currencySymbol(s: string): string {
+  const c = s.charCodeAt(0);
+  if (CURRENCY.has(c)) return s[0]!;
+  if ((c === PLUS || c === MINUS) && CURRENCY.has(s.charCodeAt(1))) return s[1]!;
+  return '';
+}
+
+/** The cell without its currency symbol, its sign kept: '-$5' and '$-5' are '-5'. */
+export function withoutCurrency(s: string, symbol: string): string {
+  const at = s.indexOf(symbol);
+  return s.slice(0, at) + s.slice(at + 1);
+}
 
 /**
  * The notation of a (trimmed) number cell, as

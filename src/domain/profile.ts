@@ -4,7 +4,7 @@
  * state is a capped set of date values for the uniqueness check (see DATE_SET_CAP).
  */
 import type { DataType } from './columns.js';
-import { decimalForm, isMissingCell, LOGICAL_WORDS, MISSING_MARKERS } from './cells.js';
+import { currencySymbol, decimalForm, isMissingCell, LOGICAL_WORDS, MISSING_MARKERS, withoutCurrency } from './cells.js';
 import { parseDate } from './dates.js';
 
 export interface ColumnProfile {
@@ -54,6 +54,8 @@ export class ColumnProfiler {
   private lastDate = NaN;
   private dayFirst = true;
   private dayPast12 = false;
+  /** The currency symbol of the column's numbers, '' until one is seen. */
+  private currency = '';
 
   /** One cell: null, undefined and blank strings are missing; JSON numbers and booleans are typed. */
   add(value: unknown): void {
@@ -129,8 +131,19 @@ export class ColumnProfiler {
     else if (day > 12) this.dayPast12 = true;
   }
 
-  // parseNumberCell's rule (decimal notation, grouped or not, finite), with the notation telling integers apart.
-  private addNumberText(s: string): void {
+  // parseNumberCell's rule (decimal notation, grouped or not, a currency symbol, finite), with the
+  // notation telling integers apart; a second currency symbol makes the column text.
+  private addNumberText(raw: string): void {
+    const symbol = currencySymbol(raw);
+    let s = raw;
+    if (symbol) {
+      if (this.currency !== '' && this.currency !== symbol) {
+        this.numeric = false;
+        return;
+      }
+      this.currency = symbol;
+      s = withoutCurrency(raw, symbol);
+    }
     const form = decimalForm(s);
     if (form === 0) {
       this.numeric = false;

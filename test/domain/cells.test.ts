@@ -27,6 +27,12 @@ test('thousands separators as spreadsheets write them; a decimal comma or a brok
   }
 });
 
+test('a leading currency symbol, before or after the sign, as prices are written', () => {
+  const cases: [string, number][] = [['$1,250.00', 1250], ['-$5.50', -5.5], ['$-5.50', -5.5], ['£3.50', 3.5], ['€12', 12], ['¥1,000', 1000], [' $7 ', 7]];
+  for (const [v, n] of cases) assert.equal(parseNumberCell(v), n, v);
+  for (const v of ['$', '$$5', '5$', '-$-5', '$1,5', 'US$5', '$ 5']) assert.ok(Number.isNaN(parseNumberCell(v)), v);
+});
+
 test('missing markers: blank, R/pandas/spreadsheet words and the gaps of printed tables; not 0 or a word', () => {
   for (const v of [null, '', ' NA ', 'N/A', '#N/A', 'null', '?', '-', '--', '.']) assert.ok(isMissingOrMarker(v), String(v));
   for (const v of [0, '0', 'None', 'na ?', '-1', 'no', false]) assert.ok(!isMissingOrMarker(v), String(v));

@@ -54,6 +54,12 @@ test('dates: every value a date; uniqueness needs no repeats and no missing valu
   assert.equal(typeOf([...daily, 20170405]), 'string', 'a JSON number is not a date');
 });
 
+test('prices: one currency symbol keeps a column numeric; two make it text', () => {
+  assert.equal(typeOf(['$1,250.00', '$99', '-$5.50', '12']), 'numericMeasure');
+  assert.equal(typeOf(['$5', '$6']), 'numeric');
+  assert.equal(typeOf(['$5', '€5']), 'string', 'dollars and euros are not one quantity');
+});
+
 test('day-first dates: text, flagged only when every value is one and some day is past 12', () => {
   const flagged = (values: unknown[]) => profileOf(values).dayFirstDates === true;
   assert.ok(flagged(['12/01/2017', '13/01/2017', '', '31.12.2017', '1-2-17 09:30']));
