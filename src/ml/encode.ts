@@ -49,7 +49,7 @@ function asText(v: RawValue): string | null | undefined {
 
 /**
  * Number() rather than parseFloat(): "12abc" is not a number; then parseNumberCell for grouped
- * digits ('3,504'). Non-finite values count as missing.
+ * digits and prices ('3,504', '$99'). Non-finite values count as missing.
  */
 function parseNumber(v: RawValue): number {
   if (typeof v === 'number') return Number.isFinite(v) ? v : NaN;

@@ -85,7 +85,7 @@ export class NumberColumnBuilder extends ColumnBuilder {
     if (raw === '') return;
     // Number() first: the cells the service stores are almost all plain numbers, and it is the fast path.
     let x = Number(raw);
-    if (!Number.isFinite(x)) x = parseNumberCell(raw); // '3,504'
+    if (!Number.isFinite(x)) x = parseNumberCell(raw); // '3,504', '$99'
     if (Number.isFinite(x)) {
       this.values[row] = x;
       // String(x) per cell was most of a big load's time; most stored numbers are provably canonical.

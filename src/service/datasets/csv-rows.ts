@@ -112,3 +112,8 @@ function headerNames(first: string[]): string[] | undefined {
 export function positionalName(index: number): string {
   return `column${index + 1}`;
 }
+
+/** Whether a name has positionalName's form (it may also be a name a header gave). */
+export function isPositionalName(name: string): boolean {
+  return /^column\d+$/.test(name);
+}

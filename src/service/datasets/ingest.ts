@@ -12,6 +12,7 @@ import { CsvRecords, type RecordBatches } from './record-sources.js';
 import { RowEncoder, type EncodedBatch } from './row-encoder.js';
 import { DatasetWriter, DEFAULT_WRITER_LEASE_MS } from './dataset-writer.js';
 import { encodeCsvInThread, type StoredBatch } from './csv-ingest-thread.js';
+import { isPositionalName } from './csv-rows.js';
 import { copyOrMerge } from './segment-builder.js';
 
 /**
@@ -149,7 +150,7 @@ async function write(db: Db, writer: DatasetWriter, req: IngestRequest): Promise
  */
 function emptyPositionalColumns(profiles: Record<string, ColumnProfile>, stored: ColumnMap, requested: ColumnPatchMap): string[] {
   return Object.entries(profiles)
-    .filter(([name, p]) => /^column\d+$/.test(name) && p.present === 0 && !(name in stored) && !(name in requested))
+    .filter(([name, p]) => isPositionalName(name) && p.present === 0 && !(name in stored) && !(name in requested))
     .map(([name]) => name);
 }
 
