@@ -51,7 +51,10 @@ test('multi-byte characters cut between chunks, and a BOM, decode intact', async
 test('bad uploads are 400s: ragged rows name the line, duplicate header names', async () => {
   const ragged = await rejection('a,b\n1,2\n3\n');
   assert.ok(ragged instanceof ValidationError);
-  assert.match(JSON.stringify(ragged.details), /line 3: 1 value where the first line has 2/);
+  assert.match(JSON.stringify(ragged.details), /line 3: 1 value where the first line has 2"/);
+  const titled = await rejection('Sales report 2017\n\nday,sales\n2017-01-01,3\n');
+  assert.ok(titled instanceof ValidationError);
+  assert.match(JSON.stringify(titled.details), /line 3: 2 values where the first line has 1 \(a title or note above the header\? The first line must name the columns\)/);
   const dup = await rejection('a,b,a\n1,2,3\n');
   assert.ok(dup instanceof ValidationError);
   assert.match(JSON.stringify(dup.details), /names column 'a' twice/);

@@ -199,7 +199,9 @@ export class CsvParser {
   private emit(row: string[], line: number, out: string[][]): void {
     if (this.width < 0) this.width = row.length;
     else if (row.length !== this.width) {
-      throw new CsvSyntaxError(`${row.length} ${row.length === 1 ? 'value' : 'values'} where the first line has ${this.width}`, line);
+      // One value on the first line and more below: a title or note above the header, as reports exported from a spreadsheet begin.
+      const title = this.width === 1 && row.length > 1 ? ' (a title or note above the header? The first line must name the columns)' : '';
+      throw new CsvSyntaxError(`${row.length} ${row.length === 1 ? 'value' : 'values'} where the first line has ${this.width}${title}`, line);
     }
     out.push(row);
   }
