@@ -27,8 +27,9 @@ export function isMissingOrMarker(v: unknown): boolean {
 
 /**
  * Plain decimal notation, with or without thousands separators ('3,504', '1,234,567.5': how
- * spreadsheets write formatted numbers) and a leading currency symbol ('$1,250.00', '-$5': prices as
- * spreadsheets and scraped listings write them): no hex, no "Infinity". NaN otherwise.
+ * spreadsheets write formatted numbers), a leading currency symbol ('$1,250.00', '-$5': prices as
+ * spreadsheets and scraped listings write them) or a trailing percent sign ('45%' is 45, the number
+ * as written, as R's readr reads it): no hex, no "Infinity". NaN otherwise.
  */
 export function parseNumberCell(v: unknown): number {
   if (typeof v === 'number') return Number.isFinite(v) ? v : NaN;
@@ -36,12 +37,16 @@ export function parseNumberCell(v: unknown): number {
   let s = v.trim();
   const symbol = currencySymbol(s);
   if (symbol) s = withoutCurrency(s, symbol);
+  if (isPercent(s)) {
+    if (symbol) return NaN;
+    s = s.slice(0, -1);
+  }
   if (decimalForm(s) === 0) return NaN;
   const n = Number(s.indexOf(',') < 0 ? s : s.replaceAll(',', ''));
   return Number.isFinite(n) ? n : NaN; // 1e999
 }
 
-const PLUS = 43, MINUS = 45, POINT = 46, COMMA = 44, ZERO = 48, NINE = 57, LOWER_E = 101, UPPER_E = 69;
+const PLUS = 43, MINUS = 45, POINT = 46, COMMA = 44, PERCENT = 37, ZERO = 48, NINE = 57, LOWER_E = 101, UPPER_E = 69;
 // $, £, ¥, €: the symbols written before an amount.
 const CURRENCY: ReadonlySet<number> = new Set([36, 163, 165, 8364]);
 
@@ -55,6 +60,14 @@ export function currencySymbol(s: string): string {
   if (CURRENCY.has(c)) return s[0]!;
   if ((c === PLUS || c === MINUS) && CURRENCY.has(s.charCodeAt(1))) return s[1]!;
   return '';
+}
+
+/**
+ * A (trimmed) cell ending in a percent sign. Type inference keeps a column numeric only if all its
+ * numbers have one or none do, so 45% and 0.45 are never read as one scale.
+ */
+export function isPercent(s: string): boolean {
+  return s.length > 1 && s.charCodeAt(s.length - 1) === PERCENT;
 }
 
 /** The cell without its currency symbol, its sign kept: '-$5' and '$-5' are '-5'. */

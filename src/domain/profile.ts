@@ -4,7 +4,7 @@
  * state is a capped set of date values for the uniqueness check (see DATE_SET_CAP).
  */
 import type { DataType } from './columns.js';
-import { currencySymbol, decimalForm, isMissingCell, LOGICAL_WORDS, MISSING_MARKERS, withoutCurrency } from './cells.js';
+import { currencySymbol, decimalForm, isMissingCell, isPercent, LOGICAL_WORDS, MISSING_MARKERS, withoutCurrency } from './cells.js';
 import { parseDate } from './dates.js';
 
 export interface ColumnProfile {
@@ -56,6 +56,8 @@ export class ColumnProfiler {
   private dayPast12 = false;
   /** The currency symbol of the column's numbers, '' until one is seen. */
   private currency = '';
+  /** Whether the column's numbers carry a percent sign, once one is seen. */
+  private percent: 'unknown' | 'with' | 'without' = 'unknown';
 
   /** One cell: null, undefined and blank strings are missing; JSON numbers and booleans are typed. */
   add(value: unknown): void {
@@ -131,8 +133,9 @@ export class ColumnProfiler {
     else if (day > 12) this.dayPast12 = true;
   }
 
-  // parseNumberCell's rule (decimal notation, grouped or not, a currency symbol, finite), with the
-  // notation telling integers apart; a second currency symbol makes the column text.
+  // parseNumberCell's rule (decimal notation, grouped or not, a currency symbol or a percent sign,
+  // finite), with the notation telling integers apart; a second currency symbol, or numbers with and
+  // without a percent sign, make the column text.
   private addNumberText(raw: string): void {
     const symbol = currencySymbol(raw);
     let s = raw;
@@ -144,6 +147,14 @@ export class ColumnProfiler {
       this.currency = symbol;
       s = withoutCurrency(raw, symbol);
     }
+    const percent = isPercent(s);
+    const clash = percent ? this.percent === 'without' || symbol !== '' : this.percent === 'with';
+    if (clash) {
+      this.numeric = false;
+      return;
+    }
+    this.percent = percent ? 'with' : 'without';
+    if (percent) s = s.slice(0, -1);
     const form = decimalForm(s);
     if (form === 0) {
       this.numeric = false;

@@ -139,17 +139,18 @@ for (const backend of await backends()) {
       assert.equal((await s.call('DELETE', '/v1/data/marked')).status, 204);
     });
 
-    it('reads UCI\'s ? and a printed table\'s - as gaps, and spreadsheet thousands separators and currency symbols as numbers: numeric columns, cells as sent; a decimal comma stays text', async () => {
-      const csv = 'horsepower,weight,grade,ratio,price\n130,"3,504",-,"1,5","$1,250.00"\n?,"1,234.5",A,"2,5",$99\n165,-,B,"3,0",-$5.50\n';
+    it('reads UCI\'s ? and a printed table\'s - as gaps, and spreadsheet thousands separators, currency symbols and percent signs as numbers: numeric columns, cells as sent; a decimal comma stays text', async () => {
+      const csv = 'horsepower,weight,grade,ratio,price,rate\n130,"3,504",-,"1,5","$1,250.00",45%\n?,"1,234.5",A,"2,5",$99,2.5%\n165,-,B,"3,0",-$5.50,-\n';
       const up = await s.call('PUT', '/v1/data/uci', { body: csv, headers: { 'content-type': 'text/csv' } });
       assert.equal(up.status, 201, up.text);
-      assert.deepEqual(['horsepower', 'weight', 'grade', 'ratio', 'price'].map((c) => up.json.columns[c].dataType), ['numeric', 'numericMeasure', 'string', 'string', 'numericMeasure']);
+      assert.deepEqual(['horsepower', 'weight', 'grade', 'ratio', 'price', 'rate'].map((c) => up.json.columns[c].dataType), ['numeric', 'numericMeasure', 'string', 'string', 'numericMeasure', 'numericMeasure']);
       const rows = (await s.call('GET', '/v1/data/uci')).json.data;
       assert.deepEqual(rows.map((r: any) => r.weight), ['3,504', '1,234.5', '-'], 'cells are kept as sent');
       const stats = (await s.call('GET', '/v1/data/uci/stats')).json.columns;
       assert.deepEqual([stats.horsepower.missingCount, stats.horsepower.mean, stats.weight.missingCount, stats.weight.errorCount, stats.weight.max], [1, 147.5, 1, 0, 3504]);
       assert.deepEqual([stats.grade.missingCount, stats.grade.distinctCount], [0, 3], "in a string column '-' is a level");
       assert.deepEqual([stats.price.min, stats.price.max, stats.price.errorCount], [-5.5, 1250, 0]);
+      assert.deepEqual([stats.rate.min, stats.rate.max, stats.rate.missingCount], [2.5, 45, 1]);
       assert.equal((await s.call('DELETE', '/v1/data/uci')).status, 204);
     });
 

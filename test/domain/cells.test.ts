@@ -33,6 +33,11 @@ test('a leading currency symbol, before or after the sign, as prices are written
   for (const v of ['$', '$$5', '5$', '-$-5', '$1,5', 'US$5', '$ 5']) assert.ok(Number.isNaN(parseNumberCell(v)), v);
 });
 
+test('a trailing percent sign: the number as written', () => {
+  for (const [v, n] of [['45%', 45], ['-2.5%', -2.5], ['1,200%', 1200], [' 7% ', 7]] as const) assert.equal(parseNumberCell(v), n, v);
+  for (const v of ['%', '45%%', '$5%', '45 %', '%45']) assert.ok(Number.isNaN(parseNumberCell(v)), v);
+});
+
 test('missing markers: blank, R/pandas/spreadsheet words and the gaps of printed tables; not 0 or a word', () => {
   for (const v of [null, '', ' NA ', 'N/A', '#N/A', 'null', '?', '-', '--', '.']) assert.ok(isMissingOrMarker(v), String(v));
   for (const v of [0, '0', 'None', 'na ?', '-1', 'no', false]) assert.ok(!isMissingOrMarker(v), String(v));

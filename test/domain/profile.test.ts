@@ -60,6 +60,13 @@ test('prices: one currency symbol keeps a column numeric; two make it text', () 
   assert.equal(typeOf(['$5', '€5']), 'string', 'dollars and euros are not one quantity');
 });
 
+test('percentages: a column whose numbers all carry a percent sign is numeric; 45% beside 0.45 is text', () => {
+  assert.equal(typeOf(['45%', '2.5%', '', 'NA']), 'numericMeasure');
+  assert.equal(typeOf(['45%', '0.45']), 'string');
+  assert.equal(typeOf(['0.45', '45%']), 'string');
+  assert.equal(typeOf(['$5%']), 'string');
+});
+
 test('day-first dates: text, flagged only when every value is one and some day is past 12', () => {
   const flagged = (values: unknown[]) => profileOf(values).dayFirstDates === true;
   assert.ok(flagged(['12/01/2017', '13/01/2017', '', '31.12.2017', '1-2-17 09:30']));
