@@ -31,9 +31,9 @@
  * Weekly and hourly windows (--frequency=weekly, --frequency=hourly; 2026-11-29, with --oracle for weekly):
  * - weekly, fpp2 gasoline (1,355 weeks, seasonal period 52): 1 of 6 placebo windows at p < 0.05 (the
  *   8-week window at the series end, p 0.034; statsmodels 2 of 6, both end windows), coverage 83.3 %
- *   (statsmodels 66.7 %); power 50 % at +5 %, 100 % from +10 % (oracle: 77 / 99 %). Over 29 windows of
- *   8 and 13 weeks ending every 52 weeks back from the end (a script beside this bench), 2 had p < 0.05,
- *   both within the last two years. Each fit takes 75–100 s of CPU (52 seasonal states).
+ *   (statsmodels 66.7 %); power 50 % at +5 %, 100 % from +10 % (oracle: 77 / 99 %). Over 29 windows
+ *   of 8 and 13 weeks ending every 52 weeks back from the end (estimateImpact run directly, not kept),
+ *   2 had p < 0.05, both within the last two years. Each fit takes 75–100 s of CPU (52 seasonal states).
  * - hourly, expsmooth utility and vehicles and fpp2 elecdemand demand and temperature (half-hours
  *   averaged), windows of 24 and 48 hours: 0 of 24 placebo windows at p < 0.05 (statsmodels 1 of 24),
  *   coverage 100 % (95.8 %); power 0 / 4 / 8 % at +5 / +10 / +20 % (statsmodels 0 % on the end
