@@ -4,7 +4,7 @@
  * state is a capped set of date values for the uniqueness check (see DATE_SET_CAP).
  */
 import type { DataType } from './columns.js';
-import { currencySymbol, decimalForm, isMissingCell, isPercent, LOGICAL_WORDS, MISSING_MARKERS, withoutCurrency } from './cells.js';
+import { isMissingCell, LOGICAL_WORDS, MISSING_MARKERS, numberNotation, type NumberNotation } from './cells.js';
 import { parseDate } from './dates.js';
 
 export interface ColumnProfile {
@@ -57,7 +57,8 @@ export class ColumnProfiler {
   /** The currency symbol of the column's numbers, '' until one is seen. */
   private currency = '';
   /** Whether the column's numbers carry a percent sign, once one is seen. */
-  private percent: 'unknown' | 'with' | 'without' = 'unknown';
+  private percent: boolean | undefined;
+  private readonly notation: NumberNotation = { form: 1, currency: '', percent: false, digits: '' };
 
   /** One cell: null, undefined and blank strings are missing; JSON numbers and booleans are typed. */
   add(value: unknown): void {
@@ -133,40 +134,23 @@ export class ColumnProfiler {
     else if (day > 12) this.dayPast12 = true;
   }
 
-  // parseNumberCell's rule (decimal notation, grouped or not, a currency symbol or a percent sign,
-  // finite), with the notation telling integers apart; a second currency symbol, or numbers with and
-  // without a percent sign, make the column text.
-  private addNumberText(raw: string): void {
-    const symbol = currencySymbol(raw);
-    let s = raw;
-    if (symbol) {
-      if (this.currency !== '' && this.currency !== symbol) {
-        this.numeric = false;
-        return;
-      }
-      this.currency = symbol;
-      s = withoutCurrency(raw, symbol);
-    }
-    const percent = isPercent(s);
-    const clash = percent ? this.percent === 'without' || symbol !== '' : this.percent === 'with';
-    if (clash) {
+  // parseNumberCell's rule (numberNotation, finite), with the notation telling integers apart; a
+  // second currency symbol, or numbers with and without a percent sign, make the column text.
+  private addNumberText(s: string): void {
+    const n = numberNotation(s, this.notation);
+    if (!n || (n.currency !== '' && this.currency !== '' && n.currency !== this.currency) || (this.percent !== undefined && this.percent !== n.percent)) {
       this.numeric = false;
       return;
     }
-    this.percent = percent ? 'with' : 'without';
-    if (percent) s = s.slice(0, -1);
-    const form = decimalForm(s);
-    if (form === 0) {
-      this.numeric = false;
-      return;
-    }
-    if (form !== 1) this.integer = false;
+    if (n.currency) this.currency = n.currency;
+    this.percent = n.percent;
+    if (n.form !== 1) this.integer = false;
     // Without an exponent, fewer than 300 characters are always a finite number: once the 0/1
     // question is settled, the value itself is not needed.
-    if (!this.zeroOne && form !== 3 && s.length < 300) return;
-    const n = Number(s.indexOf(',') < 0 ? s : s.replaceAll(',', ''));
-    if (!Number.isFinite(n)) this.numeric = false;
-    else if (n !== 0 && n !== 1) this.zeroOne = false;
+    if (!this.zeroOne && n.form !== 3 && n.digits.length < 300) return;
+    const x = Number(n.digits);
+    if (!Number.isFinite(x)) this.numeric = false;
+    else if (x !== 0 && x !== 1) this.zeroOne = false;
   }
 
   // 1/0 also count as logical, but a column of only 0/1 is numeric (the spec's 0/1 label is numeric).

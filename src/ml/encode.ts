@@ -3,7 +3,7 @@
  * The encoder is fitted on training data so that prediction-time data gets the same columns and
  * the same categorical codes (unseen level → -1), and it serialises with the model.
  */
-import { isMissingOrMarker, parseLogicalCell, parseNumberCell } from '../domain/cells.js';
+import { isMissingOrMarker, parseLogicalCell, readNumberCell } from '../domain/cells.js';
 import type { FeatureColumn, Frame, Task } from './frame.js';
 import { fitTextVectorizer, TextVectorizer, type SerializedTextVectorizer, type TextTarget, type VocabularyWord } from './text/text-vectorizer.js';
 
@@ -47,15 +47,11 @@ function asText(v: RawValue): string | null | undefined {
   return typeof v === 'number' ? (Number.isNaN(v) ? null : String(v)) : v;
 }
 
-/**
- * Number() rather than parseFloat(): "12abc" is not a number; then parseNumberCell for grouped
- * digits and prices ('3,504', '$99'). Non-finite values count as missing.
- */
+/** readNumberCell (Number() rather than parseFloat(): "12abc" is not a number). Non-finite values count as missing. */
 function parseNumber(v: RawValue): number {
   if (typeof v === 'number') return Number.isFinite(v) ? v : NaN;
   if (isMissing(v)) return NaN;
-  const x = Number(v.trim());
-  return Number.isFinite(x) ? x : parseNumberCell(v);
+  return readNumberCell(v);
 }
 
 const LOGICAL_LEVELS = ['FALSE', 'TRUE'];

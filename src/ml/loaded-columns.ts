@@ -4,7 +4,7 @@
  * rows. Memory is 8 bytes (numbers) or 4 bytes (codes) per cell plus the distinct values, and it
  * moves between threads without copying (transfer the arrays' buffers).
  */
-import { parseNumberCell } from '../domain/cells.js';
+import { readNumberCell } from '../domain/cells.js';
 
 export interface NumberColumn {
   kind: 'number';
@@ -83,9 +83,7 @@ export class NumberColumnBuilder extends ColumnBuilder {
   set(row: number, raw: string): void {
     if (row >= this.values.length) this.values = grow(this.values, row, NaN);
     if (raw === '') return;
-    // Number() first: the cells the service stores are almost all plain numbers, and it is the fast path.
-    let x = Number(raw);
-    if (!Number.isFinite(x)) x = parseNumberCell(raw); // '3,504', '$99'
+    const x = readNumberCell(raw);
     if (Number.isFinite(x)) {
       this.values[row] = x;
       // String(x) per cell was most of a big load's time; most stored numbers are provably canonical.
