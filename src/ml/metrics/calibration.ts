@@ -39,6 +39,11 @@ export interface ReliabilityBin {
 
 export const RELIABILITY_BINS = 10;
 
+/** The equal-width bin of a top-label confidence (1 falls in the last). */
+function confidenceBin(p: number, bins: number): number {
+  return Math.min(bins - 1, Math.max(0, Math.floor(p * bins)));
+}
+
 /** Top-label reliability: rows binned by their highest class score into equal-width bins (empty bins kept). */
 export function reliabilityTable(yTrue: ArrayLike<number>, proba: Float64Array, k: number, bins = RELIABILITY_BINS): ReliabilityBin[] {
   const count = new Float64Array(bins);
@@ -48,7 +53,7 @@ export function reliabilityTable(yTrue: ArrayLike<number>, proba: Float64Array, 
     let best = 0;
     for (let c = 1; c < k; c++) if (proba[i * k + c] > proba[i * k + best]) best = c;
     const p = proba[i * k + best];
-    const b = Math.min(bins - 1, Math.max(0, Math.floor(p * bins)));
+    const b = confidenceBin(p, bins);
     count[b]++;
     confidence[b] += p;
     if (best === yTrue[i]) correct[b]++;
@@ -103,7 +108,7 @@ export function calibratedReference(yTrue: ArrayLike<number>, proba: Float64Arra
   const top = argMaxRows(proba, k);
   for (let i = 0; i < n; i++) {
     confidence[i] = proba[i * k + top[i]];
-    bin[i] = Math.min(bins - 1, Math.floor(confidence[i] * bins));
+    bin[i] = confidenceBin(confidence[i], bins);
     binCount[bin[i]]++;
     binConfidence[bin[i]] += confidence[i];
   }

@@ -113,7 +113,8 @@ export function positionalName(index: number): string {
   return `column${index + 1}`;
 }
 
-/** Whether a name has positionalName's form (it may also be a name a header gave). */
-export function isPositionalName(name: string): boolean {
-  return /^column\d+$/.test(name);
+/** The position (from 1) a name of positionalName's form gives, else undefined (such a name may also be one a header gave). */
+export function positionOfName(name: string): number | undefined {
+  const m = /^column(\d+)$/.exec(name);
+  return m ? Number(m[1]) : undefined;
 }

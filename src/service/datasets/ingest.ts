@@ -12,7 +12,7 @@ import { CsvRecords, type RecordBatches } from './record-sources.js';
 import { RowEncoder, type EncodedBatch } from './row-encoder.js';
 import { DatasetWriter, DEFAULT_WRITER_LEASE_MS } from './dataset-writer.js';
 import { encodeCsvInThread, type StoredBatch } from './csv-ingest-thread.js';
-import { isPositionalName } from './csv-rows.js';
+import { positionOfName } from './csv-rows.js';
 import { copyOrMerge } from './segment-builder.js';
 
 /**
@@ -117,6 +117,7 @@ async function write(db: Db, writer: DatasetWriter, req: IngestRequest): Promise
   const inferred = inferColumns(profiles, [stored as ColumnPatchMap, req.requestedColumns]);
   const columns = mergeColumns(inferred, stored, req.requestedColumns);
   validateColumns(columns);
+  const messages = [...unnamedMessages(unnamed), ...dayFirstMessages(profiles, columns)];
   const finalIdentity = identity ?? findIdentity(columns);
   const identityColumn = finalIdentity.kind === 'none' ? null : finalIdentity.column;
   const datasets = new DatasetsStore(db);
@@ -125,14 +126,14 @@ async function write(db: Db, writer: DatasetWriter, req: IngestRequest): Promise
   if (segment === undefined) {
     // Metadata only: no rows change.
     const record = await datasets.publish(dataset.id, writer.id, { ...meta, segment: undefined, mode: 'append', rowCount: 0, dataBytes: 0 });
-    return { created, rowsReceived, dataset: record, messages: [] };
+    return { created, rowsReceived, dataset: record, messages };
   }
   if (staged) {
     // The new version of the data set: its current rows, with the upload merged in by identity.
     const built = await copyOrMerge(db.bulk(), writer, { dataset: dataset.id, into: await rowsStore.createSegment(dataset.id, writer.id), mergeStaged: segment });
     const record = await datasets.publish(dataset.id, writer.id, { ...meta, segment: built.segment, mode: 'replace', rowCount: built.rowCount, dataBytes: built.dataBytes });
     if (built.rowCount >= ANALYZE_ROWS) await rowsStore.analyze();
-    return { created, rowsReceived, dataset: record, messages: [...unnamedMessages(unnamed), ...dayFirstMessages(profiles, columns)] };
+    return { created, rowsReceived, dataset: record, messages };
   }
   if (!identity && finalIdentity.kind === 'timestamp') {
     // First upload whose timestamp was only inferred (unique dates) after seeing all rows: assign it now.
@@ -140,7 +141,7 @@ async function write(db: Db, writer: DatasetWriter, req: IngestRequest): Promise
     await rowsStore.setIdentities(segment, finalIdentity.column, parseDate);
   }
   const record = await datasets.publish(dataset.id, writer.id, { ...meta, segment, mode: 'append', rowCount: rowsReceived, dataBytes });
-  return { created, rowsReceived, dataset: record, messages: [...unnamedMessages(unnamed), ...dayFirstMessages(profiles, columns)] };
+  return { created, rowsReceived, dataset: record, messages };
 }
 
 /**
@@ -150,13 +151,13 @@ async function write(db: Db, writer: DatasetWriter, req: IngestRequest): Promise
  */
 function emptyPositionalColumns(profiles: Record<string, ColumnProfile>, stored: ColumnMap, requested: ColumnPatchMap): string[] {
   return Object.entries(profiles)
-    .filter(([name, p]) => isPositionalName(name) && p.present === 0 && !(name in stored) && !(name in requested))
+    .filter(([name, p]) => positionOfName(name) !== undefined && p.present === 0 && !(name in stored) && !(name in requested))
     .map(([name]) => name);
 }
 
 function unnamedMessages(names: string[]): Message[] {
   if (names.length === 0) return [];
-  const positions = names.map((n) => n.slice('column'.length));
+  const positions = names.map((n) => positionOfName(n));
   const which = positions.length === 1 ? `column ${positions[0]}` : `columns ${positions.slice(0, -1).join(', ')} and ${positions.at(-1)}`;
   return [{ severity: 'informational', message: `The CSV's ${which} had no name and no value in any row (as empty columns at a spreadsheet's edge): left out.` }];
 }
