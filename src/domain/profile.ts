@@ -4,7 +4,7 @@
  * state is a capped set of date values for the uniqueness check (see DATE_SET_CAP).
  */
 import type { DataType } from './columns.js';
-import { isMissingCell, LOGICAL_WORDS, MISSING_MARKERS, numberNotation, type NumberNotation } from './cells.js';
+import { isMissingCell, LOGICAL_WORDS, MISSING_MARKERS, numberNotation } from './cells.js';
 import { parseDate } from './dates.js';
 
 export interface ColumnProfile {
@@ -58,7 +58,6 @@ export class ColumnProfiler {
   private currency = '';
   /** Whether the column's numbers carry a percent sign, once one is seen. */
   private percent: boolean | undefined;
-  private readonly notation: NumberNotation = { form: 1, currency: '', percent: false, digits: '' };
 
   /** One cell: null, undefined and blank strings are missing; JSON numbers and booleans are typed. */
   add(value: unknown): void {
@@ -137,7 +136,7 @@ export class ColumnProfiler {
   // parseNumberCell's rule (numberNotation, finite), with the notation telling integers apart; a
   // second currency symbol, or numbers with and without a percent sign, make the column text.
   private addNumberText(s: string): void {
-    const n = numberNotation(s, this.notation);
+    const n = numberNotation(s);
     if (!n || (n.currency !== '' && this.currency !== '' && n.currency !== this.currency) || (this.percent !== undefined && this.percent !== n.percent)) {
       this.numeric = false;
       return;
