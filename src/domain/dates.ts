@@ -24,8 +24,13 @@ function fullYear(digits: string): number {
   const y = Number(digits);
   return digits.length > 2 ? y : y <= 49 ? 2000 + y : 1900 + y;
 }
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 const FULL_MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTHS = FULL_MONTHS.map((name) => name.slice(0, 3));
+
+function dateWithMonthName(year: number, monthName: string, day: number, hour?: string, minute?: string, second?: string): number | null {
+  const month = monthNumber(monthName);
+  return month ? build(year, month, day, hour, minute, second) : null;
+}
 
 /** 1–12 for an English month name or its three-letter (or 'Sept') abbreviation; 0 otherwise. */
 function monthNumber(name: string): number {
@@ -54,9 +59,9 @@ export function parseDate(s: string): number | null {
   m = SLASHED_ISO.exec(t);
   if (m) return build(+m[1], +m[2], +m[3], m[4], m[5], m[6]);
   m = DAY_MONTH_NAME.exec(t);
-  if (m) return monthNumber(m[2]) ? build(fullYear(m[3]), monthNumber(m[2]), +m[1], m[4], m[5], m[6]) : null;
+  if (m) return dateWithMonthName(fullYear(m[3]), m[2], +m[1], m[4], m[5], m[6]);
   m = MONTH_NAME_DAY.exec(t);
-  if (m) return monthNumber(m[1]) ? build(+m[3], monthNumber(m[1]), +m[2], m[4], m[5], m[6]) : null;
+  if (m) return dateWithMonthName(+m[3], m[1], +m[2], m[4], m[5], m[6]);
   return null;
 }
 
