@@ -40,6 +40,23 @@
  *   windows). Every hourly window fails the Ljung–Box check: a daily seasonal leaves the weekly cycle
  *   and the weather in the errors, and the backtests widen the intervals for it; the intervals hold,
  *   the power is what a model without a weekly cycle allows. 20–66 s of CPU a fit.
+ * Tried and not kept (2026-11-29): a trigonometric seasonal (statsmodels' freq_seasonal: 2 or 4
+ * harmonics, one variance) for the long cycles, the week of hourly data (168, beside the daily dummy)
+ * and the year of weekly data (365.25/7 = 52.18, instead of the 52-dummy). Its likelihood matched
+ * statsmodels' on gasoline (1e-6 at 2 harmonics, 1.5e-4 at 4; variances within 0.4 %) once counted
+ * from the cycle's second turn (the slow harmonics are nearly collinear with the level at the start,
+ * where statsmodels' own exact diffuse filter fails). Backtests of the window's sum (fit on the 500
+ * points before each origin, as an impact fit does, no calibration), relative error RMS:
+ * - hourly, 48-hour sums, 10 origins, 500 / 1,000 points fitted: elecdemand 8.9 → 14.0–15.7 %
+ *   (1,000: 8.7 → 16.3–17.4 %), utility 10.0 → 7.2–9.2 % (10.1 → 7.2–10.1 %), vehicles 48 → 53–54 %
+ *   (52 → 55–56 %), at 2–3 times the CPU (the weekly cycle wanders like a second level over 48 hours);
+ *   the first bench window took 403 s of CPU against 20–66 s;
+ * - weekly gasoline, 16 origins, log scale: the 52-dummy 1.28 / 1.44 % (8 / 13 weeks) against
+ *   1.41–1.53 / 1.56–1.67 % with 2–8 harmonics, at 7.8 s of CPU a fit against 0.2–3.5 s; bench
+ *   windows: FPR 0 of 6, coverage 100 %, power 17 / 67 / 100 % at +5 / +10 / +20 % (against 50 / 100
+ *   / 100 % with the dummy), 10–20 s of CPU a window against 75–100 s.
+ * So neither cycle earns its place on these series: the weekly fits stay slow and the hourly windows'
+ * power stays what a model without a weekly cycle allows.
  * Daily windows are a data limit, not a model or calibration fault (--frequency=daily --oracle,
  * 2026-11-27; fpp2 elecdaily Demand and Temperature and hyndsight, one year each, windows of 14 and
  * 28 days after 227–350 days):
