@@ -122,6 +122,7 @@ for (const backend of await backends()) {
       const id = created.json.sessionId;
       const done = await completed(s, id);
       assert.ok(done.algorithm?.name, 'the chosen method is reported');
+      assert.ok(!done.messages.some((m: { message: string }) => /has no value for/.test(m.message)), 'no day is missing');
       const r = await s.call('GET', `/v1/sessions/${id}/results`);
       assert.equal(r.status, 200);
       assert.deepEqual(Object.keys(r.json.metrics).sort(), ['meanAbsoluteError', 'meanAbsolutePercentError', 'meanAbsoluteScaledError', 'rSquared', 'rootMeanSquareError']);
@@ -176,6 +177,26 @@ for (const backend of await backends()) {
       assert.deepEqual(b.holdout.map((r: any) => r['value:predicted']), a.holdout.map((r: any) => r['value:predicted']), 'the holdout forecast ignores the held-out values');
       assert.deepEqual(b.holdout.map((r: any) => Number(r['value:actual'])), a.holdout.map((r: any) => Number(r['value:actual']) * 6));
       assert.ok(b.metrics.meanAbsoluteError > 3 * a.metrics.meanAbsoluteError, `${b.metrics.meanAbsoluteError} vs ${a.metrics.meanAbsoluteError}`);
+    });
+
+    it('names the days missing from the data and what they were filled with (zeroes by default, the imputation asked for)', async () => {
+      const gaps = ['2014-06-09', '2014-06-10', '2014-08-08', '2014-10-01'];
+      const rows = hyndsight().filter((r) => !gaps.includes(r.date));
+      assert.equal((await s.call('PUT', '/v1/data/hyndsight-gaps', { json: { data: rows, columns: { date: { dataType: 'date', role: 'timestamp' }, value: { dataType: 'numeric', role: 'target' } } } })).status, 201);
+      const body = { dataSourceName: 'hyndsight-gaps', targetColumn: 'value', startDate: '2015-04-29', endDate: '2015-05-05' };
+      const zeroes = await completed(s, (await s.call('POST', '/v1/sessions/forecast', { json: body })).json.sessionId);
+      const said = zeroes.messages.filter((m: { message: string }) => /has no value for/.test(m.message));
+      assert.equal(said.length, 1, JSON.stringify(zeroes.messages));
+      assert.equal(said[0].severity, 'warning');
+      assert.match(said[0].message, /^The target 'value' has no value for 4 days of the 364 days analysed \(2014-06-09, 2014-06-10, 2014-08-08, …\): they were filled with 0, as the column's imputation is zeroes/);
+      const columns = { value: { dataType: 'numeric', role: 'target', imputation: 'mean', aggregation: 'sum' } };
+      const mean = await completed(s, (await s.call('POST', '/v1/sessions/forecast', { json: { ...body, columns } })).json.sessionId);
+      const observed = rows.map((r) => Number(r.value)); // the imputation's mean is over every observed day of the series
+      const average = observed.reduce((a, b) => a + b, 0) / observed.length;
+      const note = mean.messages.find((m: { message: string }) => /has no value for/.test(m.message));
+      assert.equal(note?.severity, 'informational', JSON.stringify(mean.messages));
+      const filledWith = Number(/filled with ([\d.]+), by the column's imputation \(mean\)/.exec(note.message)?.[1]);
+      assert.ok(Math.abs(filledWith - average) < 0.01, `${filledWith} vs the mean ${average}`);
     });
 
     it('forecasts from the start date when it lies before the last date (training stops before it)', async () => {

@@ -77,6 +77,17 @@ for (const backend of await backends()) {
       assert.deepEqual(mid.messages.map((m: { message: string }) => m.message.slice(0, 70)), ['The event window is analysed in whole months, 1938-01-01 to 1938-06-30']);
     });
 
+    it('names the months missing from the data, what filled them, and the one inside the event window', async () => {
+      const csv = nottemCsv(1).split('\n').filter((line) => !line.startsWith('1930-03-01,') && !line.startsWith('1938-03-01,')).join('\n');
+      assert.equal((await s.call('PUT', '/v1/data/nottem-gaps?timestampColumn=date', { body: csv, headers: { 'content-type': 'text/csv' } })).status, 201);
+      const r = await results(s, { dataSourceName: 'nottem-gaps', columns: IGNORE_TRUTH });
+      const said = r.messages.filter((m: { message: string }) => /has no value for/.test(m.message));
+      assert.equal(said.length, 1, JSON.stringify(r.messages));
+      assert.equal(said[0].severity, 'warning');
+      // Decimal temperatures are a numericMeasure, imputed by their mean (49.0 °F over the 220 months).
+      assert.match(said[0].message, /^The target 'y' has no value for 2 months of the 222 months analysed \(1930-03-01 and 1938-03-01\): they were filled with 48\.97\d*, by the column's imputation \(mean\)\. 1 of them lies in the event window, where a filled value counts as observed/);
+    });
+
     it('uses the features left in play as controls, and says which it left out', async () => {
       // The untouched series as a control: the counterfactual is exact, so the effect is exactly the injected 15 %.
       // 'post' (0 before the event) tells nothing about the pre-period: it is left out, and the session says so.

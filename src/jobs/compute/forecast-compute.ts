@@ -13,7 +13,7 @@ import { mae, mase } from '../../ml/timeseries/forecast/metrics.js';
 import { regressionMetrics } from '../../ml/metrics/regression.js';
 import { seasonalPeriods } from '../../ml/timeseries/prepare.js';
 import { finiteOrNaN } from '../../domain/metric-values.js';
-import { indexOf, periodLabel, toGrid, type SeriesGrid } from '../../service/timeseries/series-grid.js';
+import { indexOf, periodLabel, targetGaps, toGrid, type SeriesGrid } from '../../service/timeseries/series-grid.js';
 import type { ForecastComputeInput, ForecastComputeOutput, ResultRow } from '../../service/timeseries/forecast-compute-contract.js';
 import type { SeriesInput } from '../../service/timeseries/series-rows.js';
 
@@ -59,7 +59,10 @@ export function compute(input: ForecastComputeInput): ForecastComputeOutput {
     return out;
   };
   const intervals = Object.fromEntries(Object.entries(f.quantiles).map(([level, q]) => [level, rows(q)]));
-  return { metrics, data: rows(f.mean), intervals, outliers: final.outliers, smoothed: final.smoothed, method: f.method, holdout, holdoutRows, savedModel: saveForecast(f, final.options) };
+  return {
+    metrics, data: rows(f.mean), intervals, outliers: final.outliers, smoothed: final.smoothed, method: f.method, holdout, holdoutRows,
+    savedModel: saveForecast(f, final.options), targetGaps: targetGaps(g, g.firstTarget, trainEnd, input.target.imputation),
+  };
 }
 
 /**

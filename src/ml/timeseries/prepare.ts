@@ -155,6 +155,10 @@ export interface PreparedColumn {
   values: Float64Array; // one value per period, no NaN
   /** How many periods had no observation and were imputed. */
   imputed: number;
+  /** 1 where the period had no observation and took the imputed value (one per period). */
+  filled: Uint8Array;
+  /** The imputed value. */
+  fill: number;
 }
 
 export interface PreparedSeries {
@@ -197,7 +201,7 @@ export function prepareSeries(
 }
 
 function emptyColumn(c: SeriesColumnInput): PreparedColumn {
-  return { name: c.name, values: new Float64Array(0), imputed: 0 };
+  return { name: c.name, values: new Float64Array(0), imputed: 0, filled: new Uint8Array(0), fill: 0 };
 }
 
 function prepareColumn(c: SeriesColumnInput, periodOfRow: Int32Array, nPeriods: number): PreparedColumn {
@@ -217,14 +221,16 @@ function prepareColumn(c: SeriesColumnInput, periodOfRow: Int32Array, nPeriods: 
     if (!Number.isNaN(values[p])) observed.push(values[p]);
   }
   const fill = observed.length ? IMPUTERS[c.imputation ?? 'zeroes'](observed) : 0;
+  const filled = new Uint8Array(nPeriods);
   let imputed = 0;
   for (let p = 0; p < nPeriods; p++) {
     if (Number.isNaN(values[p])) {
       values[p] = fill;
+      filled[p] = 1;
       imputed++;
     }
   }
-  return { name: c.name, values, imputed };
+  return { name: c.name, values, imputed, filled, fill };
 }
 
 function sum(xs: number[]): number {

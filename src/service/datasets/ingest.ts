@@ -7,6 +7,7 @@ import type { ColumnMap, ColumnPatchMap } from '../../domain/columns.js';
 import type { ColumnProfile } from '../../domain/profile.js';
 import { findIdentity, inferColumns, mergeColumns, type Identity } from '../../domain/infer.js';
 import { parseDate } from '../../domain/dates.js';
+import { listInWords } from '../../domain/wording.js';
 import { ValidationError } from '../errors.js';
 import { CsvRecords, type RecordBatches } from './record-sources.js';
 import { RowEncoder, type EncodedBatch } from './row-encoder.js';
@@ -158,7 +159,7 @@ function emptyPositionalColumns(profiles: Record<string, ColumnProfile>, stored:
 function unnamedMessages(names: string[]): Message[] {
   if (names.length === 0) return [];
   const positions = names.map((n) => positionOfName(n));
-  const which = positions.length === 1 ? `column ${positions[0]}` : `columns ${positions.slice(0, -1).join(', ')} and ${positions.at(-1)}`;
+  const which = `column${positions.length === 1 ? '' : 's'} ${listInWords(positions)}`;
   return [{ severity: 'informational', message: `The CSV's ${which} had no name and no value in any row (as empty columns at a spreadsheet's edge): left out.` }];
 }
 

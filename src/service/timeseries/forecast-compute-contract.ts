@@ -1,6 +1,7 @@
 /** What a forecast session hands to its computation (a worker thread under jobs/) and gets back. */
 import type { SavedForecast } from '../../ml/timeseries/forecast/saved-forecast.js';
 import type { SeriesInput } from './series-rows.js';
+import type { TargetGaps } from './series-grid.js';
 
 export interface ForecastComputeInput extends SeriesInput {
   /** First and last requested periods (epoch ms). */
@@ -29,4 +30,6 @@ export interface ForecastComputeOutput {
   holdoutRows: ResultRow[];
   /** The forecast's saved form (what a refit on new data or a chart needs). */
   savedModel: SavedForecast;
+  /** Periods of the training data without a target value, filled by its imputation (null: none). */
+  targetGaps: TargetGaps | null;
 }

@@ -1,6 +1,7 @@
 /** What an impact session hands to its computation (a worker thread under jobs/) and gets back. */
 import type { SavedImpact } from '../../ml/timeseries/impact/saved-impact.js';
 import type { SeriesInput } from './series-rows.js';
+import type { TargetGaps } from './series-grid.js';
 
 export interface ImpactComputeInput extends SeriesInput {
   /** First and last periods of the event window (epoch ms). */
@@ -31,4 +32,6 @@ export interface ImpactComputeOutput {
   };
   /** The estimate's saved form (what a refit on new data or a chart needs). */
   savedModel: SavedImpact;
+  /** Periods up to the window's end without a target value, filled by its imputation (null: none). */
+  targetGaps: TargetGaps | null;
 }

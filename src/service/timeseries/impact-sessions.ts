@@ -14,6 +14,7 @@ import type { Services } from '../services.js';
 import { resolveSeriesColumns } from './series-columns.js';
 import { loadSeries, seriesBuffers, seriesExtent } from './series-rows.js';
 import { capitalised, findDataSource, invalidDateRange, requireFeatureValues, sessionSeries, type SeriesSessionRequest } from './series-session.js';
+import { targetGapsMessages } from './target-gaps.js';
 
 export interface ImpactSessionRequest extends SeriesSessionRequest {
   eventName: string;
@@ -75,6 +76,7 @@ export const runImpactSession: SessionRunner = async (s, ctx) => {
       ...out.warnings.map((message) => ({ severity: 'warning' as const, message })),
       ...partialPeriods(start, end, series.interval),
       ...controlsLeftOut(series.features.map((f) => f.name), out.details.controlsUsed),
+      ...targetGapsMessages(out.targetGaps, series.target.name, series.interval),
     ],
   };
 };
