@@ -16,7 +16,9 @@ export class Metrics {
 
   constructor(db: Db) {
     const registers = [this.registry];
-    collectDefaultMetrics({ register: this.registry, prefix: 'sibyl_process_' });
+    // prom-client's own names carry their family (process_cpu_seconds_total, nodejs_heap_size_used_bytes):
+    // the prefix only marks them as Sibyl's.
+    collectDefaultMetrics({ register: this.registry, prefix: 'sibyl_' });
     this.httpDuration = new Histogram({
       name: 'sibyl_http_request_duration_seconds', help: 'HTTP requests by route template, method and status, with their latency',
       labelNames: ['method', 'route', 'status_code'], buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers,

@@ -57,6 +57,10 @@ for (const backend of await backends()) {
       assert.match(m, /sibyl_outbox_backlog \d+\n/);
       assert.match(m, /sibyl_session_run_seconds_count\{kind="model",outcome="completed"\} 1\n/);
       assert.match(m, /sibyl_ingest_rows_total 150\n/);
+      // The process figures under their usual names, once prefixed.
+      assert.match(m, /\nsibyl_process_cpu_seconds_total [\d.]+\n/);
+      assert.match(m, /\nsibyl_nodejs_heap_size_used_bytes \d+\n/);
+      assert.doesNotMatch(m, /process_process_/);
       // Unknown paths share one label: a scan cannot grow the series without bound.
       assert.doesNotMatch(m, /route="\/v1\/data\/nope"/);
     });
