@@ -122,7 +122,7 @@ for (const backend of await backends()) {
       const id = created.json.sessionId;
       const done = await completed(s, id);
       assert.ok(done.algorithm?.name, 'the chosen method is reported');
-      assert.ok(!done.messages.some((m: { message: string }) => /has no value for/.test(m.message)), 'no day is missing');
+      assert.ok(!done.messages.some((m: { message: string }) => /has no value for|has values for/.test(m.message)), 'no day is missing, no period partial');
       const r = await s.call('GET', `/v1/sessions/${id}/results`);
       assert.equal(r.status, 200);
       assert.deepEqual(Object.keys(r.json.metrics).sort(), ['meanAbsoluteError', 'meanAbsolutePercentError', 'meanAbsoluteScaledError', 'rSquared', 'rootMeanSquareError']);
@@ -197,6 +197,14 @@ for (const backend of await backends()) {
       assert.equal(note?.severity, 'informational', JSON.stringify(mean.messages));
       const filledWith = Number(/filled with ([\d.]+), by the column's imputation \(mean\)/.exec(note.message)?.[1]);
       assert.ok(Math.abs(filledWith - average) < 0.01, `${filledWith} vs the mean ${average}`);
+    });
+
+    it('says when the first and last months of daily data are partial, which their sums make look like drops', async () => {
+      const done = await completed(s, (await s.call('POST', '/v1/sessions/forecast', { json: { dataSourceName: 'hyndsight', targetColumn: 'value', startDate: '2015-05-01', endDate: '2015-07-01', resultInterval: 'month' } })).json.sessionId);
+      const said = done.messages.filter((m: { message: string }) => /has values for/.test(m.message));
+      assert.equal(said.length, 1, JSON.stringify(done.messages));
+      assert.equal(said[0].severity, 'warning');
+      assert.match(said[0].message, /^In the target 'value', the first month, from 2014-04-01, has values for 1 of its 30 days, and the last month, from 2015-04-01, has values for 29 of its 30 days\./);
     });
 
     it('forecasts from the start date when it lies before the last date (training stops before it)', async () => {

@@ -13,7 +13,9 @@ import { mae, mase } from '../../ml/timeseries/forecast/metrics.js';
 import { regressionMetrics } from '../../ml/metrics/regression.js';
 import { seasonalPeriods } from '../../ml/timeseries/prepare.js';
 import { finiteOrNaN } from '../../domain/metric-values.js';
-import { indexOf, periodLabel, targetGaps, toGrid, type SeriesGrid } from '../../service/timeseries/series-grid.js';
+import { indexOf, periodLabel, toGrid, type SeriesGrid } from '../../service/timeseries/series-grid.js';
+import { targetGaps } from '../../service/timeseries/target-gaps.js';
+import { partialEdges } from '../../service/timeseries/partial-edges.js';
 import type { ForecastComputeInput, ForecastComputeOutput, ResultRow } from '../../service/timeseries/forecast-compute-contract.js';
 import type { SeriesInput } from '../../service/timeseries/series-rows.js';
 
@@ -62,6 +64,7 @@ export function compute(input: ForecastComputeInput): ForecastComputeOutput {
   return {
     metrics, data: rows(f.mean), intervals, outliers: final.outliers, smoothed: final.smoothed, method: f.method, holdout, holdoutRows,
     savedModel: saveForecast(f, final.options), targetGaps: targetGaps(g, g.firstTarget, trainEnd, input.target.imputation),
+    partialEdges: partialEdges(input, g, g.firstTarget, trainEnd),
   };
 }
 

@@ -14,7 +14,9 @@ import { estimateImpact, type ImpactInput } from '../../ml/timeseries/impact/est
 import { saveImpact } from '../../ml/timeseries/impact/saved-impact.js';
 import { seasonalPeriods } from '../../ml/timeseries/prepare.js';
 import { finiteOrNaN } from '../../domain/metric-values.js';
-import { indexOf, periodLabel, targetGaps, toGrid, type TargetGaps } from '../../service/timeseries/series-grid.js';
+import { indexOf, periodLabel, toGrid } from '../../service/timeseries/series-grid.js';
+import { targetGaps, type TargetGaps } from '../../service/timeseries/target-gaps.js';
+import { partialEdges } from '../../service/timeseries/partial-edges.js';
 import type { ImpactComputeInput, ImpactComputeOutput } from '../../service/timeseries/impact-compute-contract.js';
 
 export type { ImpactComputeInput, ImpactComputeOutput } from '../../service/timeseries/impact-compute-contract.js';
@@ -69,6 +71,7 @@ export function compute(input: ImpactComputeInput): ImpactComputeOutput {
       calibration: { backtests: r.calibration.backtests, scale: r.calibration.scale, dof: r.calibration.dof },
     },
     savedModel: saveImpact(r, impactInput),
+    partialEdges: partialEdges(input, g, g.firstTarget, end),
     targetGaps: gapsWithWindow(targetGaps(g, g.firstTarget, end, input.target.imputation), targetGaps(g, start, end, input.target.imputation)),
   };
 }

@@ -1,7 +1,8 @@
 /** What a forecast session hands to its computation (a worker thread under jobs/) and gets back. */
 import type { SavedForecast } from '../../ml/timeseries/forecast/saved-forecast.js';
 import type { SeriesInput } from './series-rows.js';
-import type { TargetGaps } from './series-grid.js';
+import type { TargetGaps } from './target-gaps.js';
+import type { PartialEdge } from './partial-edges.js';
 
 export interface ForecastComputeInput extends SeriesInput {
   /** First and last requested periods (epoch ms). */
@@ -32,4 +33,6 @@ export interface ForecastComputeOutput {
   savedModel: SavedForecast;
   /** Periods of the training data without a target value, filled by its imputation (null: none). */
   targetGaps: TargetGaps | null;
+  /** The first and last periods of the training data when they hold less data than the others (partial-edges.ts). */
+  partialEdges: PartialEdge[];
 }

@@ -14,6 +14,7 @@ import { resolveSeriesColumns } from './series-columns.js';
 import { loadSeries, seriesBuffers, seriesExtent } from './series-rows.js';
 import { capitalised, findDataSource, invalidDateRange, requireFeatureValues, sessionSeries, type SeriesSessionRequest } from './series-session.js';
 import { targetGapsMessages } from './target-gaps.js';
+import { partialEdgesMessages } from './partial-edges.js';
 
 /** Quantile levels every forecast offers (`availablePredictionIntervals`, `?predictionInterval=`). */
 export const PREDICTION_LEVELS = [0.05, 0.1, 0.2, 0.5, 0.8, 0.9, 0.95];
@@ -66,6 +67,9 @@ export const runForecastSession: SessionRunner = async (s, ctx) => {
   return {
     results: pageResults(out.metrics, out.data, { intervals: out.intervals, outliers: out.outliers, smoothed: out.smoothed, holdoutPeriods: out.holdout, holdout: out.holdoutRows, savedModel: out.savedModel }),
     algorithm: { name: out.method, description: 'Chosen per series by backtest on its last periods', key: out.method },
-    messages: targetGapsMessages(out.targetGaps, series.target.name, series.interval),
+    messages: [
+      ...targetGapsMessages(out.targetGaps, series.target.name, series.interval),
+      ...partialEdgesMessages(out.partialEdges, series.target.name, series.interval, true),
+    ],
   };
 };

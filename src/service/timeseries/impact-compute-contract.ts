@@ -1,7 +1,8 @@
 /** What an impact session hands to its computation (a worker thread under jobs/) and gets back. */
 import type { SavedImpact } from '../../ml/timeseries/impact/saved-impact.js';
 import type { SeriesInput } from './series-rows.js';
-import type { TargetGaps } from './series-grid.js';
+import type { TargetGaps } from './target-gaps.js';
+import type { PartialEdge } from './partial-edges.js';
 
 export interface ImpactComputeInput extends SeriesInput {
   /** First and last periods of the event window (epoch ms). */
@@ -34,4 +35,6 @@ export interface ImpactComputeOutput {
   savedModel: SavedImpact;
   /** Periods up to the window's end without a target value, filled by its imputation (null: none). */
   targetGaps: TargetGaps | null;
+  /** The first and last periods of the periods up to the window's end when they hold less data than the others (partial-edges.ts). */
+  partialEdges: PartialEdge[];
 }

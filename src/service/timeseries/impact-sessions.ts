@@ -15,6 +15,7 @@ import { resolveSeriesColumns } from './series-columns.js';
 import { loadSeries, seriesBuffers, seriesExtent } from './series-rows.js';
 import { capitalised, findDataSource, invalidDateRange, requireFeatureValues, sessionSeries, type SeriesSessionRequest } from './series-session.js';
 import { targetGapsMessages } from './target-gaps.js';
+import { partialEdgesMessages } from './partial-edges.js';
 
 export interface ImpactSessionRequest extends SeriesSessionRequest {
   eventName: string;
@@ -77,6 +78,7 @@ export const runImpactSession: SessionRunner = async (s, ctx) => {
       ...partialPeriods(start, end, series.interval),
       ...controlsLeftOut(series.features.map((f) => f.name), out.details.controlsUsed),
       ...targetGapsMessages(out.targetGaps, series.target.name, series.interval),
+      ...partialEdgesMessages(out.partialEdges, series.target.name, series.interval, false),
     ],
   };
 };

@@ -3,7 +3,7 @@
  * spans every row, so feature values uploaded for future dates line up after the target's end.
  */
 import { formatOffset, formatStoredTimestamp } from '../../domain/dates.js';
-import { addPeriods, periodsBetween, prepareSeries, type Imputation, type Interval } from '../../ml/timeseries/prepare.js';
+import { addPeriods, periodsBetween, prepareSeries, type Interval } from '../../ml/timeseries/prepare.js';
 import type { SeriesInput } from './series-rows.js';
 
 export interface SeriesGrid {
@@ -55,37 +55,8 @@ export function periodLabel(g: SeriesGrid, index: number): string {
   return formatStoredTimestamp(addPeriods(g.periods[0]!, g.interval, index));
 }
 
-/** Periods without a target value that a computation used, as the imputation filled them. */
-export interface TargetGaps {
-  /** How many periods of the range were filled, and of how many. */
-  filled: number;
-  of: number;
-  /** The first few filled periods, named by their start (a date; with the hour for hourly series). */
-  first: string[];
-  /** The value they took, and by which imputation. */
-  fill: number;
-  imputation: Imputation;
-  /** Of the filled periods, those inside an impact analysis's event window. */
-  inWindow?: number;
-}
-
-/** Filled periods named in a message. */
-const NAMED_GAPS = 3;
-
-/** The target's filled periods among grid indices from…to (inclusive); null when every one was observed. */
-export function targetGaps(g: SeriesGrid, from: number, to: number, imputation: Imputation): TargetGaps | null {
-  let filled = 0;
-  const first: string[] = [];
-  for (let i = from; i <= to; i++) {
-    if (!g.targetFilled[i]) continue;
-    filled++;
-    if (first.length < NAMED_GAPS) first.push(periodName(g, i));
-  }
-  return filled === 0 ? null : { filled, of: to - from + 1, first, fill: g.targetFill, imputation };
-}
-
-/** 2017-04-01, or 2017-04-01 13:00 for hourly series. */
-function periodName(g: SeriesGrid, index: number): string {
+/** A period named by its start: 2017-04-01, or 2017-04-01 13:00 for hourly series. */
+export function periodName(g: SeriesGrid, index: number): string {
   const text = formatOffset(addPeriods(g.periods[0]!, g.interval, index));
   return g.interval === 'hour' ? `${text.slice(0, 10)} ${text.slice(11, 16)}` : text.slice(0, 10);
 }

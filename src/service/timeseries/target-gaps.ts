@@ -6,8 +6,37 @@
  */
 import type { Message } from '../../store/schema.js';
 import { listInWords } from '../../domain/wording.js';
-import type { Interval } from '../../ml/timeseries/prepare.js';
-import type { TargetGaps } from './series-grid.js';
+import type { Imputation, Interval } from '../../ml/timeseries/prepare.js';
+import { periodName, type SeriesGrid } from './series-grid.js';
+
+/** Periods without a target value that a computation used, as the imputation filled them. */
+export interface TargetGaps {
+  /** How many periods of the range were filled, and of how many. */
+  filled: number;
+  of: number;
+  /** The first few filled periods, named by their start (a date; with the hour for hourly series). */
+  first: string[];
+  /** The value they took, and by which imputation. */
+  fill: number;
+  imputation: Imputation;
+  /** Of the filled periods, those inside an impact analysis's event window. */
+  inWindow?: number;
+}
+
+/** Filled periods named in a message. */
+const NAMED_GAPS = 3;
+
+/** The target's filled periods among grid indices from…to (inclusive); null when every one was observed. */
+export function targetGaps(g: SeriesGrid, from: number, to: number, imputation: Imputation): TargetGaps | null {
+  let filled = 0;
+  const first: string[] = [];
+  for (let i = from; i <= to; i++) {
+    if (!g.targetFilled[i]) continue;
+    filled++;
+    if (first.length < NAMED_GAPS) first.push(periodName(g, i));
+  }
+  return filled === 0 ? null : { filled, of: to - from + 1, first, fill: g.targetFill, imputation };
+}
 
 export function targetGapsMessages(gaps: TargetGaps | null, target: string, interval: Interval): Message[] {
   if (!gaps) return [];
