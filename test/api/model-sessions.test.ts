@@ -76,6 +76,7 @@ for (const backend of await backends()) {
       assert.equal(done.status, 'completed', JSON.stringify(done.messages));
       assert.ok(done.messages.some((m: any) => m.severity === 'warning' && /Target class 'hybrid' is only specified on 3 record\(s\)/.test(m.message)));
       assert.ok(done.messages.some((m: any) => m.message === '93 observations were found in the dataset.'), 'rows without a target are left out');
+      assert.ok(done.messages.some((m: any) => m.severity === 'informational' && m.message === "2 of the data set's 95 rows have no value in 'species' and were left out: a model learns from rows whose target is known."), JSON.stringify(done.messages));
       const matrix = await s.call('GET', `/v1/sessions/${done.sessionId}/results/confusionMatrix`);
       assert.deepEqual(matrix.json.classes, ['setosa', 'versicolor', 'virginica']);
       assert.equal(matrix.json.sessionId, done.sessionId, 'sub-resources carry the session');

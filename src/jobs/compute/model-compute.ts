@@ -58,6 +58,10 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
   const rawTarget = values[target]!;
   let rows = presentRows(encodeTarget(rawTarget, kind).missingRows, rawTarget.length);
   messages.push({ severity: 'informational', message: `${rows.length} observations were found in the dataset.` });
+  const withoutTarget = rawTarget.length - rows.length;
+  if (withoutTarget > 0) {
+    messages.push({ severity: 'informational', message: `${withoutTarget} of the data set's ${rawTarget.length} rows ${withoutTarget === 1 ? 'has' : 'have'} no value in '${target}' and ${withoutTarget === 1 ? 'was' : 'were'} left out: a model learns from rows whose target is known.` });
+  }
   let classes: string[] | null = null;
   if (kind === 'classification') {
     const labels = rawTarget as ArrayLike<string>;
