@@ -89,6 +89,9 @@ for (const backend of await backends()) {
       assert.equal(csv.status, 200, csv.text);
       assert.equal(csv.json.messages.length, 1);
       assert.match(csv.json.messages[0].message, /^None of the model's 3 input columns \(weight, colour, origin\) is in the records, so every prediction is the model's answer for a record whose values are all missing/);
+      assert.match(csv.json.messages[0].message, /The records' columns Weight and Colour are not among the model's inputs: did you mean weight and colour\?$/);
+      const slip = await s.call('POST', `/v1/models/${modelId}/predict`, { json: { data: [{ wieght: 150, colour: 'red', origin: 'peru', id: 'x7' }] } });
+      assert.deepEqual(slip.json.messages, [{ severity: 'warning', message: "The records lack 1 of the model's 3 input columns (weight); the model treated their values as missing. The records' column wieght is not one of the model's inputs: did you mean weight?" }]);
     });
 
     it('class scores are probabilities; prediction intervals are refused for a classifier', async () => {

@@ -6,6 +6,8 @@
  */
 import type { UnreadValues } from '../../ml/encode.js';
 import type { Message } from '../../store/schema.js';
+import { closestName } from '../../domain/similar-names.js';
+import { listInWords } from '../../domain/wording.js';
 
 /** Columns named in one message at most; the rest are counted. */
 const MAX_NAMED = 10;
@@ -30,22 +32,40 @@ function unreadMessage(u: UnreadValues, recordCount: number): string {
 }
 
 /**
- * Warnings for `recordCount` records: the model's input columns absent from them (`absent`: per input
- * column, the records without it), and values present but unread (encode.ts UnreadValues).
+ * " The records' column Displacment is not one of the model's inputs: did you mean Displacement?", for
+ * the missing inputs that a column of the records outside the model's (`others`) probably stands for.
  */
-export function predictionInputMessages(recordCount: number, inputs: string[], absent: number[], unread: UnreadValues[]): Message[] {
+function misspelt(missing: string[], others: string[]): string {
+  const pairs = missing.flatMap((input) => {
+    const sent = closestName(input, others);
+    return sent === undefined ? [] : [{ sent, input }];
+  }).slice(0, MAX_NAMED);
+  if (pairs.length === 0) return '';
+  const sent = listInWords(pairs.map((p) => p.sent));
+  const meant = listInWords(pairs.map((p) => p.input));
+  return pairs.length === 1
+    ? ` The records' column ${sent} is not one of the model's inputs: did you mean ${meant}?`
+    : ` The records' columns ${sent} are not among the model's inputs: did you mean ${meant}?`;
+}
+
+/**
+ * Warnings for `recordCount` records: the model's input columns absent from them (`absent`: per input
+ * column, the records without it), with the records' other columns (`others`) that look like
+ * misspellings of them, and values present but unread (encode.ts UnreadValues).
+ */
+export function predictionInputMessages(recordCount: number, inputs: string[], absent: number[], unread: UnreadValues[], others: string[] = []): Message[] {
   const messages: Message[] = [];
   if (recordCount === 0) return messages;
   const everywhere = inputs.filter((_, j) => absent[j] === recordCount);
   if (everywhere.length === inputs.length && inputs.length > 0) {
     messages.push({
       severity: 'warning',
-      message: `None of the model's ${inputs.length} input columns (${named(inputs)}) is in the records, so every prediction is the model's answer for a record whose values are all missing. Check the column names against the model's columns.`,
+      message: `None of the model's ${inputs.length} input columns (${named(inputs)}) is in the records, so every prediction is the model's answer for a record whose values are all missing. Check the column names against the model's columns.${misspelt(inputs, others)}`,
     });
   } else if (everywhere.length > 0) {
     messages.push({
       severity: 'warning',
-      message: `The records lack ${everywhere.length} of the model's ${inputs.length} input columns (${named(everywhere)}); the model treated their values as missing.`,
+      message: `The records lack ${everywhere.length} of the model's ${inputs.length} input columns (${named(everywhere)}); the model treated their values as missing.${misspelt(everywhere, others)}`,
     });
   }
   const sometimes = inputs.flatMap((c, j) => (absent[j]! > 0 && absent[j]! < recordCount ? [`${c} (absent from ${absent[j]})`] : []));

@@ -16,6 +16,9 @@ import { explanationsView, type ExplanationsView } from './record-explanations.j
 import { predictionInputMessages } from './input-messages.js';
 import type { Message } from '../../store/schema.js';
 
+/** Records whose column names are read to suggest a misspelt input (every record of a batch usually has the same). */
+const RECORDS_NAMING_COLUMNS = 100;
+
 export interface PredictOptions {
   /** Classification: a `<target>:<class>` probability per class. */
   includeClassScores?: boolean;
@@ -135,7 +138,15 @@ export class Predictor {
     const unread: UnreadValues[] = [];
     const { columns, absent } = inputColumns(records, rows, names, this.numericInputs);
     const frame = this.encoder.encode(columns, records.length, unread);
-    return { rows, frame, messages: predictionInputMessages(records.length, names, absent, unread) };
+    return { rows, frame, messages: predictionInputMessages(records.length, names, absent, unread, this.otherColumns(records)) };
+  }
+
+  /** Columns of the records (the first RECORDS_NAMING_COLUMNS of them) that are neither inputs nor the target. */
+  private otherColumns(records: Record<string, unknown>[]): string[] {
+    const known = new Set([...this.encoder.inputColumns, this.artifact.targetColumn]);
+    const others = new Set<string>();
+    for (const r of records.slice(0, RECORDS_NAMING_COLUMNS)) for (const k in r) if (!known.has(k)) others.add(k);
+    return [...others];
   }
 
   /** Fills in the target (and scores, intervals) from the model's scores `out` of `frame`. */
