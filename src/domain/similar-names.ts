@@ -45,3 +45,9 @@ export function editDistance(a: string, b: string): number {
   }
   return d[rows * cols - 1]!;
 }
+
+/** " Did you mean 'Visitors'?" after a message about an unknown column, or '' when no name is close. */
+export function didYouMean(name: string, candidates: readonly string[]): string {
+  const meant = closestName(name, candidates);
+  return meant === undefined ? '' : ` Did you mean '${meant}'?`;
+}

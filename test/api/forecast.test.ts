@@ -96,7 +96,11 @@ for (const backend of await backends()) {
       assert.ok(r.json.errorDetails.value);
       r = await post({ targetColumn: 'nope' });
       assert.equal(r.status, 400);
-      assert.ok(r.json.errorDetails.targetColumn);
+      assert.deepEqual(r.json.errorDetails.targetColumn, ["column 'nope' is not in data set 'hyndsight'."]);
+      r = await post({ targetColumn: 'vlaue', columns: { dates: { role: 'none' } } });
+      assert.deepEqual(r.json.errorDetails.targetColumn, ["column 'vlaue' is not in data set 'hyndsight'. Did you mean 'value'?"]);
+      r = await post({ columns: { dates: { role: 'none' } } });
+      assert.deepEqual(r.json.errorDetails.dates, ["column 'dates' is not in data set 'hyndsight'. Did you mean 'date'?"]);
       r = await post({ dataSourceName: 'missing' });
       assert.equal(r.status, 404);
       assert.equal(r.json.errorDetails.itemType, 'dataSource');

@@ -39,7 +39,9 @@ for (const backend of await backends()) {
       assert.ok(noTarget.json.errorDetails.targetColumn);
       const unknownTarget = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'flowers', predictionDomain: 'classification', targetColumn: 'genus' } });
       assert.equal(unknownTarget.status, 400);
-      assert.match(unknownTarget.json.errorDetails.targetColumn[0], /genus/);
+      assert.deepEqual(unknownTarget.json.errorDetails.targetColumn, ["Column 'genus' is not in data source 'flowers'."]);
+      const misspelt = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'flowers', predictionDomain: 'classification', targetColumn: 'spceies' } });
+      assert.deepEqual(misspelt.json.errorDetails.targetColumn, ["Column 'spceies' is not in data source 'flowers'. Did you mean 'species'?"]);
       const noSource = await s.call('POST', '/v1/sessions/model', { json: { dataSetName: 'nowhere', predictionDomain: 'regression', targetColumn: 'x' } });
       assert.equal(noSource.status, 404);
       assert.deepEqual(noSource.json.errorDetails, { itemType: 'dataSource', itemId: 'nowhere' });

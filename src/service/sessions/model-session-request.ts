@@ -10,6 +10,7 @@ import { NotFoundError, ValidationError } from '../errors.js';
 import { ANOMALY_COLUMN, type PredictionDomain } from '../models/model-artifact.js';
 import type { Services } from '../services.js';
 import type { SessionDraft } from './sessions-service.js';
+import { didYouMean } from '../../domain/similar-names.js';
 
 export interface ModelSessionRequest {
   dataSourceName: string;
@@ -35,7 +36,7 @@ export async function modelSessionDraft(services: Services, accountId: string, r
     ?? Object.keys(columns).find((c) => columns[c]?.role === 'target');
   const messages: Message[] = [];
   if (declaredTarget !== undefined && !columns[declaredTarget]) {
-    throw new ValidationError({ targetColumn: [`Column '${declaredTarget}' is not in data source '${r.dataSourceName}'.`] });
+    throw new ValidationError({ targetColumn: [`Column '${declaredTarget}' is not in data source '${r.dataSourceName}'.${didYouMean(declaredTarget, Object.keys(columns))}`] });
   }
   let targetColumn: string;
   if (r.predictionDomain === 'anomalies') {

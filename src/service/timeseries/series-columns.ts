@@ -7,6 +7,7 @@ import { columnNamed, normalizeColumnMap, type ColumnMap, type ColumnMetadata } 
 import { mergeColumns } from '../../domain/infer.js';
 import type { DatasetRecord } from '../../store/datasets-store.js';
 import { ValidationError } from '../errors.js';
+import { didYouMean } from '../../domain/similar-names.js';
 
 export interface SeriesColumns {
   /** Metadata in effect for the session (echoed on the session resource). */
@@ -33,10 +34,10 @@ export function resolveSeriesColumns(dataset: DatasetRecord, requestedColumns: u
   const stored = dataset.columns as ColumnMap;
   const targetParam = requestedTarget === undefined ? undefined : columnNamed(stored, requestedTarget) ?? requestedTarget;
   for (const name of Object.keys(patch)) {
-    if (!(name in stored)) (errors[name] ??= []).push(`column '${name}' is not in data set '${dataset.name}'`);
+    if (!(name in stored)) (errors[name] ??= []).push(`column '${name}' is not in data set '${dataset.name}'.${didYouMean(name, Object.keys(stored))}`);
   }
   if (targetParam !== undefined && !(targetParam in stored)) {
-    throw ValidationError.of('targetColumn', `column '${targetParam}' is not in data set '${dataset.name}'`);
+    throw ValidationError.of('targetColumn', `column '${targetParam}' is not in data set '${dataset.name}'.${didYouMean(targetParam, Object.keys(stored))}`);
   }
   if (Object.keys(errors).length) throw new ValidationError(errors, 'The column metadata does not fit the data set');
 
