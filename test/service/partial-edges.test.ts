@@ -30,6 +30,9 @@ test('the first and last months of daily rows that start on the 30th and stop on
   const [m] = partialEdgesMessages(edges, 'sales', 'month', true);
   assert.equal(m?.severity, 'warning');
   assert.match(m!.message, /^In the target 'sales', the first month, from 2014-04-01, has values for 1 of its 30 days, and the last month, from 2015-04-01, has values for 10 of its 30 days\. Summed, they look like a drop/);
+  // An impact analysis: the first month is in the pre-period, the last in the event window.
+  const [impact] = partialEdgesMessages(edges, 'sales', 'month', false);
+  assert.match(impact!.message, /\. Summed, the first month looks like a drop to the model of the periods before the event\. The last month lies in the event window, where its shortfall counts as part of the effect\. Send whole months/);
 });
 
 test('whole months, a whole February and data already at the result interval are not partial', () => {

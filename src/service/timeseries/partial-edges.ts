@@ -67,9 +67,12 @@ export function partialEdgesMessages(edges: PartialEdge[], target: string, inter
     const inside = e.typical < e.room ? ` (a ${interval} inside the series has ${e.typical})` : '';
     return `the ${e.edge} ${interval}, from ${e.period}, has values for ${e.covered} of its ${e.room} ${e.step}s${inside}`;
   });
+  const one = edges.length === 1;
   const consequence = forecast
-    ? `Summed, ${edges.length === 1 ? 'it looks' : 'they look'} like a drop: the forecast's outlier smoothing may take ${edges.length === 1 ? 'it' : 'them'} for one, but ${edges.length === 1 ? 'it counts' : 'they count'} as whole ${interval}s in the test metrics when held out.`
-    : `Summed, ${edges.length === 1 ? 'it looks' : 'they look'} like a drop to the model of the periods before the event.`;
+    ? `Summed, ${one ? 'it looks' : 'they look'} like a drop: the forecast's outlier smoothing may take ${one ? 'it' : 'them'} for one, but ${one ? 'it counts' : 'they count'} as whole ${interval}s in the test metrics when held out.`
+    : edges.map((e) => (e.edge === 'first'
+      ? `Summed, the first ${interval} looks like a drop to the model of the periods before the event.`
+      : `The last ${interval} lies in the event window, where its shortfall counts as part of the effect.`)).join(' ');
   return [{
     severity: 'warning',
     message: `In the target '${target}', ${parts.join(', and ')}. ${consequence} Send whole ${interval}s, or start and end the data at ${interval} boundaries.`,
