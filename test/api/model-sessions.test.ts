@@ -72,6 +72,22 @@ for (const backend of await backends()) {
       assert.equal(named.json.balance, true, 'balance defaults to true');
     });
 
+    it('warns when the model leans on a column that numbers rows sorted by the target', async () => {
+      // Rows grouped by class, numbered 1…120, with features that say little: the row number gives the class away.
+      const lines = ['row,noise,colour,kind'];
+      const kinds = ['a', 'b', 'c'];
+      for (let i = 0; i < 120; i++) lines.push(`${i + 1},${((i * 37) % 11) / 10},${i % 2 ? 'blue' : 'red'},${kinds[Math.floor(i / 40)]}`);
+      assert.equal((await s.call('PUT', '/v1/data/sorted', { body: lines.join('\n') + '\n', headers: { 'content-type': 'text/csv' } })).status, 201);
+      const leaning = await finishedSession(s, (await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'sorted', predictionDomain: 'classification', targetColumn: 'kind' } })).json.sessionId);
+      assert.equal(leaning.status, 'completed', JSON.stringify(leaning.messages));
+      const said = leaning.messages.filter((m: any) => /numbers the rows/.test(m.message));
+      assert.equal(said.length, 1, JSON.stringify(leaning.messages));
+      assert.equal(said[0].severity, 'warning');
+      assert.match(said[0].message, /^Column row numbers the rows .* the model leans on it: \d+ % of the feature importance\. If the rows are ordered by 'kind'/);
+      const told = await finishedSession(s, (await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'sorted', predictionDomain: 'classification', targetColumn: 'kind', columns: { row: { role: 'none' } } } })).json.sessionId);
+      assert.ok(!told.messages.some((m: any) => /numbers the rows/.test(m.message)), 'a column left out is not warned about');
+    });
+
     it('drops classes with fewer than 5 rows with a warning and completes; sub-resources that do not apply are 404', async () => {
       const r = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'flowers', predictionDomain: 'classification', targetColumn: 'species', columns: { id: { role: 'key' } } } });
       const done = await finishedSession(s, r.json.sessionId);

@@ -35,6 +35,7 @@ import type { TrainedModel } from '../../ml/estimator.js';
 import { explanationWork } from '../../ml/explain/explanation.js';
 import { meanAbsoluteContributions } from '../../service/models/record-explanations.js';
 import { PhaseClock } from './phase-clock.js';
+import { rowNumberColumns } from '../../ml/row-number-columns.js';
 import { CalibratedModel } from '../../ml/calibration/calibrated-model.js';
 import { decisionsFrom } from '../../ml/estimator.js';
 
@@ -76,6 +77,7 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
   } else if (rows.length < 10) {
     return { failure: `This data source has too few data points for reliable predictions: ${rows.length} rows have a value in '${target}', at least 10 are needed.` };
   }
+  const rowNumbers = rowNumberColumns(values, input.specs, rows);
   const prepared = prepareFrames(input, values, rows, kind, classes);
   values = undefined;
   if (typeof prepared.failure === 'string') return { failure: prepared.failure };
@@ -137,6 +139,7 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
     contest: contestView(contest, candidates),
     resultFields,
   };
+  messages.push(...rowNumberWarnings(rowNumbers, extra.featureImportance as Record<string, number>, target));
   const contributions = contributionImportance(model, testFrame, encoder);
   if (contributions) extra.meanAbsoluteContributions = contributions;
   clock.mark('explain', `${contributions?.rows ?? 0} rows`);
@@ -360,6 +363,22 @@ function identifierWarnings(identifiers: IdentifierColumn[]): Message[] {
     severity: 'warning',
     message: `Column ${column} holds ${distinct} different values in its ${rows} training rows, as an identifier does; the model leaves it out, since a value seen once tells nothing about a new row. Give it role key (or none) to say so, or dataType text if its words carry meaning.`,
   }));
+}
+
+/** A row-numbering column with this share of the feature importance or more: the model leans on it. */
+const LEANS_ON = 0.5;
+
+/** Why test metrics may overstate a model that leans on a column numbering the rows (row-number-columns.ts). */
+function rowNumberWarnings(columns: string[], importance: Record<string, number>, target: string): Message[] {
+  const total = Object.values(importance).reduce((a, b) => a + b, 0);
+  return columns.flatMap((column) => {
+    const share = total > 0 ? (importance[column] ?? 0) / total : 0;
+    if (share < LEANS_ON) return [];
+    return [{
+      severity: 'warning' as const,
+      message: `Column ${column} numbers the rows (a different whole number in each, in the rows' order, as an ID or a row counter does), and the model leans on it: ${(100 * share).toFixed(0)} % of the feature importance. If the rows are ordered by '${target}' (a file sorted or grouped by it), a row's number gives its target away: each test row sits among training rows of the same kind, so the test metrics overstate the model, and a new row, numbered past them all, gets no such help. If ${column} only numbers the rows, give it role none (or key) and train again.`,
+    }];
+  });
 }
 
 /** Below this many test rows a class's recall, precision and ROC AUC are mostly chance. */
