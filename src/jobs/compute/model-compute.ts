@@ -134,12 +134,13 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
   // Beside the metrics in GET …/results: how many rows trained the tested fit, tested it, and trained
   // the model kept; and how far each test metric could be from the same model's on new rows.
   const resultFields: Record<string, unknown> = { trainingRows: split.train.length, testRows: split.test.length, modelTrainingRows };
+  const featureImportance = encoder.inputImportance(model.featureImportance());
   const extra: Record<string, unknown> = {
-    featureImportance: encoder.inputImportance(model.featureImportance()),
+    featureImportance,
     contest: contestView(contest, candidates),
     resultFields,
   };
-  messages.push(...rowNumberWarnings(rowNumbers, extra.featureImportance as Record<string, number>, target));
+  messages.push(...rowNumberWarnings(rowNumbers, featureImportance, target));
   const contributions = contributionImportance(model, testFrame, encoder);
   if (contributions) extra.meanAbsoluteContributions = contributions;
   clock.mark('explain', `${contributions?.rows ?? 0} rows`);
