@@ -15,7 +15,7 @@ import { saveImpact } from '../../ml/timeseries/impact/saved-impact.js';
 import { seasonalPeriods } from '../../ml/timeseries/prepare.js';
 import { finiteOrNaN } from '../../domain/metric-values.js';
 import { indexOf, periodLabel, toGrid } from '../../service/timeseries/series-grid.js';
-import { targetGaps, type TargetGaps } from '../../service/timeseries/target-gaps.js';
+import { targetGaps } from '../../service/timeseries/target-gaps.js';
 import { partialEdges } from '../../service/timeseries/partial-edges.js';
 import type { ImpactComputeInput, ImpactComputeOutput } from '../../service/timeseries/impact-compute-contract.js';
 
@@ -72,10 +72,6 @@ export function compute(input: ImpactComputeInput): ImpactComputeOutput {
     },
     savedModel: saveImpact(r, impactInput),
     partialEdges: partialEdges(input, g, g.firstTarget, end),
-    targetGaps: gapsWithWindow(targetGaps(g, g.firstTarget, end, input.target.imputation), targetGaps(g, start, end, input.target.imputation)),
+    targetGaps: targetGaps(g, g.firstTarget, end, input.target.imputation, start),
   };
-}
-
-function gapsWithWindow(all: TargetGaps | null, window: TargetGaps | null): TargetGaps | null {
-  return all && window ? { ...all, inWindow: window.filled } : all;
 }

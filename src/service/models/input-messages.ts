@@ -35,9 +35,10 @@ function unreadMessage(u: UnreadValues, recordCount: number): string {
  * " The records' column Displacment is not one of the model's inputs: did you mean Displacement?", for
  * the missing inputs that a column of the records outside the model's (`others`) probably stands for.
  */
-function misspelt(missing: string[], others: string[]): string {
+function misspelt(missing: string[], others: () => string[]): string {
+  const columns = others();
   const pairs = missing.flatMap((input) => {
-    const sent = closestName(input, others);
+    const sent = closestName(input, columns);
     return sent === undefined ? [] : [{ sent, input }];
   }).slice(0, MAX_NAMED);
   if (pairs.length === 0) return '';
@@ -50,10 +51,10 @@ function misspelt(missing: string[], others: string[]): string {
 
 /**
  * Warnings for `recordCount` records: the model's input columns absent from them (`absent`: per input
- * column, the records without it), with the records' other columns (`others`) that look like
- * misspellings of them, and values present but unread (encode.ts UnreadValues).
+ * column, the records without it), with the records' other columns (`others`, read only when an
+ * input is missing from every record) that look like misspellings of them, and values present but unread (encode.ts UnreadValues).
  */
-export function predictionInputMessages(recordCount: number, inputs: string[], absent: number[], unread: UnreadValues[], others: string[] = []): Message[] {
+export function predictionInputMessages(recordCount: number, inputs: string[], absent: number[], unread: UnreadValues[], others: () => string[] = () => []): Message[] {
   const messages: Message[] = [];
   if (recordCount === 0) return messages;
   const everywhere = inputs.filter((_, j) => absent[j] === recordCount);

@@ -138,7 +138,7 @@ export class Predictor {
     const unread: UnreadValues[] = [];
     const { columns, absent } = inputColumns(records, rows, names, this.numericInputs);
     const frame = this.encoder.encode(columns, records.length, unread);
-    return { rows, frame, messages: predictionInputMessages(records.length, names, absent, unread, this.otherColumns(records)) };
+    return { rows, frame, messages: predictionInputMessages(records.length, names, absent, unread, () => this.otherColumns(records)) };
   }
 
   /** Columns of the records (the first RECORDS_NAMING_COLUMNS of them) that are neither inputs nor the target. */

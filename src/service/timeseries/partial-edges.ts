@@ -10,7 +10,7 @@
  */
 import type { Message } from '../../store/schema.js';
 import { lowerMedian } from '../../ml/core/statistics.js';
-import { addPeriods, inferInterval, periodStart, periodsBetween, type Interval } from '../../ml/timeseries/prepare.js';
+import { addPeriods, inferInterval, INTERVALS, periodStart, periodsBetween, type Interval } from '../../ml/timeseries/prepare.js';
 import { periodName, type SeriesGrid } from './series-grid.js';
 import type { SeriesInput } from './series-rows.js';
 
@@ -36,7 +36,7 @@ export function partialEdges(s: SeriesInput, g: SeriesGrid, from: number, to: nu
   for (let i = 0; i < s.timestamps.length; i++) {
     if (Number.isFinite(s.timestamps[i]) && Number.isFinite(s.target.values[i])) times.push(s.timestamps[i]!);
   }
-  if (new Set(times).size < 2) return [];
+  if (!times.some((t) => t !== times[0])) return []; // inferInterval needs two distinct times
   const step = inferInterval(times);
   if (!finer(step, g.interval)) return [];
   // Distinct steps of the data per grid period.
@@ -55,10 +55,8 @@ export function partialEdges(s: SeriesInput, g: SeriesGrid, from: number, to: nu
   return edges;
 }
 
-const ORDER: Interval[] = ['hour', 'day', 'week', 'month', 'year'];
-
 function finer(a: Interval, b: Interval): boolean {
-  return ORDER.indexOf(a) < ORDER.indexOf(b);
+  return INTERVALS.indexOf(a) < INTERVALS.indexOf(b);
 }
 
 export function partialEdgesMessages(edges: PartialEdge[], target: string, interval: Interval, forecast: boolean): Message[] {

@@ -26,16 +26,22 @@ export interface TargetGaps {
 /** Filled periods named in a message. */
 const NAMED_GAPS = 3;
 
-/** The target's filled periods among grid indices from…to (inclusive); null when every one was observed. */
-export function targetGaps(g: SeriesGrid, from: number, to: number, imputation: Imputation): TargetGaps | null {
+/**
+ * The target's filled periods among grid indices from…to (inclusive), and of them those from
+ * `windowFrom` on (an impact analysis's event window, which runs to `to`); null when every one was observed.
+ */
+export function targetGaps(g: SeriesGrid, from: number, to: number, imputation: Imputation, windowFrom?: number): TargetGaps | null {
   let filled = 0;
+  let inWindow = 0;
   const first: string[] = [];
   for (let i = from; i <= to; i++) {
     if (!g.targetFilled[i]) continue;
     filled++;
+    if (windowFrom !== undefined && i >= windowFrom) inWindow++;
     if (first.length < NAMED_GAPS) first.push(periodName(g, i));
   }
-  return filled === 0 ? null : { filled, of: to - from + 1, first, fill: g.targetFill, imputation };
+  if (filled === 0) return null;
+  return { filled, of: to - from + 1, first, fill: g.targetFill, imputation, ...(windowFrom === undefined ? {} : { inWindow }) };
 }
 
 export function targetGapsMessages(gaps: TargetGaps | null, target: string, interval: Interval): Message[] {
