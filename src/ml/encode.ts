@@ -6,6 +6,7 @@
 import { isMissingOrMarker, parseLogicalCell, readNumberCell } from '../domain/cells.js';
 import type { FeatureColumn, Frame, Task } from './frame.js';
 import { fitTextVectorizer, TextVectorizer, type SerializedTextVectorizer, type TextTarget, type VocabularyWord } from './text/text-vectorizer.js';
+import { numberIdentifier, textIdentifier, type IdentifierColumn } from './identifier-columns.js';
 
 export type DataType = 'numeric' | 'numericMeasure' | 'string' | 'logical' | 'date' | 'text';
 
@@ -142,30 +143,12 @@ export interface UnreadValues {
   firstValue: string;
 }
 
-/** A string column left out of the inputs because nearly every training row holds its own value. */
-export interface IdentifierColumn {
-  column: string;
-  distinct: number;
-  rows: number;
-}
-
-/**
- * A string column is taken for an identifier when at least this share of its values are distinct (as
- * AutoGluon's DropUniqueFeatureGenerator does for categories, at 0.99) and it has at least
- * MIN_ROWS_FOR_IDENTIFIER values. A value seen once tells the model nothing about a new row, which
- * holds a value never seen; but trees and one-hot linear models fit the training rows through it (a
- * customer id took 64 % of a churn model's split-gain importance while moving held-out predictions by
- * 1.6 points of probability).
- */
-const IDENTIFIER_DISTINCT_SHARE = 0.99;
-const MIN_ROWS_FOR_IDENTIFIER = 20;
-
 export class FrameEncoder {
   private readonly vectorizers = new Map<string, TextVectorizer>();
 
   /**
    * `fitted`: the text vectorizers just fitted (they also know the terms they left out, for the
-   * vocabulary); `identifiers`: the string columns fitting left out as identifiers (not saved).
+   * vocabulary); `identifiers`: the columns fitting left out as identifiers (identifier-columns.ts; not saved).
    */
   constructor(private readonly inputs: EncodedInput[], fitted: Map<string, TextVectorizer> = new Map(), readonly identifiers: IdentifierColumn[] = []) {
     for (const input of inputs) {
@@ -334,9 +317,12 @@ export function fitFrameEncoder(specs: ColumnSpec[], columns: RawColumns, target
     if (raw === undefined) throw new Error(`training data lacks column ${spec.name}`);
     switch (spec.dataType) {
       case 'numeric':
-      case 'numericMeasure':
-        inputs.push({ name: spec.name, dataType: spec.dataType });
+      case 'numericMeasure': {
+        const identifier = numberIdentifier(spec.name, Float64Array.from({ length: raw.length }, (_, i) => parseNumber(raw[i])));
+        if (identifier) identifiers.push(identifier);
+        else inputs.push({ name: spec.name, dataType: spec.dataType });
         break;
+      }
       case 'logical':
         inputs.push({ name: spec.name, dataType: 'logical', levels: LOGICAL_LEVELS });
         break;
@@ -348,17 +334,9 @@ export function fitFrameEncoder(specs: ColumnSpec[], columns: RawColumns, target
         break;
       }
       case 'string': {
-        const seen = new Set<string>();
-        let present = 0;
-        for (let i = 0; i < raw.length; i++) {
-          const v = asText(raw[i]);
-          if (!isMissing(v)) {
-            seen.add(v);
-            present++;
-          }
-        }
-        if (present >= MIN_ROWS_FOR_IDENTIFIER && seen.size >= IDENTIFIER_DISTINCT_SHARE * present) identifiers.push({ column: spec.name, distinct: seen.size, rows: present });
-        else inputs.push({ name: spec.name, dataType: spec.dataType, levels: [...seen].sort() });
+        const { identifier, levels } = textIdentifier(spec.name, Array.from({ length: raw.length }, (_, i) => asText(raw[i])));
+        if (identifier) identifiers.push(identifier);
+        else inputs.push({ name: spec.name, dataType: spec.dataType, levels });
         break;
       }
       case 'date':

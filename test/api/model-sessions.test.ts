@@ -73,8 +73,8 @@ for (const backend of await backends()) {
     });
 
     it('warns when the model leans on a column that numbers rows sorted by the target', async () => {
-      // Rows grouped by class, numbered 1…120, with features that say little: the row number gives the class away.
-      const lines = ['row,noise,colour,kind'];
+      // Rows grouped by class, numbered 1…120 in a column not named as an identifier, with features that say little: the row number gives the class away.
+      const lines = ['case,noise,colour,kind'];
       const kinds = ['a', 'b', 'c'];
       for (let i = 0; i < 120; i++) lines.push(`${i + 1},${((i * 37) % 11) / 10},${i % 2 ? 'blue' : 'red'},${kinds[Math.floor(i / 40)]}`);
       assert.equal((await s.call('PUT', '/v1/data/sorted', { body: lines.join('\n') + '\n', headers: { 'content-type': 'text/csv' } })).status, 201);
@@ -83,9 +83,34 @@ for (const backend of await backends()) {
       const said = leaning.messages.filter((m: any) => /numbers the rows/.test(m.message));
       assert.equal(said.length, 1, JSON.stringify(leaning.messages));
       assert.equal(said[0].severity, 'warning');
-      assert.match(said[0].message, /^Column row numbers the rows .* the model leans on it: \d+ % of the feature importance\. If the rows are ordered by 'kind'/);
-      const told = await finishedSession(s, (await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'sorted', predictionDomain: 'classification', targetColumn: 'kind', columns: { row: { role: 'none' } } } })).json.sessionId);
+      assert.match(said[0].message, /^Column case numbers the rows .* the model leans on it: \d+ % of the feature importance\. If the rows are ordered by 'kind'/);
+      const told = await finishedSession(s, (await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'sorted', predictionDomain: 'classification', targetColumn: 'kind', columns: { case: { role: 'none' } } } })).json.sessionId);
       assert.ok(!told.messages.some((m: any) => /numbers the rows/.test(m.message)), 'a column left out is not warned about');
+    });
+
+    it('leaves out a numeric column named as an identifier, with a warning, in model and anomaly sessions', async () => {
+      // The same rows grouped by class, numbered by PatientId: a model that used it would score as if it read the class.
+      const lines = ['PatientId,noise,colour,kind'];
+      for (let i = 0; i < 120; i++) lines.push(`${1001 + i},${((i * 37) % 11) / 10},${i % 2 ? 'blue' : 'red'},${['a', 'b', 'c'][Math.floor(i / 40)]}`);
+      assert.equal((await s.call('PUT', '/v1/data/patients', { body: lines.join('\n') + '\n', headers: { 'content-type': 'text/csv' } })).status, 201);
+      const done = await finishedSession(s, (await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'patients', predictionDomain: 'classification', targetColumn: 'kind' } })).json.sessionId);
+      assert.equal(done.status, 'completed', JSON.stringify(done.messages));
+      const warning = done.messages.find((m: any) => m.message.startsWith('Column PatientId '));
+      assert.equal(warning?.severity, 'warning', JSON.stringify(done.messages));
+      assert.match(warning.message, /^Column PatientId is named as an identifier and holds a different whole number in each of its \d+ training rows; the model leaves it out/);
+      assert.ok(!done.messages.some((m: any) => /numbers the rows/.test(m.message)), JSON.stringify(done.messages));
+      const importance = await s.call('GET', `/v1/sessions/${done.sessionId}/results/featureimportance`);
+      assert.deepEqual(Object.keys(importance.json.featureImportance).sort(), ['colour', 'noise']);
+      const results = await s.call('GET', `/v1/sessions/${done.sessionId}/results`);
+      assert.ok(results.json.metrics.accuracy < 0.8, `without the row number the features say little: accuracy ${results.json.metrics.accuracy}`);
+      const predicted = await s.call('POST', `/v1/models/${done.modelId}/predict`, { json: { data: [{ noise: 0.3, colour: 'red' }] } });
+      assert.equal(predicted.status, 200, predicted.text);
+      assert.deepEqual(predicted.json.messages, [], 'PatientId is no input: a record without it lacks nothing');
+      const anomalies = await finishedSession(s, (await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'patients', predictionDomain: 'anomalies', columns: { kind: { role: 'none' } } } })).json.sessionId);
+      assert.equal(anomalies.status, 'completed', JSON.stringify(anomalies.messages));
+      assert.ok(anomalies.messages.some((m: any) => /^Column PatientId is named as an identifier/.test(m.message)), JSON.stringify(anomalies.messages));
+      const kept = await finishedSession(s, (await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'patients', predictionDomain: 'classification', targetColumn: 'kind', columns: { PatientId: { role: 'key' } } } })).json.sessionId);
+      assert.ok(!kept.messages.some((m: any) => /PatientId/.test(m.message)), 'a column given role key is not reported');
     });
 
     it('drops classes with fewer than 5 rows with a warning and completes; sub-resources that do not apply are 404', async () => {

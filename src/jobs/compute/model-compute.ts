@@ -7,7 +7,8 @@
  */
 import { availableParallelism } from 'node:os';
 import { classificationMetricIntervals, regressionMetricIntervals, type TestMetricIntervals } from '../../ml/metrics/test-metric-intervals.js';
-import { encodeTarget, fitFrameEncoder, type ColumnSpec, type IdentifierColumn, type RawColumns, type RawValue } from '../../ml/encode.js';
+import { encodeTarget, fitFrameEncoder, type ColumnSpec, type RawColumns, type RawValue } from '../../ml/encode.js';
+import type { IdentifierColumn } from '../../ml/identifier-columns.js';
 import { cellText, columnValues, type LoadedColumns } from '../../ml/loaded-columns.js';
 import type { Task } from '../../ml/frame.js';
 import type { ContestResult } from '../../ml/tabular/contest/index.js';
@@ -343,8 +344,10 @@ function gatherColumns(values: RawColumns, rows: ArrayLike<number>): Record<stri
 
 function noFeatures(specs: ColumnSpec[], identifiers: IdentifierColumn[]): string {
   const excluded = specs.map((s) => s.name).join(', ');
-  const ids = identifiers.length ? ` ${identifiers.map((c) => c.column).join(', ')} ${identifiers.length === 1 ? 'holds' : 'hold'} a different value in nearly every row, as an identifier does, and tell${identifiers.length === 1 ? 's' : ''} nothing about new rows.` : '';
-  return `The data source has no usable feature columns: a model needs at least one column besides the target and key columns (columns in effect: ${excluded}).${ids}`;
+  const why = ({ column, kind }: IdentifierColumn) => kind === 'text'
+    ? ` ${column} holds a different value in nearly every row, as an identifier does, and tells nothing about new rows.`
+    : ` ${column} is named as an identifier and holds a different whole number in every row: it tells nothing about new rows.`;
+  return `The data source has no usable feature columns: a model needs at least one column besides the target and key columns (columns in effect: ${excluded}).${identifiers.map(why).join('')}`;
 }
 
 /** Test metrics that rest on a few rows (test-metric-intervals.ts heavyTailed), said with the share those rows make. */
@@ -358,11 +361,13 @@ function heavyTailWarnings(intervals: TestMetricIntervals, testRows: number): Me
   }];
 }
 
-/** Why string columns with a value of their own in nearly every row were left out (encode.ts IdentifierColumn). */
+/** Why columns that identify the rows were left out (identifier-columns.ts). */
 function identifierWarnings(identifiers: IdentifierColumn[]): Message[] {
-  return identifiers.map(({ column, distinct, rows }) => ({
+  return identifiers.map(({ column, kind, distinct, rows }) => ({
     severity: 'warning',
-    message: `Column ${column} holds ${distinct} different values in its ${rows} training rows, as an identifier does; the model leaves it out, since a value seen once tells nothing about a new row. Give it role key (or none) to say so, or dataType text if its words carry meaning.`,
+    message: kind === 'text'
+      ? `Column ${column} holds ${distinct} different values in its ${rows} training rows, as an identifier does; the model leaves it out, since a value seen once tells nothing about a new row. Give it role key (or none) to say so, or dataType text if its words carry meaning.`
+      : `Column ${column} is named as an identifier and holds a different whole number in each of its ${rows} training rows; the model leaves it out, since a row's number tells nothing about a new row (and in a file ordered by the target it would give the target away). Give it role key (or none) to say so; if its numbers measure something, name the column for what they measure.`,
   }));
 }
 
