@@ -22,6 +22,8 @@ export interface ColumnProfile {
    * no date, so the column is text, and the upload says why.
    */
   dayFirstDates?: boolean;
+  /** A column of whole numbers rising from row to row, none missing, as row numbers or row names are. */
+  risingWholeNumbers?: boolean;
 }
 
 /** d/m/y or d.m.y or d-m-y, a time after it allowed; the day is checked separately (> 12 somewhere). */
@@ -54,6 +56,8 @@ export class ColumnProfiler {
   private lastDate = NaN;
   private dayFirst = true;
   private dayPast12 = false;
+  private rising = true;
+  private lastWhole = -Infinity;
   /** The currency symbol of the column's numbers, '' until one is seen. */
   private currency = '';
   /** Whether the column's numbers carry a percent sign, once one is seen. */
@@ -67,6 +71,7 @@ export class ColumnProfiler {
     }
     if (isMissingCell(value)) {
       this.missing++;
+      this.rising = false;
       return;
     }
     this.present++;
@@ -78,13 +83,15 @@ export class ColumnProfiler {
 
   addMissing(count: number): void {
     this.missing += count;
+    if (count > 0) this.rising = false;
   }
 
   result(): ColumnProfile {
     const base = { present: this.present, missing: this.missing, zeroOne: false, uniqueDates: false };
     if (this.present === 0) return { ...base, dataType: 'string' };
     if (this.numeric) {
-      return { ...base, dataType: this.integer ? 'numeric' : 'numericMeasure', zeroOne: this.integer && this.zeroOne };
+      const rising = this.integer && this.rising && this.present >= 2 ? { risingWholeNumbers: true } : {};
+      return { ...base, dataType: this.integer ? 'numeric' : 'numericMeasure', zeroOne: this.integer && this.zeroOne, ...rising };
     }
     if (this.logical && this.sawLogicalWord) return { ...base, dataType: 'logical' };
     if (this.date) {
@@ -102,6 +109,14 @@ export class ColumnProfiler {
     }
     if (!Number.isInteger(n)) this.integer = false;
     if (n !== 0 && n !== 1) this.zeroOne = this.logical = false;
+    this.noteRising(n);
+  }
+
+  /** Only while the column has risen so far: most columns stop at their second or third value. */
+  private noteRising(x: number): void {
+    if (!this.rising) return;
+    if (Number.isInteger(x) && x > this.lastWhole) this.lastWhole = x;
+    else this.rising = false;
   }
 
   private addBoolean(b: boolean): void {
@@ -116,6 +131,7 @@ export class ColumnProfiler {
     const s = first > 32 && first < 127 && last > 32 && last < 127 ? raw : raw.trim();
     if (s === '' || MISSING_MARKERS.has(s)) {
       this.missing++;
+      this.rising = false;
       return;
     }
     this.present++;
@@ -144,6 +160,7 @@ export class ColumnProfiler {
     if (n.currency) this.currency = n.currency;
     this.percent = n.percent;
     if (n.form !== 1) this.integer = false;
+    if (this.rising) this.noteRising(n.form === 1 && !n.currency && !n.percent ? Number(n.digits) : NaN);
     // Without an exponent, fewer than 300 characters are always a finite number: once the 0/1
     // question is settled, the value itself is not needed.
     if (!this.zeroOne && n.form !== 3 && n.digits.length < 300) return;

@@ -182,6 +182,31 @@ for (const backend of await backends()) {
       for (const name of ['phantom', 'unnamed']) assert.equal((await s.call('DELETE', `/v1/data/${name}`)).status, 204);
     });
 
+    it('the unnamed index column R\'s write.csv and pandas\' to_csv write first gets role none, saying so; a time series\' value is still its target', async () => {
+      const r = await s.call('PUT', '/v1/data/rexport', { body: '"","weight","height"\n"1",60,170\n"2",72,181\n"3",55,160\n', headers: { 'content-type': 'text/csv' } });
+      assert.equal(r.status, 201, r.text);
+      assert.deepEqual([r.json.columns.column1.dataType, r.json.columns.column1.role, r.json.columns.weight.role], ['numeric', 'none', 'feature']);
+      assert.deepEqual(r.json.messages, [{ severity: 'informational', message: "The CSV's column 1 has no name and numbers the rows (3 whole numbers rising from row to row, as R's write.csv and pandas' to_csv write row names and the index): it is kept as 'column1' with role none, so models leave it out. Give it role feature in the columns metadata if its numbers mean more." }]);
+      const series = await s.call('PUT', '/v1/data/pexport', { body: ',day,sales\n0,2017-01-01,5\n1,2017-01-02,7\n2,2017-01-03,6\n', headers: { 'content-type': 'text/csv' } });
+      assert.deepEqual(Object.fromEntries(Object.entries(series.json.columns).map(([n, c]: [string, any]) => [n, c.role])), { column1: 'none', day: 'timestamp', sales: 'target' });
+      // Not: numbers that do not rise, a file without a header (every column positional), JSON.
+      const cases: [string, string, string | Record<string, unknown>][] = [
+        ['unsorted', 'text/csv', ',weight\n2,60\n1,72\n3,55\n'],
+        ['headerless', 'text/csv', '1,60\n2,72\n3,55\n'],
+        ['json', 'application/json', { data: [{ column1: 1, weight: 60 }, { column1: 2, weight: 72 }] }],
+      ];
+      for (const [name, type, body] of cases) {
+        const up = await s.call('PUT', `/v1/data/${name}`, typeof body === 'string' ? { body, headers: { 'content-type': type } } : { json: body });
+        assert.equal(up.json.columns.column1.role, 'feature', name);
+        assert.deepEqual(up.json.messages, [], name);
+      }
+      const overridden = await s.call('PUT', '/v1/data/rexport', { json: { columns: { column1: { role: 'feature' } } } });
+      assert.equal(overridden.json.columns.column1.role, 'feature', 'the metadata may give it a role');
+      const appended = await s.call('PUT', '/v1/data/unsorted', { body: ',weight\n4,61\n5,62\n', headers: { 'content-type': 'text/csv' } });
+      assert.equal(appended.json.columns.column1.role, 'feature', 'a stored column keeps its role');
+      for (const name of ['rexport', 'pexport', 'unsorted', 'headerless', 'json']) assert.equal((await s.call('DELETE', `/v1/data/${name}`)).status, 204);
+    });
+
     it('a file with semicolons or tabs between its values, or not in UTF-8, is refused, saying what to send (it was one column, a ragged-line error, or U+FFFD in the values)', async () => {
       for (const [name, body, what] of [['euro', '\ufeffname;price\r\nA;1,5\r\nB;2,5\r\n', '1 semicolon'], ['tabbed', 'name\tprice\tqty\nA\t1.5\t3\n', '2 tabs']] as const) {
         const r = await s.call('PUT', `/v1/data/${name}`, { body, headers: { 'content-type': 'text/csv' } });

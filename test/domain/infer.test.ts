@@ -101,6 +101,13 @@ test('real time series (fixtures): a sole numeric column becomes the target, sev
   assert.ok(Object.values(seatbelts).every((c) => c.role === 'timestamp' || c.role === 'feature'));
 });
 
+test('a numeric column declared with role none or key is no candidate for a time series\' target', () => {
+  const profiles = profileRecords([{ n: 1, when: '2017-01-01', v: 5.5 }, { n: 2, when: '2017-01-02', v: 6.5 }]);
+  assert.equal(summary(upload(profiles)).v, 'numericMeasure/feature/mean/mean', 'two numbers: no target inferred');
+  assert.equal(summary(upload(profiles, { n: { role: 'none' } })).v, 'numericMeasure/target/mean/mean');
+  assert.equal(summary(upload(profiles, { n: { role: 'key' } })).v, 'numericMeasure/feature/mean/mean', 'a key rules out the inferred timestamp, so no series');
+});
+
 test('real tables without a unique date column (fixtures): no timestamp, no inferred target', () => {
   const air = upload(profileTable(readFixture('regression/airquality.csv')));
   assert.ok(Object.values(air).every((c) => c.role === 'feature'));

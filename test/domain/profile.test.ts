@@ -34,6 +34,20 @@ test('numbers: integers are numeric, any decimal makes numericMeasure, 0/1 stays
   assert.equal(typeOf(['20170101', '20170102']), 'numeric');
 });
 
+test('whole numbers rising from row to row, none missing: row numbers (text or JSON numbers, by any steps)', () => {
+  assert.equal(profileOf(['1', '2', '3', '7']).risingWholeNumbers, true);
+  assert.equal(profileOf([0, 1, 2]).risingWholeNumbers, true);
+  assert.equal(profileOf(['1,000', '1,001']).risingWholeNumbers, true);
+  for (const values of [['1', '3', '2'], ['1', '1', '2'], ['1', '', '2'], ['1', 'NA', '2'], ['1', '2.5', '3'], ['1'], ['$1', '$2'], ['1%', '2%'], ['3', '2', '1']]) {
+    assert.equal(profileOf(values).risingWholeNumbers, undefined, values.join(' '));
+  }
+  const p = new TableProfiler(['n', 'late']);
+  p.addRow(['1', '5']);
+  p.addRecord({ n: 2 });
+  assert.equal(p.profiles().n.risingWholeNumbers, true);
+  assert.equal(p.profiles().late.risingWholeNumbers, undefined, 'a record without the column leaves a gap');
+});
+
 test('logical: true/false, yes/no, on/off words in any case, mixed with 1/0', () => {
   assert.equal(typeOf(['True', 'false', '']), 'logical');
   assert.equal(typeOf(['YES', 'no', 'On', 'off']), 'logical');

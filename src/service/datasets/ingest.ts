@@ -115,10 +115,13 @@ async function write(db: Db, writer: DatasetWriter, req: IngestRequest): Promise
   if (rowsReceived >= ANALYZE_ROWS) await rowsStore.analyze([table]);
   const unnamed = emptyPositionalColumns(profiles, stored, req.requestedColumns);
   for (const name of unnamed) delete profiles[name];
-  const inferred = inferColumns(profiles, [stored as ColumnPatchMap, req.requestedColumns]);
+  const rowNames = req.records instanceof CsvRecords ? rowNameColumns(profiles, stored, req.requestedColumns) : [];
+  const rowNameRoles: ColumnPatchMap = Object.fromEntries(rowNames.map((name) => [name, { role: 'none' }]));
+  const inferred = inferColumns(profiles, [rowNameRoles, stored as ColumnPatchMap, req.requestedColumns]);
+  for (const name of rowNames) inferred[name] = { ...inferred[name]!, role: 'none' };
   const columns = mergeColumns(inferred, stored, req.requestedColumns);
   validateColumns(columns);
-  const messages = [...unnamedMessages(unnamed), ...dayFirstMessages(profiles, columns)];
+  const messages = [...unnamedMessages(unnamed), ...rowNameMessages(rowNames, profiles), ...dayFirstMessages(profiles, columns)];
   const finalIdentity = identity ?? findIdentity(columns);
   const identityColumn = finalIdentity.kind === 'none' ? null : finalIdentity.column;
   const datasets = new DatasetsStore(db);
@@ -154,6 +157,26 @@ function emptyPositionalColumns(profiles: Record<string, ColumnProfile>, stored:
   return Object.entries(profiles)
     .filter(([name, p]) => positionOfName(name) !== undefined && p.present === 0 && !(name in stored) && !(name in requested))
     .map(([name]) => name);
+}
+
+/**
+ * New columns the CSV header left unnamed, beside named ones, holding whole numbers that rise from row
+ * to row: the index R's write.csv and pandas' to_csv write as the first column by default (1, 2, 3, …
+ * or 0, 1, 2, …). As a feature it numbers the rows, which leaks the target of a file sorted by it and
+ * makes the first and last rows look anomalous; it gets role none, which the metadata shows and a
+ * request may override.
+ */
+function rowNameColumns(profiles: Record<string, ColumnProfile>, stored: ColumnMap, requested: ColumnPatchMap): string[] {
+  const names = Object.keys(profiles);
+  if (names.every((n) => positionOfName(n) !== undefined)) return [];
+  return names.filter((n) => positionOfName(n) !== undefined && profiles[n]!.risingWholeNumbers && !(n in stored) && requested[n]?.role === undefined);
+}
+
+function rowNameMessages(names: string[], profiles: Record<string, ColumnProfile>): Message[] {
+  return names.map((name) => ({
+    severity: 'informational',
+    message: `The CSV's column ${positionOfName(name)} has no name and numbers the rows (${profiles[name]!.present} whole numbers rising from row to row, as R's write.csv and pandas' to_csv write row names and the index): it is kept as '${name}' with role none, so models leave it out. Give it role feature in the columns metadata if its numbers mean more.`,
+  }));
 }
 
 function unnamedMessages(names: string[]): Message[] {
