@@ -75,6 +75,17 @@ test('an unclosed quote and text after a closing quote are errors naming the lin
   assert.match(after.message, /closing quote is followed by 'y'/);
 });
 
+test('semicolons or tabs separate values when the parser is made for them; commas are then data', () => {
+  for (const separator of [';', '\t'] as const) {
+    const parser = new CsvParser(separator);
+    const out: string[][] = [];
+    parser.push(`a${separator}"b${separator}c"${separator}1,5\nx${separator}"y"${separator}`, out);
+    parser.end(out);
+    assert.deepEqual(out, [['a', `b${separator}c`, '1,5'], ['x', 'y', '']]);
+  }
+  assert.throws(() => { const p = new CsvParser(';'); p.push('"a"b;c\n', []); }, /a closing quote is followed by 'b' instead of a semicolon or the end of the line/);
+});
+
 test('chunks cut anywhere in a longer mixed text parse like the whole text', () => {
   const lines = ['id,text,n'];
   for (let i = 0; i < 200; i++) {

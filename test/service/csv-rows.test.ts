@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { fixturePath, parseCsv } from '../support/fixtures.js';
-import { csvRowBatches, type CsvRowBatch } from '../../src/service/datasets/csv-rows.js';
+import { csvRowBatches, readDecimalCommaLocale, sniffDialect, type CsvRowBatch } from '../../src/service/datasets/csv-rows.js';
 import { TooLargeError, ValidationError } from '../../src/service/errors.js';
 
 /** The bytes as a stream of `size`-byte chunks (cutting multi-byte characters too). */
@@ -66,6 +66,35 @@ test('a column the header leaves unnamed is named by its position, as a file wit
   const [batch] = await read('a,,c,\n1,2,3,\n', 10);
   assert.deepEqual(batch!.header, ['a', 'column2', 'c', 'column4']);
   assert.deepEqual(batch!.rows, [['1', '2', '3', '']]);
+});
+
+test('the first line decides the dialect, quoted values aside: commas, else semicolons with decimal commas, else tabs', () => {
+  assert.deepEqual(sniffDialect('a,b;c'), { separator: ',', decimalComma: false });
+  assert.deepEqual(sniffDialect('\ufeffname;price'), { separator: ';', decimalComma: true });
+  assert.deepEqual(sniffDialect('"Umsatz (Tsd., EUR)";Datum'), { separator: ';', decimalComma: true });
+  assert.deepEqual(sniffDialect('"a;b",c'), { separator: ',', decimalComma: false });
+  assert.deepEqual(sniffDialect('a\tb'), { separator: '\t', decimalComma: false });
+  assert.deepEqual(sniffDialect('count'), { separator: ',', decimalComma: false });
+});
+
+test('decimal commas become points, grouping points go; dates written day first become ISO 8601; text and points without a comma stay', () => {
+  const rows = [['1,5', '-0,25', '1.234,56', '12,5 %', '7\u00a0%', '+3,0', '1.234', 'a,b', '1,2,3', '1.2,5', ',5', '7', '0,5%'],
+    ['13.01.2017', '3/1/2017', '13-01-2017 8:30', '13.01.2017 08:30:15', '01.13.2017', '13.01.17', '13.01-2017', 'Sat 13.01.2017']];
+  readDecimalCommaLocale(rows);
+  assert.deepEqual(rows, [['1.5', '-0.25', '1234.56', '12.5%', '7%', '+3.0', '1.234', 'a,b', '1,2,3', '1.2,5', ',5', '7', '0.5%'],
+    ['2017-01-13', '2017-01-03', '2017-01-13 08:30', '2017-01-13 08:30:15', '01.13.2017', '13.01.17', '13.01-2017', 'Sat 13.01.2017']]);
+});
+
+test('a semicolon file with a header longer than a chunk, cut anywhere, reads like the whole', async () => {
+  const header = Array.from({ length: 40 }, (_, i) => `column name ${i}`).join(';');
+  const line = Array.from({ length: 40 }, (_, i) => `${i},5`).join(';');
+  const text = `${header}\n${line}\n${line}\n`;
+  for (const size of [3, 64, 1000]) {
+    const batches = await read(text, size);
+    assert.equal(batches[0]!.header.length, 40);
+    assert.deepEqual(batches[0]!.dialect, { separator: ';', decimalComma: true });
+    assert.deepEqual(batches.flatMap((b) => b.rows), [0, 1].map(() => Array.from({ length: 40 }, (_, i) => `${i}.5`)), `chunks of ${size}`);
+  }
 });
 
 test('a body over the byte limit is refused as too large', async () => {

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Readable } from 'node:stream';
 import type { ColumnProfile } from '../../domain/profile.js';
 import { ServiceError, TooLargeError, ValidationError } from '../errors.js';
-import { csvRowBatches } from './csv-rows.js';
+import { csvRowBatches, type CsvDialect } from './csv-rows.js';
 import type { CsvRecords } from './record-sources.js';
 import type { CopyFormat } from '../../store/sql-pool.js';
 import { RowEncoder, type EncodedBatch, type RowEncoderOptions } from './row-encoder.js';
@@ -18,11 +18,17 @@ export type ToCsvThread = { kind: 'chunk'; bytes: Uint8Array } | { kind: 'end' }
 export type FromCsvThread =
   | { kind: 'taken' }
   | { kind: 'batch'; bytes: Uint8Array; format: CopyFormat; rows: number; dataBytes: number }
-  | { kind: 'done'; profiles: Record<string, ColumnProfile> }
+  | ({ kind: 'done' } & EncodedCsv)
   | { kind: 'error'; error: SerialisedError };
 
 /** A batch ready for COPY: binary format (CSV) or text as a string (JSON records). */
 export type StoredBatch = EncodedBatch;
+
+/** What encoding a CSV upload learnt: its columns' profiles and the dialect it was written in. */
+export interface EncodedCsv {
+  profiles: Record<string, ColumnProfile>;
+  dialect: CsvDialect;
+}
 
 /** Request chunks handed to the thread and not yet taken by its parser: bounds memory, not speed. */
 const CHUNKS_AHEAD = 32;
@@ -36,11 +42,11 @@ const WORKER_FILE = fileURLToPath(new URL('./csv-ingest-worker.js', import.meta.
 /**
  * Parses, profiles and encodes a CSV upload in its own thread while `store` copies the previous
  * batch into the database: the two run on two cores, and the event loop only moves bytes. Under
- * tsx (no compiled worker) the same work runs in this thread. Returns the columns' profiles.
+ * tsx (no compiled worker) the same work runs in this thread. Returns the columns' profiles and the file's dialect.
  */
 export async function encodeCsvInThread(
   records: CsvRecords, options: RowEncoderOptions, batchRows: number, store: (b: StoredBatch) => Promise<void>,
-): Promise<Record<string, ColumnProfile>> {
+): Promise<EncodedCsv> {
   if (!existsSync(WORKER_FILE)) {
     return encodeCsv(records.input, options, batchRows, records.opts.maxBytes, async (b) => store(b));
   }
@@ -48,14 +54,14 @@ export async function encodeCsvInThread(
   const input = records.input;
   const batches: StoredBatch[] = [];
   let untaken = 0;
-  let outcome: { profiles: Record<string, ColumnProfile> } | { error: Error } | undefined;
+  let outcome: EncodedCsv | { error: Error } | undefined;
   const waiting: (() => void)[] = [];
   const notify = () => { for (const w of waiting.splice(0)) w(); };
   const until = async (ready: () => boolean) => { while (!ready()) await new Promise<void>((r) => waiting.push(r)); };
   worker.on('message', (m: FromCsvThread) => {
     if (m.kind === 'taken') untaken--;
     else if (m.kind === 'batch') batches.push({ data: m.bytes, format: m.format, rows: m.rows, dataBytes: m.dataBytes });
-    else if (m.kind === 'done') outcome ??= { profiles: m.profiles };
+    else if (m.kind === 'done') outcome ??= { profiles: m.profiles, dialect: m.dialect };
     else outcome ??= { error: restoreError(m.error) };
     notify();
   });
@@ -94,7 +100,7 @@ export async function encodeCsvInThread(
       if (outcome.error instanceof TooLargeError) input.destroy(outcome.error);
       throw outcome.error;
     }
-    return outcome.profiles;
+    return outcome;
   } catch (e) {
     outcome ??= { error: e as Error };
     throw e;
@@ -109,14 +115,16 @@ export async function encodeCsvInThread(
 /** The work itself, wherever it runs: CSV → row batches → COPY text, profiling every column. */
 export async function encodeCsv(
   input: Readable, options: RowEncoderOptions, batchRows: number, maxBytes: number, emit: (b: EncodedBatch) => void | Promise<void>,
-): Promise<Record<string, ColumnProfile>> {
+): Promise<EncodedCsv> {
   const encoder = new RowEncoder(options);
   let pending: string[][] = [];
   let header: readonly string[] | undefined;
+  let dialect: CsvDialect = { separator: ',', decimalComma: false };
   // A small first batch: the database starts (and warms up) while the next ones are parsed.
   let emitAt = Math.min(batchRows, FIRST_BATCH_ROWS);
   for await (const batch of csvRowBatches(input, { maxBytes })) {
     header = batch.header;
+    dialect = batch.dialect;
     for (const row of batch.rows) pending.push(row);
     if (pending.length >= emitAt) {
       await emit(encoder.csvBatch(header, pending));
@@ -125,7 +133,7 @@ export async function encodeCsv(
     }
   }
   if (pending.length > 0) await emit(encoder.csvBatch(header!, pending));
-  return encoder.profiles();
+  return { profiles: encoder.profiles(), dialect };
 }
 
 interface SerialisedError {

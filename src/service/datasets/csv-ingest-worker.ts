@@ -32,11 +32,11 @@ async function* chunks(): AsyncGenerator<Buffer> {
 }
 
 try {
-  const profiles = await encodeCsv(Readable.from(chunks()), options, batchRows, maxBytes, (batch) => {
+  const encoded = await encodeCsv(Readable.from(chunks()), options, batchRows, maxBytes, (batch) => {
     const bytes = typeof batch.data === 'string' ? new TextEncoder().encode(batch.data) : batch.data;
     send({ kind: 'batch', bytes, format: batch.format, rows: batch.rows, dataBytes: batch.dataBytes }, [bytes.buffer as ArrayBuffer]);
   });
-  send({ kind: 'done', profiles });
+  send({ kind: 'done', ...encoded });
 } catch (e) {
   send({ kind: 'error', error: serialiseError(e) });
 }

@@ -21,12 +21,17 @@ export class CsvSyntaxError extends Error {
 const LF = 10;
 const CR = 13;
 const QUOTE = 34;
-const COMMA = 44;
 const BOM = 0xfeff;
 
 const enum State { FieldStart, Unquoted, Quoted, QuoteInQuoted }
 
+/** What separates the values of a record: a comma (RFC 4180), or a semicolon or tab in other dialects (csv-rows.ts). */
+export type CsvSeparator = ',' | ';' | '\t';
+
+const SEPARATOR_NAMES: Record<CsvSeparator, string> = { ',': 'a comma', ';': 'a semicolon', '\t': 'a tab' };
+
 export class CsvParser {
+  private readonly separatorCode: number;
   /** Values per record, fixed by the first record (-1 before it). */
   private width = -1;
   /** Unconsumed text: the start of a line the fast path has not seen the end of. */
@@ -44,6 +49,10 @@ export class CsvParser {
   private recordQuoted = false;
   /** Inside quotes, the last character was a CR (already counted as a line break). */
   private quotedCr = false;
+
+  constructor(private readonly separator: CsvSeparator = ',') {
+    this.separatorCode = separator.charCodeAt(0);
+  }
 
   /** Parses a chunk of text; appends completed records to `out`. */
   push(text: string, out: string[][]): void {
@@ -97,7 +106,7 @@ export class CsvParser {
         simple = (quoteAt === -1 || quoteAt >= end) && (crAt === -1 || crAt >= end);
       }
       if (simple) {
-        if (end > pos) this.emit(s.slice(pos, end).split(','), this.line, out);
+        if (end > pos) this.emit(s.slice(pos, end).split(this.separator), this.line, out);
         this.line++;
         pos = next + 1;
         continue;
@@ -132,7 +141,7 @@ export class CsvParser {
           }
           break;
         case State.Unquoted:
-          if (c === COMMA) {
+          if (c === this.separatorCode) {
             this.field += s.slice(from, i);
             this.endField();
             from = ++i;
@@ -158,13 +167,13 @@ export class CsvParser {
             this.state = State.Quoted;
             this.quotedCr = false;
             from = ++i;
-          } else if (c === COMMA) {
+          } else if (c === this.separatorCode) {
             this.endField();
             from = ++i;
           } else if (c === LF || c === CR) {
             return this.lineEnd(c, i, out);
           } else {
-            throw new CsvSyntaxError(`a closing quote is followed by '${s[i]}' instead of a comma or the end of the line`, this.recordLine);
+            throw new CsvSyntaxError(`a closing quote is followed by '${s[i]}' instead of ${SEPARATOR_NAMES[this.separator]} or the end of the line`, this.recordLine);
           }
           break;
       }

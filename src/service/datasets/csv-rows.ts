@@ -1,11 +1,21 @@
 import type { Readable } from 'node:stream';
 import { TooLargeError, ValidationError } from '../errors.js';
-import { CsvParser } from './csv-parser.js';
+import { CsvParser, type CsvSeparator } from './csv-parser.js';
 
-/** Rows of a CSV upload in header order, values as sent ('' for an empty cell). */
+/**
+ * How a CSV file is written: its separator, and whether its numbers have a decimal comma (the
+ * semicolon dialect Excel writes where the comma is the decimal separator: most of Europe).
+ */
+export interface CsvDialect {
+  separator: CsvSeparator;
+  decimalComma: boolean;
+}
+
+/** Rows of a CSV upload in header order, values as sent ('' for an empty cell) but for decimal commas (see readDecimalCommaLocale). */
 export interface CsvRowBatch {
   header: readonly string[];
   rows: string[][];
+  dialect: CsvDialect;
 }
 
 /** Rows per batch: small, so that parsed values are garbage before the next young-generation collection. */
@@ -21,7 +31,6 @@ const DATA_LIKE = /^[\d\s.:/+-]+$/;
  */
 export async function* csvRowBatches(input: Readable, opts: { maxBytes: number; batchRows?: number }): AsyncGenerator<CsvRowBatch> {
   const batchRows = opts.batchRows ?? CSV_BATCH_ROWS;
-  const parser = new CsvParser();
   // Fatal: a byte that is not UTF-8 is refused, not replaced by U+FFFD (Excel's "CSV (Comma
   // delimited)" writes Windows-1252, whose "café" was stored as "caf\uFFFD" without a word).
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -29,26 +38,38 @@ export async function* csvRowBatches(input: Readable, opts: { maxBytes: number; 
     try {
       return chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode();
     } catch {
-      throw ValidationError.of('data', `The CSV is not UTF-8 text: bytes ${from}–${to} hold a byte sequence that is not UTF-8, as in a file saved in another encoding (Excel's "CSV (Comma delimited)" writes Windows-1252). Save it as UTF-8 (in Excel: "CSV UTF-8 (Comma delimited)").`);
+      throw ValidationError.of('data', `The CSV is not UTF-8 text: bytes ${from}–${to} hold a byte sequence that is not UTF-8, as in a file saved in another encoding (Excel's "CSV (Comma delimited)" writes Windows-1252). Save it as UTF-8 (in Excel: "CSV UTF-8").`);
     }
   };
   let header: string[] | undefined;
   let rows: string[][] = [];
   let bytes = 0;
-  let firstLine: string | undefined = '';
-  const sniff = (text: string, atEnd: boolean) => {
-    if (firstLine === undefined) return;
-    firstLine += text;
-    const end = firstLine.indexOf('\n');
-    if (end < 0 && !atEnd) return;
-    refuseOtherSeparators(end < 0 ? firstLine : firstLine.slice(0, end));
-    firstLine = undefined;
+  // The parser is made once the first line, which decides the dialect, is complete; text before then waits in `head`.
+  let parser: CsvParser | undefined;
+  let dialect: CsvDialect = { separator: ',', decimalComma: false };
+  let head = '';
+  const feed = (text: string, atEnd: boolean) => {
+    if (!parser) {
+      head += text;
+      const end = head.indexOf('\n');
+      if (end < 0 && !atEnd) return;
+      dialect = sniffDialect(end < 0 ? head : head.slice(0, end));
+      parser = new CsvParser(dialect.separator);
+      text = head;
+      head = '';
+    }
+    parser.push(text, rows);
+    if (atEnd) parser.end(rows);
   };
   const takeHeader = () => {
     if (header || rows.length === 0) return;
     const names = headerNames(rows[0]!);
     if (names) rows.shift();
     header = names ?? rows[0]!.map((_, i) => positionalName(i));
+  };
+  const batch = (): CsvRowBatch => {
+    if (dialect.decimalComma) readDecimalCommaLocale(rows);
+    return { header: header!, rows, dialect };
   };
   try {
     for await (const chunk of input as AsyncIterable<Buffer>) {
@@ -58,40 +79,79 @@ export async function* csvRowBatches(input: Readable, opts: { maxBytes: number; 
         input.destroy(tooLarge);
         throw tooLarge;
       }
-      const text = decode(chunk, bytes - chunk.length, bytes);
-      sniff(text, false);
-      parser.push(text, rows);
+      feed(decode(chunk, bytes - chunk.length, bytes), false);
       takeHeader();
       if (rows.length >= batchRows) {
-        yield { header: header!, rows };
+        yield batch();
         rows = [];
       }
     }
-    const rest = decode(undefined, bytes, bytes);
-    sniff(rest, true);
-    parser.push(rest, rows);
-    parser.end(rows);
+    feed(decode(undefined, bytes, bytes), true);
   } catch (e) {
     if (e instanceof TooLargeError || e instanceof ValidationError) throw e;
     // Syntax errors name their line (CsvSyntaxError); a failing stream (a broken download) is a 400 too.
     throw ValidationError.of('data', `The CSV could not be read: ${(e as Error).message ?? String(e)}`);
   }
   takeHeader();
-  if (rows.length > 0) yield { header: header!, rows };
+  if (rows.length > 0) yield batch();
 }
 
 /**
- * A first line without a comma but with semicolons or tabs is a file of another dialect (European
- * Excel exports use ';' and decimal commas): read as CSV it became one column named "a\tb", or a
- * ragged-line error about line 2. Refused, saying what to send instead.
+ * The dialect from the first line, its quoted values left aside: commas separate values when the
+ * line has one; otherwise semicolons (Excel's CSV where the decimal separator is a comma, which
+ * also writes numbers as 1,5), else tabs; a line with none of them is one column.
  */
-function refuseOtherSeparators(line: string): void {
-  if (line.includes(',')) return;
-  for (const [separator, name] of [[';', 'semicolons'], ['\t', 'tabs']] as const) {
-    const count = line.split(separator).length - 1;
-    if (count === 0) continue;
-    throw ValidationError.of('data', `The first line has no commas but ${count} ${count === 1 ? name.slice(0, -1) : name}: Sibyl reads comma-separated values (RFC 4180), with '.' as the decimal point. Save the file as comma-separated CSV (in Excel: "CSV UTF-8 (Comma delimited)"), or send the rows as JSON.`);
+export function sniffDialect(firstLine: string): CsvDialect {
+  const unquoted = firstLine.replace(/"(?:[^"]|"")*"?/g, '');
+  if (unquoted.includes(',')) return { separator: ',', decimalComma: false };
+  if (unquoted.includes(';')) return { separator: ';', decimalComma: true };
+  if (unquoted.includes('\t')) return { separator: '\t', decimalComma: false };
+  return { separator: ',', decimalComma: false };
+}
+
+/**
+ * A number with a decimal comma, thousands grouped by points or not, a percent sign allowed (after a
+ * space too, as such locales write it): 1,5 · -0,25 · 1.234,5 · 12,5 % · 7 %.
+ */
+const DECIMAL_COMMA = /^([+-]?)(\d+|\d{1,3}(?:\.\d{3})+)(?:,(\d+))?([\s\u00a0\u202f]?%)?$/;
+
+/** A date written day first with a four-digit year, a time after it allowed: 13.01.2017 · 13/01/2017 · 13-01-2017 08:30. */
+const DAY_FIRST_DATE = /^(\d{1,2})([./-])(\d{1,2})\2(\d{4})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
+
+/**
+ * The cells of a file in the semicolon dialect, rewritten in the notation every reader of stored
+ * cells understands. Numbers with a decimal comma: '1,5' → '1.5', '1.234,5' → '1234.5',
+ * '12,5 %' → '12.5%', '7 %' → '7%'. A number with points and no comma ('1.234') is left as written:
+ * it may be a grouped 1234 or 1.234, and Excel writes neither without a format asking for it.
+ * Dates, written day first where the comma is the decimal separator: '13.01.2017' → '2017-01-13',
+ * '13/01/2017 08:30' → '2017-01-13 08:30' (Sibyl reads d/m/y month first elsewhere, as the
+ * original service did; a day or month out of range is left as written).
+ */
+export function readDecimalCommaLocale(rows: string[][]): void {
+  for (const row of rows) {
+    for (let j = 0; j < row.length; j++) {
+      const cell = row[j]!;
+      if (cell.includes(',') || cell.includes('%')) row[j] = decimalPointNumber(cell) ?? cell;
+      else if (cell.length >= 8 && cell.length <= 20) row[j] = isoDate(cell) ?? cell;
+    }
   }
+}
+
+function decimalPointNumber(cell: string): string | undefined {
+  const m = DECIMAL_COMMA.exec(cell.trim());
+  if (!m) return undefined;
+  const [, sign, whole, fraction, percent] = m;
+  if (fraction === undefined && (percent === undefined || whole!.includes('.'))) return undefined;
+  return `${sign}${whole!.replaceAll('.', '')}${fraction === undefined ? '' : `.${fraction}`}${percent ? '%' : ''}`;
+}
+
+function isoDate(cell: string): string | undefined {
+  const m = DAY_FIRST_DATE.exec(cell.trim());
+  if (!m) return undefined;
+  const [, day, , month, year, hour, minute, second] = m;
+  if (Number(day) < 1 || Number(day) > 31 || Number(month) < 1 || Number(month) > 12) return undefined;
+  const date = `${year}-${month!.padStart(2, '0')}-${day!.padStart(2, '0')}`;
+  return hour === undefined ? date : `${date} ${hour.padStart(2, '0')}:${minute}${second === undefined ? '' : `:${second}`}`;
 }
 
 /**

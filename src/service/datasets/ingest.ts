@@ -10,6 +10,7 @@ import { parseDate } from '../../domain/dates.js';
 import { listInWords } from '../../domain/wording.js';
 import { ValidationError } from '../errors.js';
 import { CsvRecords, type RecordBatches } from './record-sources.js';
+import type { CsvDialect } from './csv-rows.js';
 import { RowEncoder, type EncodedBatch } from './row-encoder.js';
 import { DatasetWriter, DEFAULT_WRITER_LEASE_MS } from './dataset-writer.js';
 import { encodeCsvInThread, type StoredBatch } from './csv-ingest-thread.js';
@@ -75,6 +76,7 @@ async function write(db: Db, writer: DatasetWriter, req: IngestRequest): Promise
   let rowsReceived = 0;
   let dataBytes = 0;
   let profiles: Record<string, ColumnProfile> = {};
+  let dialect: CsvDialect | undefined;
   if (req.records) {
     segment = await rowsStore.createSegment(dataset.id, writer.id);
     const options = { segment, knownColumns: Object.keys(stored), identity };
@@ -99,9 +101,13 @@ async function write(db: Db, writer: DatasetWriter, req: IngestRequest): Promise
       await previous;
     };
     try {
-      profiles = req.records instanceof CsvRecords
-        ? await encodeCsvInThread(req.records, options, COPY_ROWS, store)
-        : await encodeRecords(req.records, new RowEncoder(options), store);
+      if (req.records instanceof CsvRecords) {
+        const encoded = await encodeCsvInThread(req.records, options, COPY_ROWS, store);
+        profiles = encoded.profiles;
+        dialect = encoded.dialect;
+      } else {
+        profiles = await encodeRecords(req.records, new RowEncoder(options), store);
+      }
     } finally {
       // Nothing is published or abandoned while a COPY still runs.
       await inFlight?.catch(() => {});
@@ -121,7 +127,7 @@ async function write(db: Db, writer: DatasetWriter, req: IngestRequest): Promise
   for (const name of rowNames) inferred[name] = { ...inferred[name]!, role: 'none' };
   const columns = mergeColumns(inferred, stored, req.requestedColumns);
   validateColumns(columns);
-  const messages = [...unnamedMessages(unnamed), ...rowNameMessages(rowNames, profiles), ...dayFirstMessages(profiles, columns)];
+  const messages = [...dialectMessages(dialect), ...unnamedMessages(unnamed), ...rowNameMessages(rowNames, profiles), ...dayFirstMessages(profiles, columns)];
   const finalIdentity = identity ?? findIdentity(columns);
   const identityColumn = finalIdentity.kind === 'none' ? null : finalIdentity.column;
   const datasets = new DatasetsStore(db);
@@ -157,6 +163,15 @@ function emptyPositionalColumns(profiles: Record<string, ColumnProfile>, stored:
   return Object.entries(profiles)
     .filter(([name, p]) => positionOfName(name) !== undefined && p.present === 0 && !(name in stored) && !(name in requested))
     .map(([name]) => name);
+}
+
+/** How a CSV not separated by commas was read (csv-rows.ts sniffDialect), so its sender can check it. */
+function dialectMessages(dialect: CsvDialect | undefined): Message[] {
+  if (!dialect || dialect.separator === ',') return [];
+  const message = dialect.separator === ';'
+    ? 'The CSV separates its values with semicolons, as Excel writes CSV where the comma is the decimal separator: it was read so, with numbers written with a decimal comma (1,5 · 1.234,5 · 12,5 %) stored as 1.5, 1234.5 and 12.5%, and dates written day first (13.01.2017 · 13/01/2017) stored as 2017-01-13.'
+    : 'The CSV separates its values with tabs: it was read so.';
+  return [{ severity: 'informational', message }];
 }
 
 /**
