@@ -207,7 +207,7 @@ for (const backend of await backends()) {
       for (const name of ['rexport', 'pexport', 'unsorted', 'headerless', 'json']) assert.equal((await s.call('DELETE', `/v1/data/${name}`)).status, 204);
     });
 
-    it('a file with semicolons between its values and decimal commas (Excel\'s CSV in most of Europe), or with tabs, is read so, saying how; one not in UTF-8 is refused, saying what to send', async () => {
+    it('a file with semicolons between its values and decimal commas (Excel\'s CSV in most of Europe), with tabs, or in Windows-1252, is read so, saying how', async () => {
       const euro = await s.call('PUT', '/v1/data/euro', { body: '\ufeffname;price;share;"Umsatz (Tsd., EUR)";Datum\r\nA;1,5;12,5 %;1.234,56;13.01.2017\r\nB;-2,25;7 %;980;14.01.2017\r\n"C;D";3;0,5%;1.5;15.01.2017\r\n', headers: { 'content-type': 'text/csv' } });
       assert.equal(euro.status, 201, euro.text);
       assert.deepEqual(euro.json.messages, [{ severity: 'informational', message: 'The CSV separates its values with semicolons, as Excel writes CSV where the comma is the decimal separator: it was read so, with numbers written with a decimal comma (1,5 · 1.234,5 · 12,5 %) stored as 1.5, 1234.5 and 12.5%, and dates written day first (13.01.2017 · 13/01/2017) stored as 2017-01-13.' }]);
@@ -224,11 +224,12 @@ for (const backend of await backends()) {
       assert.equal(ragged.status, 400);
       assert.match(ragged.json.errorDetails.data[0], /line 2: 3 values where the first line has 2/);
       for (const name of ['euro', 'tabbed']) assert.equal((await s.call('DELETE', `/v1/data/${name}`)).status, 204);
-      // Bytes that are not UTF-8 (Excel's Windows-1252 "café") are refused, not stored as U+FFFD.
-      const latin1 = await s.call('PUT', '/v1/data/latin1', { body: Buffer.from('name,price\ncaf\xe9,1.5\n', 'latin1'), headers: { 'content-type': 'text/csv' } });
-      assert.equal(latin1.status, 400, latin1.text);
-      assert.match(latin1.json.errorDetails.data[0], /^The CSV is not UTF-8 text: bytes 0–20 hold a byte sequence that is not UTF-8/);
-      assert.equal((await s.call('GET', '/v1/data/latin1')).status, 404);
+      // Bytes that are not UTF-8 (Excel's Windows-1252 "café") are read as Windows-1252, not stored as U+FFFD, and said so.
+      const latin1 = await s.call('PUT', '/v1/data/latin1', { body: Buffer.from('name,price\ncaf\xe9 \x80,1.5\n', 'latin1'), headers: { 'content-type': 'text/csv' } });
+      assert.equal(latin1.status, 201, latin1.text);
+      assert.match(latin1.json.messages[0].message, /^The CSV is not UTF-8 text: it was read as Windows-1252, the encoding Excel's "CSV \(Comma delimited\)" writes on Windows/);
+      assert.deepEqual((await s.call('GET', '/v1/data/latin1')).json.data, [{ name: 'café €', price: '1.5' }]);
+      assert.equal((await s.call('DELETE', '/v1/data/latin1')).status, 204);
       const utf8 = await s.call('PUT', '/v1/data/utf8', { body: '\ufeffname,price\ncafé,1.5\n', headers: { 'content-type': 'text/csv' } });
       assert.equal(utf8.status, 201, utf8.text);
       assert.deepEqual((await s.call('GET', '/v1/data/utf8')).json.data, [{ name: 'café', price: '1.5' }]);

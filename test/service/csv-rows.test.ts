@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { fixturePath, parseCsv } from '../support/fixtures.js';
-import { csvRowBatches, readDecimalCommaLocale, sniffDialect, type CsvRowBatch } from '../../src/service/datasets/csv-rows.js';
+import { csvRowBatches, readDecimalCommaLocale, sniffLayout, type CsvRowBatch } from '../../src/service/datasets/csv-rows.js';
 import { TooLargeError, ValidationError } from '../../src/service/errors.js';
 
 /** The bytes as a stream of `size`-byte chunks (cutting multi-byte characters too). */
@@ -20,7 +20,7 @@ async function read(text: string | Buffer, size = 7, opts: { maxBytes?: number; 
   return batches;
 }
 
-async function rejection(text: string, opts: { maxBytes?: number } = {}): Promise<Error> {
+async function rejection(text: string | Buffer, opts: { maxBytes?: number } = {}): Promise<Error> {
   try {
     await read(text, 5, opts);
   } catch (e) {
@@ -48,6 +48,19 @@ test('multi-byte characters cut between chunks, and a BOM, decode intact', async
   assert.deepEqual(batch!.rows, [['Zürich', 'naïve, 東京']]);
 });
 
+test('a file that is not UTF-8, ASCII until its first other byte, is read as Windows-1252 (Excel\'s "CSV (Comma delimited)"), € and curly quotes too; one that switches encodings is refused', async () => {
+  const cp1252 = Buffer.concat([Buffer.from('name,price\n'.repeat(1) + 'x,1\n'.repeat(50)), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x20, 0x80, 0x93, 0x9f, 0x94, 0x2c, 0x32, 0x0a])]);
+  for (const size of [1, 7, 4096]) {
+    const batches = await read(cp1252, size);
+    assert.deepEqual(batches.flatMap((b) => b.rows).at(-1), ['café €“Ÿ”', '2'], `chunks of ${size}`);
+    assert.equal(batches.at(-1)!.dialect.encoding, 'windows-1252');
+  }
+  assert.equal((await read('a,b\nZürich,1\n'))[0]!.dialect.encoding, 'utf-8');
+  const mixed = await rejection(Buffer.concat([Buffer.from('name\nZürich\n'), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a])]));
+  assert.ok(mixed instanceof ValidationError);
+  assert.match(JSON.stringify(mixed.details), /The CSV is not UTF-8 text: bytes \d+–\d+ hold a byte sequence that is not UTF-8, after others that are/);
+});
+
 test('bad uploads are 400s: ragged rows name the line, duplicate header names', async () => {
   const ragged = await rejection('a,b\n1,2\n3\n');
   assert.ok(ragged instanceof ValidationError);
@@ -69,12 +82,12 @@ test('a column the header leaves unnamed is named by its position, as a file wit
 });
 
 test('the first line decides the dialect, quoted values aside: commas, else semicolons with decimal commas, else tabs', () => {
-  assert.deepEqual(sniffDialect('a,b;c'), { separator: ',', decimalComma: false });
-  assert.deepEqual(sniffDialect('\ufeffname;price'), { separator: ';', decimalComma: true });
-  assert.deepEqual(sniffDialect('"Umsatz (Tsd., EUR)";Datum'), { separator: ';', decimalComma: true });
-  assert.deepEqual(sniffDialect('"a;b",c'), { separator: ',', decimalComma: false });
-  assert.deepEqual(sniffDialect('a\tb'), { separator: '\t', decimalComma: false });
-  assert.deepEqual(sniffDialect('count'), { separator: ',', decimalComma: false });
+  assert.deepEqual(sniffLayout('a,b;c'), { separator: ',', decimalComma: false });
+  assert.deepEqual(sniffLayout('\ufeffname;price'), { separator: ';', decimalComma: true });
+  assert.deepEqual(sniffLayout('"Umsatz (Tsd., EUR)";Datum'), { separator: ';', decimalComma: true });
+  assert.deepEqual(sniffLayout('"a;b",c'), { separator: ',', decimalComma: false });
+  assert.deepEqual(sniffLayout('a\tb'), { separator: '\t', decimalComma: false });
+  assert.deepEqual(sniffLayout('count'), { separator: ',', decimalComma: false });
 });
 
 test('decimal commas become points, grouping points go; dates written day first become ISO 8601; text and points without a comma stay', () => {
@@ -92,7 +105,7 @@ test('a semicolon file with a header longer than a chunk, cut anywhere, reads li
   for (const size of [3, 64, 1000]) {
     const batches = await read(text, size);
     assert.equal(batches[0]!.header.length, 40);
-    assert.deepEqual(batches[0]!.dialect, { separator: ';', decimalComma: true });
+    assert.deepEqual(batches[0]!.dialect, { separator: ';', decimalComma: true, encoding: 'utf-8' });
     assert.deepEqual(batches.flatMap((b) => b.rows), [0, 1].map(() => Array.from({ length: 40 }, (_, i) => `${i}.5`)), `chunks of ${size}`);
   }
 });

@@ -119,7 +119,7 @@ export async function encodeCsv(
   const encoder = new RowEncoder(options);
   let pending: string[][] = [];
   let header: readonly string[] | undefined;
-  let dialect: CsvDialect = { separator: ',', decimalComma: false };
+  let dialect: CsvDialect = { separator: ',', decimalComma: false, encoding: 'utf-8' };
   // A small first batch: the database starts (and warms up) while the next ones are parsed.
   let emitAt = Math.min(batchRows, FIRST_BATCH_ROWS);
   for await (const batch of csvRowBatches(input, { maxBytes })) {

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { TooLargeError, ValidationError } from '../errors.js';
 import { CsvParser, type CsvSeparator } from './csv-parser.js';
+import { decodeWindows1252 } from './windows-1252.js';
 
 /**
  * How a CSV file is written: its separator, and whether its numbers have a decimal comma (the
@@ -9,7 +10,13 @@ import { CsvParser, type CsvSeparator } from './csv-parser.js';
 export interface CsvDialect {
   separator: CsvSeparator;
   decimalComma: boolean;
+  encoding: CsvEncoding;
 }
+
+export type CsvEncoding = 'utf-8' | 'windows-1252';
+
+/** What the first line tells of the dialect. */
+export type CsvLayout = Pick<CsvDialect, 'separator' | 'decimalComma'>;
 
 /** Rows of a CSV upload in header order, values as sent ('' for an empty cell) but for decimal commas (see readDecimalCommaLocale). */
 export interface CsvRowBatch {
@@ -31,14 +38,36 @@ const DATA_LIKE = /^[\d\s.:/+-]+$/;
  */
 export async function* csvRowBatches(input: Readable, opts: { maxBytes: number; batchRows?: number }): AsyncGenerator<CsvRowBatch> {
   const batchRows = opts.batchRows ?? CSV_BATCH_ROWS;
-  // Fatal: a byte that is not UTF-8 is refused, not replaced by U+FFFD (Excel's "CSV (Comma
-  // delimited)" writes Windows-1252, whose "café" was stored as "caf\uFFFD" without a word).
+  // UTF-8, fatal: a byte that is not UTF-8 is not replaced by U+FFFD (Excel's "CSV (Comma delimited)"
+  // writes Windows-1252, whose "café" was stored as "caf\uFFFD" without a word). A file whose first
+  // such byte comes before any other byte outside ASCII is read as Windows-1252 from there (the bytes
+  // before it read the same in both); one that had valid UTF-8 before it is refused.
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-  const decode = (chunk: Buffer | undefined, from: number, to: number) => {
+  let encoding: CsvEncoding = 'utf-8';
+  // While every character so far is ASCII: the bytes taken and characters given (their difference is
+  // the start of a character the decoder holds back), and the last bytes taken, which hold that start.
+  let asciiSoFar = true;
+  let bytesIn = 0;
+  let charsOut = 0;
+  let tail: Uint8Array = new Uint8Array(0);
+  const decode = (chunk: Buffer | undefined, from: number, to: number): string => {
+    if (encoding === 'windows-1252') return chunk ? decodeWindows1252(chunk) : '';
     try {
-      return chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode();
+      const text = chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode();
+      if (asciiSoFar && NON_ASCII.test(text)) asciiSoFar = false;
+      else if (asciiSoFar && chunk) {
+        bytesIn += chunk.length;
+        charsOut += text.length;
+        tail = lastBytes(tail, chunk, 3);
+      }
+      return text;
     } catch {
-      throw ValidationError.of('data', `The CSV is not UTF-8 text: bytes ${from}–${to} hold a byte sequence that is not UTF-8, as in a file saved in another encoding (Excel's "CSV (Comma delimited)" writes Windows-1252). Save it as UTF-8 (in Excel: "CSV UTF-8").`);
+      if (!asciiSoFar) {
+        throw ValidationError.of('data', `The CSV is not UTF-8 text: bytes ${from}–${to} hold a byte sequence that is not UTF-8, after others that are, as in a file pieced together from files in two encodings. Save it as UTF-8 (in Excel: "CSV UTF-8").`);
+      }
+      encoding = 'windows-1252';
+      const held = tail.subarray(tail.length - (bytesIn - charsOut));
+      return decodeWindows1252(chunk ? Buffer.concat([held, chunk]) : held);
     }
   };
   let header: string[] | undefined;
@@ -46,15 +75,15 @@ export async function* csvRowBatches(input: Readable, opts: { maxBytes: number; 
   let bytes = 0;
   // The parser is made once the first line, which decides the dialect, is complete; text before then waits in `head`.
   let parser: CsvParser | undefined;
-  let dialect: CsvDialect = { separator: ',', decimalComma: false };
+  let layout: CsvLayout = { separator: ',', decimalComma: false };
   let head = '';
   const feed = (text: string, atEnd: boolean) => {
     if (!parser) {
       head += text;
       const end = head.indexOf('\n');
       if (end < 0 && !atEnd) return;
-      dialect = sniffDialect(end < 0 ? head : head.slice(0, end));
-      parser = new CsvParser(dialect.separator);
+      layout = sniffLayout(end < 0 ? head : head.slice(0, end));
+      parser = new CsvParser(layout.separator);
       text = head;
       head = '';
     }
@@ -68,8 +97,8 @@ export async function* csvRowBatches(input: Readable, opts: { maxBytes: number; 
     header = names ?? rows[0]!.map((_, i) => positionalName(i));
   };
   const batch = (): CsvRowBatch => {
-    if (dialect.decimalComma) readDecimalCommaLocale(rows);
-    return { header: header!, rows, dialect };
+    if (layout.decimalComma) readDecimalCommaLocale(rows);
+    return { header: header!, rows, dialect: { ...layout, encoding } };
   };
   try {
     for await (const chunk of input as AsyncIterable<Buffer>) {
@@ -96,17 +125,26 @@ export async function* csvRowBatches(input: Readable, opts: { maxBytes: number; 
   if (rows.length > 0) yield batch();
 }
 
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** The last `n` bytes of `before` followed by `chunk`. */
+function lastBytes(before: Uint8Array, chunk: Uint8Array, n: number): Uint8Array {
+  if (chunk.length >= n) return chunk.slice(chunk.length - n);
+  const joined = new Uint8Array(before.length + chunk.length);
+  joined.set(before);
+  joined.set(chunk, before.length);
+  return joined.slice(Math.max(0, joined.length - n));
+}
+
 /**
  * The dialect from the first line, its quoted values left aside: commas separate values when the
  * line has one; otherwise semicolons (Excel's CSV where the decimal separator is a comma, which
  * also writes numbers as 1,5), else tabs; a line with none of them is one column.
  */
-export function sniffDialect(firstLine: string): CsvDialect {
+export function sniffLayout(firstLine: string): CsvLayout {
   const unquoted = firstLine.replace(/"(?:[^"]|"")*"?/g, '');
-  if (unquoted.includes(',')) return { separator: ',', decimalComma: false };
-  if (unquoted.includes(';')) return { separator: ';', decimalComma: true };
-  if (unquoted.includes('\t')) return { separator: '\t', decimalComma: false };
-  return { separator: ',', decimalComma: false };
+  const separator = unquoted.includes(',') ? ',' : unquoted.includes(';') ? ';' : unquoted.includes('\t') ? '\t' : ',';
+  return { separator, decimalComma: separator === ';' };
 }
 
 /**

@@ -165,13 +165,19 @@ function emptyPositionalColumns(profiles: Record<string, ColumnProfile>, stored:
     .map(([name]) => name);
 }
 
-/** How a CSV not separated by commas was read (csv-rows.ts sniffDialect), so its sender can check it. */
+/** How a CSV not in UTF-8 or not separated by commas was read (csv-rows.ts), so its sender can check it. */
 function dialectMessages(dialect: CsvDialect | undefined): Message[] {
-  if (!dialect || dialect.separator === ',') return [];
-  const message = dialect.separator === ';'
-    ? 'The CSV separates its values with semicolons, as Excel writes CSV where the comma is the decimal separator: it was read so, with numbers written with a decimal comma (1,5 · 1.234,5 · 12,5 %) stored as 1.5, 1234.5 and 12.5%, and dates written day first (13.01.2017 · 13/01/2017) stored as 2017-01-13.'
-    : 'The CSV separates its values with tabs: it was read so.';
-  return [{ severity: 'informational', message }];
+  if (!dialect) return [];
+  const messages: string[] = [];
+  if (dialect.encoding === 'windows-1252') {
+    messages.push('The CSV is not UTF-8 text: it was read as Windows-1252, the encoding Excel\'s "CSV (Comma delimited)" writes on Windows (é, ü, €). If its accented letters look wrong in the data, save the file as "CSV UTF-8" and upload it again.');
+  }
+  if (dialect.separator === ';') {
+    messages.push('The CSV separates its values with semicolons, as Excel writes CSV where the comma is the decimal separator: it was read so, with numbers written with a decimal comma (1,5 · 1.234,5 · 12,5 %) stored as 1.5, 1234.5 and 12.5%, and dates written day first (13.01.2017 · 13/01/2017) stored as 2017-01-13.');
+  } else if (dialect.separator === '\t') {
+    messages.push('The CSV separates its values with tabs: it was read so.');
+  }
+  return messages.map((message) => ({ severity: 'informational', message }));
 }
 
 /**
