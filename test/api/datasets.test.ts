@@ -210,7 +210,7 @@ for (const backend of await backends()) {
     it('a file with semicolons between its values and decimal commas (Excel\'s CSV in most of Europe), with tabs, or in Windows-1252, is read so, saying how', async () => {
       const euro = await s.call('PUT', '/v1/data/euro', { body: '\ufeffname;price;share;"Umsatz (Tsd., EUR)";Datum\r\nA;1,5;12,5 %;1.234,56;13.01.2017\r\nB;-2,25;7 %;980;14.01.2017\r\n"C;D";3;0,5%;1.5;15.01.2017\r\n', headers: { 'content-type': 'text/csv' } });
       assert.equal(euro.status, 201, euro.text);
-      assert.deepEqual(euro.json.messages, [{ severity: 'informational', message: 'The CSV separates its values with semicolons, as Excel writes CSV where the comma is the decimal separator: it was read so, with numbers written with a decimal comma (1,5 · 1.234,5 · 12,5 %) stored as 1.5, 1234.5 and 12.5%, and dates written day first (13.01.2017 · 13/01/2017) stored as 2017-01-13.' }]);
+      assert.deepEqual(euro.json.messages, [{ severity: 'informational', message: 'The CSV separates its values with semicolons, as Excel writes CSV where the comma is the decimal separator: it was read so, with numbers written with a decimal comma (1,5 · 1.234,5 · 12,5 % · 1.234,00 €) stored as 1.5, 1234.5, 12.5% and €1234.00, and dates written day first (13.01.2017 · 13/01/2017) stored as 2017-01-13.' }]);
       assert.deepEqual(Object.fromEntries(Object.entries(euro.json.columns).map(([n, c]: [string, any]) => [n, c.dataType])),
         { name: 'string', price: 'numericMeasure', share: 'numericMeasure', 'Umsatz (Tsd., EUR)': 'numericMeasure', Datum: 'date' });
       assert.equal(euro.json.columns.Datum.role, 'timestamp');

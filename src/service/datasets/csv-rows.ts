@@ -148,10 +148,12 @@ export function sniffLayout(firstLine: string): CsvLayout {
 }
 
 /**
- * A number with a decimal comma, thousands grouped by points or not, a percent sign allowed (after a
- * space too, as such locales write it): 1,5 · -0,25 · 1.234,5 · 12,5 % · 7 %.
+ * A number with a decimal comma, thousands grouped by points or not, a percent sign or a currency
+ * symbol after it allowed (after a space too, as such locales write them): 1,5 · -0,25 · 1.234,5 ·
+ * 12,5 % · 7 % · 1.234,00 €.
  */
-const DECIMAL_COMMA = /^([+-]?)(\d+|\d{1,3}(?:\.\d{3})+)(?:,(\d+))?([\s\u00a0\u202f]?%)?$/;
+const CURRENCY_AFTER = /[€$£¥]\s*$/;
+const DECIMAL_COMMA = /^([+-]?)(\d+|\d{1,3}(?:\.\d{3})+)(?:,(\d+))?(?:[\s\u00a0\u202f]?(?:(%)|([€$£¥])))?$/;
 
 /** A date written day first with a four-digit year, a time after it allowed: 13.01.2017 · 13/01/2017 · 13-01-2017 08:30. */
 const DAY_FIRST_DATE = /^(\d{1,2})([./-])(\d{1,2})\2(\d{4})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
@@ -159,7 +161,7 @@ const DAY_FIRST_DATE = /^(\d{1,2})([./-])(\d{1,2})\2(\d{4})(?:[ T](\d{1,2}):(\d{
 /**
  * The cells of a file in the semicolon dialect, rewritten in the notation every reader of stored
  * cells understands. Numbers with a decimal comma: '1,5' → '1.5', '1.234,5' → '1234.5',
- * '12,5 %' → '12.5%', '7 %' → '7%'. A number with points and no comma ('1.234') is left as written:
+ * '12,5 %' → '12.5%', '7 %' → '7%', '1.234,00 €' → '€1234.00'. A number with points and no comma ('1.234') is left as written:
  * it may be a grouped 1234 or 1.234, and Excel writes neither without a format asking for it.
  * Dates, written day first where the comma is the decimal separator: '13.01.2017' → '2017-01-13',
  * '13/01/2017 08:30' → '2017-01-13 08:30' (Sibyl reads d/m/y month first elsewhere, as the
@@ -169,7 +171,7 @@ export function readDecimalCommaLocale(rows: string[][]): void {
   for (const row of rows) {
     for (let j = 0; j < row.length; j++) {
       const cell = row[j]!;
-      if (cell.includes(',') || cell.includes('%')) row[j] = decimalPointNumber(cell) ?? cell;
+      if (cell.includes(',') || cell.includes('%') || CURRENCY_AFTER.test(cell)) row[j] = decimalPointNumber(cell) ?? cell;
       else if (cell.length >= 8 && cell.length <= 20) row[j] = isoDate(cell) ?? cell;
     }
   }
@@ -178,9 +180,10 @@ export function readDecimalCommaLocale(rows: string[][]): void {
 function decimalPointNumber(cell: string): string | undefined {
   const m = DECIMAL_COMMA.exec(cell.trim());
   if (!m) return undefined;
-  const [, sign, whole, fraction, percent] = m;
-  if (fraction === undefined && (percent === undefined || whole!.includes('.'))) return undefined;
-  return `${sign}${whole!.replaceAll('.', '')}${fraction === undefined ? '' : `.${fraction}`}${percent ? '%' : ''}`;
+  const [, sign, whole, fraction, percent, currency] = m;
+  // Without a decimal comma only a sign after the number makes it this notation, and points may group or be decimal.
+  if (fraction === undefined && ((percent === undefined && currency === undefined) || whole!.includes('.'))) return undefined;
+  return `${sign}${currency ?? ''}${whole!.replaceAll('.', '')}${fraction === undefined ? '' : `.${fraction}`}${percent ?? ''}`;
 }
 
 function isoDate(cell: string): string | undefined {

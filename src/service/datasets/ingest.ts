@@ -173,7 +173,7 @@ function dialectMessages(dialect: CsvDialect | undefined): Message[] {
     messages.push('The CSV is not UTF-8 text: it was read as Windows-1252, the encoding Excel\'s "CSV (Comma delimited)" writes on Windows (é, ü, €). If its accented letters look wrong in the data, save the file as "CSV UTF-8" and upload it again.');
   }
   if (dialect.separator === ';') {
-    messages.push('The CSV separates its values with semicolons, as Excel writes CSV where the comma is the decimal separator: it was read so, with numbers written with a decimal comma (1,5 · 1.234,5 · 12,5 %) stored as 1.5, 1234.5 and 12.5%, and dates written day first (13.01.2017 · 13/01/2017) stored as 2017-01-13.');
+    messages.push('The CSV separates its values with semicolons, as Excel writes CSV where the comma is the decimal separator: it was read so, with numbers written with a decimal comma (1,5 · 1.234,5 · 12,5 % · 1.234,00 €) stored as 1.5, 1234.5, 12.5% and €1234.00, and dates written day first (13.01.2017 · 13/01/2017) stored as 2017-01-13.');
   } else if (dialect.separator === '\t') {
     messages.push('The CSV separates its values with tabs: it was read so.');
   }
