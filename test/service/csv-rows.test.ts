@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { fixturePath, parseCsv } from '../support/fixtures.js';
-import { csvRowBatches, readDecimalCommaLocale, sniffLayout, type CsvRowBatch } from '../../src/service/datasets/csv-rows.js';
+import { csvRowBatches, PointGroups, readDecimalCommaLocale, sniffLayout, type CsvRowBatch } from '../../src/service/datasets/csv-rows.js';
 import { TooLargeError, ValidationError } from '../../src/service/errors.js';
 
 /** The bytes as a stream of `size`-byte chunks (cutting multi-byte characters too). */
@@ -98,6 +98,12 @@ test('decimal commas become points, grouping points go; dates written day first 
     ['2017-01-13', '2017-01-03', '2017-01-13 08:30', '2017-01-13 08:30:15', '01.13.2017', '13.01.17', '13.01-2017', 'Sat 13.01.2017']]);
 });
 
+test('points before groups of three digits in a decimal-comma file are counted per column, unless the column shows decimal points', () => {
+  const points = new PointGroups();
+  readDecimalCommaLocale([['1.234', '1.234', '13.01.2017', 'x'], ['12.345.678', '0.5', '', '1.234,5'], ['7', '2.000', '', '1.000']], points);
+  assert.deepEqual(points.ambiguous(['a', 'b', 'c', 'd']), [{ column: 'a', count: 2, example: '1.234' }, { column: 'd', count: 1, example: '1.000' }]);
+});
+
 test('a semicolon file with a header longer than a chunk, cut anywhere, reads like the whole', async () => {
   const header = Array.from({ length: 40 }, (_, i) => `column name ${i}`).join(';');
   const line = Array.from({ length: 40 }, (_, i) => `${i},5`).join(';');
@@ -105,7 +111,7 @@ test('a semicolon file with a header longer than a chunk, cut anywhere, reads li
   for (const size of [3, 64, 1000]) {
     const batches = await read(text, size);
     assert.equal(batches[0]!.header.length, 40);
-    assert.deepEqual(batches[0]!.dialect, { separator: ';', decimalComma: true, encoding: 'utf-8' });
+    assert.deepEqual(batches[0]!.dialect, { separator: ';', decimalComma: true, encoding: 'utf-8', ambiguousPoints: [] });
     assert.deepEqual(batches.flatMap((b) => b.rows), [0, 1].map(() => Array.from({ length: 40 }, (_, i) => `${i}.5`)), `chunks of ${size}`);
   }
 });

@@ -11,6 +11,15 @@ export interface CsvDialect {
   separator: CsvSeparator;
   decimalComma: boolean;
   encoding: CsvEncoding;
+  /** Decimal-comma files: columns with numbers like '1.234' that may group thousands or not (see PointGroups). */
+  ambiguousPoints?: AmbiguousPoints[];
+}
+
+/** A column's cells written as '1.234' (a point before each group of three digits, no comma), read as written. */
+export interface AmbiguousPoints {
+  column: string;
+  count: number;
+  example: string;
 }
 
 export type CsvEncoding = 'utf-8' | 'windows-1252';
@@ -76,6 +85,7 @@ export async function* csvRowBatches(input: Readable, opts: { maxBytes: number; 
   // The parser is made once the first line, which decides the dialect, is complete; text before then waits in `head`.
   let parser: CsvParser | undefined;
   let layout: CsvLayout = { separator: ',', decimalComma: false };
+  const pointGroups = new PointGroups();
   let head = '';
   const feed = (text: string, atEnd: boolean) => {
     if (!parser) {
@@ -97,8 +107,9 @@ export async function* csvRowBatches(input: Readable, opts: { maxBytes: number; 
     header = names ?? rows[0]!.map((_, i) => positionalName(i));
   };
   const batch = (): CsvRowBatch => {
-    if (layout.decimalComma) readDecimalCommaLocale(rows);
-    return { header: header!, rows, dialect: { ...layout, encoding } };
+    if (!layout.decimalComma) return { header: header!, rows, dialect: { ...layout, encoding } };
+    readDecimalCommaLocale(rows, pointGroups);
+    return { header: header!, rows, dialect: { ...layout, encoding, ambiguousPoints: pointGroups.ambiguous(header!) } };
   };
   try {
     for await (const chunk of input as AsyncIterable<Buffer>) {
@@ -167,13 +178,44 @@ const DAY_FIRST_DATE = /^(\d{1,2})([./-])(\d{1,2})\2(\d{4})(?:[ T](\d{1,2}):(\d{
  * '13/01/2017 08:30' → '2017-01-13 08:30' (Sibyl reads d/m/y month first elsewhere, as the
  * original service did; a day or month out of range is left as written).
  */
-export function readDecimalCommaLocale(rows: string[][]): void {
+export function readDecimalCommaLocale(rows: string[][], points?: PointGroups): void {
   for (const row of rows) {
     for (let j = 0; j < row.length; j++) {
       const cell = row[j]!;
       if (cell.includes(',') || cell.includes('%') || CURRENCY_AFTER.test(cell)) row[j] = decimalPointNumber(cell) ?? cell;
       else if (cell.length >= 8 && cell.length <= 20) row[j] = isoDate(cell) ?? cell;
+      if (points && cell.includes('.')) points.note(j, cell);
     }
+  }
+}
+
+const GROUPED_BY_POINTS = /^[+-]?\d{1,3}(?:\.\d{3})+$/;
+const POINT_DECIMAL = /^[+-]?\d*\.(\d+)$/;
+
+/**
+ * Cells like '1.234' in a decimal-comma file: Excel writes them for numbers formatted with a 1000
+ * separator (1234), but a tool writing semicolons with decimal points writes them too (1.234). They
+ * are read as written and counted per column, unless the column shows decimal points elsewhere
+ * ('0.25', '12.5': a number of decimals other than three), so that the upload can warn.
+ */
+export class PointGroups {
+  private readonly counts = new Map<number, { count: number; example: string }>();
+  private readonly pointDecimal = new Set<number>();
+
+  note(column: number, cell: string): void {
+    const t = cell.trim();
+    if (GROUPED_BY_POINTS.test(t)) {
+      const c = this.counts.get(column);
+      if (c) c.count++;
+      else this.counts.set(column, { count: 1, example: t });
+    } else {
+      const m = POINT_DECIMAL.exec(t);
+      if (m && m[1]!.length !== 3) this.pointDecimal.add(column);
+    }
+  }
+
+  ambiguous(header: readonly string[]): AmbiguousPoints[] {
+    return [...this.counts].filter(([j]) => !this.pointDecimal.has(j)).map(([j, c]) => ({ column: header[j]!, ...c }));
   }
 }
 

@@ -177,7 +177,11 @@ function dialectMessages(dialect: CsvDialect | undefined): Message[] {
   } else if (dialect.separator === '\t') {
     messages.push('The CSV separates its values with tabs: it was read so.');
   }
-  return messages.map((message) => ({ severity: 'informational', message }));
+  const ambiguous = (dialect.ambiguousPoints ?? []).map(({ column, count, example }) => ({
+    severity: 'warning' as const,
+    message: `Column '${column}' holds ${count} ${count === 1 ? 'value' : 'values'} such as '${example}', with a point before three digits and no decimal comma: read as written, ${example} (the point as a decimal point). In a file with decimal commas such a point usually groups thousands (${example} = ${example.replaceAll('.', '')}): if it does, format the column in Excel without the 1000 separator and upload the file again.`,
+  }));
+  return [...messages.map((message) => ({ severity: 'informational' as const, message })), ...ambiguous];
 }
 
 /**
