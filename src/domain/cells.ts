@@ -47,7 +47,16 @@ export function parseNumberCell(v: unknown): number {
  */
 export function readNumberCell(text: string): number {
   const x = Number(text);
-  return Number.isFinite(x) ? x : parseNumberCell(text);
+  return Number.isFinite(x) && !hasRadixPrefix(text) ? x : parseNumberCell(text);
+}
+
+/** Number() also reads '0x10', '0b101' and '0o17' (16, 5, 15); a cell is decimal, so those are no numbers. */
+function hasRadixPrefix(text: string): boolean {
+  let i = 0;
+  while (text.charCodeAt(i) <= 32) i++;
+  if (text.charCodeAt(i) !== 48) return false;
+  const letter = text.charCodeAt(i + 1) | 32;
+  return letter === 120 || letter === 98 || letter === 111;
 }
 
 /** How a (trimmed) number cell is written; numberNotation gives it. */

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decimalForm, isMissingCell, isMissingOrMarker, parseLogicalCell, parseNumberCell } from '../../src/domain/cells.js';
+import { decimalForm, isMissingCell, isMissingOrMarker, parseLogicalCell, parseNumberCell, readNumberCell } from '../../src/domain/cells.js';
 
 test('missing cells: null, undefined, blank strings; not 0 or false', () => {
   for (const v of [null, undefined, '', ' \t']) assert.ok(isMissingCell(v));
@@ -13,6 +13,11 @@ test('numbers in plain decimal notation from CSV strings or JSON numbers', () =>
   for (const v of ['', 'NaN', 'Infinity', '0x10', '1e999', 'abc', true, null, Infinity]) {
     assert.ok(Number.isNaN(parseNumberCell(v)), String(v));
   }
+});
+
+test('stored cells read as numbers: Number()\'s fast path and parseNumberCell\'s forms, but no other base', () => {
+  for (const [v, n] of [['80', 80], [' -2.5 ', -2.5], ['1e3', 1000], ['0', 0], ['0.5', 0.5], ['00012', 12], ['3,504', 3504], ['$99', 99], ['45%', 45]] as const) assert.equal(readNumberCell(v), n, v);
+  for (const v of ['0x10', '0X1F', ' 0x10', '0b101', '0B1', '0o17', '0O7', 'Infinity', 'abc']) assert.ok(Number.isNaN(readNumberCell(v)), v);
 });
 
 test('thousands separators as spreadsheets write them; a decimal comma or a broken group is not a number', () => {
