@@ -20,6 +20,15 @@ const TIME = '(?:[T ]+(\\d{1,2}):(\\d{2})(?::(\\d{2}))?)?';
 const DAY_MONTH_NAME = new RegExp(`^(\\d{1,2})[- ]([a-z]{3,9})\\.?[- ](\\d{4}|\\d{2})${TIME}$`, 'i');
 const MONTH_NAME_DAY = new RegExp(`^([a-z]{3,9})\\.? (\\d{1,2}),? (\\d{4})${TIME}$`, 'i');
 
+// A month or a quarter, as monthly and quarterly series are written: Jan 2017, January 2017 and
+// Jan-17 (R's zoo yearmon, Excel's mmm-yy; a two-digit year only after a hyphen, as 'May 17' may be
+// a day), 01/2017; 2017Q1, 2017 Q1, 2017-Q1 (pandas' and R's
+// quarterly periods) and Q1 2017. Each is its first day.
+const MONTH_NAME_YEAR = /^([a-z]{3,9})\.?(?: (\d{4})|-(\d{4}|\d{2}))$/i;
+const MONTH_SLASH_YEAR = /^(\d{1,2})\/(\d{4})$/;
+const YEAR_QUARTER = /^(\d{4}) ?-? ?Q([1-4])$/i;
+const QUARTER_YEAR = /^Q([1-4]) ?-? ?(\d{4})$/i;
+
 function fullYear(digits: string): number {
   const y = Number(digits);
   return digits.length > 2 ? y : y <= 49 ? 2000 + y : 1900 + y;
@@ -62,6 +71,18 @@ export function parseDate(s: string): number | null {
   if (m) return dateWithMonthName(fullYear(m[3]), m[2], +m[1], m[4], m[5], m[6]);
   m = MONTH_NAME_DAY.exec(t);
   if (m) return dateWithMonthName(+m[3], m[1], +m[2], m[4], m[5], m[6]);
+  return monthOrQuarter(t);
+}
+
+function monthOrQuarter(t: string): number | null {
+  let m = MONTH_NAME_YEAR.exec(t);
+  if (m) return dateWithMonthName(fullYear(m[2] ?? m[3]), m[1], 1);
+  m = MONTH_SLASH_YEAR.exec(t);
+  if (m) return build(+m[2], +m[1], 1);
+  m = YEAR_QUARTER.exec(t);
+  if (m) return build(+m[1], 3 * +m[2] - 2, 1);
+  m = QUARTER_YEAR.exec(t);
+  if (m) return build(+m[2], 3 * +m[1] - 2, 1);
   return null;
 }
 

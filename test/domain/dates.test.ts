@@ -39,7 +39,14 @@ test('month names as R, Excel and US spreadsheets write them (and en-US DateTime
   assert.equal(parseDate('13-Jan-17'), jan13, "Excel's d-mmm-yy");
   assert.equal(parseDate('1-Mar-49'), Date.UTC(2049, 2, 1));
   assert.equal(parseDate('1-Mar-50'), Date.UTC(1950, 2, 1));
-  for (const s of ['31-Feb-2017', '13-Foo-2017', 'Mayday 3, 2017', '13-Jan-017', 'Jan 2017', 'Jan 13, 17']) assert.equal(parseDate(s), null, s);
+  for (const s of ['31-Feb-2017', '13-Foo-2017', 'Mayday 3, 2017', '13-Jan-017', 'Jan 13, 17']) assert.equal(parseDate(s), null, s);
+});
+
+test('months and quarters as monthly and quarterly series are written (R yearmon/yearqtr, pandas periods, Excel mmm-yy): their first day', () => {
+  const cases: [string, string][] = [['Jan 2017', '2017-01-01'], ['January 2017', '2017-01-01'], ['Sept 2017', '2017-09-01'], ['Jan-17', '2017-01-01'], ['Dec-1999', '1999-12-01'],
+    ['01/2017', '2017-01-01'], ['7/2017', '2017-07-01'], ['2017Q1', '2017-01-01'], ['2017 Q4', '2017-10-01'], ['2017-Q2', '2017-04-01'], ['q3 2017', '2017-07-01']];
+  for (const [s, iso] of cases) assert.equal(parseDate(s), Date.parse(`${iso}T00:00:00Z`), s);
+  for (const s of ['May 17', 'Foo 2017', 'Q5 2017', '2017Q0', '13/2017', '2017 Q', 'Q1']) assert.equal(parseDate(s), null, s);
 });
 
 test('offsets are applied and sub-millisecond digits truncated, not rounded', () => {
