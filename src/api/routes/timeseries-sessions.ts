@@ -28,7 +28,7 @@ function readSeriesRequest(p: Params): SeriesSessionRequest {
     targetColumn: p.str('targetColumn'),
     startMs: p.date('startDate'),
     endMs: p.date('endDate'),
-    interval: (interval.ok ? interval.value : undefined) ?? 'day',
+    interval: interval.ok ? interval.value : undefined,
     callbackUrl: p.str('callbackUrl'),
     name: p.str('name'),
     columns: p.raw('columns'),

@@ -15,6 +15,7 @@ import { loadSeries, seriesBuffers, seriesExtent } from './series-rows.js';
 import { capitalised, findDataSource, invalidDateRange, requireFeatureValues, sessionSeries, type SeriesSessionRequest } from './series-session.js';
 import { targetGapsMessages } from './target-gaps.js';
 import { partialEdgesMessages } from './partial-edges.js';
+import { dataSpacing, sessionInterval } from './data-spacing.js';
 
 /** Quantile levels every forecast offers (`availablePredictionIntervals`, `?predictionInterval=`). */
 export const PREDICTION_LEVELS = [0.05, 0.1, 0.2, 0.5, 0.8, 0.9, 0.95];
@@ -25,35 +26,37 @@ const MAX_HORIZON = 10_000;
 export async function createForecastSession(services: Services, accountId: string, r: SeriesSessionRequest): Promise<SessionRecord> {
   const dataset = await findDataSource(services, accountId, r.dataSourceName);
   const cols = resolveSeriesColumns(dataset, r.columns, r.targetColumn);
-  const extent = seriesExtent(await loadSeries(services, dataset, cols, r.interval));
+  const series = await loadSeries(services, dataset, cols, r.interval ?? 'day');
+  const extent = seriesExtent(series);
   if (!Number.isFinite(extent.lastTarget)) throw ValidationError.of(cols.target, `column '${cols.target}' has no values in data set '${dataset.name}'`);
+  const { interval, messages: intervalMessages } = sessionInterval(r.interval, dataSpacing(series), { dataset: dataset.name, target: cols.target, imputation: series.target.imputation });
 
   const lastDate = extent.lastRow;
   // Without a start date the forecast continues right after the last observation, for one seasonal cycle.
-  const start = r.startMs ?? addPeriods(periodStart(extent.lastTarget, r.interval), r.interval, 1);
-  const end = r.endMs ?? addPeriods(start, r.interval, Math.max(seasonalPeriods(r.interval).main, 2) - 1);
+  const start = r.startMs ?? addPeriods(periodStart(extent.lastTarget, interval), interval, 1);
+  const end = r.endMs ?? addPeriods(start, interval, Math.max(seasonalPeriods(interval).main, 2) - 1);
   if (start > end) throw invalidDateRange('Start Date must be before End Date', { startDate: [formatOffset(start)], endDate: [formatOffset(end)] });
   // A start after the period that follows the last observation is accepted: the forecast continues
   // from the data across the gap (as the existing gap test expects), with a message saying so.
-  const next = addPeriods(periodStart(extent.lastTarget, r.interval), r.interval, 1);
-  const gapPeriods = Math.max(0, periodsBetween(next, periodStart(start, r.interval), r.interval));
-  const messages = gapPeriods > 0 ? [{
+  const next = addPeriods(periodStart(extent.lastTarget, interval), interval, 1);
+  const gapPeriods = Math.max(0, periodsBetween(next, periodStart(start, interval), interval));
+  const messages = [...intervalMessages, ...(gapPeriods > 0 ? [{
     severity: 'warning' as const,
-    message: `The forecast starts ${gapPeriods} ${r.interval}${gapPeriods === 1 ? '' : 's'} after the period following the last observation (${formatOffset(extent.lastTarget)}); the model continues from the last observation across the gap, and the periods before the start date are not reported.`,
-  }] : [];
-  if (periodsBetween(extent.firstTarget, start, r.interval) < 1) {
+    message: `The forecast starts ${gapPeriods} ${interval}${gapPeriods === 1 ? '' : 's'} after the period following the last observation (${formatOffset(extent.lastTarget)}); the model continues from the last observation across the gap, and the periods before the start date are not reported.`,
+  }] : [])];
+  if (periodsBetween(extent.firstTarget, start, interval) < 1) {
     throw invalidDateRange('Start Date must be after the first date in the data source', { startDate: [`there is no data before ${formatOffset(start)}`] });
   }
-  if (periodsBetween(extent.lastTarget, end, r.interval) > MAX_HORIZON) {
+  if (periodsBetween(extent.lastTarget, end, interval) > MAX_HORIZON) {
     throw ValidationError.of('endDate', `a forecast covers at most ${MAX_HORIZON} periods after the last observation`);
   }
-  requireFeatureValues(cols.features, extent.lastFeature, end, r.interval, 'forecast period');
+  requireFeatureValues(cols.features, extent.lastFeature, end, interval, 'forecast period');
 
   return services.sessions.create(accountId, {
     type: 'forecast', predictionDomain: 'forecast', datasetName: dataset.name, targetColumn: cols.target,
     name: r.name ?? `Forecast on ${dataset.name}`, columns: cols.columns, callbackUrl: r.callbackUrl ?? null, messages,
     request: {
-      startDate: formatOffset(start), endDate: formatOffset(end), resultInterval: capitalised(r.interval),
+      startDate: formatOffset(start), endDate: formatOffset(end), resultInterval: capitalised(interval),
       availablePredictionIntervals: PREDICTION_LEVELS.map(String), extraParameters: {},
       ...(dataset.view ? { dataSourceType: 'view' } : {}),
     },

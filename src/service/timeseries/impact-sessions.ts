@@ -16,6 +16,7 @@ import { loadSeries, seriesBuffers, seriesExtent } from './series-rows.js';
 import { capitalised, findDataSource, invalidDateRange, requireFeatureValues, sessionSeries, type SeriesSessionRequest } from './series-session.js';
 import { targetGapsMessages } from './target-gaps.js';
 import { partialEdgesMessages } from './partial-edges.js';
+import { dataSpacing, sessionInterval } from './data-spacing.js';
 
 export interface ImpactSessionRequest extends SeriesSessionRequest {
   eventName: string;
@@ -37,28 +38,30 @@ export async function createImpactSession(services: Services, accountId: string,
 
   const dataset = await findDataSource(services, accountId, r.dataSourceName);
   const cols = resolveSeriesColumns(dataset, r.columns, r.targetColumn);
-  const extent = seriesExtent(await loadSeries(services, dataset, cols, r.interval));
+  const series = await loadSeries(services, dataset, cols, r.interval ?? 'day');
+  const extent = seriesExtent(series);
   if (!Number.isFinite(extent.lastTarget)) throw ValidationError.of(cols.target, `column '${cols.target}' has no values in data set '${dataset.name}'`);
-  if (periodsBetween(extent.lastTarget, end, r.interval) > 0) {
+  const { interval, messages } = sessionInterval(r.interval, dataSpacing(series), { dataset: dataset.name, target: cols.target, imputation: series.target.imputation });
+  if (periodsBetween(extent.lastTarget, end, interval) > 0) {
     throw invalidDateRange('End Date must be before the last date in the data source', {
       endDate: [`${formatOffset(end)} is after the last date of ${cols.target}, ${formatOffset(extent.lastTarget)}`],
     });
   }
-  const window = periodsBetween(start, end, r.interval) + 1;
-  const pre = periodsBetween(extent.firstTarget, start, r.interval);
+  const window = periodsBetween(start, end, interval) + 1;
+  const pre = periodsBetween(extent.firstTarget, start, interval);
   const needed = Math.max(MIN_PRE_PERIODS, window);
   if (pre < needed) {
     throw invalidDateRange('Start Date leaves too little data before the event', {
       startDate: [`the event window of ${window} periods needs at least ${needed} periods of data before it; there are ${Math.max(pre, 0)}`],
     });
   }
-  requireFeatureValues(cols.features, extent.lastFeature, end, r.interval, 'event window');
+  requireFeatureValues(cols.features, extent.lastFeature, end, interval, 'event window');
 
   return services.sessions.create(accountId, {
     type: 'impact', predictionDomain: 'impact', datasetName: dataset.name, targetColumn: cols.target,
-    name: r.name ?? `Impact of ${r.eventName} on ${dataset.name}`, columns: cols.columns, callbackUrl: r.callbackUrl ?? null,
+    name: r.name ?? `Impact of ${r.eventName} on ${dataset.name}`, columns: cols.columns, callbackUrl: r.callbackUrl ?? null, messages,
     request: {
-      startDate: formatOffset(start), endDate: formatOffset(end), resultInterval: capitalised(r.interval),
+      startDate: formatOffset(start), endDate: formatOffset(end), resultInterval: capitalised(interval),
       eventName: r.eventName, extraParameters: { event: r.eventName }, availablePredictionIntervals: ['0.5'],
       ...(dataset.view ? { dataSourceType: 'view' } : {}),
     },

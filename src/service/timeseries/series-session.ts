@@ -20,7 +20,8 @@ export interface SeriesSessionRequest {
   /** Epoch ms; undefined when not sent. */
   startMs?: number;
   endMs?: number;
-  interval: ResultInterval;
+  /** Undefined when not sent: the session then follows the data's spacing (data-spacing.ts). */
+  interval?: ResultInterval;
   callbackUrl?: string;
   name?: string;
   /** The request's `columns`, as sent. */

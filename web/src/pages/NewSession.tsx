@@ -11,7 +11,8 @@ const KINDS: { value: Kind; label: string; hint: string }[] = [
   { value: 'forecast', label: 'Forecast', hint: 'Predict the future values of a numeric column of a time series, with intervals.' },
   { value: 'impact', label: 'Measure an impact', hint: 'Estimate what an event changed: the series against what it would have been without it.' },
 ];
-const INTERVALS = ['Hour', 'Day', 'Week', 'Month', 'Year'];
+/** '' leaves resultInterval out: the service then follows the data's spacing (a day unless the rows are a coarser grid). */
+const INTERVALS = [{ value: '', label: 'As the data' }, ...['Hour', 'Day', 'Week', 'Month', 'Year'].map((i) => ({ value: i, label: i }))];
 
 function defaultTarget(columns: Columns, numericOnly: boolean): string {
   const names = Object.keys(columns).filter((c) => !['timestamp', 'key'].includes(columns[c]!.role ?? '') && columns[c]!.dataType !== 'date');
@@ -170,7 +171,7 @@ function SeriesForm({ kind, ds, onCreated }: { kind: 'forecast' | 'impact'; ds: 
   const [target, setTarget] = useState(defaultTarget(ds.columns, true));
   const [start, setStart] = useState('');
   const [end, setEnd] = useState('');
-  const [interval, setResultInterval] = useState('Day');
+  const [interval, setResultInterval] = useState('');
   const [eventName, setEventName] = useState('');
   const [name, setName] = useState('');
   const [callbackUrl, setCallbackUrl] = useState('');
@@ -187,7 +188,7 @@ function SeriesForm({ kind, ds, onCreated }: { kind: 'forecast' | 'impact'; ds: 
     const columns: Record<string, { role: string }> = { ...rolesPatch(ds.columns, Object.fromEntries(Object.entries(roles).filter(([c]) => !fixed.has(c)))), [target]: { role: 'target' } };
     try {
       onCreated(await api<Session>('POST', `/v1/sessions/${kind}`, {
-        dataSourceName: ds.dataSetName, targetColumn: target, resultInterval: interval,
+        dataSourceName: ds.dataSetName, targetColumn: target, ...(interval ? { resultInterval: interval } : {}),
         ...(start ? { startDate: start } : {}), ...(end ? { endDate: end } : {}),
         ...(kind === 'impact' ? { eventName } : {}),
         ...(name ? { name } : {}), ...(callbackUrl ? { callbackUrl } : {}),
@@ -204,7 +205,7 @@ function SeriesForm({ kind, ds, onCreated }: { kind: 'forecast' | 'impact'; ds: 
     <form className="card stacked-form" onSubmit={(e) => void submit(e)} noValidate aria-label={kind === 'forecast' ? 'Forecast session' : 'Impact session'}>
       {range.data && <p className="hint">The data runs from {toDateInput(range.data.first)} to {toDateInput(range.data.last)}.</p>}
       <SelectField label={kind === 'forecast' ? 'Column to forecast' : 'Column the event may have changed'} value={target} onChange={(e) => setTarget(e.target.value)} options={numeric} error={fe('targetColumn')} />
-      <SelectField label="Period" hint="The length of one step of the series; values within a period are aggregated." value={interval} onChange={(e) => setResultInterval(e.target.value)} options={INTERVALS} error={fe('resultInterval')} />
+      <SelectField label="Period" hint="The length of one step of the series; values within a period are aggregated. As the data: the spacing of its rows (a day for irregular rows)." value={interval} onChange={(e) => setResultInterval(e.target.value)} options={INTERVALS} error={fe('resultInterval')} />
       {kind === 'impact' && <Field label="Event name" required hint="What happened, e.g. “new law”, “price change”." value={eventName} onChange={(e) => setEventName(e.target.value)} error={fe('eventName')} />}
       <div className="two-fields">
         <Field label={kind === 'forecast' ? 'Forecast from' : 'Event window starts'} type="date" hint={kind === 'forecast' ? 'Empty: right after the last observation. At the latest the last date in the data.' : 'The first period the event may have affected.'} value={start} onChange={(e) => setStart(e.target.value)} error={fe('startDate')} />

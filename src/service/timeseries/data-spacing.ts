@@ -1,0 +1,88 @@
+/**
+ * The spacing of a series' own rows, and the result interval a session may use on them. Data written
+ * one value per month (or week, or quarter) and analysed by day would have 29 of every 30 days filled
+ * with the target's imputation: the spec's default interval is a day, so a client that leaves it out
+ * of a monthly series got a daily forecast of the fill (a10: 5,977 of 6,181 days filled, ~11 a day for
+ * a series of ~10–30 a month) with an informational note. So: an interval left out follows the data
+ * when the data is a regular grid coarser than a day, and one asked for that is finer than that grid
+ * is a 400 naming the intervals that fit. Irregular data (events at random times, which the
+ * aggregation counts and empty periods rightly hold none of) keeps any interval.
+ */
+import type { Message } from '../../store/schema.js';
+import type { Imputation, Interval } from '../../ml/timeseries/prepare.js';
+import { INTERVALS } from '../../ml/timeseries/prepare.js';
+import { ValidationError } from '../errors.js';
+import type { SeriesInput } from './series-rows.js';
+
+const DAY_MS = 86_400_000;
+const INTERVAL_MS: Record<Interval, number> = { hour: 3_600_000, day: DAY_MS, week: 7 * DAY_MS, month: 30.44 * DAY_MS, year: 365.25 * DAY_MS };
+/** Names of regular spacings, each within NEAR of its length (months of 28–31 days, quarters of 90–92). */
+const SPACINGS: [string, number][] = [['hour', INTERVAL_MS.hour], ['day', DAY_MS], ['week', INTERVAL_MS.week], ['month', INTERVAL_MS.month], ['quarter', 91.31 * DAY_MS], ['year', INTERVAL_MS.year]];
+/** A gap counts as the grid's step within this factor of the median gap. */
+const NEAR = 1.15;
+/** Share of gaps that must be the grid's step for the rows to form a grid. */
+const GRID_SHARE = 2 / 3;
+/** An interval is finer than the data when the data's step is more than this many of its periods. */
+const FINER = 1.5;
+
+export interface DataSpacing {
+  /** The median gap between consecutive distinct timestamps of rows with a target value, or the length of the spacing it names (a month: 30.44 days). */
+  ms: number;
+  /** 'month', 'quarter', … or 'N days' / 'N hours'. */
+  label: string;
+}
+
+/** The step of the target's rows when most gaps equal it (a grid); undefined for irregular rows or fewer than four. */
+export function dataSpacing(series: SeriesInput): DataSpacing | undefined {
+  const times: number[] = [];
+  for (let i = 0; i < series.timestamps.length; i++) {
+    if (Number.isFinite(series.timestamps[i]) && !Number.isNaN(series.target.values[i])) times.push(series.timestamps[i]!);
+  }
+  times.sort((a, b) => a - b);
+  const gaps: number[] = [];
+  for (let i = 1; i < times.length; i++) if (times[i]! > times[i - 1]!) gaps.push(times[i]! - times[i - 1]!);
+  if (gaps.length < 3) return undefined;
+  const median = [...gaps].sort((a, b) => a - b)[Math.floor((gaps.length - 1) / 2)]!;
+  const onStep = gaps.filter((g) => g <= median * NEAR && g >= median / NEAR).length;
+  if (onStep < GRID_SHARE * gaps.length) return undefined;
+  const named = SPACINGS.find(([, length]) => median <= length * NEAR && median >= length / NEAR);
+  if (named) return { ms: named[1], label: named[0] };
+  return { ms: median, label: median >= DAY_MS ? `${Math.round(median / DAY_MS)} days` : `${Math.round(median / INTERVAL_MS.hour)} hours` };
+}
+
+function finerThan(interval: Interval, spacing: DataSpacing): boolean {
+  return INTERVAL_MS[interval] * FINER < spacing.ms;
+}
+
+/** The intervals a grid of this spacing fills, finest first. */
+function fittingIntervals(spacing: DataSpacing): Interval[] {
+  return INTERVALS.filter((i) => !finerThan(i, spacing));
+}
+
+const perLabel = (label: string) => (/^\d/.test(label) ? `every ${label}` : `per ${label}`);
+
+/**
+ * The session's interval: the one asked for, unless it is finer than the data's grid (400); when none
+ * was asked for, the spec's day, or the finest interval the grid fills when it is coarser than a day
+ * (with a message saying so).
+ */
+export function sessionInterval(asked: Interval | undefined, spacing: DataSpacing | undefined, about: { dataset: string; target: string; imputation: Imputation }): { interval: Interval; messages: Message[] } {
+  if (asked !== undefined) {
+    if (spacing && finerThan(asked, spacing)) {
+      const periods = Math.round(spacing.ms / INTERVAL_MS[asked]);
+      throw ValidationError.of('resultInterval',
+        `Data set '${about.dataset}' holds one value of '${about.target}' ${perLabel(spacing.label)}: by ${asked}, ${periods - 1} of every ${periods} ${asked}s would be filled with the target's imputation (${about.imputation}) and analysed as data. ` +
+        `Ask for resultInterval ${fittingIntervals(spacing).join(' or ')}.`);
+    }
+    return { interval: asked, messages: [] };
+  }
+  if (!spacing || !finerThan('day', spacing)) return { interval: 'day', messages: [] };
+  const interval = fittingIntervals(spacing)[0]!;
+  return {
+    interval,
+    messages: [{
+      severity: 'informational',
+      message: `No resultInterval was given: the data holds one value of '${about.target}' ${perLabel(spacing.label)}, so the session works by ${interval}${spacing.label === interval ? '' : `, the finest interval that spacing fills (Sibyl works by hour, day, week, month or year)`}, not by day, the default, which would fill most days with the target's imputation.`,
+    }],
+  };
+}
