@@ -1,16 +1,17 @@
 /**
  * Coverage of the bands a forecast session returns (PROTOCOL.md §3 splits): the session's own
  * computation (jobs/compute/forecast-compute, what a worker runs for POST /v1/sessions/forecast, with
- * its levels 0.05 … 0.95) on the monthly and yearly competition series with their dates, forecasting
+ * its levels 0.05 … 0.95) on the monthly, quarterly and yearly competition series with their dates, forecasting
  * the held-out test period. Prints the share of held-out points inside the 0.05–0.95, 0.1–0.9 and
  * 0.2–0.8 bands next to their nominal 90, 80 and 60 %, and the holdout metrics' MAPE next to the
  * test MAPE (a holdout that does not peek scores about as well as the real future).
  *
- *   npm run bench:forecast-sessions [-- --only m3,m1,tourism] [--periods monthly,yearly] [--stride 4]
+ *   npm run bench:forecast-sessions [-- --only m3,m1,tourism] [--periods monthly,quarterly,yearly] [--stride 4]
  */
 import { compute, type ForecastComputeInput } from '../src/jobs/compute/forecast-compute.js';
 import { PREDICTION_LEVELS } from '../src/service/timeseries/forecast-sessions.js';
 import { column, readCsv } from './lib/benchdata.js';
+import type { Interval } from '../src/ml/timeseries/prepare.js';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -39,7 +40,9 @@ function load(coll: string, period: string, stride: number): Series[] {
     .filter((s) => dated(s.dates) && dated(s.testDates));
 }
 
-function input(s: Series, interval: 'month' | 'year'): ForecastComputeInput {
+const INTERVAL: Record<string, Interval> = { monthly: 'month', quarterly: 'quarter', yearly: 'year' };
+
+function input(s: Series, interval: Interval): ForecastComputeInput {
   const ms = (d: string) => Date.parse(`${d}T00:00:00Z`);
   return {
     interval, timestampColumn: 'date',
@@ -54,7 +57,7 @@ function input(s: Series, interval: 'month' | 'year'): ForecastComputeInput {
 const BANDS: [string, string, number][] = [['0.05', '0.95', 0.9], ['0.1', '0.9', 0.8], ['0.2', '0.8', 0.6]];
 
 const only = (arg('only') ?? 'm3,m1,tourism').split(',');
-const periods = (arg('periods') ?? 'monthly,yearly').split(',');
+const periods = (arg('periods') ?? 'monthly,quarterly,yearly').split(',');
 const stride = Number(arg('stride') ?? 4);
 console.log('collection period    n_series  points  ' + BANDS.map(([, , c]) => `cov${c * 100}%`.padStart(7)).join(' ') + '   holdout_mape  test_mape');
 for (const coll of only) {
@@ -64,7 +67,7 @@ for (const coll of only) {
     const inside = BANDS.map(() => 0);
     let points = 0, holdoutMape = 0, testMape = 0, nMape = 0;
     for (const s of series) {
-      const out = compute(input(s, period === 'monthly' ? 'month' : 'year'));
+      const out = compute(input(s, INTERVAL[period]!));
       BANDS.forEach(([lo, hi], j) => {
         s.test.forEach((y, k) => {
           if (y >= Number(out.intervals[lo][k].value) && y <= Number(out.intervals[hi][k].value)) inside[j]++;

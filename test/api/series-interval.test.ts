@@ -40,7 +40,7 @@ for (const backend of await backends()) {
     });
     after(async () => { await s.close(); });
 
-    it('a forecast without resultInterval follows a monthly grid, saying so; a quarterly one by year, the finest interval it fills', async () => {
+    it('a forecast without resultInterval follows a monthly or quarterly grid, saying so', async () => {
       const monthly = await s.call('POST', '/v1/sessions/forecast', { json: { dataSourceName: 'a10', targetColumn: 'value' } });
       assert.equal(monthly.status, 200, monthly.text);
       assert.equal(monthly.json.resultInterval, 'month');
@@ -52,24 +52,28 @@ for (const backend of await backends()) {
 
       const quarterly = await s.call('POST', '/v1/sessions/forecast', { json: { dataSourceName: 'ausbeer', targetColumn: 'value' } });
       assert.equal(quarterly.status, 200, quarterly.text);
-      assert.equal(quarterly.json.resultInterval, 'year');
-      assert.match(quarterly.json.messages[0].message, /one value of 'value' per quarter, so the session works by year, the finest interval that spacing fills/);
+      assert.equal(quarterly.json.resultInterval, 'quarter');
+      assert.match(quarterly.json.messages[0].message, /one value of 'value' per quarter, so the session works by quarter, not by day/);
+      await completedSession(s, quarterly.json.sessionId);
+      const quarters = (await s.call('GET', `/v1/sessions/${quarterly.json.sessionId}/results`)).json.data;
+      assert.deepEqual(quarters.map((r: any) => r.date.slice(0, 10)), ['2010-07-01', '2010-10-01', '2011-01-01', '2011-04-01'], 'one seasonal cycle of quarters');
+      assert.ok(quarters.every((r: any) => Number(r.value) > 350 && Number(r.value) < 550), JSON.stringify(quarters));
     });
 
     it('an interval finer than the grid is a 400 naming those that fit, for forecasts and impact analyses; the data\'s own interval or a coarser one is accepted', async () => {
       const byDay = await s.call('POST', '/v1/sessions/forecast', { json: { dataSourceName: 'a10', targetColumn: 'value', resultInterval: 'day' } });
       assert.equal(byDay.status, 400, byDay.text);
-      assert.deepEqual(byDay.json.errorDetails.resultInterval, ["Data set 'a10' holds one value of 'value' per month: by day, 29 of every 30 days would be filled with the target's imputation (mean) and analysed as data. Ask for resultInterval month or year."]);
+      assert.deepEqual(byDay.json.errorDetails.resultInterval, ["Data set 'a10' holds one value of 'value' per month: by day, 29 of every 30 days would be filled with the target's imputation (mean) and analysed as data. Ask for resultInterval month, quarter or year."]);
       const byMonth = await s.call('POST', '/v1/sessions/forecast', { json: { dataSourceName: 'ausbeer', targetColumn: 'value', resultInterval: 'Month' } });
       assert.equal(byMonth.status, 400, byMonth.text);
-      assert.match(byMonth.json.errorDetails.resultInterval[0], /per quarter: by month, 2 of every 3 months would be filled .* Ask for resultInterval year\.$/);
+      assert.match(byMonth.json.errorDetails.resultInterval[0], /per quarter: by month, 2 of every 3 months would be filled .* Ask for resultInterval quarter or year\.$/);
       const impact = await s.call('POST', '/v1/sessions/impact', { json: { dataSourceName: 'a10', targetColumn: 'value', eventName: 'e', startDate: '2007-01-01', endDate: '2007-06-30', resultInterval: 'week' } });
       assert.equal(impact.status, 400, impact.text);
       assert.ok(impact.json.errorDetails.resultInterval);
       const impactMonthly = await s.call('POST', '/v1/sessions/impact', { json: { dataSourceName: 'a10', targetColumn: 'value', eventName: 'e', startDate: '2007-01-01', endDate: '2007-06-30' } });
       assert.equal(impactMonthly.status, 200, impactMonthly.text);
       assert.equal(impactMonthly.json.resultInterval, 'month');
-      for (const resultInterval of ['month', 'year']) {
+      for (const resultInterval of ['month', 'quarter', 'year']) {
         const ok = await s.call('POST', '/v1/sessions/forecast', { json: { dataSourceName: 'a10', targetColumn: 'value', resultInterval } });
         assert.equal(ok.status, 200, `${resultInterval}: ${ok.text}`);
         assert.deepEqual(ok.json.messages, []);

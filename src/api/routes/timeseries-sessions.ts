@@ -15,7 +15,7 @@ const tags = ['sessions'];
 const seriesParams = {
   dataSourceName: str('Data set to analyse (alias dataSetName)'), dataSetName: str('Alias of dataSourceName'),
   targetColumn: str('Column to forecast (or give it role target in columns)'),
-  resultInterval: str('Hour, Day (default), Week, Month or Year; any case, or .NET 0..4'),
+  resultInterval: str('Hour, Day, Week, Month, Quarter or Year; any case, or .NET 0..4 (no quarter). Default: Day, or the rows\' own spacing when they are a coarser grid'),
   callbackUrl: str('Webhook for status changes'), name: str('Session name'),
 };
 

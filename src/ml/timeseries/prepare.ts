@@ -9,15 +9,17 @@
 import { parseLogicalCell } from '../../domain/cells.js';
 import { lowerMedian } from '../core/statistics.js';
 
-export type Interval = 'hour' | 'day' | 'week' | 'month' | 'year';
+export type Interval = 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year';
 export type Aggregation = 'sum' | 'mean' | 'median' | 'mode' | 'min' | 'max';
 export type Imputation = 'zeroes' | 'mean' | 'median' | 'mode' | 'min' | 'max';
 
-export const INTERVALS: readonly Interval[] = ['hour', 'day', 'week', 'month', 'year'];
+export const INTERVALS: readonly Interval[] = ['hour', 'day', 'week', 'month', 'quarter', 'year'];
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 const WEEK_MS = 7 * DAY_MS;
+/** Calendar intervals in months. */
+const MONTHS_IN = { month: 1, quarter: 3, year: 12 } as const;
 /** 1970-01-05 was a Monday: week starts are this epoch plus whole weeks. */
 const FIRST_MONDAY_MS = 4 * DAY_MS;
 
@@ -33,6 +35,10 @@ export function periodStart(ms: number, interval: Interval): number {
     case 'month': {
       const d = new Date(ms);
       return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+    }
+    case 'quarter': {
+      const d = new Date(ms);
+      return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - (d.getUTCMonth() % 3), 1);
     }
     case 'year':
       return Date.UTC(new Date(ms).getUTCFullYear(), 0, 1);
@@ -54,9 +60,10 @@ export function addPeriods(ms: number, interval: Interval, n: number): number {
     case 'week':
       return ms + n * WEEK_MS;
     case 'month':
+    case 'quarter':
     case 'year': {
       const d = new Date(ms);
-      const months = d.getUTCMonth() + (interval === 'month' ? n : 12 * n);
+      const months = d.getUTCMonth() + n * MONTHS_IN[interval];
       const year = d.getUTCFullYear() + Math.floor(months / 12);
       const month = ((months % 12) + 12) % 12;
       const day = Math.min(d.getUTCDate(), daysInMonth(year, month));
@@ -80,10 +87,11 @@ export function periodsBetween(a: number, b: number, interval: Interval): number
       return Math.round((pb - pa) / DAY_MS);
     case 'week':
       return Math.round((pb - pa) / WEEK_MS);
-    case 'month': {
+    case 'month':
+    case 'quarter': {
       const da = new Date(pa);
       const db = new Date(pb);
-      return (db.getUTCFullYear() - da.getUTCFullYear()) * 12 + db.getUTCMonth() - da.getUTCMonth();
+      return ((db.getUTCFullYear() - da.getUTCFullYear()) * 12 + db.getUTCMonth() - da.getUTCMonth()) / MONTHS_IN[interval];
     }
     case 'year':
       return new Date(pb).getUTCFullYear() - new Date(pa).getUTCFullYear();
@@ -108,6 +116,7 @@ export function seasonalPeriods(interval: Interval, nPoints = Infinity): Seasona
     day: [7, [365]],
     week: [52, []],
     month: [12, []],
+    quarter: [4, []],
     year: [1, []],
   };
   const [main, extra] = table[interval];
@@ -129,6 +138,7 @@ export function inferInterval(timestamps: ArrayLike<number>): Interval {
     ['day', DAY_MS],
     ['week', WEEK_MS],
     ['month', 30.44 * DAY_MS],
+    ['quarter', 91.31 * DAY_MS],
     ['year', 365.25 * DAY_MS],
   ];
   let best = typical[0];

@@ -12,12 +12,11 @@ import type { Message } from '../../store/schema.js';
 import type { Imputation, Interval } from '../../ml/timeseries/prepare.js';
 import { INTERVALS } from '../../ml/timeseries/prepare.js';
 import { ValidationError } from '../errors.js';
+import { listInWords } from '../../domain/wording.js';
 import type { SeriesInput } from './series-rows.js';
 
 const DAY_MS = 86_400_000;
-const INTERVAL_MS: Record<Interval, number> = { hour: 3_600_000, day: DAY_MS, week: 7 * DAY_MS, month: 30.44 * DAY_MS, year: 365.25 * DAY_MS };
-/** Names of regular spacings, each within NEAR of its length (months of 28–31 days, quarters of 90–92). */
-const SPACINGS: [string, number][] = [['hour', INTERVAL_MS.hour], ['day', DAY_MS], ['week', INTERVAL_MS.week], ['month', INTERVAL_MS.month], ['quarter', 91.31 * DAY_MS], ['year', INTERVAL_MS.year]];
+const INTERVAL_MS: Record<Interval, number> = { hour: 3_600_000, day: DAY_MS, week: 7 * DAY_MS, month: 30.44 * DAY_MS, quarter: 91.31 * DAY_MS, year: 365.25 * DAY_MS };
 /** A gap counts as the grid's step within this factor of the median gap. */
 const NEAR = 1.15;
 /** Share of gaps that must be the grid's step for the rows to form a grid. */
@@ -45,8 +44,9 @@ export function dataSpacing(series: SeriesInput): DataSpacing | undefined {
   const median = [...gaps].sort((a, b) => a - b)[Math.floor((gaps.length - 1) / 2)]!;
   const onStep = gaps.filter((g) => g <= median * NEAR && g >= median / NEAR).length;
   if (onStep < GRID_SHARE * gaps.length) return undefined;
-  const named = SPACINGS.find(([, length]) => median <= length * NEAR && median >= length / NEAR);
-  if (named) return { ms: named[1], label: named[0] };
+  // Each interval's length is within NEAR of its periods' (months of 28–31 days, quarters of 90–92).
+  const named = INTERVALS.find((i) => median <= INTERVAL_MS[i] * NEAR && median >= INTERVAL_MS[i] / NEAR);
+  if (named) return { ms: INTERVAL_MS[named], label: named };
   return { ms: median, label: median >= DAY_MS ? `${Math.round(median / DAY_MS)} days` : `${Math.round(median / INTERVAL_MS.hour)} hours` };
 }
 
@@ -72,7 +72,7 @@ export function sessionInterval(asked: Interval | undefined, spacing: DataSpacin
       const periods = Math.round(spacing.ms / INTERVAL_MS[asked]);
       throw ValidationError.of('resultInterval',
         `Data set '${about.dataset}' holds one value of '${about.target}' ${perLabel(spacing.label)}: by ${asked}, ${periods - 1} of every ${periods} ${asked}s would be filled with the target's imputation (${about.imputation}) and analysed as data. ` +
-        `Ask for resultInterval ${fittingIntervals(spacing).join(' or ')}.`);
+        `Ask for resultInterval ${listInWords(fittingIntervals(spacing), 'or')}.`);
     }
     return { interval: asked, messages: [] };
   }
@@ -82,7 +82,7 @@ export function sessionInterval(asked: Interval | undefined, spacing: DataSpacin
     interval,
     messages: [{
       severity: 'informational',
-      message: `No resultInterval was given: the data holds one value of '${about.target}' ${perLabel(spacing.label)}, so the session works by ${interval}${spacing.label === interval ? '' : `, the finest interval that spacing fills (Sibyl works by hour, day, week, month or year)`}, not by day, the default, which would fill most days with the target's imputation.`,
+      message: `No resultInterval was given: the data holds one value of '${about.target}' ${perLabel(spacing.label)}, so the session works by ${interval}${spacing.label === interval ? '' : `, the finest interval that spacing fills (Sibyl works by hour, day, week, month, quarter or year)`}, not by day, the default, which would fill most days with the target's imputation.`,
     }],
   };
 }

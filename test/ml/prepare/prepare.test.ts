@@ -22,6 +22,7 @@ test('periodStart truncates in UTC, weeks starting on Monday', () => {
     day: '2024-03-03T00:00:00.000Z',
     week: '2024-02-26T00:00:00.000Z',
     month: '2024-03-01T00:00:00.000Z',
+    quarter: '2024-01-01T00:00:00.000Z',
     year: '2024-01-01T00:00:00.000Z',
   };
   for (const [interval, start] of Object.entries(expected)) assert.equal(iso(periodStart(t, interval as Interval)), start, interval);
@@ -71,6 +72,16 @@ test('seasonalPeriods: main cycle per interval, extra cycles only when covered t
   assert.deepEqual(seasonalPeriods('week'), { main: 52, extra: [] });
   assert.deepEqual(seasonalPeriods('month'), { main: 12, extra: [] });
   assert.deepEqual(seasonalPeriods('year'), { main: 1, extra: [] });
+});
+
+test('quarters: calendar quarters from January, moved and counted like months in threes', () => {
+  assert.equal(iso(periodStart(utc('2024-05-20T10:00:00Z'), 'quarter')), '2024-04-01T00:00:00.000Z');
+  assert.equal(iso(periodStart(utc('2024-12-31T23:00:00Z'), 'quarter')), '2024-10-01T00:00:00.000Z');
+  assert.equal(iso(addPeriods(utc('2024-10-01T00:00:00Z'), 'quarter', 1)), '2025-01-01T00:00:00.000Z');
+  assert.equal(iso(addPeriods(utc('2024-01-01T00:00:00Z'), 'quarter', -3)), '2023-04-01T00:00:00.000Z');
+  assert.equal(periodsBetween(utc('2023-02-15T00:00:00Z'), utc('2024-12-01T00:00:00Z'), 'quarter'), 7);
+  assert.equal(seasonalPeriods('quarter').main, 4);
+  assert.equal(inferInterval([utc('2020-01-01T00:00:00Z'), utc('2020-04-01T00:00:00Z'), utc('2020-07-01T00:00:00Z'), utc('2020-10-01T00:00:00Z')]), 'quarter');
 });
 
 test('inferInterval picks the interval closest to the median spacing', () => {

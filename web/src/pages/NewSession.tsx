@@ -12,7 +12,7 @@ const KINDS: { value: Kind; label: string; hint: string }[] = [
   { value: 'impact', label: 'Measure an impact', hint: 'Estimate what an event changed: the series against what it would have been without it.' },
 ];
 /** '' leaves resultInterval out: the service then follows the data's spacing (a day unless the rows are a coarser grid). */
-const INTERVALS = [{ value: '', label: 'As the data' }, ...['Hour', 'Day', 'Week', 'Month', 'Year'].map((i) => ({ value: i, label: i }))];
+const INTERVALS = [{ value: '', label: 'As the data' }, ...['Hour', 'Day', 'Week', 'Month', 'Quarter', 'Year'].map((i) => ({ value: i, label: i }))];
 
 function defaultTarget(columns: Columns, numericOnly: boolean): string {
   const names = Object.keys(columns).filter((c) => !['timestamp', 'key'].includes(columns[c]!.role ?? '') && columns[c]!.dataType !== 'date');
