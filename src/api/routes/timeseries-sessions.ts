@@ -39,7 +39,7 @@ export function registerTimeseriesSessionRoutes(app: FastifyInstance, services: 
   app.post('/v1/sessions/forecast', {
     schema: {
       tags, summary: 'Forecast a numeric column of a time-series data set from startDate to endDate',
-      description: 'Results: one row per period (timestamp column and forecast); ?predictionInterval= gives the quantile series of that level; /results/outliers lists the target values smoothed before fitting.',
+      description: 'Results: one row per period (timestamp column and forecast); ?predictionInterval= gives the quantile series of that level; /results/outliers lists the target\'s outliers and the values a smoothed series would give them (the forecast is fitted on the values as recorded).',
       querystring: { type: 'object', properties: { ...seriesParams, startDate: str('First period to forecast (on or before the last date in the data set)'), endDate: str('Last period to forecast') } },
       response: errors,
     },
@@ -65,7 +65,7 @@ export function registerTimeseriesSessionRoutes(app: FastifyInstance, services: 
   });
 
   app.get('/v1/sessions/:id/results/outliers', {
-    schema: { tags, summary: 'Forecast sessions: the target values smoothed before fitting (<target>:actual, <target>:smooth)', querystring: { type: 'object', properties: { ...pagingQuery } }, response: errors },
+    schema: { tags, summary: 'Forecast sessions: the target\'s outliers (<target>:actual) and the values a smoothed series would give them (<target>:smooth)', querystring: { type: 'object', properties: { ...pagingQuery } }, response: errors },
   }, async (req, reply) => {
     const p = Params.query(req);
     const page = readPaging(p);

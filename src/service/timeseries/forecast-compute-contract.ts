@@ -20,10 +20,8 @@ export interface ForecastComputeOutput {
   data: ResultRow[];
   /** Rows of the quantile series, by level as String(level). */
   intervals: Record<string, ResultRow[]>;
-  /** Target outliers and their smoothed values: timestamp, <target>:actual, <target>:smooth. */
+  /** Target outliers and the values a smoothed series would give them (the fit uses the recorded values): timestamp, <target>:actual, <target>:smooth. */
   outliers: ResultRow[];
-  /** Whether the fit used the smoothed series (it scored better on the holdout). */
-  smoothed: boolean;
   method: string;
   /** Periods held out for the metrics (0 when the series is too short to spare any). */
   holdout: number;

@@ -68,7 +68,7 @@ export const runForecastSession: SessionRunner = async (s, ctx) => {
   const input: ForecastComputeInput = { ...series, startMs: start, endMs: end, levels: PREDICTION_LEVELS };
   const out = await ctx.compute.run<ForecastComputeOutput>('forecast', input, seriesBuffers(series));
   return {
-    results: pageResults(out.metrics, out.data, { intervals: out.intervals, outliers: out.outliers, smoothed: out.smoothed, holdoutPeriods: out.holdout, holdout: out.holdoutRows, savedModel: out.savedModel }),
+    results: pageResults(out.metrics, out.data, { intervals: out.intervals, outliers: out.outliers, holdoutPeriods: out.holdout, holdout: out.holdoutRows, savedModel: out.savedModel }),
     algorithm: { name: out.method, description: 'Chosen per series by backtest on its last periods', key: out.method },
     messages: [
       ...targetGapsMessages(out.targetGaps, series.target.name, series.interval),
