@@ -22,8 +22,8 @@ const MONTH_NAME_DAY = new RegExp(`^([a-z]{3,9})\\.? (\\d{1,2}),? (\\d{4})${TIME
 
 // A month or a quarter, as monthly and quarterly series are written: Jan 2017, January 2017 and
 // Jan-17 (R's zoo yearmon, Excel's mmm-yy; a two-digit year only after a hyphen, as 'May 17' may be
-// a day), 01/2017; 2017Q1, 2017 Q1, 2017-Q1 (pandas' and R's
-// quarterly periods) and Q1 2017. Each is its first day.
+// a day), 01/2017; 2017Q1, 2017 Q1, 2017-Q1 (pandas' and R's quarterly periods) and Q1 2017. Each
+// is its first day.
 const MONTH_NAME_YEAR = /^([a-z]{3,9})\.?(?: (\d{4})|-(\d{4}|\d{2}))$/i;
 const MONTH_SLASH_YEAR = /^(\d{1,2})\/(\d{4})$/;
 const YEAR_QUARTER = /^(\d{4}) ?-? ?Q([1-4])$/i;

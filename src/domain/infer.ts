@@ -17,8 +17,9 @@ const isNumber = (t: DataType) => t === 'numeric' || t === 'numericMeasure';
  *
  * Roles: the single date column with unique values (and no missing ones) is the timestamp when
  * nothing declares an identity; in such a time series a sole numeric column is the target unless
- * a target is declared (numeric columns declared with role none or key do not count); other numeric, string, logical and text columns are features; other date
- * columns and all-missing columns get no role (null).
+ * a target is declared (numeric columns declared with role none or key do not count); other
+ * numeric, string, logical and text columns are features; other date columns and all-missing
+ * columns get no role (null).
  */
 export function inferColumns(profiles: Record<string, ColumnProfile>, declared: readonly DeclaredLayer[] = []): ColumnMap {
   const highestFirst = [...declared].reverse();
@@ -34,7 +35,6 @@ export function inferColumns(profiles: Record<string, ColumnProfile>, declared: 
     if (candidates.length === 1) timestamp = candidates[0];
   }
   const timeSeries = timestamp !== undefined || declaredRoles.includes('timestamp');
-  // Columns declared as no input (role none or key) are not candidates for the target.
   const numbers = names.filter((n) => n !== timestamp && isNumber(typeOf(n)) && declaredRole(n) !== 'none' && declaredRole(n) !== 'key');
   const target = timeSeries && numbers.length === 1 && !declaredRoles.includes('target') ? numbers[0] : undefined;
 

@@ -11,8 +11,9 @@
  * 'Unnamed: 0') whose every training value is a different whole number. Distinct whole numbers alone
  * are no sign (a price, a population): the name decides. Trees split such a number into ranges of
  * rows; in a file ordered by its target that gives the label away (pima sorted by outcome with a
- * patient number: test ROC AUC 1.0, 95 % of the importance on it), and in any order it lets
- * isolation forests call the first and last rows anomalous.
+ * patient number: test ROC AUC 1.0, 95 % of the importance on it), and the rows with the smallest and
+ * largest numbers become easier to isolate (carData Mroz with its row numbers: 31 of 207 flagged rows
+ * in the first or last 5 %, 18 of 201 without them).
  */
 export interface IdentifierColumn {
   column: string;

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { fixturePath, parseCsv } from '../support/fixtures.js';
-import { csvRowBatches, PointGroups, readDecimalCommaLocale, sniffLayout, type CsvRowBatch } from '../../src/service/datasets/csv-rows.js';
+import { csvRowBatches, type CsvRowBatch } from '../../src/service/datasets/csv-rows.js';
+import { PointGroups, readDecimalCommaLocale, sniffLayout } from '../../src/service/datasets/csv-dialect.js';
 import { TooLargeError, ValidationError } from '../../src/service/errors.js';
 
 /** The bytes as a stream of `size`-byte chunks (cutting multi-byte characters too). */

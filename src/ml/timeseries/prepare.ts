@@ -18,6 +18,10 @@ export const INTERVALS: readonly Interval[] = ['hour', 'day', 'week', 'month', '
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 const WEEK_MS = 7 * DAY_MS;
+/** The average length of each interval's periods (calendar months, quarters and years vary). */
+export const TYPICAL_LENGTH_MS: Readonly<Record<Interval, number>> = {
+  hour: HOUR_MS, day: DAY_MS, week: WEEK_MS, month: 30.44 * DAY_MS, quarter: 91.31 * DAY_MS, year: 365.25 * DAY_MS,
+};
 /** Calendar intervals in months. */
 const MONTHS_IN = { month: 1, quarter: 3, year: 12 } as const;
 /** 1970-01-05 was a Monday: week starts are this epoch plus whole weeks. */
@@ -133,17 +137,9 @@ export function inferInterval(timestamps: ArrayLike<number>): Interval {
   for (let i = 1; i < sorted.length; i++) if (sorted[i] > sorted[i - 1]) gaps.push(sorted[i] - sorted[i - 1]);
   if (gaps.length === 0) throw new RangeError('inferInterval: need at least two distinct timestamps');
   const median = lowerMedian(gaps);
-  const typical: [Interval, number][] = [
-    ['hour', HOUR_MS],
-    ['day', DAY_MS],
-    ['week', WEEK_MS],
-    ['month', 30.44 * DAY_MS],
-    ['quarter', 91.31 * DAY_MS],
-    ['year', 365.25 * DAY_MS],
-  ];
-  let best = typical[0];
-  for (const t of typical) if (Math.abs(Math.log(median / t[1])) < Math.abs(Math.log(median / best[1]))) best = t;
-  return best[0];
+  let best: Interval = 'hour';
+  for (const i of INTERVALS) if (Math.abs(Math.log(median / TYPICAL_LENGTH_MS[i])) < Math.abs(Math.log(median / TYPICAL_LENGTH_MS[best]))) best = i;
+  return best;
 }
 
 /** A logical cell as 1 (TRUE) or 0: FALSE, the empty cell and anything that is no truth value. */

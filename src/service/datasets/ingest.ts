@@ -10,7 +10,7 @@ import { parseDate } from '../../domain/dates.js';
 import { listInWords } from '../../domain/wording.js';
 import { ValidationError } from '../errors.js';
 import { CsvRecords, type RecordBatches } from './record-sources.js';
-import type { CsvDialect } from './csv-rows.js';
+import type { CsvDialect } from './csv-dialect.js';
 import { RowEncoder, type EncodedBatch } from './row-encoder.js';
 import { DatasetWriter, DEFAULT_WRITER_LEASE_MS } from './dataset-writer.js';
 import { encodeCsvInThread, type StoredBatch } from './csv-ingest-thread.js';
@@ -165,7 +165,7 @@ function emptyPositionalColumns(profiles: Record<string, ColumnProfile>, stored:
     .map(([name]) => name);
 }
 
-/** How a CSV not in UTF-8 or not separated by commas was read (csv-rows.ts), so its sender can check it. */
+/** How a CSV not in UTF-8 or not separated by commas was read (csv-rows.ts, csv-dialect.ts), so its sender can check it. */
 function dialectMessages(dialect: CsvDialect | undefined): Message[] {
   if (!dialect) return [];
   const messages: string[] = [];
@@ -188,8 +188,8 @@ function dialectMessages(dialect: CsvDialect | undefined): Message[] {
  * New columns the CSV header left unnamed, beside named ones, holding whole numbers that rise from row
  * to row: the index R's write.csv and pandas' to_csv write as the first column by default (1, 2, 3, …
  * or 0, 1, 2, …). As a feature it numbers the rows, which leaks the target of a file sorted by it and
- * makes the first and last rows look anomalous; it gets role none, which the metadata shows and a
- * request may override.
+ * makes the first and last rows easier to isolate (anomaly sessions flag more of them); it gets role
+ * none, which the metadata shows and a request may override.
  */
 function rowNameColumns(profiles: Record<string, ColumnProfile>, stored: ColumnMap, requested: ColumnPatchMap): string[] {
   const names = Object.keys(profiles);

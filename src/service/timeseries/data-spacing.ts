@@ -9,14 +9,12 @@
  * aggregation counts and empty periods rightly hold none of) keeps any interval.
  */
 import type { Message } from '../../store/schema.js';
-import type { Imputation, Interval } from '../../ml/timeseries/prepare.js';
-import { INTERVALS } from '../../ml/timeseries/prepare.js';
+import { INTERVALS, TYPICAL_LENGTH_MS as INTERVAL_MS, type Imputation, type Interval } from '../../ml/timeseries/prepare.js';
+import { lowerMedian } from '../../ml/core/statistics.js';
 import { ValidationError } from '../errors.js';
 import { listInWords } from '../../domain/wording.js';
 import type { SeriesInput } from './series-rows.js';
 
-const DAY_MS = 86_400_000;
-const INTERVAL_MS: Record<Interval, number> = { hour: 3_600_000, day: DAY_MS, week: 7 * DAY_MS, month: 30.44 * DAY_MS, quarter: 91.31 * DAY_MS, year: 365.25 * DAY_MS };
 /** A gap counts as the grid's step within this factor of the median gap. */
 const NEAR = 1.15;
 /** Share of gaps that must be the grid's step for the rows to form a grid. */
@@ -41,13 +39,13 @@ export function dataSpacing(series: SeriesInput): DataSpacing | undefined {
   const gaps: number[] = [];
   for (let i = 1; i < times.length; i++) if (times[i]! > times[i - 1]!) gaps.push(times[i]! - times[i - 1]!);
   if (gaps.length < 3) return undefined;
-  const median = [...gaps].sort((a, b) => a - b)[Math.floor((gaps.length - 1) / 2)]!;
+  const median = lowerMedian(gaps);
   const onStep = gaps.filter((g) => g <= median * NEAR && g >= median / NEAR).length;
   if (onStep < GRID_SHARE * gaps.length) return undefined;
   // Each interval's length is within NEAR of its periods' (months of 28–31 days, quarters of 90–92).
   const named = INTERVALS.find((i) => median <= INTERVAL_MS[i] * NEAR && median >= INTERVAL_MS[i] / NEAR);
   if (named) return { ms: INTERVAL_MS[named], label: named };
-  return { ms: median, label: median >= DAY_MS ? `${Math.round(median / DAY_MS)} days` : `${Math.round(median / INTERVAL_MS.hour)} hours` };
+  return { ms: median, label: median >= INTERVAL_MS.day ? `${Math.round(median / INTERVAL_MS.day)} days` : `${Math.round(median / INTERVAL_MS.hour)} hours` };
 }
 
 function finerThan(interval: Interval, spacing: DataSpacing): boolean {
