@@ -321,17 +321,18 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
     await shot('08-model-predict');
   });
 
-  it('runs a forecast and shows history, forecast and intervals', async () => {
+  it('runs a forecast and shows history, forecast and intervals; the period follows the monthly data unless chosen', async () => {
     await uploadByKeyboard(DATA.airpassengers, 'airpassengers');
     await assertVisible(page.getByText(/144 rows · 2 columns · .* · time series/));
     await page.getByRole('link', { name: 'Forecast' }).click();
     await page.getByLabel('Column to forecast').selectOption('passengers');
-    await page.getByLabel('Period', { exact: true }).selectOption('Month');
+    assert.equal(await page.getByLabel('Period', { exact: true }).inputValue(), '', 'Period starts as "As the data"');
     await page.getByLabel('Forecast until').fill('1962-12-01');
     await assertLabelled();
     await page.getByRole('button', { name: 'Start forecast' }).click();
     await page.waitForURL(/\/sessions\/[0-9a-f-]{36}$/);
     await waitForCompleted();
+    await assertVisible(page.getByText(/ – 1962-12-01 by month/));
     await assertChartDrawn('chart-forecast');
     await assertVisible(page.locator('.metric-card', { hasText: 'MAPE' }));
     assert.match(await page.getByTestId('chart-forecast').getAttribute('aria-label') ?? '', /24 periods from 1961-01-01.*90 % interval/);
