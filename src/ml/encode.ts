@@ -6,7 +6,7 @@
 import { isMissingOrMarker, parseLogicalCell, readNumberCell } from '../domain/cells.js';
 import type { FeatureColumn, Frame, Task } from './frame.js';
 import { fitTextVectorizer, TextVectorizer, type SerializedTextVectorizer, type TextTarget, type VocabularyWord } from './text/text-vectorizer.js';
-import { numberIdentifier, textIdentifier, type IdentifierColumn } from './identifier-columns.js';
+import { isIdentifierName, numberIdentifier, textIdentifier, type IdentifierColumn } from './identifier-columns.js';
 
 export type DataType = 'numeric' | 'numericMeasure' | 'string' | 'logical' | 'date' | 'text';
 
@@ -318,7 +318,8 @@ export function fitFrameEncoder(specs: ColumnSpec[], columns: RawColumns, target
     switch (spec.dataType) {
       case 'numeric':
       case 'numericMeasure': {
-        const identifier = numberIdentifier(spec.name, Float64Array.from({ length: raw.length }, (_, i) => parseNumber(raw[i])));
+        // The name decides first: the values are read only for a column named as an identifier.
+        const identifier = isIdentifierName(spec.name) ? numberIdentifier(spec.name, Float64Array.from({ length: raw.length }, (_, i) => parseNumber(raw[i]))) : undefined;
         if (identifier) identifiers.push(identifier);
         else inputs.push({ name: spec.name, dataType: spec.dataType });
         break;

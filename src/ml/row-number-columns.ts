@@ -4,6 +4,7 @@
  * gives the label away: a test row sits between training rows of the same class or size, so the
  * holdout metrics reward a model that leans on it, while a new row's number lies beyond them all.
  */
+import { readNumberCell } from '../domain/cells.js';
 import { isFeatureColumn, type ColumnSpec, type RawColumns, type RawValue } from './encode.js';
 
 /** Shorter tables are left alone: a handful of rows is ordered by chance. */
@@ -23,7 +24,7 @@ function numbersRows(column: ArrayLike<RawValue>, rows: readonly number[]): bool
   let direction = 0;
   for (const r of rows) {
     const v = column[r];
-    const x = typeof v === 'number' ? v : v === null || v === undefined || v === '' ? NaN : Number(v);
+    const x = typeof v === 'number' ? v : v === null || v === undefined || v === '' ? NaN : readNumberCell(v);
     if (!Number.isInteger(x)) return false;
     if (!Number.isNaN(previous)) {
       const step = Math.sign(x - previous);

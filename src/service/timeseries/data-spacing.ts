@@ -14,6 +14,7 @@ import { lowerMedian } from '../../ml/core/statistics.js';
 import { ValidationError } from '../errors.js';
 import { listInWords } from '../../domain/wording.js';
 import type { SeriesInput } from './series-rows.js';
+import { targetTimes } from './series-grid.js';
 
 /** A gap counts as the grid's step within this factor of the median gap. */
 const NEAR = 1.15;
@@ -31,11 +32,7 @@ export interface DataSpacing {
 
 /** The step of the target's rows when most gaps equal it (a grid); undefined for irregular rows or fewer than four. */
 export function dataSpacing(series: SeriesInput): DataSpacing | undefined {
-  const times: number[] = [];
-  for (let i = 0; i < series.timestamps.length; i++) {
-    if (Number.isFinite(series.timestamps[i]) && !Number.isNaN(series.target.values[i])) times.push(series.timestamps[i]!);
-  }
-  times.sort((a, b) => a - b);
+  const times = targetTimes(series).sort((a, b) => a - b);
   const gaps: number[] = [];
   for (let i = 1; i < times.length; i++) if (times[i]! > times[i - 1]!) gaps.push(times[i]! - times[i - 1]!);
   if (gaps.length < 3) return undefined;

@@ -10,12 +10,10 @@ import type { SessionRunner } from '../sessions/session-runner.js';
 import type { ForecastComputeInput, ForecastComputeOutput } from './forecast-compute-contract.js';
 import { ValidationError } from '../errors.js';
 import type { Services } from '../services.js';
-import { resolveSeriesColumns } from './series-columns.js';
-import { loadSeries, seriesBuffers, seriesExtent } from './series-rows.js';
-import { capitalised, findDataSource, invalidDateRange, requireFeatureValues, sessionSeries, type SeriesSessionRequest } from './series-session.js';
+import { seriesBuffers } from './series-rows.js';
+import { capitalised, invalidDateRange, requestedSeries, requireFeatureValues, sessionSeries, type SeriesSessionRequest } from './series-session.js';
 import { targetGapsMessages } from './target-gaps.js';
 import { partialEdgesMessages } from './partial-edges.js';
-import { dataSpacing, sessionInterval } from './data-spacing.js';
 
 /** Quantile levels every forecast offers (`availablePredictionIntervals`, `?predictionInterval=`). */
 export const PREDICTION_LEVELS = [0.05, 0.1, 0.2, 0.5, 0.8, 0.9, 0.95];
@@ -24,14 +22,8 @@ export const PREDICTION_LEVELS = [0.05, 0.1, 0.2, 0.5, 0.8, 0.9, 0.95];
 const MAX_HORIZON = 10_000;
 
 export async function createForecastSession(services: Services, accountId: string, r: SeriesSessionRequest): Promise<SessionRecord> {
-  const dataset = await findDataSource(services, accountId, r.dataSourceName);
-  const cols = resolveSeriesColumns(dataset, r.columns, r.targetColumn);
-  const series = await loadSeries(services, dataset, cols, r.interval ?? 'day');
-  const extent = seriesExtent(series);
-  if (!Number.isFinite(extent.lastTarget)) throw ValidationError.of(cols.target, `column '${cols.target}' has no values in data set '${dataset.name}'`);
-  const { interval, messages: intervalMessages } = sessionInterval(r.interval, dataSpacing(series), { dataset: dataset.name, target: cols.target, imputation: series.target.imputation });
+  const { dataset, cols, extent, interval, messages: intervalMessages } = await requestedSeries(services, accountId, r);
 
-  const lastDate = extent.lastRow;
   // Without a start date the forecast continues right after the last observation, for one seasonal cycle.
   const start = r.startMs ?? addPeriods(periodStart(extent.lastTarget, interval), interval, 1);
   const end = r.endMs ?? addPeriods(start, interval, Math.max(seasonalPeriods(interval).main, 2) - 1);

@@ -11,12 +11,10 @@ import type { SessionRunner } from '../sessions/session-runner.js';
 import type { ImpactComputeInput, ImpactComputeOutput } from './impact-compute-contract.js';
 import { ValidationError } from '../errors.js';
 import type { Services } from '../services.js';
-import { resolveSeriesColumns } from './series-columns.js';
-import { loadSeries, seriesBuffers, seriesExtent } from './series-rows.js';
-import { capitalised, findDataSource, invalidDateRange, requireFeatureValues, sessionSeries, type SeriesSessionRequest } from './series-session.js';
+import { seriesBuffers } from './series-rows.js';
+import { capitalised, invalidDateRange, requestedSeries, requireFeatureValues, sessionSeries, type SeriesSessionRequest } from './series-session.js';
 import { targetGapsMessages } from './target-gaps.js';
 import { partialEdgesMessages } from './partial-edges.js';
-import { dataSpacing, sessionInterval } from './data-spacing.js';
 
 export interface ImpactSessionRequest extends SeriesSessionRequest {
   eventName: string;
@@ -36,12 +34,7 @@ export async function createImpactSession(services: Services, accountId: string,
   const end = r.endMs!;
   if (start > end) throw invalidDateRange('Start Date must be before End Date', { startDate: [formatOffset(start)], endDate: [formatOffset(end)] });
 
-  const dataset = await findDataSource(services, accountId, r.dataSourceName);
-  const cols = resolveSeriesColumns(dataset, r.columns, r.targetColumn);
-  const series = await loadSeries(services, dataset, cols, r.interval ?? 'day');
-  const extent = seriesExtent(series);
-  if (!Number.isFinite(extent.lastTarget)) throw ValidationError.of(cols.target, `column '${cols.target}' has no values in data set '${dataset.name}'`);
-  const { interval, messages } = sessionInterval(r.interval, dataSpacing(series), { dataset: dataset.name, target: cols.target, imputation: series.target.imputation });
+  const { dataset, cols, extent, interval, messages } = await requestedSeries(services, accountId, r);
   if (periodsBetween(extent.lastTarget, end, interval) > 0) {
     throw invalidDateRange('End Date must be before the last date in the data source', {
       endDate: [`${formatOffset(end)} is after the last date of ${cols.target}, ${formatOffset(extent.lastTarget)}`],

@@ -11,7 +11,7 @@
 import type { Message } from '../../store/schema.js';
 import { lowerMedian } from '../../ml/core/statistics.js';
 import { addPeriods, inferInterval, INTERVALS, periodStart, periodsBetween, type Interval } from '../../ml/timeseries/prepare.js';
-import { periodName, type SeriesGrid } from './series-grid.js';
+import { periodName, targetTimes, type SeriesGrid } from './series-grid.js';
 import type { SeriesInput } from './series-rows.js';
 
 export interface PartialEdge {
@@ -32,10 +32,7 @@ export interface PartialEdge {
  */
 export function partialEdges(s: SeriesInput, g: SeriesGrid, from: number, to: number): PartialEdge[] {
   if (s.target.aggregation !== 'sum' || to - from < 2) return [];
-  const times: number[] = [];
-  for (let i = 0; i < s.timestamps.length; i++) {
-    if (Number.isFinite(s.timestamps[i]) && Number.isFinite(s.target.values[i])) times.push(s.timestamps[i]!);
-  }
+  const times = targetTimes(s);
   if (!times.some((t) => t !== times[0])) return []; // inferInterval needs two distinct times
   const step = inferInterval(times);
   if (!finer(step, g.interval)) return [];

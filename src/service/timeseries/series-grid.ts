@@ -60,3 +60,12 @@ export function periodName(g: SeriesGrid, index: number): string {
   const text = formatOffset(addPeriods(g.periods[0]!, g.interval, index));
   return g.interval === 'hour' ? `${text.slice(0, 10)} ${text.slice(11, 16)}` : text.slice(0, 10);
 }
+
+/** The timestamps of the rows that have both a date and a target value, in row order: the data's own spacing. */
+export function targetTimes(s: SeriesInput): number[] {
+  const times: number[] = [];
+  for (let i = 0; i < s.timestamps.length; i++) {
+    if (Number.isFinite(s.timestamps[i]) && Number.isFinite(s.target.values[i])) times.push(s.timestamps[i]!);
+  }
+  return times;
+}

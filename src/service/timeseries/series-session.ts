@@ -11,8 +11,9 @@ import type { SessionRecord } from '../../store/sessions-store.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { SessionDataError } from '../sessions/session-runner.js';
 import type { Services } from '../services.js';
-import { isNumericColumn } from './series-columns.js';
-import { loadSeries, type SeriesInput } from './series-rows.js';
+import { isNumericColumn, resolveSeriesColumns } from './series-columns.js';
+import { loadSeries, seriesExtent, type SeriesInput } from './series-rows.js';
+import { dataSpacing, sessionInterval } from './data-spacing.js';
 
 export interface SeriesSessionRequest {
   dataSourceName: string;
@@ -57,6 +58,21 @@ export function requireFeatureValues(features: string[], lastFeature: number[], 
     }
   });
   if (Object.keys(short).length) throw new ValidationError(short, `Feature values are missing for the ${what}`);
+}
+
+/**
+ * What creating a forecast or an impact session starts from: the data source, the session's columns,
+ * the extent of its series (a target with no value at all is a 400), and the result interval in effect
+ * with the messages choosing it (data-spacing.ts).
+ */
+export async function requestedSeries(services: Services, accountId: string, r: SeriesSessionRequest) {
+  const dataset = await findDataSource(services, accountId, r.dataSourceName);
+  const cols = resolveSeriesColumns(dataset, r.columns, r.targetColumn);
+  const series = await loadSeries(services, dataset, cols, r.interval ?? 'day');
+  const extent = seriesExtent(series);
+  if (!Number.isFinite(extent.lastTarget)) throw ValidationError.of(cols.target, `column '${cols.target}' has no values in data set '${dataset.name}'`);
+  const { interval, messages } = sessionInterval(r.interval, dataSpacing(series), { dataset: dataset.name, target: cols.target, imputation: series.target.imputation });
+  return { dataset, cols, extent, interval, messages };
 }
 
 /** A session's own series (its columns as stored on the session), for its runner. */
