@@ -16,6 +16,8 @@ export interface ColumnProfile {
   zeroOne: boolean;
   /** Date column with no missing and no repeated value: a timestamp candidate. */
   uniqueDates: boolean;
+  /** A date column's count of different dates, when it holds no more than DATE_SET_CAP of them. */
+  distinctDates?: number;
   /**
    * A text column whose every value is a date written day first ('13/01/2017', '13.01.2017'), at
    * least one with a day past 12: read month first (en-US, as the original service did) some are
@@ -96,7 +98,8 @@ export class ColumnProfiler {
     if (this.logical && this.sawLogicalWord) return { ...base, dataType: 'logical' };
     if (this.date) {
       const distinct = !this.dateRepeated && (this.dateSet !== null || this.increasing || this.decreasing);
-      return { ...base, dataType: 'date', uniqueDates: distinct && this.missing === 0 };
+      const counted = this.dateSet === null ? {} : { distinctDates: this.dateSet.size };
+      return { ...base, dataType: 'date', uniqueDates: distinct && this.missing === 0, ...counted };
     }
     return this.dayFirst && this.dayPast12 ? { ...base, dataType: 'string', dayFirstDates: true } : { ...base, dataType: 'string' };
   }

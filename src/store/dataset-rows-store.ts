@@ -72,10 +72,10 @@ export class DatasetRowsStore {
    * and a row already there is overwritten field by field (fields the upload lacks are kept, so a
    * PUT of feature values for known dates does not erase the target). New identities are placed
    * after every existing row, in upload order (seq = seqBase + their position in the upload).
-   * Returns the last identity merged, or undefined when none are left.
+   * Returns the last identity merged (undefined when none are left) and how many the step merged.
    */
-  async mergeStep(staging: number, into: number, seqBase: number, afterIdent: string | null): Promise<string | undefined> {
-    const [r] = await this.db.query<{ last: string | null }>(
+  async mergeStep(staging: number, into: number, seqBase: number, afterIdent: string | null): Promise<{ last: string | undefined; identities: number }> {
+    const [r] = await this.db.query<{ last: string | null; n: number | string }>(
       `WITH src AS (
          SELECT DISTINCT ON (ident) ident, seq, ts, data FROM upload_staging
          WHERE segment_id = $1 AND ($3::text IS NULL OR ident > $3::text)
@@ -86,9 +86,9 @@ export class DatasetRowsStore {
          ON CONFLICT (segment_id, ident) WHERE ident IS NOT NULL
          DO UPDATE SET ts = EXCLUDED.ts, data = (d.data::jsonb || EXCLUDED.data::jsonb)::text
        )
-       SELECT max(ident) AS last FROM src`,
+       SELECT max(ident) AS last, count(*) AS n FROM src`,
       [staging, into, afterIdent, seqBase]);
-    return r?.last ?? undefined;
+    return { last: r?.last ?? undefined, identities: Number(r?.n ?? 0) };
   }
 
   /** The highest seq of a segment (-1 when empty). */

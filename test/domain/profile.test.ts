@@ -59,7 +59,7 @@ test('logical: true/false, yes/no, on/off words in any case, mixed with 1/0', ()
 
 test('dates: every value a date; uniqueness needs no repeats and no missing values', () => {
   const daily = ['2017-04-01T00:00:00.0000000Z', '2017-04-02T00:00:00.0000000Z', '2017-04-03T00:00:00.0000000Z'];
-  assert.deepEqual(profileOf(daily), { dataType: 'date', present: 3, missing: 0, zeroOne: false, uniqueDates: true });
+  assert.deepEqual(profileOf(daily), { dataType: 'date', present: 3, missing: 0, zeroOne: false, uniqueDates: true, distinctDates: 3 });
   assert.equal(profileOf([...daily].reverse()).uniqueDates, true);
   assert.equal(profileOf(['06-01-2017', '2017-06-03', '06-02-2017']).uniqueDates, true, 'mixed formats, unsorted');
   assert.equal(profileOf([...daily, '04-02-2017']).uniqueDates, false, 'same instant in another format');

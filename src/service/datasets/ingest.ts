@@ -13,7 +13,7 @@ import type { CsvDialect } from './csv-dialect.js';
 import { RowEncoder } from './row-encoder.js';
 import { DatasetWriter, DEFAULT_WRITER_LEASE_MS } from './dataset-writer.js';
 import { encodeCsvInThread, type StoredBatch } from './csv-ingest-thread.js';
-import { dayFirstMessages, dialectMessages, emptyPositionalColumns, rowNameColumns, rowNameMessages, unnamedMessages } from './upload-columns.js';
+import { dayFirstMessages, dialectMessages, emptyPositionalColumns, repeatedIdentityMessages, rowNameColumns, rowNameMessages, unnamedMessages, untimedDateMessages } from './upload-columns.js';
 import { copyOrMerge } from './segment-builder.js';
 
 /**
@@ -126,7 +126,7 @@ async function write(db: Db, writer: DatasetWriter, req: IngestRequest): Promise
   for (const name of rowNames) inferred[name] = { ...inferred[name]!, role: 'none' };
   const columns = mergeColumns(inferred, stored, req.requestedColumns);
   validateColumns(columns);
-  const messages = [...dialectMessages(dialect), ...unnamedMessages(unnamed), ...rowNameMessages(rowNames, profiles), ...dayFirstMessages(profiles, columns)];
+  const messages = [...dialectMessages(dialect), ...unnamedMessages(unnamed), ...rowNameMessages(rowNames, profiles), ...dayFirstMessages(profiles, columns), ...untimedDateMessages(profiles, columns)];
   const finalIdentity = identity ?? findIdentity(columns);
   const identityColumn = finalIdentity.kind === 'none' ? null : finalIdentity.column;
   const datasets = new DatasetsStore(db);
@@ -142,6 +142,7 @@ async function write(db: Db, writer: DatasetWriter, req: IngestRequest): Promise
     const built = await copyOrMerge(db.bulk(), writer, { dataset: dataset.id, into: await rowsStore.createSegment(dataset.id, writer.id), mergeStaged: segment });
     const record = await datasets.publish(dataset.id, writer.id, { ...meta, segment: built.segment, mode: 'replace', rowCount: built.rowCount, dataBytes: built.dataBytes });
     if (built.rowCount >= ANALYZE_ROWS) await rowsStore.analyze();
+    messages.push(...repeatedIdentityMessages(identity, rowsReceived, built.identitiesMerged));
     return { created, rowsReceived, dataset: record, messages };
   }
   if (!identity && finalIdentity.kind === 'timestamp') {

@@ -12,7 +12,7 @@ export async function copyOrMerge(db: Db, writer: DatasetWriter, job: {
   into: number;
   mergeStaged?: number;
   exclude?: { sql: string; params: unknown[] };
-}): Promise<{ segment: number; rowCount: number; dataBytes: number }> {
+}): Promise<{ segment: number; rowCount: number; dataBytes: number; identitiesMerged: number }> {
   const rows = new DatasetRowsStore(db);
   for (const source of await rows.liveSegments(job.dataset)) {
     let after: number | undefined = -1;
@@ -21,15 +21,18 @@ export async function copyOrMerge(db: Db, writer: DatasetWriter, job: {
       after = await rows.copyStep(source.id, job.into, after, job.exclude);
     }
   }
+  let identitiesMerged = 0;
   if (job.mergeStaged !== undefined) {
     const seqBase = (await rows.maxSeq(job.into)) + 1;
     let after: string | null | undefined = null;
     while (after !== undefined) {
       writer.check();
-      after = await rows.mergeStep(job.mergeStaged, job.into, seqBase, after);
+      const step = await rows.mergeStep(job.mergeStaged, job.into, seqBase, after);
+      identitiesMerged += step.identities;
+      after = step.last;
     }
   }
   writer.check();
   await rows.analyze();
-  return { segment: job.into, ...(await rows.measure(job.into)) };
+  return { segment: job.into, identitiesMerged, ...(await rows.measure(job.into)) };
 }

@@ -80,3 +80,43 @@ export function dayFirstMessages(profiles: Record<string, ColumnProfile>, column
       message: `Column '${name}' holds dates written day first (as 13/01/2017 for 13 January): Sibyl reads such dates month first, as the original service did, so '${name}' is kept as text, not as dates. Send them as 2017-01-13 (ISO 8601) to use them as dates or as the data set's timestamp.`,
     }));
 }
+
+/**
+ * An upload whose rows repeat an identity keeps the last row of each (upsert by key or timestamp):
+ * several series stacked in one table (a date, a region, the sales) lost all but one series' rows
+ * without a word.
+ */
+export function repeatedIdentityMessages(identity: { kind: 'key' | 'timestamp'; column: string }, rowsSent: number, identities: number): Message[] {
+  const repeated = rowsSent - identities;
+  if (repeated <= 0) return [];
+  const what = identity.kind === 'timestamp' ? 'timestamp' : 'key';
+  return [{
+    severity: 'warning',
+    message: `${repeated} of the ${rowsSent} rows sent ${repeated === 1 ? 'repeats' : 'repeat'} the ${what} ('${identity.column}') of a row sent after them. A data set with a ${what} holds one row per ${what}, so the last row sent for each of the ${identities} ${what}s was kept. ` +
+      `If the rows hold several series, one per value of another column (a region, a product), upload each series as its own data set, or as its own column.`,
+  }];
+}
+
+/**
+ * The single date column of a data set that is not a time series, because rows share a date or lack
+ * one: the sender of a series learns why only when a forecast finds no timestamp, so the upload says
+ * it, and how a session can still use the column.
+ */
+export function untimedDateMessages(profiles: Record<string, ColumnProfile>, columns: ColumnMap): Message[] {
+  if (Object.values(columns).some((c) => c.role === 'timestamp' || c.role === 'key')) return [];
+  const dates = Object.keys(columns).filter((n) => columns[n]!.dataType === 'date');
+  const profile = dates.length === 1 ? profiles[dates[0]!] : undefined;
+  if (!profile || profile.dataType !== 'date' || profile.uniqueDates || profile.present === 0) return [];
+  const name = dates[0]!;
+  const reasons: string[] = [];
+  // Past DATE_SET_CAP dates the profile does not count them, and an unsorted column is not a candidate.
+  if (profile.distinctDates !== undefined && profile.distinctDates < profile.present) reasons.push(`rows share its dates (${profile.distinctDates} dates in ${profile.present} rows)`);
+  if (profile.missing > 0) reasons.push(`${profile.missing} ${profile.missing === 1 ? 'row has' : 'rows have'} no date`);
+  if (reasons.length === 0) return [];
+  return [{
+    severity: 'informational',
+    message: `Column '${name}' holds dates, but ${reasons.join(' and ')}, so it is not the data set's timestamp and the data set is not a time series. ` +
+      `A forecast or impact session can still use it: give '${name}' role timestamp in the session's columns, and the rows of each period are combined with each column's aggregation. ` +
+      `If the rows hold several series, one per value of another column, upload each series as its own data set.`,
+  }];
+}

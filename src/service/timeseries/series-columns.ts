@@ -58,7 +58,7 @@ export function resolveSeriesColumns(dataset: DatasetRecord, requestedColumns: u
   const timestamps = Object.keys(merged).filter((n) => merged[n]!.role === 'timestamp');
   const timestamp = timestamps[0] ?? (dataset.identityKind === 'timestamp' ? dataset.identityColumn ?? undefined : undefined);
   if (timestamp === undefined || timestamps.length > 1) {
-    const why = timestamp === undefined ? `data set '${dataset.name}' has no timestamp column` : `only one column can have role timestamp, not ${timestamps.join(', ')}`;
+    const why = timestamp === undefined ? noTimestamp(dataset.name, merged) : `only one column can have role timestamp, not ${timestamps.join(', ')}`;
     throw new ValidationError({ columns: [why] }, 'The column metadata does not fit the data set');
   }
   merged[timestamp]!.role = 'timestamp';
@@ -76,4 +76,13 @@ export function resolveSeriesColumns(dataset: DatasetRecord, requestedColumns: u
   // Text-like features of the stored metadata have no meaning for a series model: they are left out.
   const features = featureNames.filter((n) => isUsableFeature(merged[n]!));
   return { columns: merged, target, timestamp, features };
+}
+
+/** Why a session has no timestamp, and which of the data set's date columns could be one. */
+function noTimestamp(dataset: string, columns: ColumnMap): string {
+  const dates = Object.keys(columns).filter((n) => columns[n]!.dataType === 'date');
+  const why = `data set '${dataset}' has no timestamp column`;
+  if (dates.length === 0) return `${why} (no column holds dates)`;
+  const which = dates.length === 1 ? `its date column '${dates[0]}'` : `one of its date columns (${dates.map((n) => `'${n}'`).join(', ')})`;
+  return `${why}: give ${which} role timestamp in the session's columns; rows that share a period are then combined with each column's aggregation`;
 }

@@ -71,7 +71,7 @@ export async function requestedSeries(services: Services, accountId: string, r: 
   const series = await loadSeries(services, dataset, cols, r.interval ?? 'day');
   const extent = seriesExtent(series);
   if (!Number.isFinite(extent.lastTarget)) throw ValidationError.of(cols.target, `column '${cols.target}' has no values in data set '${dataset.name}'`);
-  const { interval, messages } = sessionInterval(r.interval, dataSpacing(series), { dataset: dataset.name, target: cols.target, imputation: series.target.imputation });
+  const { interval, messages } = sessionInterval(r.interval, dataSpacing(series), { dataset: dataset.name, target: cols.target, imputation: series.target.imputation, aggregation: series.target.aggregation });
   return { dataset, cols, extent, interval, messages };
 }
 
