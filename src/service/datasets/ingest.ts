@@ -68,6 +68,7 @@ async function write(db: Db, writer: DatasetWriter, req: IngestRequest): Promise
   // Row identity is fixed once a data set holds rows ("keys cannot be added later").
   const declared = mergeColumns({}, stored, req.requestedColumns);
   const identity: Identity | undefined = dataset.rowCount > 0 ? storedIdentity(dataset) : definiteIdentity(findIdentity(declared));
+  if (req.records && identity?.kind === 'none') refuseLateIdentity(dataset, req.requestedColumns);
   const staged = identity !== undefined && identity.kind !== 'none';
   const table = staged ? 'upload_staging' : 'dataset_rows';
 
@@ -169,6 +170,21 @@ function storedIdentity(d: DatasetRecord): Identity {
 /** A declared key or timestamp decides identity before any row is read; otherwise it may still be inferred. */
 function definiteIdentity(i: Identity): Identity | undefined {
   return i.kind === 'none' ? undefined : i;
+}
+
+/**
+ * Rows sent to a data set whose rows have no identity, with a timestamp or key declared: they would be
+ * appended beside the stored rows (identity is set by the first upload: "keys cannot be added later"),
+ * duplicating a series its sender meant to replace. Refused before a row is read, saying what works.
+ */
+function refuseLateIdentity(dataset: DatasetRecord, requested: ColumnPatchMap): void {
+  const declared = Object.entries(requested).find(([, c]) => c.role === 'timestamp' || c.role === 'key');
+  if (!declared) return;
+  const [column, { role }] = declared;
+  const how = role === 'timestamp' ? ` (timestampColumn=${column})` : '';
+  throw new ValidationError({
+    [column]: [`data set '${dataset.name}' holds ${dataset.rowCount} rows without a ${role}: a ${role} is set by a data set's first upload, so these rows would be appended beside the stored ones, not matched to them by '${column}'. To have one row per ${role}, delete the data set and upload its rows again with '${column}' as its ${role}${how}.`],
+  }, `A ${role} cannot be added to a data set that already holds rows`, 'InvalidColumnMetadata');
 }
 
 /** Metadata that cannot work is refused before it is stored (compat: InvalidColumnMetadata). */

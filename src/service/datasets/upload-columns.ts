@@ -100,7 +100,8 @@ export function repeatedIdentityMessages(identity: { kind: 'key' | 'timestamp'; 
 /**
  * The single date column of a data set that is not a time series, because rows share a date or lack
  * one: the sender of a series learns why only when a forecast finds no timestamp, so the upload says
- * it, and how a session can still use the column.
+ * it, and how a session can still use the column. A few repeats among many dates are usually the hour
+ * that local clock times repeat when daylight saving time ends, not several series.
  */
 export function untimedDateMessages(profiles: Record<string, ColumnProfile>, columns: ColumnMap): Message[] {
   if (Object.values(columns).some((c) => c.role === 'timestamp' || c.role === 'key')) return [];
@@ -110,13 +111,18 @@ export function untimedDateMessages(profiles: Record<string, ColumnProfile>, col
   const name = dates[0]!;
   const reasons: string[] = [];
   // Past DATE_SET_CAP dates the profile does not count them, and an unsorted column is not a candidate.
-  if (profile.distinctDates !== undefined && profile.distinctDates < profile.present) reasons.push(`rows share its dates (${profile.distinctDates} dates in ${profile.present} rows)`);
+  const repeats = profile.distinctDates === undefined ? 0 : profile.present - profile.distinctDates;
+  const fewRepeats = repeats > 0 && repeats * 100 < profile.present;
+  if (fewRepeats) reasons.push(`${repeats} of its ${profile.present} dates ${repeats === 1 ? 'repeats' : 'repeat'} an earlier row's`);
+  else if (repeats > 0) reasons.push(`rows share its dates (${profile.distinctDates} dates in ${profile.present} rows)`);
   if (profile.missing > 0) reasons.push(`${profile.missing} ${profile.missing === 1 ? 'row has' : 'rows have'} no date`);
   if (reasons.length === 0) return [];
+  const advice = fewRepeats
+    ? `Times written in local clock time repeat an hour when daylight saving time ends: send them with their offset from UTC (2014-04-06T02:30:00+11:00), or delete the data set and upload it again with timestampColumn=${name}, which keeps the last row of each repeated time.`
+    : `If the rows hold several series, one per value of another column, upload each series as its own data set.`;
   return [{
     severity: 'informational',
     message: `Column '${name}' holds dates, but ${reasons.join(' and ')}, so it is not the data set's timestamp and the data set is not a time series. ` +
-      `A forecast or impact session can still use it: give '${name}' role timestamp in the session's columns, and the rows of each period are combined with each column's aggregation. ` +
-      `If the rows hold several series, one per value of another column, upload each series as its own data set.`,
+      `A forecast or impact session can still use it: give '${name}' role timestamp in the session's columns, and the rows of each period are combined with each column's aggregation. ${advice}`,
   }];
 }
