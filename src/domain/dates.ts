@@ -86,6 +86,27 @@ function monthOrQuarter(t: string): number | null {
   return null;
 }
 
+const BARE_YEAR = /^(\d{4})$/;
+/** year, Year, YEAR, yr, fiscal_year, 'Fiscal Year': how a column of years is named. */
+const YEAR_NAME = /(?:^|[ ._-])(?:year|yr)$/i;
+
+/** Whether a column's name says it holds years (1871, 2017), which Sibyl reads as numbers until a column is declared a date. */
+export function isYearName(name: string): boolean {
+  return YEAR_NAME.test(name);
+}
+
+/**
+ * A value of a column declared as dates (a timestamp): any date parseDate reads, or a bare year, as
+ * yearly series are written (1871, ISO 8601's year precision), read as 1 January. Inference never takes
+ * digits for dates, so a column of years stays numeric until it is declared a date.
+ */
+export function parseTimestamp(s: string): number | null {
+  const ms = parseDate(s);
+  if (ms !== null) return ms;
+  const m = BARE_YEAR.exec(s.trim());
+  return m ? build(+m[1]!, 1, 1) : null;
+}
+
 /**
  * Whether a data value should make its column a date column. Same formats as `parseDate`,
  * which needs separators, so year-like or yyyymmdd numbers (2017, 20170101) stay numeric;

@@ -74,8 +74,12 @@ export function mergeColumns(inferred: ColumnMap, stored?: DeclaredLayer, reques
     // Highest priority first.
     const layers: Layer[] = [requested?.[name], stored?.[name], inferred[name]];
     const role = firstDefined(layers.map((l) => l?.role)) ?? null;
+    const roleLayer = layers.findIndex((l) => l?.role != null);
     const typeLayer = layers.findIndex((l) => l?.dataType != null);
-    const dataType = typeLayer >= 0 ? layers[typeLayer]!.dataType! : role === 'timestamp' ? 'date' : 'string';
+    // Declaring a column the timestamp declares it dates (a column of years is inferred numeric),
+    // unless the same declaration or a higher one gives another type.
+    const timestampDeclared = role === 'timestamp' && (typeLayer < 0 || typeLayer > roleLayer);
+    const dataType = timestampDeclared ? 'date' : typeLayer >= 0 ? layers[typeLayer]!.dataType! : 'string';
     const eligible = typeLayer >= 0 ? layers.slice(0, typeLayer + 1) : layers;
     const defaults = defaultStrategies(dataType);
     out[name] = {

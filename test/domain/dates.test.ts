@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatIsoMillis, formatOffset, formatStoredTimestamp, looksLikeDate, parseDate } from '../../src/domain/dates.js';
+import { formatIsoMillis, formatOffset, formatStoredTimestamp, isYearName, looksLikeDate, parseDate, parseTimestamp } from '../../src/domain/dates.js';
 
 const utc = (...a: [number, number, number, number?, number?, number?, number?]) =>
   Date.UTC(a[0], a[1] - 1, a[2], a[3] ?? 0, a[4] ?? 0, a[5] ?? 0, a[6] ?? 0);
@@ -86,4 +86,14 @@ test('formatting then parsing is the identity', () => {
     assert.equal(parseDate(formatStoredTimestamp(ms)), ms);
     assert.equal(parseDate(formatIsoMillis(ms)), ms);
   }
+});
+
+test('a column declared as dates may hold bare years (parseTimestamp), which inference never takes for dates (parseDate)', () => {
+  assert.equal(parseTimestamp('1871'), Date.UTC(1871, 0, 1));
+  assert.equal(parseTimestamp(' 2017 '), Date.UTC(2017, 0, 1));
+  assert.equal(parseTimestamp('2017-01-13'), Date.UTC(2017, 0, 13), 'and every format parseDate reads');
+  for (const s of ['1871', '2017']) assert.equal(parseDate(s), null, s);
+  for (const s of ['187', '18710', '1871.0', '-1871']) assert.equal(parseTimestamp(s), null, s);
+  for (const name of ['year', 'Year', 'YEAR', 'yr', 'fiscal_year', 'Fiscal Year', 'birth.year']) assert.ok(isYearName(name), name);
+  for (const name of ['years_of_service', 'yearly', 'foyer', 'Yearbook']) assert.ok(!isYearName(name), name);
 });

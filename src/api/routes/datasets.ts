@@ -4,7 +4,7 @@ import type { Services } from '../../service/services.js';
 import type { DatasetRecord, DatasetSort } from '../../store/datasets-store.js';
 import type { Message } from '../../store/schema.js';
 import { columnsToJson, type ColumnMap, type ColumnPatchMap } from '../../domain/columns.js';
-import { parseDate, formatStoredTimestamp } from '../../domain/dates.js';
+import { parseTimestamp, formatStoredTimestamp } from '../../domain/dates.js';
 import { csvRecords, jsonRecords } from '../../service/datasets/record-sources.js';
 import { interpretJsonUpload } from '../../service/datasets/json-upload.js';
 import { TooLargeError, UnsupportedMediaTypeError } from '../../service/errors.js';
@@ -105,7 +105,7 @@ export function registerDatasetRoutes(app: FastifyInstance, services: Services, 
       const out: Record<string, string> = {};
       for (const c of columns) {
         let v = r[c] ?? '';
-        if (formatDates && c === ts && v !== '') { const ms = parseDate(v); if (ms !== null) v = formatStoredTimestamp(ms); }
+        if (formatDates && c === ts && v !== '') { const ms = parseTimestamp(v); if (ms !== null) v = formatStoredTimestamp(ms); }
         out[c] = v;
       }
       return out;

@@ -5,7 +5,7 @@
  */
 import { TableProfiler, type ColumnProfile } from '../../domain/profile.js';
 import type { Identity } from '../../domain/infer.js';
-import { parseDate } from '../../domain/dates.js';
+import { parseTimestamp } from '../../domain/dates.js';
 import { copyEscape } from '../../store/copy-text.js';
 import { COPY_BINARY_HEADER, COPY_BINARY_NULL, COPY_BINARY_TRAILER } from '../../store/copy-binary.js';
 import { ROW_COPY_COLUMNS } from '../../store/dataset-rows-store.js';
@@ -137,7 +137,7 @@ export class RowEncoder {
 function identityValue(identity: Exclude<Identity, { kind: 'none' }>, index: number, v: string | undefined): string | number {
   if (v === undefined) throw ValidationError.of('data', `record ${index} has no value in the ${identity.kind} column '${identity.column}'`);
   if (identity.kind === 'key') return v;
-  const ms = parseDate(v);
+  const ms = parseTimestamp(v);
   if (ms === null) throw ValidationError.of('data', `record ${index}: '${v}' in the timestamp column '${identity.column}' is not a date`);
   return ms;
 }

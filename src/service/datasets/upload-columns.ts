@@ -7,6 +7,7 @@ import type { Message } from '../../store/schema.js';
 import type { ColumnMap, ColumnPatchMap } from '../../domain/columns.js';
 import type { ColumnProfile } from '../../domain/profile.js';
 import { listInWords } from '../../domain/wording.js';
+import { isYearName } from '../../domain/dates.js';
 import type { CsvDialect } from './csv-dialect.js';
 import { positionOfName } from './csv-rows.js';
 
@@ -125,4 +126,21 @@ export function untimedDateMessages(profiles: Record<string, ColumnProfile>, col
     message: `Column '${name}' holds dates, but ${reasons.join(' and ')}, so it is not the data set's timestamp and the data set is not a time series. ` +
       `A forecast or impact session can still use it: give '${name}' role timestamp in the session's columns, and the rows of each period are combined with each column's aggregation. ${advice}`,
   }];
+}
+
+/**
+ * A yearly series written with bare years (year,flow / 1871,1120), as R's data frames and most
+ * statistics offices write it: the years are numbers, so the data set has no timestamp and a forecast
+ * finds none. Said for a column named as years whose whole numbers rise from row to row, in a data set
+ * without dates or an identity.
+ */
+export function yearColumnMessages(profiles: Record<string, ColumnProfile>, columns: ColumnMap): Message[] {
+  if (Object.values(columns).some((c) => c.role === 'timestamp' || c.role === 'key' || c.dataType === 'date')) return [];
+  return Object.keys(columns)
+    .filter((n) => isYearName(n) && profiles[n]?.risingWholeNumbers && (columns[n]!.dataType === 'numeric' || columns[n]!.dataType === 'numericMeasure'))
+    .map((name) => ({
+      severity: 'informational',
+      message: `Column '${name}' holds whole numbers rising from row to row, as years are written: they are stored as numbers, so the data set has no timestamp. ` +
+        `A forecast or impact session can use them as years (each as 1 January): give '${name}' role timestamp in the session's columns; or delete the data set and upload it again with timestampColumn=${name} to make it a time series.`,
+    }));
 }

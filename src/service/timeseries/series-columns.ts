@@ -8,6 +8,7 @@ import { mergeColumns } from '../../domain/infer.js';
 import type { DatasetRecord } from '../../store/datasets-store.js';
 import { ValidationError } from '../errors.js';
 import { didYouMean } from '../../domain/similar-names.js';
+import { isYearName } from '../../domain/dates.js';
 
 export interface SeriesColumns {
   /** Metadata in effect for the session (echoed on the session resource). */
@@ -82,7 +83,11 @@ export function resolveSeriesColumns(dataset: DatasetRecord, requestedColumns: u
 function noTimestamp(dataset: string, columns: ColumnMap): string {
   const dates = Object.keys(columns).filter((n) => columns[n]!.dataType === 'date');
   const why = `data set '${dataset}' has no timestamp column`;
-  if (dates.length === 0) return `${why} (no column holds dates)`;
+  if (dates.length === 0) {
+    const years = Object.keys(columns).filter((n) => isYearName(n) && isNumericColumn(columns[n]!));
+    if (years.length === 0) return `${why} (no column holds dates)`;
+    return `${why}: if its column '${years[0]}' holds years, give it role timestamp in the session's columns (each year is read as 1 January)`;
+  }
   const which = dates.length === 1 ? `its date column '${dates[0]}'` : `one of its date columns (${dates.map((n) => `'${n}'`).join(', ')})`;
   return `${why}: give ${which} role timestamp in the session's columns; rows that share a period are then combined with each column's aggregation`;
 }

@@ -5,7 +5,7 @@
  */
 import type { ColumnMap } from '../../domain/columns.js';
 import { isMissingCell, parseLogicalCell, parseNumberCell } from '../../domain/cells.js';
-import { parseDate } from '../../domain/dates.js';
+import { parseTimestamp } from '../../domain/dates.js';
 import type { DatasetRecord } from '../../store/datasets-store.js';
 import type { Services } from '../services.js';
 import type { Aggregation, Imputation, Interval } from '../../ml/timeseries/prepare.js';
@@ -54,7 +54,7 @@ export async function loadSeries(services: Services, dataset: DatasetRecord, spe
   return {
     interval,
     timestampColumn: spec.timestamp,
-    timestamps: mapLevels(loaded[spec.timestamp]!, loader.rowCount, (t) => (isMissingCell(t) ? NaN : parseDate(t) ?? NaN), NaN),
+    timestamps: mapLevels(loaded[spec.timestamp]!, loader.rowCount, (t) => (isMissingCell(t) ? NaN : parseTimestamp(t) ?? NaN), NaN),
     target: column(0),
     features: spec.features.map((_, j) => column(j + 1)),
   };

@@ -70,6 +70,9 @@ export async function requestedSeries(services: Services, accountId: string, r: 
   const cols = resolveSeriesColumns(dataset, r.columns, r.targetColumn);
   const series = await loadSeries(services, dataset, cols, r.interval ?? 'day');
   const extent = seriesExtent(series);
+  if (!Number.isFinite(extent.lastRow) && dataset.rowCount > 0) {
+    throw ValidationError.of(cols.timestamp, `column '${cols.timestamp}' holds no date Sibyl reads: write its dates as ISO 8601 (2017-01-13, 2017-01-13T08:30:00Z), month first (01/13/2017), or as months, quarters or years (Jan 2017, 2017Q1, 2017)`);
+  }
   if (!Number.isFinite(extent.lastTarget)) throw ValidationError.of(cols.target, `column '${cols.target}' has no values in data set '${dataset.name}'`);
   const { interval, messages } = sessionInterval(r.interval, dataSpacing(series), { dataset: dataset.name, target: cols.target, imputation: series.target.imputation, aggregation: series.target.aggregation });
   return { dataset, cols, extent, interval, messages };

@@ -7,7 +7,7 @@
  */
 import type { DatasetRecord } from '../../store/datasets-store.js';
 import type { StoredColumn } from '../../store/schema.js';
-import { parseDate } from '../../domain/dates.js';
+import { parseTimestamp } from '../../domain/dates.js';
 import { ValidationError } from '../errors.js';
 import type { CalendarEvent } from './calendars.js';
 
@@ -120,7 +120,7 @@ function lookupFor(side: SourceRows, j: ResolvedJoin): Lookup {
     }
     const ts = left.identityColumn!;
     return (row) => {
-      const ms = parseDate(String(row[ts] ?? ''));
+      const ms = parseTimestamp(String(row[ts] ?? ''));
       const names = ms === null ? undefined : byPeriod.get(truncate(ms, interval));
       const base = { eventTimestamp: '', eventName: '', calendarName: '', [`calendar:${j.calendarName}`]: names ? '1' : '0' };
       if (names && ms !== null) Object.assign(base, { eventTimestamp: new Date(truncate(ms, 'day')).toISOString(), eventName: names.join('; '), calendarName: j.calendarName });
@@ -134,7 +134,7 @@ function lookupFor(side: SourceRows, j: ResolvedJoin): Lookup {
   const keyOf = (v: string | undefined): string | undefined => {
     if (v === undefined || v === '') return undefined;
     if (key.kind === 'key') return v;
-    const ms = parseDate(v);
+    const ms = parseTimestamp(v);
     return ms === null ? undefined : String(truncate(ms, j.interval));
   };
   for (const r of rightRows) { const k = keyOf(r[key.right]); if (k !== undefined) index.set(k, r); }

@@ -9,7 +9,7 @@ import type { StoredColumn } from '../../store/schema.js';
 import type { Page, PageOf } from '../../store/paging.js';
 import { ViewsStore, type CalendarEvents, type StoredJoin, type ViewDefinition, type ViewRecord } from '../../store/views-store.js';
 import { normalizeColumnMap } from '../../domain/columns.js';
-import { parseDate } from '../../domain/dates.js';
+import { parseTimestamp } from '../../domain/dates.js';
 import { isPlainObject } from '../../domain/lenient.js';
 import { outboundRefusal } from '../../outbound/index.js';
 import { NotFoundError, ValidationError } from '../errors.js';
@@ -109,7 +109,7 @@ export class ViewsService {
     // (as for a data set whose future rows hold features only). Model sessions read without them.
     if (source.viewCalendarAhead && plan.joins.some((j) => j.kind === 'calendar') && plan.left.identityKind === 'timestamp') {
       const ts = plan.left.identityColumn!;
-      for (const t of futureTimestamps(side.rows.map((r) => parseDate(String(r[ts] ?? ''))), CALENDAR_HORIZON_DAYS)) side.rows.push({ [ts]: t });
+      for (const t of futureTimestamps(side.rows.map((r) => parseTimestamp(String(r[ts] ?? ''))), CALENDAR_HORIZON_DAYS)) side.rows.push({ [ts]: t });
       for (const j of plan.joins) if (j.kind === 'calendar' && j.holidays) j.events = holidayEvents(j.holidays, ...yearsOf(plan.left, side.rows));
     }
     const joined = joinRows(side, plan.columns);
