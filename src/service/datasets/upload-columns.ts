@@ -124,7 +124,7 @@ export function untimedDateMessages(profiles: Record<string, ColumnProfile>, col
   return [{
     severity: 'informational',
     message: `Column '${name}' holds dates, but ${reasons.join(' and ')}, so it is not the data set's timestamp and the data set is not a time series. ` +
-      `A forecast or impact session can still use it: give '${name}' role timestamp in the session's columns, and the rows of each period are combined with each column's aggregation. ${advice}`,
+      `A forecast or impact session can still use it: give '${name}' role timestamp in the data set's column metadata or in the session's columns, and the rows of each period are combined with each column's aggregation. ${advice}`,
   }];
 }
 
@@ -141,6 +141,6 @@ export function yearColumnMessages(profiles: Record<string, ColumnProfile>, colu
     .map((name) => ({
       severity: 'informational',
       message: `Column '${name}' holds whole numbers rising from row to row, as years are written: they are stored as numbers, so the data set has no timestamp. ` +
-        `A forecast or impact session can use them as years (each as 1 January): give '${name}' role timestamp in the session's columns; or delete the data set and upload it again with timestampColumn=${name} to make it a time series.`,
+        `A forecast or impact session can use them as years (each as 1 January): give '${name}' role timestamp in the data set's column metadata or in the session's columns; or delete the data set and upload it again with timestampColumn=${name} to make it a time series.`,
     }));
 }

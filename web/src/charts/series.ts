@@ -35,7 +35,9 @@ function tooltipTime(params: { seriesName: string; value: Point; marker: string 
 
 export function forecastOption(o: {
   target: string; history: Point[]; forecast: Point[]; bands: Band[]; forecastStart: number;
-  holdout?: { start: number; predicted?: Point[] }; smoothed?: Point[];
+  holdout?: { start: number; predicted?: Point[] };
+  /** The target's outliers as recorded (the session lists them; it fits the series as recorded). */
+  outliers?: Point[];
 }): ChartOption {
   const series: unknown[] = [];
   o.bands.forEach((b, i) => series.push(...bandSeries(b, `band${i}`)));
@@ -46,10 +48,10 @@ export function forecastOption(o: {
     ...(o.holdout ? { markArea: { silent: true, itemStyle: { color: 'rgba(139, 61, 136, 0.08)' }, label: { show: true, position: 'insideTop', formatter: 'holdout', color: PALETTE.purple }, data: [[{ xAxis: o.holdout.start }, { xAxis: o.forecastStart }]] } } : {}),
   });
   if (o.holdout?.predicted) series.push({ name: 'holdout prediction', type: 'line', data: o.holdout.predicted, showSymbol: false, lineStyle: { width: 2, type: 'dashed', color: PALETTE.purple }, itemStyle: { color: PALETTE.purple } });
-  if (o.smoothed && o.smoothed.length > 0) series.push({ name: 'outliers (smoothed before fitting)', type: 'scatter', data: o.smoothed, symbol: 'diamond', symbolSize: 9, itemStyle: { color: PALETTE.orange } });
+  if (o.outliers && o.outliers.length > 0) series.push({ name: 'outliers found', type: 'scatter', data: o.outliers, symbol: 'diamond', symbolSize: 9, itemStyle: { color: PALETTE.orange } });
   return {
     grid: { ...GRID, top: 56 },
-    legend: legend(['history', 'forecast', ...(o.holdout?.predicted ? ['holdout prediction'] : []), ...(o.smoothed?.length ? ['outliers (smoothed before fitting)'] : [])], o.bands),
+    legend: legend(['history', 'forecast', ...(o.holdout?.predicted ? ['holdout prediction'] : []), ...(o.outliers?.length ? ['outliers found'] : [])], o.bands),
     tooltip: { trigger: 'axis', formatter: tooltipTime as never },
     xAxis: timeAxis,
     yAxis: { type: 'value', scale: true, ...axisName(o.target, 48) },

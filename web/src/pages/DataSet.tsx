@@ -5,6 +5,7 @@ import { api, get } from '../api';
 import { ConfirmButton, ErrorNote, Note, Pager, RecordTable, usePageTitle, Warnings } from '../components/ui';
 import { formatBytes, formatDate } from '../lib/words';
 import type { Column, Columns, DataSetPage as DataSetData } from '../types';
+import { hasTimestamp } from '../lib/data-sets';
 
 export const DATA_TYPES = ['numeric', 'numericMeasure', 'string', 'logical', 'date', 'text'];
 export const ROLES = ['feature', 'target', 'timestamp', 'key', 'none'];
@@ -57,8 +58,8 @@ export function DataSetPage() {
           </p>
           <div className="actions">
             <Link className="button primary" to={`/sessions/new?type=model&${q}`}>Train a model</Link>
-            {d.isTimeSeries && <Link className="button" to={`/sessions/new?type=forecast&${q}`}>Forecast</Link>}
-            {d.isTimeSeries && <Link className="button" to={`/sessions/new?type=impact&${q}`}>Measure an impact</Link>}
+            {hasTimestamp(d) && <Link className="button" to={`/sessions/new?type=forecast&${q}`}>Forecast</Link>}
+            {hasTimestamp(d) && <Link className="button" to={`/sessions/new?type=impact&${q}`}>Measure an impact</Link>}
             <Link className="button subtle" to={`/sessions?dataSourceName=${encodeURIComponent(name)}`}>Its sessions</Link>
             <ConfirmButton label="Delete data set" confirmLabel={`Delete ${name} and its rows`} onConfirm={() => remove.mutate()} />
           </div>
@@ -100,7 +101,7 @@ function ColumnsEditor({ name, columns }: { name: string; columns: Columns }) {
                 <tr key={col} className={changed.includes(col) ? 'changed' : undefined}>
                   <th scope="row">{col}</th>
                   <td><select aria-label={`Data type of ${col}`} value={c.dataType} onChange={(e) => set(col, { dataType: e.target.value })}>{DATA_TYPES.map((t) => <option key={t}>{t}</option>)}</select></td>
-                  <td><select aria-label={`Role of ${col}`} value={c.role ?? ''} onChange={(e) => set(col, { role: e.target.value || null })}><option value="">(none inferred)</option>{ROLES.map((t) => <option key={t}>{t}</option>)}</select></td>
+                  <td><select aria-label={`Role of ${col}`} value={c.role ?? ''} onChange={(e) => set(col, e.target.value === 'timestamp' ? { role: 'timestamp', dataType: 'date' } : { role: e.target.value || null })}><option value="">(none inferred)</option>{ROLES.map((t) => <option key={t}>{t}</option>)}</select></td>
                   <td><select aria-label={`Imputation of ${col}`} value={c.imputation ?? ''} onChange={(e) => set(col, { imputation: e.target.value || null })}>{IMPUTATIONS.map((t) => <option key={t} value={t}>{t || 'default'}</option>)}</select></td>
                   <td><select aria-label={`Aggregation of ${col}`} value={c.aggregation ?? ''} onChange={(e) => set(col, { aggregation: e.target.value || null })}>{AGGREGATIONS.map((t) => <option key={t} value={t}>{t || 'default'}</option>)}</select></td>
                 </tr>

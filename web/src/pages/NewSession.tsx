@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api, ApiError, get } from '../api';
 import { Checkbox, ErrorNote, Field, SelectField, usePageTitle } from '../components/ui';
 import type { Columns, DataSetPage, DataSetSummary, Paged, Session } from '../types';
+import { hasTimestamp } from '../lib/data-sets';
 
 type Kind = 'model' | 'forecast' | 'impact';
 const KINDS: { value: Kind; label: string; hint: string }[] = [
@@ -20,10 +21,10 @@ function defaultTarget(columns: Columns, numericOnly: boolean): string {
   return usable.find((c) => columns[c]!.role === 'target') ?? usable[usable.length - 1] ?? '';
 }
 
-/** First and last timestamp of a time-series data set (rows come back in time order). */
+/** First and last timestamp of a data set with a timestamp (a time series' rows come back in time order; others in upload order). */
 function useDateRange(name: string, ds: DataSetSummary | undefined) {
   return useQuery({
-    enabled: Boolean(ds?.isTimeSeries),
+    enabled: ds !== undefined && hasTimestamp(ds),
     queryKey: ['data', 'range', name, ds?.rowCount],
     queryFn: async () => {
       const ts = Object.keys(ds!.columns).find((c) => ds!.columns[c]!.role === 'timestamp')!;
@@ -42,7 +43,7 @@ export function NewSessionPage() {
   const [dataSet, setDataSet] = useState(params.get('dataSet') ?? '');
   const list = useQuery({ queryKey: ['data', 'all-names'], queryFn: () => get<Paged & { items: DataSetSummary[] }>('/v1/data', { pageSize: 1000, sortBy: 'lastModified', sortOrder: 'desc' }) });
   const sets = list.data?.items ?? [];
-  const choices = kind === 'model' ? sets : sets.filter((d) => d.isTimeSeries);
+  const choices = kind === 'model' ? sets : sets.filter(hasTimestamp);
   // Only a fresh list may overrule the data set in the address (a cached one may predate an upload).
   useEffect(() => {
     if (!list.isFetching && choices.length > 0 && !choices.some((d) => d.dataSetName === dataSet)) setDataSet(choices[0]!.dataSetName);

@@ -40,8 +40,8 @@ export function ForecastResults({ session }: { session: Session }) {
   const forecastStart = forecast[0]?.[0] ?? parseTime(session.startDate ?? '');
   // The forecast may overlap the last observations (a start date inside the data): the history is drawn up to its end regardless.
   const holdout = d ? holdoutOf(d.head as unknown as Record<string, unknown>, target, ts) : undefined;
-  const smoothed = d ? pointsOf(d.outliers, ts, `${target}:actual`) : [];
-  const option = d ? forecastOption({ target, history: d.history, forecast, bands: d.bands, forecastStart, holdout: holdout?.start ? { start: holdout.start, predicted: holdout.predicted } : undefined, smoothed }) : undefined;
+  const outliers = d ? pointsOf(d.outliers, ts, `${target}:actual`) : [];
+  const option = d ? forecastOption({ target, history: d.history, forecast, bands: d.bands, forecastStart, holdout: holdout?.start ? { start: holdout.start, predicted: holdout.predicted } : undefined, outliers }) : undefined;
   const outer = d?.bands[0];
 
   return (
