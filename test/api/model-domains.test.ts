@@ -226,5 +226,29 @@ for (const backend of await backends()) {
       assert.equal(bad.status, 400);
       assert.ok('extraParameters.contamination' in bad.json.errorDetails, bad.text);
     });
+
+    it('anomalies on a time series (NAB nyc_taxi): its values are examined, not its timestamps, and the share flagged is a tail, not half the rows', async () => {
+      const taxi = readFixture('anomaly', 'nab', 'realKnownCause', 'nyc_taxi.csv');
+      const body = ['timestamp,value', ...taxi.rows.map((r) => `${r[0]},${r[1]}`)].join('\n') + '\n';
+      const up = await s.call('PUT', '/v1/data/taxi', { body, headers: { 'content-type': 'text/csv' } });
+      assert.deepEqual([up.status, up.json.isTimeSeries, up.json.columns.value.role], [201, true, 'target']);
+      const created = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'taxi', predictionDomain: 'anomalies' } });
+      assert.equal(created.status, 200, created.text);
+      assert.deepEqual(created.json.messages.map((m: { severity: string }) => m.severity), ['informational']);
+      assert.match(created.json.messages[0].message, /^Data source 'taxi' is a time series whose only measured column is its target, 'value': the session looks for anomalies in its values\. The timestamp 'timestamp' takes no part/);
+      assert.deepEqual([created.json.columns.value.role, created.json.columns.timestamp.role], ['feature', 'none']);
+      const done = await finishedSession(s, created.json.sessionId);
+      assert.equal(done.status, 'completed', JSON.stringify(done.messages));
+      const results = await s.call('GET', `/v1/sessions/${done.sessionId}/results?pageSize=1`);
+      const share = results.json.metrics.percentAnomalies;
+      // 10 % of the rows lie in NAB's labelled windows; the timestamps' parts alone flagged 50 %.
+      assert.ok(share > 0.002 && share < 0.05, `percentAnomalies ${share}`);
+      const scores = (await s.call('GET', `/v1/sessions/${done.sessionId}/results/anomalyscores?pageSize=1000&page=0`)).json;
+      assert.equal(scores.totalCount, taxi.rows.length);
+      const predicted = await s.call('POST', `/v1/models/${done.modelId}/predict`, { json: { data: [{ timestamp: '2015-02-01T00:00:00', value: '60000' }, { timestamp: '2015-02-01T00:00:00', value: '15000' }] } });
+      assert.equal(predicted.status, 200, predicted.text);
+      const [far, usual] = predicted.json.data.map((r: Record<string, string>) => Number(r.anomaly));
+      assert.ok(far! < 0 && usual! > 0, `60,000 rides in half an hour is anomalous (${far}), 15,000 is not (${usual})`);
+    });
   });
 }

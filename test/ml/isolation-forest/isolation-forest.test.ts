@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { evaluateIsolationForest, fixtureAnomalyTable, fixtureIsolationForestReference } from '../../support/fixtures.js';
+import { column, evaluateIsolationForest, fixtureAnomalyTable, fixtureIsolationForestReference, readFixture } from '../../support/fixtures.js';
+import { decisionThreshold } from '../../../src/ml/tabular/isolation-forest/offset.js';
 import type { Frame, NumericColumn } from '../../../src/ml/frame.js';
 import { rocAuc } from '../../../src/ml/metrics/ranking.js';
 import {
@@ -77,6 +78,20 @@ test('containsAnomalies (default): the contamination is estimated from the data,
       assert.ok(truePositives / (flagged * frame.nRows) > 0.85, `precision ${truePositives / (flagged * frame.nRows)}`);
     }
   }
+});
+
+test('one feature: the share flagged is the rows past the lower fence of the scores, not the fringe the −0.5 criterion takes (NAB nyc_taxi)', () => {
+  // A series' values alone, as an anomaly session on a time series sees them: 10 % of the rows lie in
+  // NAB's labelled windows; the −0.5 criterion flagged half (the 0.5 cap).
+  const taxi = readFixture('anomaly', 'nab', 'realKnownCause', 'nyc_taxi.csv');
+  const values = Float64Array.from(column(taxi, 'value'), Number);
+  const frame: Frame = { nRows: values.length, columns: [{ kind: 'numeric', name: 'value', values }] };
+  const forest = new IsolationForest().fit(frame, null, ANOMALY_TASK, { seed: 0 });
+  const flagged = percentAnomalies(forest.decisionFunction(frame));
+  assert.ok(flagged > 0.002 && flagged < 0.05, `flagged ${flagged}`);
+  assert.ok(decisionThreshold(forest.scoreSamples(frame), true, undefined, 2).contamination >= 0.4, 'the criterion for several features flags the fringe');
+  const extreme = values.indexOf(Math.max(...values));
+  assert.ok(forest.decisionFunction(frame)[extreme]! < 0, 'the largest value is flagged');
 });
 
 test('a requested contamination sets the share flagged; outside (0, 0.5] it is refused', () => {

@@ -100,7 +100,7 @@ export class IsolationForest implements Estimator<IsolationForestSettings> {
     }
     const fitted: Fitted = { inputs, trees, sampleSize, offset: 0, contamination: 0 };
     const scores = scoreMatrix(fitted, x, n);
-    const threshold = decisionThreshold(scores, this.params.containsAnomalies, this.params.contamination);
+    const threshold = decisionThreshold(scores, this.params.containsAnomalies, this.params.contamination, d);
     fitted.offset = threshold.offset;
     fitted.contamination = threshold.contamination;
     fitted.reference = referenceScores(scores);
