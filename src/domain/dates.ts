@@ -87,6 +87,9 @@ function monthOrQuarter(t: string): number | null {
 }
 
 const BARE_YEAR = /^(\d{4})$/;
+/** Unix time in seconds (9–10 digits: 1973–2286) or milliseconds (12–13 digits), as logs and databases write it. */
+const UNIX_SECONDS = /^\d{9,10}$/;
+const UNIX_MILLISECONDS = /^\d{12,13}$/;
 /** year, Year, YEAR, yr, fiscal_year, 'Fiscal Year': how a column of years is named. */
 const YEAR_NAME = /(?:^|[ ._-])(?:year|yr)$/i;
 
@@ -96,15 +99,20 @@ export function isYearName(name: string): boolean {
 }
 
 /**
- * A value of a column declared as dates (a timestamp): any date parseDate reads, or a bare year, as
- * yearly series are written (1871, ISO 8601's year precision), read as 1 January. Inference never takes
- * digits for dates, so a column of years stays numeric until it is declared a date.
+ * A value of a column declared as dates (a timestamp): any date parseDate reads, a bare year, as
+ * yearly series are written (1871, ISO 8601's year precision), read as 1 January, or Unix time in
+ * seconds or milliseconds (1404172800, 1404172800000). Inference never takes digits for dates, so
+ * such a column stays numeric until it is declared a date.
  */
 export function parseTimestamp(s: string): number | null {
   const ms = parseDate(s);
   if (ms !== null) return ms;
-  const m = BARE_YEAR.exec(s.trim());
-  return m ? build(+m[1]!, 1, 1) : null;
+  const t = s.trim();
+  const m = BARE_YEAR.exec(t);
+  if (m) return build(+m[1]!, 1, 1);
+  if (UNIX_SECONDS.test(t)) return Number(t) * 1000;
+  if (UNIX_MILLISECONDS.test(t)) return Number(t);
+  return null;
 }
 
 /**

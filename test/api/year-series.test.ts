@@ -1,8 +1,9 @@
 /**
- * A yearly series written with bare years (year,count / 1860,5), as R's data frames and statistics
- * offices write it: the upload says the years are numbers and how to use them; a session that declares
- * the column its timestamp reads each year as 1 January, as does an upload that declares it; and a
- * timestamp column holding no date is named as such, not as a target without values.
+ * Timestamps written as numbers. A yearly series written with bare years (year,count / 1860,5), as
+ * R's data frames and statistics offices write it: the upload says the years are numbers and how to
+ * use them; a session that declares the column its timestamp reads each year as 1 January, as does an
+ * upload that declares it; and a timestamp column holding no date is named as such, not as a target
+ * without values. Unix times declared the timestamp are read as seconds (or milliseconds).
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -51,6 +52,16 @@ for (const backend of await backends()) {
       assert.deepEqual([json.json.isTimeSeries, json.json.columns.year.dataType], [true, 'date']);
       const read = await s.call('GET', '/v1/data/discoveries-json?formatDates=true');
       assert.deepEqual(read.json.data.map((r: any) => r.year), ['1860-01-01T00:00:00.0000000Z', '1861-01-01T00:00:00.0000000Z']);
+    });
+
+    it('Unix times declared the timestamp are read as such (seconds, as logs write them)', async () => {
+      const taxi = readFixture('anomaly', 'nab', 'realKnownCause', 'nyc_taxi.csv').rows.slice(0, 96);
+      const body = ['time,rides', ...taxi.map(([t, v]) => `${Date.parse(`${t}Z`) / 1000},${v}`)].join('\n') + '\n';
+      const up = await s.call('PUT', '/v1/data/rides?timestampColumn=time', { body, ...csv });
+      assert.equal(up.status, 201, up.text);
+      assert.deepEqual([up.json.isTimeSeries, up.json.rowCount, up.json.columns.rides.role], [true, 96, 'target']);
+      const first = (await s.call('GET', '/v1/data/rides?pageSize=1&formatDates=true')).json.data[0];
+      assert.equal(first.time, '2014-07-01T00:00:00.0000000Z');
     });
 
     it('a timestamp column that holds no date is a 400 naming it, not the target', async () => {

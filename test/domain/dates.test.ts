@@ -88,12 +88,15 @@ test('formatting then parsing is the identity', () => {
   }
 });
 
-test('a column declared as dates may hold bare years (parseTimestamp), which inference never takes for dates (parseDate)', () => {
+test('a column declared as dates may hold bare years and Unix times (parseTimestamp), which inference never takes for dates (parseDate)', () => {
   assert.equal(parseTimestamp('1871'), Date.UTC(1871, 0, 1));
   assert.equal(parseTimestamp(' 2017 '), Date.UTC(2017, 0, 1));
   assert.equal(parseTimestamp('2017-01-13'), Date.UTC(2017, 0, 13), 'and every format parseDate reads');
   for (const s of ['1871', '2017']) assert.equal(parseDate(s), null, s);
-  for (const s of ['187', '18710', '1871.0', '-1871']) assert.equal(parseTimestamp(s), null, s);
+  for (const s of ['187', '18710', '1871.0', '-1871', '12345678', '12345678901', '12345678901234']) assert.equal(parseTimestamp(s), null, s);
+  assert.equal(parseTimestamp('1404172800'), Date.UTC(2014, 6, 1), 'Unix seconds');
+  assert.equal(parseTimestamp('1404172800000'), Date.UTC(2014, 6, 1), 'Unix milliseconds');
+  assert.equal(parseDate('1404172800'), null);
   for (const name of ['year', 'Year', 'YEAR', 'yr', 'fiscal_year', 'Fiscal Year', 'birth.year']) assert.ok(isYearName(name), name);
   for (const name of ['years_of_service', 'yearly', 'foyer', 'Yearbook']) assert.ok(!isYearName(name), name);
 });
