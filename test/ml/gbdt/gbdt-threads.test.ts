@@ -1,6 +1,8 @@
 /** One fit on several threads (feature-team.ts) gives the byte-identical model of the one-thread fit. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Task } from '../../../src/ml/frame.js';
 import { GbdtLearner } from '../../../src/ml/tabular/gbdt/index.js';
 import { teamStats, teamTuning } from '../../../src/ml/tabular/gbdt/team-tuning.js';
@@ -14,6 +16,34 @@ function fixture(name: string) {
   const n = table.targetValues.length;
   const f = fitFrameEncoder(table.specs, table.columns).encode(table.columns, n);
   return { f, ...encodeTarget(table.targetValues, 'classification', table.classes) };
+}
+
+/**
+ * The multi-thread model equals the one-thread model byte for byte. On a difference (seen once, under
+ * a full CI run's load) says where the trees part — tree, node, feature and threshold of each — and
+ * keeps both models in test-results/gbdt-threads/ for study, instead of printing 30 kB of JSON.
+ */
+function assertSameModel(actual: string, expected: string, what: string): void {
+  if (actual === expected) return;
+  const trees = (json: string) => (JSON.parse(json) as { trees: Record<string, string> }).trees;
+  const [a, b] = [trees(actual), trees(expected)];
+  // Copied out of Buffer's pool so that the typed arrays start aligned.
+  const bytes = (s: string) => Uint8Array.from(Buffer.from(s, 'base64')).buffer;
+  const ints = (s: string) => new Int32Array(bytes(s));
+  const floats = (s: string) => new Float64Array(bytes(s));
+  const [fa, fb, ta, tb] = [ints(a.feature!), ints(b.feature!), floats(a.threshold!), floats(b.threshold!)];
+  let node = 0;
+  while (node < Math.min(fa.length, fb.length) && fa[node] === fb[node] && ta[node] === tb[node]) node++;
+  const offsets = Array.from(ints(b.nodeOffset!));
+  const tree = offsets.filter((o) => o <= node).length - 1;
+  const dir = join(process.cwd(), 'test-results', 'gbdt-threads');
+  mkdirSync(dir, { recursive: true });
+  const stamp = `${Date.now()}`;
+  writeFileSync(join(dir, `${stamp}-expected.json`), expected);
+  writeFileSync(join(dir, `${stamp}-actual.json`), actual);
+  assert.fail(`${what} differs from the one-thread model at tree ${tree}, node ${node - offsets[tree]!} (node ${node} of ${fb.length}): ` +
+    `feature ${fa[node]} vs ${fb[node]}, threshold ${ta[node]} vs ${tb[node]}` + (node >= Math.min(fa.length, fb.length) ? ' (split arrays equal: leaf values or categories differ)' : '') +
+    `; both models are in ${dir}/${stamp}-*.json`);
 }
 
 /** Runs fn with some hand-off rules changed (team-tuning.ts), and teamStats counted from zero. */
@@ -58,8 +88,8 @@ for (const classes of [2, 3]) {
     // The models split on categories (bitsets) as well as on numbers.
     const trees = (JSON.parse(one) as { trees: { catBits: string } }).trees;
     assert.ok(Buffer.from(trees.catBits, 'base64').length > 0, 'no categorical split to compare');
-    assert.equal(two, one);
-    assert.equal(three, one);
+    assertSameModel(two, one, '2 threads');
+    assertSameModel(three, one, '3 threads');
   });
 }
 
@@ -73,8 +103,8 @@ test('regression with row weights (Huber loss, no bagging): threads 1, 2 and 3 t
   const params = { nEstimators: 12, objective: 'huber' as const };
   const [one, two, three] = [1, 2, 3].map((threads) =>
     JSON.stringify(new GbdtLearner(params, { threads }).fit(f, target, { kind: 'regression' }, { seed: 2, weights }).toJSON()));
-  assert.equal(two, one);
-  assert.equal(three, one);
+  assertSameModel(two, one, '2 threads');
+  assertSameModel(three, one, '3 threads');
   // The weights matter (a fit without them differs), so they did reach every thread's gradients.
   assert.notEqual(JSON.stringify(new GbdtLearner(params, { threads: 2 }).fit(f, target, { kind: 'regression' }, { seed: 2 }).toJSON()), two);
 });
@@ -92,7 +122,7 @@ test('every job shared, however small (hand-off rules at zero): 2 threads still 
   teamStats.reset();
   try {
     const two = JSON.stringify(new GbdtLearner(params, { threads: 2 }).fit(f, y, task, { seed: 4 }).toJSON());
-    assert.equal(two, one);
+    assertSameModel(two, one, '2 threads');
     // No leaf job stayed on the main thread, not even the root's split search (a job that builds nothing).
     assert.equal(teamStats.soloJobs, 0);
     assert.ok(teamStats.leafSyncs > 20 * teamStats.trees, `${teamStats.leafSyncs} shared leaf jobs for ${teamStats.trees} trees`);
@@ -124,9 +154,9 @@ test('jobs cut into one block per feature, or into one block per thread: 2 and 3
     for (const blocksPerThread of [16, 1]) {
       withTuning({ blocksPerThread, soloWork: 0, parallelRows: 0, partitionRows: 0 }, () => {
         const what = `${blocksPerThread} blocks per thread, feature fraction ${featureFraction}`;
-        assert.equal(fit(2), one, `2 threads, ${what}`);
+        assertSameModel(fit(2), one, `2 threads, ${what}`);
         assert.ok(teamStats.blocks >= teamStats.leafSyncs * Math.min(31, 2 * blocksPerThread), `${teamStats.blocks} blocks in ${teamStats.leafSyncs} leaf jobs`);
-        assert.equal(fit(3), one, `3 threads, ${what}`);
+        assertSameModel(fit(3), one, `3 threads, ${what}`);
       });
     }
   }
@@ -140,11 +170,11 @@ test('real data, 26 classes (letter_recognition fixture): threads 1, 2 and 3 gro
   const fit = (threads: number) => JSON.stringify(new GbdtLearner(params, { threads }).fit(f, y, task, { seed: 3 }).toJSON());
   const one = fit(1);
   withTuning({ minCellsPerThread: 0 }, () => {
-    assert.equal(fit(2), one);
+    assertSameModel(fit(2), one, '2 threads');
     // Every round's trees were grown whole, a class per thread at a time, not leaf job by leaf job.
     assert.equal(teamStats.classSyncs, params.nEstimators);
     assert.equal(teamStats.leafSyncs, 0);
-    assert.equal(fit(3), one);
+    assertSameModel(fit(3), one, '3 threads');
   });
 });
 
@@ -155,7 +185,7 @@ test('real data, categorical and missing values (credit_data fixture), every job
   const fit = (threads: number) => JSON.stringify(new GbdtLearner(params, { threads }).fit(f, y, task, { seed: 5 }).toJSON());
   const one = fit(1);
   withTuning({ minCellsPerThread: 0, soloWork: 0, parallelRows: 0, partitionRows: 0, splitAhead: false }, () => {
-    assert.equal(fit(2), one);
+    assertSameModel(fit(2), one, '2 threads');
     assert.ok(teamStats.leafSyncs > 10 * teamStats.trees, `${teamStats.leafSyncs} shared leaf jobs for ${teamStats.trees} trees`);
   });
 });
@@ -172,7 +202,7 @@ test('leaf splits handed ahead to a helper, one or two at a time (categorical an
     const one = fit(1);
     for (const [threads, splitsAheadAtOnce] of [[2, 1], [3, 1], [2, 2], [3, 2]]) {
       withTuning({ growClasses: false, splitAhead: true, splitsAheadAtOnce }, () => {
-        assert.equal(fit(threads), one);
+        assertSameModel(fit(threads), one, `${threads} threads`);
         assert.ok(teamStats.splitsAhead > 5 * teamStats.trees, `${teamStats.splitsAhead} splits handed ahead for ${teamStats.trees} trees`);
       });
     }
@@ -184,7 +214,7 @@ test('leaf splits handed ahead to a helper, one or two at a time (categorical an
   const fit = (threads: number) => JSON.stringify(new GbdtLearner(params, { threads }).fit(f, y, task, { seed: 9 }).toJSON());
   const one = fit(1);
   withTuning({ splitAhead: false }, () => {
-    assert.equal(fit(2), one);
+    assertSameModel(fit(2), one, '2 threads');
     assert.equal(teamStats.splitsAhead, 0);
   });
 });
