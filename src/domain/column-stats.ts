@@ -8,6 +8,7 @@
  */
 import { isMissingCell, isMissingOrMarker, parseNumberCell } from './cells.js';
 import { ColumnProfiler } from './profile.js';
+import { isNumericType } from './columns.js';
 
 export interface ColumnStats {
   totalCount: number;
@@ -25,15 +26,13 @@ export interface ColumnStats {
   distribution: ({ min: number; max: number; count: number } | { value: string; count: number })[];
 }
 
-const NUMERIC = new Set(['numeric', 'numericMeasure']);
-
 export function columnStats(values: readonly string[], dataType: string): ColumnStats {
   const counts = new Map<string, number>();
   const numbers: number[] = [];
   const profiler = new ColumnProfiler();
   let missing = 0;
   let errors = 0;
-  const numeric = NUMERIC.has(dataType);
+  const numeric = isNumericType(dataType);
   const typed = dataType !== 'string' && dataType !== 'text';
   for (const v of values) {
     profiler.add(v);

@@ -14,6 +14,11 @@ export type Role = (typeof ROLES)[number];
 export type Imputation = (typeof IMPUTATIONS)[number];
 export type Aggregation = (typeof AGGREGATIONS)[number];
 
+/** The two numeric data types: numeric (whole numbers, as inferred) and numericMeasure (decimals). */
+export function isNumericType(t: string): boolean {
+  return t === 'numeric' || t === 'numericMeasure';
+}
+
 // The .NET client serialises these enums as integers (Api.Client/Model/ColumnMetadata.cs).
 const DOTNET_DATA_TYPES: Record<number, DataType> = { [-1]: 'numericMeasure', 0: 'string', 1: 'numeric', 2: 'logical', 3: 'date', 4: 'text' };
 const DOTNET_IMPUTATIONS: Record<number, Imputation> = { 0: 'zeroes', 1: 'mean', 2: 'median', 3: 'mode' };

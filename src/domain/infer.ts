@@ -3,12 +3,11 @@
  * overridden by what was stored and what the request declares (spec "Column metadata", "Record
  * identity"; compat-notes §4.5 "Inference seen on the wire").
  */
-import { defaultStrategies, type ColumnMap, type ColumnMetadata, type ColumnPatch, type ColumnPatchMap, type DataType, type Role } from './columns.js';
+import { defaultStrategies, isNumericType, type ColumnMap, type ColumnMetadata, type ColumnPatch, type ColumnPatchMap, type DataType, type Role } from './columns.js';
 import type { ColumnProfile } from './profile.js';
 
 type DeclaredLayer = ColumnMap | ColumnPatchMap;
 
-const isNumber = (t: DataType) => t === 'numeric' || t === 'numericMeasure';
 
 /**
  * Metadata suggested by the data. `declared` is the stored and requested metadata, lowest priority
@@ -35,7 +34,7 @@ export function inferColumns(profiles: Record<string, ColumnProfile>, declared: 
     if (candidates.length === 1) timestamp = candidates[0];
   }
   const timeSeries = timestamp !== undefined || declaredRoles.includes('timestamp');
-  const numbers = names.filter((n) => n !== timestamp && isNumber(typeOf(n)) && declaredRole(n) !== 'none' && declaredRole(n) !== 'key');
+  const numbers = names.filter((n) => n !== timestamp && isNumericType(typeOf(n)) && declaredRole(n) !== 'none' && declaredRole(n) !== 'key');
   const target = timeSeries && numbers.length === 1 && !declaredRoles.includes('target') ? numbers[0] : undefined;
 
   const out: ColumnMap = {};

@@ -4,7 +4,7 @@
  * none) and dates written day first. Called by ingest.ts once the rows are profiled.
  */
 import type { Message } from '../../store/schema.js';
-import type { ColumnMap, ColumnPatchMap } from '../../domain/columns.js';
+import { isNumericType, type ColumnMap, type ColumnPatchMap } from '../../domain/columns.js';
 import type { ColumnProfile } from '../../domain/profile.js';
 import { listInWords } from '../../domain/wording.js';
 import { isYearName } from '../../domain/dates.js';
@@ -105,7 +105,7 @@ export function repeatedIdentityMessages(identity: { kind: 'key' | 'timestamp'; 
  * that local clock times repeat when daylight saving time ends, not several series.
  */
 export function untimedDateMessages(profiles: Record<string, ColumnProfile>, columns: ColumnMap): Message[] {
-  if (Object.values(columns).some((c) => c.role === 'timestamp' || c.role === 'key')) return [];
+  if (hasIdentityRole(columns)) return [];
   const dates = Object.keys(columns).filter((n) => columns[n]!.dataType === 'date');
   const profile = dates.length === 1 ? profiles[dates[0]!] : undefined;
   if (!profile || profile.dataType !== 'date' || profile.uniqueDates || profile.present === 0) return [];
@@ -135,12 +135,16 @@ export function untimedDateMessages(profiles: Record<string, ColumnProfile>, col
  * without dates or an identity.
  */
 export function yearColumnMessages(profiles: Record<string, ColumnProfile>, columns: ColumnMap): Message[] {
-  if (Object.values(columns).some((c) => c.role === 'timestamp' || c.role === 'key' || c.dataType === 'date')) return [];
+  if (hasIdentityRole(columns) || Object.values(columns).some((c) => c.dataType === 'date')) return [];
   return Object.keys(columns)
-    .filter((n) => isYearName(n) && profiles[n]?.risingWholeNumbers && (columns[n]!.dataType === 'numeric' || columns[n]!.dataType === 'numericMeasure'))
+    .filter((n) => isYearName(n) && profiles[n]?.risingWholeNumbers && isNumericType(columns[n]!.dataType))
     .map((name) => ({
       severity: 'informational',
       message: `Column '${name}' holds whole numbers rising from row to row, as years are written: they are stored as numbers, so the data set has no timestamp. ` +
         `A forecast or impact session can use them as years (each as 1 January): give '${name}' role timestamp in the data set's column metadata or in the session's columns; or delete the data set and upload it again with timestampColumn=${name} to make it a time series.`,
     }));
+}
+
+function hasIdentityRole(columns: ColumnMap): boolean {
+  return Object.values(columns).some((c) => c.role === 'timestamp' || c.role === 'key');
 }

@@ -3,7 +3,7 @@
  * request's, checked against the data set (spec: "column metadata that does not fit the DataSet
  * yields a 400 error").
  */
-import { columnNamed, normalizeColumnMap, type ColumnMap, type ColumnMetadata } from '../../domain/columns.js';
+import { columnNamed, isNumericType, normalizeColumnMap, type ColumnMap, type ColumnMetadata } from '../../domain/columns.js';
 import { mergeColumns } from '../../domain/infer.js';
 import type { DatasetRecord } from '../../store/datasets-store.js';
 import { ValidationError } from '../errors.js';
@@ -19,10 +19,8 @@ export interface SeriesColumns {
   features: string[];
 }
 
-const NUMERIC_TYPES = new Set(['numeric', 'numericMeasure']);
-
 export function isNumericColumn(c: ColumnMetadata): boolean {
-  return NUMERIC_TYPES.has(c.dataType);
+  return isNumericType(c.dataType);
 }
 
 /** Features a series model can use: numbers, and logical flags (TRUE = 1, empty = 0). */
