@@ -89,6 +89,45 @@ export function numberNotation(s: string): NumberNotation | undefined {
   return { form, currency, percent, digits: t.indexOf(',') < 0 ? t : t.replaceAll(',', '') };
 }
 
+/** Powers of ten exact in a double (10^0 .. 10^22). */
+const EXACT_TENS = Float64Array.from({ length: 23 }, (_, k) => 10 ** k);
+/** Significant digits whose integer is exact in a double. */
+const EXACT_DIGITS = 15;
+
+/**
+ * The value of numberNotation's digits of form 1 or 2 (sign, digits, one point) read from their first
+ * 15 significant digits, without Number()'s cost (~80 ns for '123.45', more for the 17 digits that
+ * JavaScript and pandas write for a float; the profile reads every cell of an upload). Up to 15 digits
+ * this is Number()'s answer: the digits as an integer and the power of ten are exact doubles, and their
+ * quotient, one correctly rounded division, is the double nearest the decimal (Clinger's fast path).
+ * Past 15 digits the rest are dropped (a relative error under 10⁻¹⁴). Exponent forms go to Number().
+ */
+export function decimalValue(digits: string, form: 1 | 2 | 3): number {
+  if (form === 3) return Number(digits);
+  const len = digits.length;
+  let i = 0;
+  const first = digits.charCodeAt(0);
+  const negative = first === MINUS;
+  if (negative || first === PLUS) i++;
+  let m = 0;
+  let significant = 0;
+  let scale = 0; // the power of ten m is to be multiplied by
+  let afterPoint = false;
+  for (; i < len; i++) {
+    const c = digits.charCodeAt(i);
+    if (c === POINT) afterPoint = true;
+    else if (significant < EXACT_DIGITS) {
+      if (significant > 0 || c !== ZERO) significant++;
+      m = m * 10 + (c - ZERO);
+      if (afterPoint) scale--;
+    } else if (afterPoint) break;
+    else scale++;
+  }
+  if (scale < -22 || scale > 22) return Number(digits);
+  const x = scale < 0 ? m / EXACT_TENS[-scale]! : m * EXACT_TENS[scale]!;
+  return negative ? -x : x;
+}
+
 const PLUS = 43, MINUS = 45, POINT = 46, COMMA = 44, PERCENT = 37, ZERO = 48, NINE = 57, LOWER_E = 101, UPPER_E = 69;
 // $, £, ¥, €: the symbols written before an amount.
 const CURRENCY: ReadonlySet<number> = new Set([36, 163, 165, 8364]);

@@ -4,7 +4,8 @@
  * state is a capped set of date values for the uniqueness check (see DATE_SET_CAP).
  */
 import type { DataType } from './columns.js';
-import { isMissingCell, LOGICAL_WORDS, MISSING_MARKERS, numberNotation } from './cells.js';
+import { isMissingCell, LOGICAL_WORDS, MISSING_MARKERS, numberNotation, decimalValue } from './cells.js';
+import { ExtremeTally, type Extremes } from './missing-codes.js';
 import { parseDate } from './dates.js';
 
 export interface ColumnProfile {
@@ -26,6 +27,8 @@ export interface ColumnProfile {
   dayFirstDates?: boolean;
   /** A column of whole numbers rising from row to row, none missing, as row numbers or row names are. */
   risingWholeNumbers?: boolean;
+  /** A column of numbers: its extremes (missing-codes.ts: a code for a missing value among them). */
+  extremes?: Extremes;
 }
 
 /** d/m/y or d.m.y or d-m-y, a time after it allowed; the day is checked separately (> 12 somewhere). */
@@ -64,6 +67,7 @@ export class ColumnProfiler {
   private currency = '';
   /** Whether the column's numbers carry a percent sign, once one is seen. */
   private percent: boolean | undefined;
+  private readonly extremes = new ExtremeTally();
 
   /** One cell: null, undefined and blank strings are missing; JSON numbers and booleans are typed. */
   add(value: unknown): void {
@@ -93,7 +97,9 @@ export class ColumnProfiler {
     if (this.present === 0) return { ...base, dataType: 'string' };
     if (this.numeric) {
       const rising = this.integer && this.rising && this.present >= 2 ? { risingWholeNumbers: true } : {};
-      return { ...base, dataType: this.integer ? 'numeric' : 'numericMeasure', zeroOne: this.integer && this.zeroOne, ...rising };
+      const { low, lowCount, nextLow, high, highCount, nextHigh, count } = this.extremes;
+      const extremes = { low, lowCount, nextLow, high, highCount, nextHigh, count };
+      return { ...base, dataType: this.integer ? 'numeric' : 'numericMeasure', zeroOne: this.integer && this.zeroOne, ...rising, extremes };
     }
     if (this.logical && this.sawLogicalWord) return { ...base, dataType: 'logical' };
     if (this.date) {
@@ -112,6 +118,7 @@ export class ColumnProfiler {
     }
     if (!Number.isInteger(n)) this.integer = false;
     if (n !== 0 && n !== 1) this.zeroOne = this.logical = false;
+    this.extremes.add(n);
     this.noteRising(n);
   }
 
@@ -163,13 +170,15 @@ export class ColumnProfiler {
     if (n.currency) this.currency = n.currency;
     this.percent = n.percent;
     if (n.form !== 1) this.integer = false;
-    if (this.rising) this.noteRising(n.form === 1 && !n.currency && !n.percent ? Number(n.digits) : NaN);
-    // Without an exponent, fewer than 300 characters are always a finite number: once the 0/1
-    // question is settled, the value itself is not needed.
-    if (!this.zeroOne && n.form !== 3 && n.digits.length < 300) return;
-    const x = Number(n.digits);
-    if (!Number.isFinite(x)) this.numeric = false;
-    else if (x !== 0 && x !== 1) this.zeroOne = false;
+    // Past 15 digits decimalValue drops digits, which whole numbers telling rows apart need.
+    const x = decimalValue(n.digits, n.form);
+    if (this.rising) this.noteRising(n.form === 1 && !n.currency && !n.percent ? (n.digits.length > 15 ? Number(n.digits) : x) : NaN);
+    if (!Number.isFinite(x)) {
+      this.numeric = false;
+      return;
+    }
+    if (x !== 0 && x !== 1) this.zeroOne = false;
+    this.extremes.add(x);
   }
 
   // 1/0 also count as logical, but a column of only 0/1 is numeric (the spec's 0/1 label is numeric).

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decimalForm, isMissingCell, isMissingOrMarker, parseLogicalCell, parseNumberCell, readNumberCell } from '../../src/domain/cells.js';
+import { decimalForm, decimalValue, isMissingCell, isMissingOrMarker, parseLogicalCell, parseNumberCell, readNumberCell } from '../../src/domain/cells.js';
 
 test('missing cells: null, undefined, blank strings; not 0 or false', () => {
   for (const v of [null, undefined, '', ' \t']) assert.ok(isMissingCell(v));
@@ -52,4 +52,23 @@ test('logical cells: documented words and 1/0; an empty cell is FALSE', () => {
   for (const v of ['True', 'yes', 'ON', '1', 1, true]) assert.equal(parseLogicalCell(v), true, String(v));
   for (const v of ['false', 'No', 'off', '0', 0, false, '', null]) assert.equal(parseLogicalCell(v), false, String(v));
   for (const v of ['maybe', 'y', 2, {}]) assert.equal(parseLogicalCell(v), null, String(v));
+});
+
+test('decimalValue: Number()\'s value up to 15 significant digits, the first 15 of longer ones, exponents by Number()', () => {
+  const form = (s: string) => (/e/i.test(s) ? 3 : s.includes('.') ? 2 : 1);
+  for (const s of ['0', '-0', '7', '-12.5', '+3', '.5', '5.', '0.001', '00012.50', '123456789012345', '-99999', '3.14159265358979', '0.000000000000000000001']) {
+    assert.ok(Object.is(decimalValue(s, form(s)), Number(s)), s);
+  }
+  // Every decimal of up to 15 digits that toFixed writes, over many magnitudes.
+  let x = 1;
+  for (let i = 0; i < 20_000; i++) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    const s = ((x / 2147483648 - 0.5) * 10 ** ((i % 12) - 4)).toFixed(i % 8);
+    if (s.replace(/[-.]/g, '').replace(/^0+/, '').length <= 15) assert.equal(decimalValue(s, form(s)), Number(s), s);
+  }
+  // The 17 digits JavaScript and pandas write for a float: within 10⁻¹⁴ of Number()'s value.
+  for (const s of ['142.85714285714286', '-0.33333333333333331', '12345678901234567890']) {
+    assert.ok(Math.abs(decimalValue(s, form(s)) - Number(s)) <= Math.abs(Number(s)) * 1e-14, s);
+  }
+  assert.equal(decimalValue('1.5e3', 3), 1500);
 });

@@ -162,7 +162,10 @@ test('real data: monthly series dates are unique, stacked series dates are not (
 });
 
 test('text cells: any whitespace around values is trimmed, blank is missing, 1e999 is not a number', () => {
-  assert.deepEqual(profileOf(['\u00a012\u00a0', ' 3', '4\t', '\u2003', '\ufeff']), { dataType: 'numeric', present: 3, missing: 2, zeroOne: false, uniqueDates: false });
+  assert.deepEqual(profileOf(['\u00a012\u00a0', ' 3', '4\t', '\u2003', '\ufeff']), {
+    dataType: 'numeric', present: 3, missing: 2, zeroOne: false, uniqueDates: false,
+    extremes: { low: 3, lowCount: 1, nextLow: 4, high: 12, highCount: 1, nextHigh: 4, count: 3 },
+  });
   assert.equal(typeOf(['0', '1', ' Yes ']), 'logical');
   assert.equal(typeOf(['2', '1e999']), 'string', 'an infinite value is not numeric, even after the 0/1 question is settled');
   assert.equal(typeOf(['2', '9'.repeat(400)]), 'string');

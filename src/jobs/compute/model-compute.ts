@@ -39,6 +39,8 @@ import { PhaseClock } from './phase-clock.js';
 import { rowNumberColumns } from '../../ml/row-number-columns.js';
 import { CalibratedModel } from '../../ml/calibration/calibrated-model.js';
 import { decisionsFrom } from '../../ml/estimator.js';
+import { ExtremeTally, missingCode, missingCodeMessage } from '../../domain/missing-codes.js';
+import { isNumericType } from '../../domain/columns.js';
 
 export type { ModelComputeInput, ModelComputeOutput, ModelComputeResults } from '../../service/models/model-compute-contract.js';
 
@@ -60,6 +62,7 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
   const rawTarget = values[target]!;
   let rows = presentRows(encodeTarget(rawTarget, kind).missingRows, rawTarget.length);
   messages.push({ severity: 'informational', message: `${rows.length} observations were found in the dataset.` });
+  messages.push(...missingCodeWarnings(input, kind === 'regression' ? [target] : []));
   const withoutTarget = rawTarget.length - rows.length;
   if (withoutTarget > 0) {
     messages.push({ severity: 'informational', message: `${withoutTarget} of the data set's ${rawTarget.length} rows ${withoutTarget === 1 ? 'has' : 'have'} no value in '${target}' and ${withoutTarget === 1 ? 'was' : 'were'} left out: a model learns from rows whose target is known.` });
@@ -290,6 +293,7 @@ function detectAnomalies(input: ModelComputeInput): ModelComputeOutput {
     vocabularies: encoder.vocabularies(),
     messages: [
       { severity: 'informational', message: `${n} observations were found in the dataset.` },
+      ...missingCodeWarnings(input, []),
       ...identifierWarnings(encoder.identifiers),
       ...(input.contamination === undefined && n < FEW_ROWS_FOR_ESTIMATED_SHARE
         ? [{ severity: 'warning' as const, message: `On ${n} rows the share of anomalies found without extraParameters.contamination (${(100 * forest.threshold.contamination).toFixed(1)} %) is rough: on tables of this size with no anomalies at all, 10–33 % of rows fall below the threshold. Give extraParameters.contamination when you know the share, or rank rows by anomaly:tailProbability.` }]
@@ -320,6 +324,19 @@ function resultRow(columns: LoadedColumns, names: string[], row: number, target:
   const out: Record<string, string> = { [target]: predicted, [`${target}:actual`]: cellText(columns[target]!, row) };
   for (const c of names) out[c] = columns[c] ? cellText(columns[c]!, row) : '';
   return out;
+}
+
+/**
+ * The numeric inputs (and `also`, a regression's target) holding a code for a missing value (-9999,
+ * 999: domain/missing-codes.ts), which the model takes for a number.
+ */
+function missingCodeWarnings(input: ModelComputeInput, also: string[]): Message[] {
+  const inputs = input.specs.filter((s) => isNumericType(s.dataType) && (s.role === 'feature' || s.role == null || also.includes(s.name)));
+  return inputs.flatMap((s) => {
+    const column = input.columns[s.name];
+    const code = column?.kind === 'number' ? missingCode(ExtremeTally.of(column.values)) : undefined;
+    return code ? [{ severity: 'warning' as const, message: missingCodeMessage(s.name, code, 'session') }] : [];
+  });
 }
 
 /** The loaded columns as the encoder reads them: numbers typed, the rest as (shared) strings. */

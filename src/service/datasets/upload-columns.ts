@@ -8,6 +8,7 @@ import { isNumericType, type ColumnMap, type ColumnPatchMap } from '../../domain
 import type { ColumnProfile } from '../../domain/profile.js';
 import { listInWords } from '../../domain/wording.js';
 import { isYearName } from '../../domain/dates.js';
+import { missingCode, missingCodeMessage } from '../../domain/missing-codes.js';
 import type { CsvDialect } from './csv-dialect.js';
 import { positionOfName } from './csv-rows.js';
 
@@ -143,6 +144,20 @@ export function yearColumnMessages(profiles: Record<string, ColumnProfile>, colu
       message: `Column '${name}' holds whole numbers rising from row to row, as years are written: they are stored as numbers, so the data set has no timestamp. ` +
         `A forecast or impact session can use them as years (each as 1 January): give '${name}' role timestamp in the data set's column metadata or in the session's columns; or delete the data set and upload it again with timestampColumn=${name} to make it a time series.`,
     }));
+}
+
+/**
+ * Columns of numbers whose extremes hold a code for a missing value (-9999, 999: missing-codes.ts),
+ * among this upload's rows: stored as numbers, they would be taken for values without a word.
+ */
+export function missingCodeMessages(profiles: Record<string, ColumnProfile>, columns: ColumnMap): Message[] {
+  return Object.keys(columns).flatMap((name) => {
+    const extremes = profiles[name]?.extremes;
+    const meta = columns[name]!;
+    if (!extremes || !isNumericType(meta.dataType) || meta.role === 'key' || meta.role === 'timestamp') return [];
+    const code = missingCode(extremes);
+    return code ? [{ severity: 'warning' as const, message: missingCodeMessage(name, code, 'upload') }] : [];
+  });
 }
 
 function hasIdentityRole(columns: ColumnMap): boolean {

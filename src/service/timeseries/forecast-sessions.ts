@@ -14,6 +14,7 @@ import { seriesBuffers } from './series-rows.js';
 import { capitalised, invalidDateRange, requestedSeries, requireFeatureValues, sessionSeries, type SeriesSessionRequest } from './series-session.js';
 import { targetGapsMessages } from './target-gaps.js';
 import { partialEdgesMessages } from './partial-edges.js';
+import { seriesMissingCodeMessages } from './series-missing-codes.js';
 
 /** Quantile levels every forecast offers (`availablePredictionIntervals`, `?predictionInterval=`). */
 export const PREDICTION_LEVELS = [0.05, 0.1, 0.2, 0.5, 0.8, 0.9, 0.95];
@@ -57,12 +58,15 @@ export async function createForecastSession(services: Services, accountId: strin
 
 export const runForecastSession: SessionRunner = async (s, ctx) => {
   const { series, start, end } = await sessionSeries(ctx.services, s);
+  // Before the run: the series' arrays are transferred to the computation.
+  const codes = seriesMissingCodeMessages(series);
   const input: ForecastComputeInput = { ...series, startMs: start, endMs: end, levels: PREDICTION_LEVELS };
   const out = await ctx.compute.run<ForecastComputeOutput>('forecast', input, seriesBuffers(series));
   return {
     results: pageResults(out.metrics, out.data, { intervals: out.intervals, outliers: out.outliers, holdoutPeriods: out.holdout, holdout: out.holdoutRows, savedModel: out.savedModel }),
     algorithm: { name: out.method, description: 'Chosen per series by backtest on its last periods', key: out.method },
     messages: [
+      ...codes,
       ...targetGapsMessages(out.targetGaps, series.target.name, series.interval),
       ...partialEdgesMessages(out.partialEdges, series.target.name, series.interval, true),
     ],

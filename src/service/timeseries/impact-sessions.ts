@@ -15,6 +15,7 @@ import { seriesBuffers } from './series-rows.js';
 import { capitalised, invalidDateRange, requestedSeries, requireFeatureValues, sessionSeries, type SeriesSessionRequest } from './series-session.js';
 import { targetGapsMessages } from './target-gaps.js';
 import { partialEdgesMessages } from './partial-edges.js';
+import { seriesMissingCodeMessages } from './series-missing-codes.js';
 
 export interface ImpactSessionRequest extends SeriesSessionRequest {
   eventName: string;
@@ -63,6 +64,8 @@ export async function createImpactSession(services: Services, accountId: string,
 
 export const runImpactSession: SessionRunner = async (s, ctx) => {
   const { series, start, end } = await sessionSeries(ctx.services, s);
+  // Before the run: the series' arrays are transferred to the computation.
+  const codes = seriesMissingCodeMessages(series);
   const input: ImpactComputeInput = { ...series, startMs: start, endMs: end, seed: SIMULATION_SEED };
   const out = await ctx.compute.run<ImpactComputeOutput>('impact', input, seriesBuffers(series));
   return {
@@ -73,6 +76,7 @@ export const runImpactSession: SessionRunner = async (s, ctx) => {
       ...out.warnings.map((message) => ({ severity: 'warning' as const, message })),
       ...partialPeriods(start, end, series.interval),
       ...controlsLeftOut(series.features.map((f) => f.name), out.details.controlsUsed),
+      ...codes,
       ...targetGapsMessages(out.targetGaps, series.target.name, series.interval),
       ...partialEdgesMessages(out.partialEdges, series.target.name, series.interval, false),
     ],

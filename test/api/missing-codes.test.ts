@@ -1,0 +1,50 @@
+/**
+ * A code for a missing value stored as a number: a station's daily temperatures with the days it did
+ * not report written -9999, as NOAA's files write them (fpp2 elecdaily's Melbourne temperatures, seven
+ * days coded). The upload warns, and so do the forecast it would otherwise skew without a word and a
+ * model that takes a coded column as a feature; the same file with those cells empty says nothing.
+ */
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFixture } from '../support/fixtures.js';
+import { completedSession, startTestServer, type TestServer } from '../support/server.js';
+
+const CODED_DAYS = new Set([40, 41, 42, 120, 200, 201, 300]);
+const temperatures = readFixture('forecast', 'fpp2', 'elecdaily_Temperature.csv').rows;
+const file = (code: string) => ['date,value', ...temperatures.map(([date, v], i) => `${date},${CODED_DAYS.has(i) ? code : v}`)].join('\n') + '\n';
+const csv = { headers: { 'content-type': 'text/csv' } };
+const WARNING = /^Column 'value' holds -9999 in 7 of 365 rows, far from its other values \(9\.8 to 43\.2\), as data sources write a code for a missing value\./;
+
+describe('codes for missing values among numbers', () => {
+  let s: TestServer;
+  before(async () => { s = await startTestServer(); });
+  after(async () => { await s.close(); });
+
+  it('the upload, the forecast and a model using the column warn; the file with empty cells does not', async () => {
+    const up = await s.call('PUT', '/v1/data/coded', { body: file('-9999'), ...csv });
+    assert.equal(up.status, 201, up.text);
+    const warnings = up.json.messages.filter((m: { severity: string }) => m.severity === 'warning');
+    assert.equal(warnings.length, 1, up.text);
+    assert.match(warnings[0].message, WARNING);
+    assert.match(warnings[0].message, /send those cells empty \(or NA\)/);
+
+    const forecast = await s.call('POST', '/v1/sessions/forecast', { json: { dataSourceName: 'coded', targetColumn: 'value', startDate: '2015-01-01', endDate: '2015-01-14', resultInterval: 'day' } });
+    assert.equal(forecast.status, 200, forecast.text);
+    const done = await completedSession(s, forecast.json.sessionId);
+    const said = done.messages.filter((m: { message: string }) => WARNING.test(m.message));
+    assert.equal(said.length, 1, JSON.stringify(done.messages));
+    assert.match(said[0].message, /This session took it for a number/);
+
+    // The temperature as a feature of a regression (of the day of year): the model's session says it too.
+    const rows = temperatures.map(([date, v], i) => ({ day: i + 1, temperature: CODED_DAYS.has(i) ? -9999 : Number(v), weekday: new Date(`${date}T00:00:00Z`).getUTCDay() }));
+    assert.equal((await s.call('PUT', '/v1/data/coded-table', { json: { data: rows } })).status, 201);
+    const model = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'coded-table', targetColumn: 'day', predictionDomain: 'regression' } });
+    assert.equal(model.status, 200, model.text);
+    const trained = await completedSession(s, model.json.sessionId);
+    assert.ok(trained.messages.some((m: { message: string }) => /^Column 'temperature' holds -9999 in 7 of 365 rows/.test(m.message)), JSON.stringify(trained.messages));
+
+    const clean = await s.call('PUT', '/v1/data/clean', { body: file(''), ...csv });
+    assert.equal(clean.status, 201, clean.text);
+    assert.deepEqual(clean.json.messages.filter((m: { severity: string }) => m.severity === 'warning'), []);
+  });
+});
