@@ -107,7 +107,8 @@ function datePart(ms: number, part: DatePart): number {
 
 /** What the encoder learned about one input column. */
 type EncodedInput =
-  | { name: string; dataType: 'numeric' | 'numericMeasure' }
+  /** range: the training values' smallest and largest (absent in encoders written before it, or with no value). */
+  | { name: string; dataType: 'numeric' | 'numericMeasure'; range?: [number, number] }
   | { name: string; dataType: 'string' | 'logical'; levels: string[] }
   /** Text: tf-idf of the kept 1- and 2-grams (ml/text). Encoders written before text features held `levels` instead. */
   | { name: string; dataType: 'text'; levels?: string[]; text?: SerializedTextVectorizer }
@@ -169,9 +170,9 @@ export class FrameEncoder {
   /**
    * Frame for new rows. An absent column is entirely missing; `nRows` is needed only when no
    * input column is present. Given `unread`, each column's values that were present but could not be
-   * read are added to it.
+   * read are added to it; given `far`, each numeric column's values far outside its training values.
    */
-  encode(columns: RawColumns, nRows?: number, unread?: UnreadValues[]): Frame {
+  encode(columns: RawColumns, nRows?: number, unread?: UnreadValues[], far?: FarValues[]): Frame {
     const n = nRows ?? rowCount(columns, this.inputColumns);
     const out: FeatureColumn[] = [];
     for (const input of this.inputs) {
@@ -189,6 +190,8 @@ export class FrameEncoder {
             values[i] = typeof v === 'number' ? (Number.isFinite(v) ? v : NaN) : parseNumber(v as string | null | undefined);
           }
           out.push({ kind: 'numeric', name: input.name, values });
+          const found = far && input.range ? farIn(input.name, input.range, values) : undefined;
+          if (found) far!.push(found);
           break;
         }
         case 'logical': {
@@ -298,6 +301,48 @@ function categorical(name: string, levels: string[], n: number, value: (i: numbe
   return { kind: 'categorical', name, codes, levels };
 }
 
+/** The smallest and largest value of a numeric training column, if it has any. */
+function trainingRange(raw: ArrayLike<RawValue>): { range?: [number, number] } {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let i = 0; i < raw.length; i++) {
+    const x = parseNumber(raw[i]);
+    if (x < lo) lo = x;
+    if (x > hi) hi = x;
+  }
+  return lo <= hi ? { range: [lo, hi] } : {};
+}
+
+/**
+ * New values of a numeric input far outside the training values: below their smallest or above their
+ * largest by more than their whole range (a -9999 code among temperatures of 10 to 43, grams where the
+ * model learnt kilograms). A model answers them as it can (trees as for the nearest value seen, a
+ * linear model by extrapolating), with nothing in its training behind the answer.
+ */
+export interface FarValues {
+  column: string;
+  count: number;
+  range: [number, number];
+  /** The first such row (0-based) and its value. */
+  firstRow: number;
+  firstValue: number;
+}
+
+function farIn(column: string, range: [number, number], values: Float64Array): FarValues | undefined {
+  const [lo, hi] = range;
+  const width = hi - lo;
+  // A constant training column says nothing about what is far from it.
+  if (!(width > 0)) return undefined;
+  let found: FarValues | undefined;
+  for (let i = 0; i < values.length; i++) {
+    const x = values[i]!;
+    if (!(x < lo - width || x > hi + width)) continue;
+    if (found) found.count++;
+    else found = { column, count: 1, range, firstRow: i, firstValue: x };
+  }
+  return found;
+}
+
 function rowCount(columns: RawColumns, names: string[]): number {
   for (const name of names) if (columns[name] !== undefined) return columns[name].length;
   throw new Error('no input column present: pass nRows');
@@ -321,7 +366,7 @@ export function fitFrameEncoder(specs: ColumnSpec[], columns: RawColumns, target
         // The name decides first: the values are read only for a column named as an identifier.
         const identifier = isIdentifierName(spec.name) ? numberIdentifier(spec.name, Float64Array.from({ length: raw.length }, (_, i) => parseNumber(raw[i]))) : undefined;
         if (identifier) identifiers.push(identifier);
-        else inputs.push({ name: spec.name, dataType: spec.dataType });
+        else inputs.push({ name: spec.name, dataType: spec.dataType, ...trainingRange(raw) });
         break;
       }
       case 'logical':

@@ -82,7 +82,13 @@ for (const backend of await backends()) {
       assert.deepEqual(words.json.messages, [{ severity: 'warning', message: 'Column weight takes numbers; 1 of 2 records held a value that is not one (the first: record 2, "150 g"), which the model treated as missing.' }]);
       const gaps = await s.call('POST', `/v1/models/${modelId}/predict`, { json: { data: [{ weight: '?', colour: 'red', origin: 'peru' }, { weight: null, colour: 'red', origin: 'peru' }, { weight: '1,150', colour: 'red', origin: 'chile' }, { weight: 1150, colour: 'red', origin: 'chile' }], extraParameters: { includeClassScores: true } } });
       assert.equal(gaps.status, 200, gaps.text);
-      assert.deepEqual(gaps.json.messages, [], "a marker is a gap and '1,150' a number: nothing unread");
+      // A marker is a gap and '1,150' a number: nothing unread. But 1,150 g is far outside the weights the
+      // model was trained on (150 to 300 g), and its answer for them rests on nothing seen in training.
+      assert.deepEqual(gaps.json.messages, [{ severity: 'warning', message: 'Column weight held values far outside those the model was trained on (150 to 300) in 2 of 4 records (the first: record 3, 1150): nothing in its training is behind its answers for them. Check the values for a code such as -9999 or a unit the model was not trained in.' }]);
+      const near = await s.call('POST', `/v1/models/${modelId}/predict`, { json: { data: [{ weight: 0.3, colour: 'red', origin: 'peru' }, { weight: 449, colour: 'yellow', origin: 'peru' }, { weight: 1, colour: 'red', origin: 'peru' }] } });
+      assert.deepEqual(near.json.messages, [], 'up to one training range (150 g) beyond the training values is not far');
+      const coded = await s.call('POST', `/v1/models/${modelId}/predict`, { json: { data: [{ weight: -9999, colour: 'red', origin: 'peru' }, { weight: 160, colour: 'red', origin: 'peru' }] } });
+      assert.match(coded.json.messages[0].message, /^Column weight held values far outside those the model was trained on \(150 to 300\) in 1 of 2 records \(the first: record 1, -9999\)/);
       assert.deepEqual(gaps.json.data[0], { ...gaps.json.data[1], weight: '?' });
       assert.deepEqual(gaps.json.data[2], { ...gaps.json.data[3], weight: '1,150' });
       const csv = await s.call('POST', `/v1/models/${modelId}/predict`, { body: 'Weight,Colour\n150,red\n', headers: { 'content-type': 'text/csv' } });

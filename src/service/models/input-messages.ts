@@ -4,7 +4,7 @@
  * messages say which inputs the model did not get, so a client sees a misspelt column or a word in a
  * numeric field instead of a quietly worse prediction.
  */
-import type { UnreadValues } from '../../ml/encode.js';
+import type { FarValues, UnreadValues } from '../../ml/encode.js';
 import type { Message } from '../../store/schema.js';
 import { closestName } from '../../domain/similar-names.js';
 import { listInWords } from '../../domain/wording.js';
@@ -31,6 +31,13 @@ function unreadMessage(u: UnreadValues, recordCount: number): string {
   return `Column ${u.column} takes ${TAKES[u.expects]}; ${u.count} of ${recordCount} records held a value that is not one (${first}), which the model treated as missing.`;
 }
 
+function farMessage(f: FarValues, recordCount: number): string {
+  const [lo, hi] = f.range.map((x) => String(Number(x.toPrecision(6))));
+  return `Column ${f.column} held values far outside those the model was trained on (${lo} to ${hi}) in ${f.count} of ${recordCount} records ` +
+    `(the first: record ${f.firstRow + 1}, ${Number(f.firstValue.toPrecision(6))}): nothing in its training is behind its answers for them. ` +
+    'Check the values for a code such as -9999 or a unit the model was not trained in.';
+}
+
 /**
  * " The records' column Displacment is not one of the model's inputs: did you mean Displacement?", for
  * the missing inputs that a column of the records outside the model's (`others`) probably stands for.
@@ -54,7 +61,9 @@ function misspelt(missing: string[], others: () => string[]): string {
  * column, the records without it), with the records' other columns (`others`, read only when an
  * input is missing from every record) that look like misspellings of them, and values present but unread (encode.ts UnreadValues).
  */
-export function predictionInputMessages(recordCount: number, inputs: string[], absent: number[], unread: UnreadValues[], others: () => string[] = () => []): Message[] {
+export function predictionInputMessages(
+  recordCount: number, inputs: string[], absent: number[], unread: UnreadValues[], others: () => string[] = () => [], far: FarValues[] = [],
+): Message[] {
   const messages: Message[] = [];
   if (recordCount === 0) return messages;
   const everywhere = inputs.filter((_, j) => absent[j] === recordCount);
@@ -79,6 +88,10 @@ export function predictionInputMessages(recordCount: number, inputs: string[], a
   for (const u of unread.slice(0, MAX_NAMED)) messages.push({ severity: 'warning', message: unreadMessage(u, recordCount) });
   if (unread.length > MAX_NAMED) {
     messages.push({ severity: 'warning', message: `${unread.length - MAX_NAMED} more columns held values the model could not read: ${named(unread.slice(MAX_NAMED).map((u) => u.column))}.` });
+  }
+  for (const f of far.slice(0, MAX_NAMED)) messages.push({ severity: 'warning', message: farMessage(f, recordCount) });
+  if (far.length > MAX_NAMED) {
+    messages.push({ severity: 'warning', message: `${far.length - MAX_NAMED} more columns held values far outside those the model was trained on: ${named(far.slice(MAX_NAMED).map((f) => f.column))}.` });
   }
   return messages;
 }

@@ -3,7 +3,7 @@
  * in the target (class, number, or `anomaly` score). Columns the model does not know are echoed but
  * ignored; missing features and unseen categories are missing values to the model.
  */
-import { loadFrameEncoder, type FrameEncoder, type RawColumns, type UnreadValues } from '../../ml/encode.js';
+import { loadFrameEncoder, type FrameEncoder, type RawColumns, type UnreadValues, type FarValues } from '../../ml/encode.js';
 import { decisionsFrom, type Model } from '../../ml/estimator.js';
 import type { Frame } from '../../ml/frame.js';
 import { loadModel, loadTrainedModel } from '../../ml/model-loader.js';
@@ -136,9 +136,10 @@ export class Predictor {
     if (records.length === 0) return { rows, messages: [] };
     const names = this.encoder.inputColumns;
     const unread: UnreadValues[] = [];
+    const far: FarValues[] = [];
     const { columns, absent } = inputColumns(records, rows, names, this.numericInputs);
-    const frame = this.encoder.encode(columns, records.length, unread);
-    return { rows, frame, messages: predictionInputMessages(records.length, names, absent, unread, () => this.otherColumns(records)) };
+    const frame = this.encoder.encode(columns, records.length, unread, far);
+    return { rows, frame, messages: predictionInputMessages(records.length, names, absent, unread, () => this.otherColumns(records), far) };
   }
 
   /** Columns of the records (the first RECORDS_NAMING_COLUMNS of them) that are neither inputs nor the target. */
