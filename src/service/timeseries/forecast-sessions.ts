@@ -5,6 +5,7 @@
 import { formatOffset } from '../../domain/dates.js';
 import { addPeriods, periodStart, periodsBetween, seasonalPeriods } from '../../ml/timeseries/prepare.js';
 import type { SessionRecord } from '../../store/sessions-store.js';
+import type { Message } from '../../store/schema.js';
 import { pageResults } from '../../store/result-pages.js';
 import type { SessionRunner } from '../sessions/session-runner.js';
 import type { ForecastComputeInput, ForecastComputeOutput } from './forecast-compute-contract.js';
@@ -56,6 +57,22 @@ export async function createForecastSession(services: Services, accountId: strin
   });
 }
 
+/**
+ * Holdouts of fewer periods than this are said to be rough: a forecast's test metrics compare its last
+ * periods with one forecast of them, made from one point in time, and on a few periods they swing with
+ * the periods (a yearly forecast's default holdout is 2 years; rSquared on 3 points says next to nothing).
+ */
+const FEW_HOLDOUT_PERIODS = 8;
+
+function holdoutMessages(holdout: number, interval: string): Message[] {
+  if (holdout < 1 || holdout >= FEW_HOLDOUT_PERIODS) return [];
+  const periods = `${holdout} ${interval}${holdout === 1 ? '' : 's'}`;
+  return [{
+    severity: 'informational',
+    message: `The test metrics compare the last ${periods} of the data with a forecast of them from the periods before, made from one point in time: on ${holdout === 1 ? 'one period' : `${holdout} periods`} they are a rough guide to the forecast's accuracy, and rSquared says little. The forecast's bands (predictionInterval) say how far the values may fall from it.`,
+  }];
+}
+
 export const runForecastSession: SessionRunner = async (s, ctx) => {
   const { series, start, end } = await sessionSeries(ctx.services, s);
   // Before the run: the series' arrays are transferred to the computation.
@@ -67,6 +84,7 @@ export const runForecastSession: SessionRunner = async (s, ctx) => {
     algorithm: { name: out.method, description: 'Chosen per series by backtest on its last periods', key: out.method },
     messages: [
       ...codes,
+      ...holdoutMessages(out.holdout, series.interval),
       ...targetGapsMessages(out.targetGaps, series.target.name, series.interval),
       ...partialEdgesMessages(out.partialEdges, series.target.name, series.interval, true),
     ],
