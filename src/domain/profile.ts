@@ -29,7 +29,22 @@ export interface ColumnProfile {
   risingWholeNumbers?: boolean;
   /** A column of numbers: its extremes (missing-codes.ts: a code for a missing value among them). */
   extremes?: Extremes;
+  /**
+   * A column of numbers with a few cells of words ('unknown', 'refused'): the words and their cells,
+   * which count as missing (NUMBER_WORDS). Absent when every present cell is a number.
+   */
+  missingWords?: { word: string; count: number }[];
 }
+
+/**
+ * A column stays one of numbers when its other cells are at most this many different words, in at most
+ * 1 in NUMBER_WORDS_SHARE of its present cells, among at least NUMBER_WORDS_MIN_NUMBERS numbers: a
+ * survey's horsepower with 'unknown' in 5 of 397 rows is horsepower, not 93 categories; a column where
+ * words are common or varied stays text.
+ */
+const NUMBER_WORDS = 3;
+const NUMBER_WORDS_SHARE = 20;
+const NUMBER_WORDS_MIN_NUMBERS = 20;
 
 /** d/m/y or d.m.y or d-m-y, a time after it allowed; the day is checked separately (> 12 somewhere). */
 const DAY_FIRST = /^(\d{1,2})[/.-](\d{1,2})[/.-](?:\d{4}|\d{2})(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?$/;
@@ -68,6 +83,8 @@ export class ColumnProfiler {
   /** Whether the column's numbers carry a percent sign, once one is seen. */
   private percent: boolean | undefined;
   private readonly extremes = new ExtremeTally();
+  /** Cells of a numeric column that are no number, by word (null: too many different ones). */
+  private words: Map<string, number> | null = new Map();
 
   /** One cell: null, undefined and blank strings are missing; JSON numbers and booleans are typed. */
   add(value: unknown): void {
@@ -95,11 +112,18 @@ export class ColumnProfiler {
   result(): ColumnProfile {
     const base = { present: this.present, missing: this.missing, zeroOne: false, uniqueDates: false };
     if (this.present === 0) return { ...base, dataType: 'string' };
-    if (this.numeric) {
+    const wordCells = this.words ? [...this.words.values()].reduce((a, b) => a + b, 0) : 0;
+    const numbers = this.present - wordCells;
+    if (this.numeric && (wordCells === 0 || (numbers >= NUMBER_WORDS_MIN_NUMBERS && wordCells * NUMBER_WORDS_SHARE <= this.present))) {
+      if (wordCells > 0) {
+        base.present = numbers;
+        base.missing += wordCells;
+      }
+      const missingWords = wordCells > 0 ? { missingWords: [...this.words!].map(([word, count]) => ({ word, count })) } : {};
       const rising = this.integer && this.rising && this.present >= 2 ? { risingWholeNumbers: true } : {};
       const { low, lowCount, nextLow, high, highCount, nextHigh, count } = this.extremes;
       const extremes = { low, lowCount, nextLow, high, highCount, nextHigh, count };
-      return { ...base, dataType: this.integer ? 'numeric' : 'numericMeasure', zeroOne: this.integer && this.zeroOne, ...rising, extremes };
+      return { ...base, dataType: this.integer ? 'numeric' : 'numericMeasure', zeroOne: this.integer && this.zeroOne, ...rising, extremes, ...missingWords };
     }
     if (this.logical && this.sawLogicalWord) return { ...base, dataType: 'logical' };
     if (this.date) {
@@ -163,7 +187,11 @@ export class ColumnProfiler {
   // second currency symbol, or numbers with and without a percent sign, make the column text.
   private addNumberText(s: string): void {
     const n = numberNotation(s);
-    if (!n || (n.currency !== '' && this.currency !== '' && n.currency !== this.currency) || (this.percent !== undefined && this.percent !== n.percent)) {
+    if (!n) {
+      this.noteWord(s);
+      return;
+    }
+    if ((n.currency !== '' && this.currency !== '' && n.currency !== this.currency) || (this.percent !== undefined && this.percent !== n.percent)) {
       this.numeric = false;
       return;
     }
@@ -179,6 +207,17 @@ export class ColumnProfiler {
     }
     if (x !== 0 && x !== 1) this.zeroOne = false;
     this.extremes.add(x);
+  }
+
+  /** A cell of a so far numeric column that is no number: one of its few words, or the end of its numbers. */
+  private noteWord(s: string): void {
+    this.rising = false;
+    const words = this.words;
+    if (words && (words.has(s) || words.size < NUMBER_WORDS)) words.set(s, (words.get(s) ?? 0) + 1);
+    else {
+      this.words = null;
+      this.numeric = false;
+    }
   }
 
   // 1/0 also count as logical, but a column of only 0/1 is numeric (the spec's 0/1 label is numeric).

@@ -1,8 +1,10 @@
 /**
- * A code for a missing value stored as a number: a station's daily temperatures with the days it did
+ * Missing values written as numbers or words. A code for a missing value stored as a number: a station's daily temperatures with the days it did
  * not report written -9999, as NOAA's files write them (fpp2 elecdaily's Melbourne temperatures, seven
  * days coded). The upload warns, and so do the forecast it would otherwise skew without a word and a
  * model that takes a coded column as a feature; the same file with those cells empty says nothing.
+ * And a column of numbers with a word for its gaps (auto mpg's horsepower, 'unknown' for the six it
+ * lacks) stays one of numbers, the upload saying so, and a model uses it as numbers.
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,7 +17,7 @@ const file = (code: string) => ['date,value', ...temperatures.map(([date, v], i)
 const csv = { headers: { 'content-type': 'text/csv' } };
 const WARNING = /^Column 'value' holds -9999 in 7 of 365 rows, far from its other values \(9\.8 to 43\.2\), as data sources write a code for a missing value\./;
 
-describe('codes for missing values among numbers', () => {
+describe('missing values written as codes or words among numbers', () => {
   let s: TestServer;
   before(async () => { s = await startTestServer(); });
   after(async () => { await s.close(); });
@@ -46,5 +48,20 @@ describe('codes for missing values among numbers', () => {
     const clean = await s.call('PUT', '/v1/data/clean', { body: file(''), ...csv });
     assert.equal(clean.status, 201, clean.text);
     assert.deepEqual(clean.json.messages.filter((m: { severity: string }) => m.severity === 'warning'), []);
+  });
+
+  it("a column of numbers with 'unknown' for its gaps stays numbers, and the upload says so", async () => {
+    const mpg = readFixture('regression', 'auto_mpg.csv');
+    const at = mpg.header.indexOf('Horsepower');
+    const body = [mpg.header.join(','), ...mpg.rows.map((r) => r.map((v, j) => (j === at && v === '' ? 'unknown' : /,/.test(v) ? `"${v}"` : v)).join(','))].join('\n') + '\n';
+    const up = await s.call('PUT', '/v1/data/mpg-unknown', { body, ...csv });
+    assert.equal(up.status, 201, up.text);
+    assert.equal(up.json.columns.Horsepower.dataType, 'numericMeasure');
+    assert.deepEqual(up.json.messages.filter((m: { severity: string }) => m.severity === 'warning').map((m: { message: string }) => m.message), [
+      "Column 'Horsepower' holds numbers, and words in 6 of its 406 cells: 'unknown' (6). It is read as a column of numbers, with those cells missing. If the words are values, declare the column's dataType string.",
+    ]);
+    const stats = await s.call('GET', '/v1/data/mpg-unknown/stats/Horsepower');
+    assert.equal(stats.status, 200, stats.text);
+    assert.equal(stats.json.columns.Horsepower.min, 46);
   });
 });

@@ -183,3 +183,21 @@ test('TableProfiler: known columns first, then the row header; known columns mis
   assert.deepEqual([p.a.present, p.a.missing, p.a.dataType], [1, 1, 'numeric']);
   assert.deepEqual([p.b.present, p.b.dataType], [2, 'string']);
 });
+
+test('a column of numbers with a few words in it stays one of numbers, the words missing; words common or varied make it text', () => {
+  // auto mpg's horsepower as a survey writes its gaps: 'unknown' for the 6 it lacks.
+  const horsepower = column(readFixture('regression/auto_mpg.csv'), 'Horsepower');
+  const surveyed = profileOf(horsepower.map((v) => (v === '' ? 'unknown' : v)));
+  assert.equal(surveyed.dataType, 'numericMeasure');
+  assert.deepEqual([surveyed.present, surveyed.missing, surveyed.missingWords], [400, 6, [{ word: 'unknown', count: 6 }]]);
+  // Three different words are still gaps; a fourth makes the column text.
+  let blank = 0;
+  const three = horsepower.map((v) => (v === '' ? ['unknown', 'refused', 'n.k.'][blank++ % 3]! : v));
+  assert.equal(profileOf(three).dataType, 'numericMeasure');
+  assert.equal(profileOf(three.map((v, i) => (i === 0 ? 'other' : v))).dataType, 'string');
+  // Words in more than 1 cell in 20: text (titanic's Age is words only).
+  assert.equal(profileOf(horsepower.map((v, i) => (i % 10 === 0 ? 'unknown' : v))).dataType, 'string');
+  assert.equal(profileOf([...Array.from({ length: 19 }, (_, i) => String(i)), 'unknown']).dataType, 'string', 'under 20 numbers the words decide nothing');
+  assert.equal(profileOf(column(readFixture('classification/titanic.csv'), 'Age')).dataType, 'string');
+  assert.equal(profileOf(horsepower).missingWords, undefined);
+});

@@ -13,7 +13,7 @@ import type { CsvDialect } from './csv-dialect.js';
 import { RowEncoder } from './row-encoder.js';
 import { DatasetWriter, DEFAULT_WRITER_LEASE_MS } from './dataset-writer.js';
 import { encodeCsvInThread, type StoredBatch } from './csv-ingest-thread.js';
-import { dayFirstMessages, dialectMessages, emptyPositionalColumns, repeatedIdentityMessages, rowNameColumns, rowNameMessages, unnamedMessages, untimedDateMessages, yearColumnMessages, missingCodeMessages } from './upload-columns.js';
+import { dayFirstMessages, dialectMessages, emptyPositionalColumns, repeatedIdentityMessages, rowNameColumns, rowNameMessages, unnamedMessages, untimedDateMessages, yearColumnMessages, missingCodeMessages, numberWordsMessages } from './upload-columns.js';
 import { copyOrMerge } from './segment-builder.js';
 
 /**
@@ -127,7 +127,7 @@ async function write(db: Db, writer: DatasetWriter, req: IngestRequest): Promise
   for (const name of rowNames) inferred[name] = { ...inferred[name]!, role: 'none' };
   const columns = mergeColumns(inferred, stored, req.requestedColumns);
   validateColumns(columns);
-  const messages = [...dialectMessages(dialect), ...unnamedMessages(unnamed), ...rowNameMessages(rowNames, profiles), ...dayFirstMessages(profiles, columns), ...untimedDateMessages(profiles, columns), ...yearColumnMessages(profiles, columns), ...missingCodeMessages(profiles, columns)];
+  const messages = [...dialectMessages(dialect), ...unnamedMessages(unnamed), ...rowNameMessages(rowNames, profiles), ...dayFirstMessages(profiles, columns), ...untimedDateMessages(profiles, columns), ...yearColumnMessages(profiles, columns), ...missingCodeMessages(profiles, columns), ...numberWordsMessages(profiles, columns)];
   const finalIdentity = identity ?? findIdentity(columns);
   const identityColumn = finalIdentity.kind === 'none' ? null : finalIdentity.column;
   const datasets = new DatasetsStore(db);

@@ -160,6 +160,25 @@ export function missingCodeMessages(profiles: Record<string, ColumnProfile>, col
   });
 }
 
+/**
+ * Columns read as numbers although a few of their cells are words ('unknown', 'refused': profile.ts
+ * NUMBER_WORDS): the words are missing values to every session, which the sender should know, and
+ * can undo by declaring the column a string.
+ */
+export function numberWordsMessages(profiles: Record<string, ColumnProfile>, columns: ColumnMap): Message[] {
+  return Object.keys(columns).flatMap((name) => {
+    const words = profiles[name]?.missingWords;
+    if (!words || !isNumericType(columns[name]!.dataType)) return [];
+    const cells = words.reduce((a, w) => a + w.count, 0);
+    const listed = listInWords(words.map((w) => `'${w.word}' (${w.count})`));
+    return [{
+      severity: 'warning' as const,
+      message: `Column '${name}' holds numbers, and words in ${cells} of its ${profiles[name]!.present + cells} cells: ${listed}. ` +
+        `It is read as a column of numbers, with those cells missing. If the words are values, declare the column's dataType string.`,
+    }];
+  });
+}
+
 function hasIdentityRole(columns: ColumnMap): boolean {
   return Object.values(columns).some((c) => c.role === 'timestamp' || c.role === 'key');
 }
