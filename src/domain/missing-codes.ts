@@ -6,6 +6,8 @@
  * by its shape and place: the column's smallest or largest value, repeated, far from all the others,
  * and written as codes are (all nines, or negative where the other values never are).
  */
+import { numberInWords } from './wording.js';
+
 /** The smallest and largest values of a column of numbers, how often each, and the next ones inward. */
 export interface Extremes {
   low: number;
@@ -103,14 +105,10 @@ export function missingCode(t: Extremes): MissingCode | undefined {
   return undefined;
 }
 
-function shortNumber(x: number): string {
-  return Number.isInteger(x) ? String(x) : String(Number(x.toPrecision(6)));
-}
-
 /** What a code means for the column, and what to send instead. */
 export function missingCodeMessage(column: string, code: MissingCode, use: 'upload' | 'session'): string {
-  const where = `Column '${column}' holds ${shortNumber(code.value)} in ${code.count} of ${code.present} rows, far from its other values ` +
-    `(${shortNumber(code.othersLow)} to ${shortNumber(code.othersHigh)}), as data sources write a code for a missing value.`;
+  const where = `Column '${column}' holds ${numberInWords(code.value)} in ${code.count} of ${code.present} rows, far from its other values ` +
+    `(${numberInWords(code.othersLow)} to ${numberInWords(code.othersHigh)}), as data sources write a code for a missing value.`;
   const empty = 'empty (or NA), which count as missing in a column of numbers';
   return use === 'upload'
     ? `${where} It is stored as a number, and statistics, models and forecasts of the column will take it for one. If it marks missing values, send those cells ${empty}.`

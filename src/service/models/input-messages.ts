@@ -7,7 +7,7 @@
 import type { FarValues, UnreadValues } from '../../ml/encode.js';
 import type { Message } from '../../store/schema.js';
 import { closestName } from '../../domain/similar-names.js';
-import { listInWords } from '../../domain/wording.js';
+import { listInWords, numberInWords } from '../../domain/wording.js';
 
 /** Columns named in one message at most; the rest are counted. */
 const MAX_NAMED = 10;
@@ -32,9 +32,9 @@ function unreadMessage(u: UnreadValues, recordCount: number): string {
 }
 
 function farMessage(f: FarValues, recordCount: number): string {
-  const [lo, hi] = f.range.map((x) => String(Number(x.toPrecision(6))));
+  const [lo, hi] = f.range.map(numberInWords);
   return `Column ${f.column} held values far outside those the model was trained on (${lo} to ${hi}) in ${f.count} of ${recordCount} records ` +
-    `(the first: record ${f.firstRow + 1}, ${Number(f.firstValue.toPrecision(6))}): nothing in its training is behind its answers for them. ` +
+    `(the first: record ${f.firstRow + 1}, ${numberInWords(f.firstValue)}): nothing in its training is behind its answers for them. ` +
     'Check the values for a code such as -9999 or a unit the model was not trained in.';
 }
 
