@@ -4,10 +4,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { ExtremeTally, missingCode } from '../../src/domain/missing-codes.js';
-import { fixturePath, parseCsv } from '../support/fixtures.js';
+import { fixturePath } from '../support/fixtures.js';
+import { numericColumns } from '../../bench/lib/numeric-columns.js';
 
 /**
  * R package rpart 4.1.19 (Debian r-cran-rpart 4.1.19-1, GPL-2 | GPL-3), car90$RearShld: rear shoulder
@@ -46,23 +45,8 @@ test('values, not codes: a lone far value, a code-shaped value among its neighbo
   assert.equal(code([]), undefined);
 });
 
-test('no column of the repository\'s real-data fixtures holds a code, but car90\'s', () => {
-  const walk = (dir: string): string[] => readdirSync(dir).flatMap((n) => {
-    const p = join(dir, n);
-    return statSync(p).isDirectory() ? walk(p) : p.endsWith('.csv') ? [p] : [];
-  });
-  let columns = 0;
-  const found: string[] = [];
-  for (const file of walk(fixturePath())) {
-    const table = parseCsv(readFileSync(file, 'utf8'));
-    table.header.forEach((name, j) => {
-      const cells = table.rows.map((r) => r[j] ?? '').filter((c) => c !== '' && c !== 'NA' && c !== '?');
-      const values = cells.map(Number);
-      if (values.length < 12 || values.some((x) => !Number.isFinite(x))) return;
-      columns++;
-      if (code(values)) found.push(`${file}: ${name}`);
-    });
-  }
-  assert.ok(columns > 400, `${columns} numeric columns read`);
-  assert.deepEqual(found, []);
+test('no column of the repository\'s real-data fixtures holds a code', () => {
+  const columns = numericColumns(fixturePath());
+  assert.ok(columns.length > 400, `${columns.length} numeric columns read`);
+  assert.deepEqual(columns.filter((c) => code(c.values)).map((c) => `${c.file}: ${c.name}`), []);
 });
