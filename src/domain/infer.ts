@@ -8,7 +8,6 @@ import type { ColumnProfile } from './profile.js';
 
 type DeclaredLayer = ColumnMap | ColumnPatchMap;
 
-
 /**
  * Metadata suggested by the data. `declared` is the stored and requested metadata, lowest priority
  * first ([stored, requested]): declared types steer the roles, and a declared timestamp or

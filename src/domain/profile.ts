@@ -45,6 +45,12 @@ export interface ColumnProfile {
 const NUMBER_WORDS = 3;
 const NUMBER_WORDS_SHARE = 20;
 const NUMBER_WORDS_MIN_NUMBERS = 20;
+/**
+ * Word cells after which a column whose words outnumber its numbers is text without waiting for the
+ * end: a column of two or three levels ('USA', 'Europe', 'Japan') otherwise kept the word count going,
+ * and a number parse, for every cell (4–7× the profile's time on such a column).
+ */
+const WORDS_BEFORE_TEXT = 64;
 
 /** d/m/y or d.m.y or d-m-y, a time after it allowed; the day is checked separately (> 12 somewhere). */
 const DAY_FIRST = /^(\d{1,2})[/.-](\d{1,2})[/.-](?:\d{4}|\d{2})(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?$/;
@@ -85,6 +91,7 @@ export class ColumnProfiler {
   private readonly extremes = new ExtremeTally();
   /** Cells of a numeric column that are no number, by word (null: too many different ones). */
   private words: Map<string, number> | null = new Map();
+  private wordCells = 0;
 
   /** One cell: null, undefined and blank strings are missing; JSON numbers and booleans are typed. */
   add(value: unknown): void {
@@ -112,7 +119,7 @@ export class ColumnProfiler {
   result(): ColumnProfile {
     const base = { present: this.present, missing: this.missing, zeroOne: false, uniqueDates: false };
     if (this.present === 0) return { ...base, dataType: 'string' };
-    const wordCells = this.words ? [...this.words.values()].reduce((a, b) => a + b, 0) : 0;
+    const wordCells = this.words ? this.wordCells : 0;
     const numbers = this.present - wordCells;
     if (this.numeric && (wordCells === 0 || (numbers >= NUMBER_WORDS_MIN_NUMBERS && wordCells * NUMBER_WORDS_SHARE <= this.present))) {
       if (wordCells > 0) {
@@ -121,8 +128,7 @@ export class ColumnProfiler {
       }
       const missingWords = wordCells > 0 ? { missingWords: [...this.words!].map(([word, count]) => ({ word, count })) } : {};
       const rising = this.integer && this.rising && this.present >= 2 ? { risingWholeNumbers: true } : {};
-      const { low, lowCount, nextLow, high, highCount, nextHigh, count } = this.extremes;
-      const extremes = { low, lowCount, nextLow, high, highCount, nextHigh, count };
+      const extremes = { ...this.extremes };
       return { ...base, dataType: this.integer ? 'numeric' : 'numericMeasure', zeroOne: this.integer && this.zeroOne, ...rising, extremes, ...missingWords };
     }
     if (this.logical && this.sawLogicalWord) return { ...base, dataType: 'logical' };
@@ -213,11 +219,12 @@ export class ColumnProfiler {
   private noteWord(s: string): void {
     this.rising = false;
     const words = this.words;
-    if (words && (words.has(s) || words.size < NUMBER_WORDS)) words.set(s, (words.get(s) ?? 0) + 1);
-    else {
+    // Words outnumbering the numbers this far in: the numbers would have to outnumber them 19 to 1 later.
+    const text = !words || (!words.has(s) && words.size >= NUMBER_WORDS) || (++this.wordCells >= WORDS_BEFORE_TEXT && this.wordCells * 2 > this.present);
+    if (text) {
       this.words = null;
       this.numeric = false;
-    }
+    } else words.set(s, (words.get(s) ?? 0) + 1);
   }
 
   // 1/0 also count as logical, but a column of only 0/1 is numeric (the spec's 0/1 label is numeric).
