@@ -7,6 +7,7 @@ import { isMissingOrMarker, parseLogicalCell, readNumberCell } from '../domain/c
 import type { FeatureColumn, Frame, Task } from './frame.js';
 import { fitTextVectorizer, TextVectorizer, type SerializedTextVectorizer, type TextTarget, type VocabularyWord } from './text/text-vectorizer.js';
 import { isIdentifierName, numberIdentifier, textIdentifier, type IdentifierColumn } from './identifier-columns.js';
+import { fitSeasonalBaseline, seasonalDeviation, type SeasonalBaseline } from './timeseries/seasonal-baseline.js';
 
 export type DataType = 'numeric' | 'numericMeasure' | 'string' | 'logical' | 'date' | 'text';
 
@@ -113,7 +114,21 @@ type EncodedInput =
   /** Text: tf-idf of the kept 1- and 2-grams (ml/text). Encoders written before text features held `levels` instead. */
   | { name: string; dataType: 'text'; levels?: string[]; text?: SerializedTextVectorizer }
   /** Only the calendar parts that varied in training are kept. */
-  | { name: string; dataType: 'date'; parts: DatePart[] };
+  | { name: string; dataType: 'date'; parts: DatePart[] }
+  /**
+   * A series' timestamp, read with its measured column `of`: one frame column, deviationFeatureName(of),
+   * the value's deviation from the series' usual value at that time (ml/timeseries/seasonal-baseline.ts).
+   */
+  | { name: string; dataType: 'seasonalDeviation'; of: string; baseline: SeasonalBaseline };
+
+/** A series whose values an anomaly model judges against their time: its timestamp and its measured column. */
+export interface SeriesColumns {
+  timestamp: string;
+  value: string;
+}
+
+/** Frame column name of a series value's deviation from its usual value at its time. */
+export const deviationFeatureName = (column: string) => `${column}:deviation`;
 
 export interface SerializedFrameEncoder {
   format: 'sibyl-frame-encoder';
@@ -225,6 +240,17 @@ export class FrameEncoder {
           }
           break;
         }
+        case 'seasonalDeviation': {
+          const ms = Float64Array.from({ length: n }, (_, i) => wallClockMs(value(i)));
+          const of = columns[input.of];
+          const values = new Float64Array(n);
+          for (let i = 0; i < n; i++) values[i] = seasonalDeviation(input.baseline, ms[i]!, of === undefined ? NaN : parseNumber(of[i]));
+          out.push({ kind: 'numeric', name: deviationFeatureName(input.of), values });
+          // The deviation is missing also where the value is: the times alone say what was not read.
+          const found = unread && raw !== undefined ? unreadIn(input.name, 'date', { kind: 'numeric', name: input.name, values: ms }, raw, n) : undefined;
+          if (found) unread!.push(found);
+          continue;
+        }
       }
       // A date whose parts never varied in training adds no frame column, and nothing is read from it.
       if (unread && raw !== undefined && input.dataType !== 'text' && out.length > start) {
@@ -238,6 +264,10 @@ export class FrameEncoder {
   /** The input column a frame column comes from (`when:month` → `when`, a text column's term `review:great` → `review`). */
   sourceColumn(frameColumn: string): string {
     for (const input of this.inputs) {
+      if (input.dataType === 'seasonalDeviation') {
+        if (frameColumn === deviationFeatureName(input.of)) return input.of;
+        continue;
+      }
       if (frameColumn === input.name && input.dataType !== 'text') return input.name;
       if (!frameColumn.startsWith(`${input.name}:`)) continue;
       if (input.dataType === 'date' && input.parts.some((p) => frameColumn === `${input.name}:${p}`)) return input.name;
@@ -252,10 +282,12 @@ export class FrameEncoder {
     for (const input of this.inputs) {
       const keys = input.dataType === 'date' ? input.parts.map((p) => `${input.name}:${p}`)
         : input.dataType === 'text' && input.text ? input.text.terms.map((t) => textFeatureName(input.name, t))
+        : input.dataType === 'seasonalDeviation' ? [deviationFeatureName(input.of)]
         : [input.name];
       let sum = 0;
       for (const k of keys) sum += frameImportance[k] ?? 0;
-      out[input.name] = sum;
+      const source = input.dataType === 'seasonalDeviation' ? input.of : input.name;
+      out[source] = (out[source] ?? 0) + sum;
     }
     return out;
   }
@@ -353,13 +385,19 @@ function rowCount(columns: RawColumns, names: string[]): number {
  * the caller passes the training rows only). `target` (the training rows' encoded target) lets text
  * columns keep the terms that say most about it. Columns with role target/key/none are skipped.
  */
-export function fitFrameEncoder(specs: ColumnSpec[], columns: RawColumns, target?: TextTarget): FrameEncoder {
+export function fitFrameEncoder(specs: ColumnSpec[], columns: RawColumns, target?: TextTarget, series?: SeriesColumns): FrameEncoder {
   const inputs: EncodedInput[] = [];
   const fitted = new Map<string, TextVectorizer>();
   const identifiers: IdentifierColumn[] = [];
   for (const spec of specs.filter(isFeatureColumn)) {
     const raw = columns[spec.name];
     if (raw === undefined) throw new Error(`training data lacks column ${spec.name}`);
+    if (spec.name === series?.timestamp) {
+      // A series' time places its values in their cycle; on its own it says nothing of them.
+      const input = seasonalInput(series, raw, columns[series.value]);
+      if (input) inputs.push(input);
+      continue;
+    }
     switch (spec.dataType) {
       case 'numeric':
       case 'numericMeasure': {
@@ -393,6 +431,13 @@ export function fitFrameEncoder(specs: ColumnSpec[], columns: RawColumns, target
     }
   }
   return new FrameEncoder(inputs, fitted, identifiers);
+}
+
+function seasonalInput(series: SeriesColumns, times: ArrayLike<RawValue>, values: ArrayLike<RawValue> | undefined): EncodedInput | undefined {
+  if (values === undefined) throw new Error(`training data lacks column ${series.value}`);
+  const ms = Float64Array.from({ length: times.length }, (_, i) => wallClockMs(asText(times[i])));
+  const baseline = fitSeasonalBaseline(ms, Float64Array.from({ length: values.length }, (_, i) => parseNumber(values[i])));
+  return baseline && { name: series.timestamp, dataType: 'seasonalDeviation', of: series.value, baseline };
 }
 
 function varyingDateParts(raw: ArrayLike<RawValue>): DatePart[] {

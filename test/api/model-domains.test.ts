@@ -227,7 +227,7 @@ for (const backend of await backends()) {
       assert.ok('extraParameters.contamination' in bad.json.errorDetails, bad.text);
     });
 
-    it('anomalies on a time series (NAB nyc_taxi): its values are examined, not its timestamps, and the share flagged is a tail, not half the rows', async () => {
+    it('anomalies on a time series (NAB nyc_taxi): its values are examined, each also against the series\' usual value at its time, and the share flagged is a tail, not half the rows', async () => {
       const taxi = readFixture('anomaly', 'nab', 'realKnownCause', 'nyc_taxi.csv');
       const body = ['timestamp,value', ...taxi.rows.map((r) => `${r[0]},${r[1]}`)].join('\n') + '\n';
       const up = await s.call('PUT', '/v1/data/taxi', { body, headers: { 'content-type': 'text/csv' } });
@@ -235,8 +235,8 @@ for (const backend of await backends()) {
       const created = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'taxi', predictionDomain: 'anomalies' } });
       assert.equal(created.status, 200, created.text);
       assert.deepEqual(created.json.messages.map((m: { severity: string }) => m.severity), ['informational']);
-      assert.match(created.json.messages[0].message, /^Data source 'taxi' is a time series whose only measured column is its target, 'value': the session looks for anomalies in its values\. The timestamp 'timestamp' takes no part/);
-      assert.deepEqual([created.json.columns.value.role, created.json.columns.timestamp.role], ['feature', 'none']);
+      assert.match(created.json.messages[0].message, /^Data source 'taxi' is a time series whose only measured column is its target, 'value': the session looks for anomalies in its values, each judged among all the values and against the series' usual value at its time \('timestamp'\)/);
+      assert.deepEqual([created.json.columns.value.role, created.json.columns.timestamp.role], ['feature', 'timestamp']);
       const done = await finishedSession(s, created.json.sessionId);
       assert.equal(done.status, 'completed', JSON.stringify(done.messages));
       const results = await s.call('GET', `/v1/sessions/${done.sessionId}/results?pageSize=1`);
@@ -249,6 +249,15 @@ for (const backend of await backends()) {
       assert.equal(predicted.status, 200, predicted.text);
       const [far, usual] = predicted.json.data.map((r: Record<string, string>) => Number(r.anomaly));
       assert.ok(far! < 0 && usual! > 0, `60,000 rides in half an hour is anomalous (${far}), 15,000 is not (${usual})`);
+      // The same count judged by its time: 20,000 rides at 4 am (usually 2,000-5,000) and at 6 pm (usually ~20,000).
+      const timed = await s.call('POST', `/v1/models/${done.modelId}/predict`, { json: { data: [{ timestamp: '2015-01-20T04:00:00', value: 20000 }, { timestamp: '2015-01-20T18:00:00', value: 20000 }] } });
+      assert.equal(timed.status, 200, timed.text);
+      assert.deepEqual(timed.json.messages ?? [], []);
+      const [night, evening] = timed.json.data.map((r: Record<string, string>) => Number(r.anomaly));
+      assert.ok(night! < 0 && evening! > 0, `20,000 rides is anomalous at 4 am (${night}), not at 6 pm (${evening})`);
+      const untimed = await s.call('POST', `/v1/models/${done.modelId}/predict`, { json: { data: [{ value: 20000 }] } });
+      assert.equal(untimed.status, 200, untimed.text);
+      assert.match(JSON.stringify(untimed.json.messages), /timestamp/);
     });
   });
 }

@@ -7,7 +7,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { classificationMetricIntervals, regressionMetricIntervals, type TestMetricIntervals } from '../../ml/metrics/test-metric-intervals.js';
-import { encodeTarget, fitFrameEncoder, type ColumnSpec, type RawColumns, type RawValue } from '../../ml/encode.js';
+import { encodeTarget, fitFrameEncoder, isFeatureColumn, type ColumnSpec, type RawColumns, type RawValue, type SeriesColumns } from '../../ml/encode.js';
 import type { IdentifierColumn } from '../../ml/identifier-columns.js';
 import { cellText, columnValues, type LoadedColumns } from '../../ml/loaded-columns.js';
 import type { Task } from '../../ml/frame.js';
@@ -266,10 +266,14 @@ function detectAnomalies(input: ModelComputeInput): ModelComputeOutput {
   const n = input.rows;
   if (n < 2) return { failure: `This data source has too few data points to find anomalies: ${n} row(s).` };
   const values = rawColumns(input.columns);
-  const encoder = fitFrameEncoder(input.specs, values);
-  if (encoder.inputColumns.length === 0) return { failure: noFeatures(input.specs, encoder.identifiers) };
+  const series = seriesColumns(input.specs);
+  // A timestamp that does not place a series' values takes no part: a row's time alone is no anomaly.
+  const specs = input.specs.map((s) => ((s.role ?? '').toLowerCase() === 'timestamp' && s.name !== series?.timestamp ? { ...s, role: 'none' } : s));
+  const encoder = fitFrameEncoder(specs, values, undefined, series);
+  if (encoder.inputColumns.length === 0) return { failure: noFeatures(specs, encoder.identifiers) };
   const frame = encoder.encode(values, n);
-  const forest = new IsolationForest({ containsAnomalies: input.containsAnomalies, contamination: input.contamination }).fit(frame, null, ANOMALY_TASK, { seed: input.seed });
+  const forest = new IsolationForest({ containsAnomalies: input.containsAnomalies, contamination: input.contamination, ...(series && { measurements: 1 }) })
+    .fit(frame, null, ANOMALY_TASK, { seed: input.seed });
   const decision = forest.predictScores(frame);
   const tail = forest.tailProbability(frame);
   const outputColumns = input.specs.filter((s) => s.role !== 'target').map((s) => s.name);
@@ -300,6 +304,18 @@ function detectAnomalies(input: ModelComputeInput): ModelComputeOutput {
         : []),
     ],
   };
+}
+
+/**
+ * An anomaly session on a time series keeps the role of its timestamp only when its one measured column
+ * is the series (model-session-request.ts): each value is then judged also against the series' usual
+ * value at its time (ml/timeseries/seasonal-baseline.ts).
+ */
+function seriesColumns(specs: ColumnSpec[]): SeriesColumns | undefined {
+  const timestamp = specs.find((s) => (s.role ?? '').toLowerCase() === 'timestamp');
+  const measured = specs.filter((s) => isFeatureColumn(s) && s !== timestamp);
+  if (!timestamp || measured.length !== 1 || !isNumericType(measured[0]!.dataType)) return undefined;
+  return { timestamp: timestamp.name, value: measured[0]!.name };
 }
 
 /** The train and test frames of the rows kept (encoder fitted on the training rows); `values` is released. */

@@ -2,7 +2,7 @@
  * Turns a validated POST /sessions/model request into a session draft: resolves the data source,
  * the target column (named, or a column with role target) and the column metadata in effect.
  */
-import { columnNamed, type ColumnMap, type ColumnPatchMap } from '../../domain/columns.js';
+import { columnNamed, isNumericType, type ColumnMap, type ColumnPatchMap } from '../../domain/columns.js';
 import { mergeColumns } from '../../domain/infer.js';
 import type { Message } from '../../store/schema.js';
 import { columnsOf } from '../datasets/datasets-service.js';
@@ -84,9 +84,11 @@ function anomalyColumns(columns: ColumnMap, declaredTarget: string | undefined, 
   for (const name of timestamps) columns[name] = { ...columns[name]!, role: 'none' };
   const targetByMetadataOnly = declaredTarget !== undefined && r.targetColumn === undefined && r.columns[declaredTarget]?.role !== 'target';
   const otherFeatures = Object.keys(columns).some((n) => n !== declaredTarget && columns[n]!.role === 'feature');
-  if (declaredTarget !== undefined && targetByMetadataOnly && timestamps.length > 0 && !otherFeatures) {
+  if (declaredTarget !== undefined && targetByMetadataOnly && timestamps.length > 0 && !otherFeatures && isNumericType(columns[declaredTarget]!.dataType)) {
     columns[declaredTarget] = { ...columns[declaredTarget]!, role: 'feature' };
-    messages.push({ severity: 'informational', message: `Data source '${r.dataSourceName}' is a time series whose only measured column is its target, '${declaredTarget}': the session looks for anomalies in its values. The timestamp '${timestamps[0]}' takes no part (a row's time alone does not make it anomalous). The session's target column '${ANOMALY_COLUMN}' holds a negative value for anomalous rows.` });
+    // The timestamp keeps its role: it places each value in the series (jobs/compute/model-compute.ts seriesColumns).
+    columns[timestamps[0]!] = { ...columns[timestamps[0]!]!, role: 'timestamp' };
+    messages.push({ severity: 'informational', message: `Data source '${r.dataSourceName}' is a time series whose only measured column is its target, '${declaredTarget}': the session looks for anomalies in its values, each judged among all the values and against the series' usual value at its time ('${timestamps[0]}'): its level then and its usual value at that time of day, day of the week or month. A row's time alone does not make it anomalous. The session's target column '${ANOMALY_COLUMN}' holds a negative value for anomalous rows.` });
     return messages;
   }
   if (declaredTarget !== undefined) {

@@ -19,6 +19,11 @@ export interface IsolationForestSettings {
   containsAnomalies: boolean;
   /** Share of training rows to flag, when the caller knows it (otherwise estimated: offset.ts). */
   contamination?: number;
+  /**
+   * How many measurements the features describe, for the estimated share (offset.ts); default the
+   * number of features. A series' value and its deviation from its usual value then are one.
+   */
+  measurements?: number;
 }
 
 export const ANOMALY_TASK: AnomalyTask = { kind: 'anomalies' };
@@ -100,7 +105,7 @@ export class IsolationForest implements Estimator<IsolationForestSettings> {
     }
     const fitted: Fitted = { inputs, trees, sampleSize, offset: 0, contamination: 0 };
     const scores = scoreMatrix(fitted, x, n);
-    const threshold = decisionThreshold(scores, this.params.containsAnomalies, this.params.contamination, d);
+    const threshold = decisionThreshold(scores, this.params.containsAnomalies, this.params.contamination, this.params.measurements ?? d);
     fitted.offset = threshold.offset;
     fitted.contamination = threshold.contamination;
     fitted.reference = referenceScores(scores);
