@@ -109,8 +109,8 @@ export function missingCode(t: Extremes): MissingCode | undefined {
 export function missingCodeMessage(column: string, code: MissingCode, use: 'upload' | 'session'): string {
   const where = `Column '${column}' holds ${numberInWords(code.value)} in ${code.count} of ${code.present} rows, far from its other values ` +
     `(${numberInWords(code.othersLow)} to ${numberInWords(code.othersHigh)}), as data sources write a code for a missing value.`;
-  const empty = 'empty (or NA), which count as missing in a column of numbers';
+  const marker = `name it among the data set's markers for a missing value (PUT the data set with {"missingValues": ["${code.value}"]})`;
   return use === 'upload'
-    ? `${where} It is stored as a number, and statistics, models and forecasts of the column will take it for one. If it marks missing values, send those cells ${empty}.`
-    : `${where} This session took it for a number, as it is stored. If it marks missing values, the results are skewed by it: upload those cells ${empty}, and run the session again.`;
+    ? `${where} It is stored as a number, and statistics, models and forecasts of the column will take it for one. If it marks missing values, ${marker}, or send those cells empty.`
+    : `${where} This session took it for a number, as it is stored. If it marks missing values, the results are skewed by it: ${marker}, and run the session again.`;
 }

@@ -5,6 +5,7 @@
  */
 import type { DataType } from './columns.js';
 import { isMissingCell, LOGICAL_WORDS, MISSING_MARKERS, numberNotation, decimalValue } from './cells.js';
+import type { MissingValues } from './missing-values.js';
 import { ExtremeTally, type Extremes } from './missing-codes.js';
 import { parseDate } from './dates.js';
 
@@ -266,8 +267,12 @@ export class TableProfiler {
   private readonly absent: ColumnProfiler[];
   private rows = 0;
 
-  /** `columns` are known in advance (profile order); `rowHeader` is the layout `addRow` values follow. */
-  constructor(columns: readonly string[] = [], rowHeader: readonly string[] = columns) {
+  /**
+   * `columns` are known in advance (profile order); `rowHeader` is the layout `addRow` values follow;
+   * cells reading one of `missingValues` (the data set's own markers) are missing.
+   */
+  constructor(columns: readonly string[] = [], rowHeader: readonly string[] = columns, private readonly missingValues?: MissingValues) {
+    if (missingValues?.size === 0) this.missingValues = undefined;
     for (const name of [...columns, ...rowHeader]) this.column(name);
     this.positional = rowHeader.map((name) => this.column(name));
     const inRows = new Set(rowHeader);
@@ -275,7 +280,8 @@ export class TableProfiler {
   }
 
   addRecord(record: Record<string, unknown>): void {
-    for (const [name, value] of Object.entries(record)) this.column(name).add(value);
+    const markers = this.missingValues;
+    for (const [name, value] of Object.entries(record)) this.column(name).add(markers?.has(value) ? undefined : value);
     for (const [name, profiler] of this.columns) {
       if (!Object.hasOwn(record, name)) profiler.add(undefined);
     }
@@ -284,7 +290,9 @@ export class TableProfiler {
 
   addRow(values: readonly unknown[]): void {
     const positional = this.positional;
-    for (let i = 0; i < positional.length; i++) positional[i]!.add(values[i]);
+    const markers = this.missingValues;
+    if (markers) for (let i = 0; i < positional.length; i++) positional[i]!.add(markers.has(values[i]) ? undefined : values[i]);
+    else for (let i = 0; i < positional.length; i++) positional[i]!.add(values[i]);
     for (const profiler of this.absent) profiler.addMissing(1);
     this.rows++;
   }

@@ -22,6 +22,8 @@ export interface DatasetRecord {
   view?: ViewRecord;
   /** For a view with a calendar: whether its rows go on past the data with calendar-only rows (time-series readers). */
   viewCalendarAhead?: boolean;
+  /** Texts that mean "no value" in its cells (domain/missing-values.ts); empty when none were set. */
+  missingValues: string[];
 }
 
 
@@ -99,6 +101,8 @@ export class DatasetsStore {
     /** undefined: the metadata changes, the rows do not. */
     segment: number | undefined; mode: 'append' | 'replace'; rowCount: number; dataBytes: number;
     columns: Record<string, StoredColumn>; identityKind: IdentityKind; identityColumn: string | null;
+    /** undefined: unchanged. */
+    missingValues?: string[];
   }): Promise<DatasetRecord> {
     return this.db.tx(async (tx) => {
       const [held] = await tx.query(`SELECT id FROM datasets WHERE id = $1 AND writer = $2 FOR UPDATE`, [id, writer]);
@@ -114,10 +118,11 @@ export class DatasetsStore {
          WHERE id = $1`, [p.segment, p.rowCount, p.dataBytes, id]);
       const [r] = await tx.query<DatasetRow>(
         `UPDATE datasets SET columns = $2, identity_kind = $3, identity_column = $4, published = true, writer = NULL, writer_expires_at = NULL,
+           missing_values = COALESCE($5::jsonb, missing_values),
            row_count = (SELECT COALESCE(sum(row_count), 0) FROM dataset_segments WHERE dataset_id = $1 AND state = 'live'),
            data_bytes = (SELECT COALESCE(sum(data_bytes), 0) FROM dataset_segments WHERE dataset_id = $1 AND state = 'live'),
            updated_at = now()
-         WHERE id = $1 RETURNING *`, [id, JSON.stringify(p.columns), p.identityKind, p.identityColumn]);
+         WHERE id = $1 RETURNING *`, [id, JSON.stringify(p.columns), p.identityKind, p.identityColumn, p.missingValues === undefined ? null : JSON.stringify(p.missingValues)]);
       return toRecord(r!);
     });
   }
@@ -145,10 +150,11 @@ type DatasetRow = Parameters<typeof toRecord>[0] & { published: boolean };
 
 function toRecord(r: {
   id: number; account_id: string; name: string; columns: Record<string, StoredColumn>; identity_kind: IdentityKind;
-  identity_column: string | null; row_count: number; data_bytes: number; created_at: Date; updated_at: Date;
+  identity_column: string | null; row_count: number; data_bytes: number; created_at: Date; updated_at: Date; missing_values?: string[] | null;
 }): DatasetRecord {
   return {
     id: Number(r.id), accountId: r.account_id, name: r.name, columns: r.columns, identityKind: r.identity_kind,
     identityColumn: r.identity_column, rowCount: Number(r.row_count), dataBytes: Number(r.data_bytes), createdAt: r.created_at, updatedAt: r.updated_at,
+    missingValues: r.missing_values ?? [],
   };
 }

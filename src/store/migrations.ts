@@ -374,4 +374,11 @@ CREATE TABLE vocabularies (
 CREATE INDEX vocabularies_account ON vocabularies(account_id, created_at);
 `,
   },
+  {
+    version: 10,
+    name: "datasets: the data set's own markers for a missing value",
+    // The dashboard-era missingValues (domain/missing-values.ts): applied when rows are read, never
+    // written into them, so markers set later apply to every row.
+    sql: `ALTER TABLE datasets ADD COLUMN missing_values jsonb NOT NULL DEFAULT '[]';`,
+  },
 ];

@@ -63,6 +63,8 @@ export interface DatasetsTable {
   /** The upload that holds the data set's writer lock, and until when. */
   writer: string | null;
   writer_expires_at: Timestamp | null;
+  /** Texts that mean "no value" in this data set's cells (domain/missing-values.ts). */
+  missing_values: JSONColumnType<string[], string | undefined, string>;
 }
 
 export interface DatasetSegmentsTable {

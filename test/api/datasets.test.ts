@@ -131,11 +131,12 @@ for (const backend of await backends()) {
       assert.deepEqual([stats.region.missingCount, stats.region.distinctCount], [0, 2]);
       assert.equal((await s.call('DELETE', '/v1/data/rstyle')).status, 204);
       assert.deepEqual(up.json.messages, []);
-      // The dashboard-era missingValues markers are not applied, and the answer says so.
+      // The dashboard-era missingValues markers are the data set's own (test/api/missing-codes.test.ts).
       const marked = await s.call('PUT', '/v1/data/marked', { json: { data: [{ a: '1' }, { a: '-99' }], missingValues: ['-99'] } });
       assert.equal(marked.status, 201, marked.text);
-      assert.deepEqual(marked.json.messages.map((m: any) => m.severity), ['warning']);
-      assert.match(marked.json.messages[0].message, /^missingValues is not supported: the cells are stored as sent/);
+      assert.deepEqual(marked.json.messages.map((m: any) => m.severity), ['informational']);
+      assert.match(marked.json.messages[0].message, /^Cells reading '-99' are missing values in every column/);
+      assert.deepEqual((await s.call('GET', '/v1/data/marked/stats/a')).json.columns.a.missingCount, 1);
       assert.equal((await s.call('DELETE', '/v1/data/marked')).status, 204);
     });
 

@@ -4,9 +4,9 @@ const tags = ['data'];
 export const datasetSchemas = {
   put: {
     tags, summary: 'Create or update a data set',
-    description: 'Body: application/json `{data: [records], columns: {name: metadata}}` or a bare array of records, or text/csv (header line first; streamed). Rows with a key or timestamp matching a stored row overwrite it; others are appended. 201 + Location (created or updated, as the original answered).',
+    description: 'Body: application/json `{data: [records], columns: {name: metadata}, missingValues: [texts]}` or a bare array of records, or text/csv (header line first; streamed). Rows with a key or timestamp matching a stored row overwrite it; others are appended. `missingValues` sets the data set\'s markers for a missing value (cells reading one are missing in column types, statistics and sessions; the rows keep them). 201 + Location (created or updated, as the original answered).',
     params: nameParam('Data set name'),
-    querystring: { type: 'object', properties: { timestampColumn: str('CSV: the timestamp column') } },
+    querystring: { type: 'object', properties: { timestampColumn: str('CSV: the timestamp column'), missingValues: multi('CSV: the data set\'s markers for a missing value (repeated or comma-separated)') } },
     response: errors,
   },
   list: {

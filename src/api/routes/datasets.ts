@@ -17,16 +17,10 @@ import { datasetSchemas } from './dataset-schemas.js';
 import { UsageService } from '../../service/usage.js';
 import { columnStats } from '../../domain/column-stats.js';
 import { columnNamed } from '../../domain/columns.js';
-import { MISSING_MARKERS } from '../../domain/cells.js';
-import { NotFoundError } from '../../service/errors.js';
+import { MissingValues, readMissingValues } from '../../domain/missing-values.js';
+import { NotFoundError, ValidationError } from '../../service/errors.js';
 
 const DATASET_SORTS: DatasetSort[] = ['dataSetName', 'dataSetSize', 'rowCount', 'dateCreated', 'lastModified'];
-
-/**
- * The dashboard-era `missingValues` markers (compat-notes) are not applied: said, rather than dropped
- * without a word, with what Sibyl reads as missing instead.
- */
-const MISSING_VALUES_IGNORED = `missingValues is not supported: the cells are stored as sent. Empty cells are missing, and ${[...MISSING_MARKERS].join(' ')} count as missing in a column of numbers, dates or truth values; send other markers as empty cells.`;
 
 export function datasetSummary(req: FastifyRequest, d: DatasetRecord) {
   const href = `${baseUrl(req)}/data/${encodeURIComponent(d.name)}`;
@@ -39,9 +33,23 @@ export function datasetSummary(req: FastifyRequest, d: DatasetRecord) {
     columnCount: Object.keys(d.columns).length,
     dateCreated: isoOffset(d.createdAt),
     lastModified: isoOffset(d.updatedAt),
+    // The data set's own markers for a missing value, when it has any (dashboard-era missingValues).
+    ...(d.missingValues.length ? { missingValues: d.missingValues } : {}),
     messages: [] as Message[],
     links: [{ rel: 'data', href }, { rel: 'self', href }],
   };
+}
+
+/**
+ * The markers a PUT sets: the JSON body's `missingValues` (as the dashboard sent them), or for a CSV
+ * body the query's (repeated, or comma-separated as the dashboard's form took them); undefined: unchanged.
+ */
+function requestedMissingValues(body: unknown, query: string[] | undefined): string[] | undefined {
+  const given = isPlainObject(body) && 'missingValues' in body ? body.missingValues : query?.length ? query.flatMap((q) => q.split(',')) : undefined;
+  if (given === undefined) return undefined;
+  const read = readMissingValues(given);
+  if ('problem' in read) throw ValidationError.of('missingValues', read.problem);
+  return read.markers;
 }
 
 export function registerDatasetRoutes(app: FastifyInstance, services: Services, opts: { maxCsvBytes: number }): void {
@@ -51,7 +59,9 @@ export function registerDatasetRoutes(app: FastifyInstance, services: Services, 
     const { name } = req.params as { name: string };
     const p = Params.query(req);
     const timestampColumn = p.str('timestampColumn');
+    const missingValuesQuery = p.multi('missingValues');
     p.check();
+    const missingValues = requestedMissingValues(req.body, missingValuesQuery);
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     let upload: { records?: ReturnType<typeof csvRecords>; columns: ColumnPatchMap };
     const declared = Number(req.headers['content-length'] ?? 0);
@@ -71,10 +81,9 @@ export function registerDatasetRoutes(app: FastifyInstance, services: Services, 
       throw new UnsupportedMediaTypeError(type, ['application/json', 'text/csv']);
     }
     if (timestampColumn) upload.columns = { ...upload.columns, [timestampColumn]: { ...upload.columns[timestampColumn], role: 'timestamp', dataType: 'date' } };
-    const result = await datasets.put(req.accountId, name, upload);
+    const result = await datasets.put(req.accountId, name, { ...upload, missingValues });
     const summary = datasetSummary(req, result.dataset);
     summary.messages.push(...result.messages);
-    if (isPlainObject(req.body) && 'missingValues' in req.body) summary.messages.push({ severity: 'warning', message: MISSING_VALUES_IGNORED });
     // 201 + Location for every successful PUT, new or not, as the original answered (the JavaScript
     // client's own suite re-PUTs an existing data set and expects 201); result.created is not exposed.
     reply.code(201).header('location', summary.links[0]!.href);
@@ -130,7 +139,8 @@ export function registerDatasetRoutes(app: FastifyInstance, services: Services, 
       names = [col];
     }
     const values: string[][] = names.map(() => []);
-    for await (const batch of datasets.iterateRows(dataset)) for (const r of batch) names.forEach((n, j) => values[j]!.push(r[n] ?? ''));
+    const markers = new MissingValues(dataset.missingValues);
+    for await (const batch of datasets.iterateRows(dataset)) for (const r of batch) names.forEach((n, j) => values[j]!.push(markers.has(r[n]) ? '' : r[n] ?? ''));
     const lastCalculated = isoOffset(new Date());
     const columns = Object.fromEntries(names.map((n, j) => [n, { ...columnStats(values[j]!, dataType ?? dataset.columns[n]!.dataType), lastCalculated }]));
     return { dataSetName: dataset.name, columns };

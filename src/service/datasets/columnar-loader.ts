@@ -1,4 +1,5 @@
 import { ColumnBuilder, DictColumnBuilder, NumberColumnBuilder, type LoadedColumns } from '../../ml/loaded-columns.js';
+import type { MissingValues } from '../../domain/missing-values.js';
 
 /**
  * Stored rows (JSON text: an object of string values) → loaded columns, without making an object
@@ -14,8 +15,11 @@ export class ColumnarLoader {
   private readonly expected: number[] = [];
   private readonly expectedNames: string[] = [];
   private rows = 0;
+  private readonly markers: MissingValues | undefined;
 
-  constructor(private readonly columns: readonly { name: string; numeric: boolean }[], capacity: number) {
+  /** `missingValues`: the data set's markers for a missing value, read as empty cells. */
+  constructor(private readonly columns: readonly { name: string; numeric: boolean }[], capacity: number, missingValues?: MissingValues) {
+    if (missingValues && missingValues.size > 0) this.markers = missingValues;
     this.builders = columns.map((c) => (c.numeric ? new NumberColumnBuilder(capacity) : new DictColumnBuilder(capacity)));
     columns.forEach((c, i) => this.byName.set(c.name, i));
   }
@@ -40,7 +44,7 @@ export class ColumnarLoader {
   private fromObject(rec: Record<string, unknown>, row: number): void {
     for (const [k, v] of Object.entries(rec)) {
       const j = this.byName.get(k);
-      if (j !== undefined && v !== null && v !== undefined) this.builders[j]!.set(row, String(v));
+      if (j !== undefined && v !== null && v !== undefined && !this.markers?.has(v)) this.builders[j]!.set(row, String(v));
     }
   }
 
@@ -84,7 +88,8 @@ export class ColumnarLoader {
       i = skipSpace(s, i + 1);
       if (i >= n) return false;
     }
-    for (let k = 0; k < found.length; k++) this.builders[found[k]!]!.set(row, values[k]!);
+    const markers = this.markers;
+    for (let k = 0; k < found.length; k++) if (markers === undefined || !markers.has(values[k])) this.builders[found[k]!]!.set(row, values[k]!);
     return true;
   }
 }

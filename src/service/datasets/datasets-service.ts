@@ -34,11 +34,11 @@ export class DatasetsService {
     this.cascades.push(c);
   }
 
-  async put(accountId: string, name: string, body: { records?: RecordBatches; columns: ColumnPatchMap }): Promise<IngestResult> {
+  async put(accountId: string, name: string, body: { records?: RecordBatches; columns: ColumnPatchMap; missingValues?: string[] }): Promise<IngestResult> {
     validateName(name);
     if (!(await new DatasetsStore(this.db).find(accountId, name))) await this.usage.assertCanCreateDataset(accountId);
     try {
-      const result = await ingest(this.db, { accountId, name, records: body.records, requestedColumns: body.columns }, this.writerLeaseMs);
+      const result = await ingest(this.db, { accountId, name, records: body.records, requestedColumns: body.columns, missingValues: body.missingValues }, this.writerLeaseMs);
       this.onIngested?.(result.rowsReceived);
       return result;
     } finally {

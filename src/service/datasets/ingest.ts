@@ -15,6 +15,7 @@ import { DatasetWriter, DEFAULT_WRITER_LEASE_MS } from './dataset-writer.js';
 import { encodeCsvInThread, type StoredBatch } from './csv-ingest-thread.js';
 import { dayFirstMessages, dialectMessages, emptyPositionalColumns, repeatedIdentityMessages, rowNameColumns, rowNameMessages, unnamedMessages, untimedDateMessages, yearColumnMessages, missingCodeMessages, numberWordsMessages } from './upload-columns.js';
 import { copyOrMerge } from './segment-builder.js';
+import { MISSING_MARKERS } from '../../domain/cells.js';
 
 /**
  * Rows per COPY statement. Each is its own short transaction, so a reader waits behind at most
@@ -30,6 +31,8 @@ export interface IngestRequest {
   name: string;
   records: RecordBatches | undefined;
   requestedColumns: ColumnPatchMap;
+  /** The data set's markers for a missing value, when the request sets them (replacing any stored). */
+  missingValues?: string[];
 }
 
 export interface IngestResult {
@@ -79,7 +82,7 @@ async function write(db: Db, writer: DatasetWriter, req: IngestRequest): Promise
   let dialect: CsvDialect | undefined;
   if (req.records) {
     segment = await rowsStore.createSegment(dataset.id, writer.id);
-    const options = { segment, knownColumns: Object.keys(stored), identity };
+    const options = { segment, knownColumns: Object.keys(stored), identity, missingValues: req.missingValues ?? dataset.missingValues };
     // Two COPYs in flight: a batch's COPY is sent as soon as the one before the previous is done, so
     // the database has the next batch queued when it finishes one instead of waiting for this thread
     // to hear back and send it. On PostgreSQL the two run side by side on two pooled connections (an
@@ -113,7 +116,7 @@ async function write(db: Db, writer: DatasetWriter, req: IngestRequest): Promise
       await inFlight?.catch(() => {});
     }
     await inFlight;
-  } else if (created && Object.keys(req.requestedColumns).length === 0) {
+  } else if (created && Object.keys(req.requestedColumns).length === 0 && req.missingValues === undefined) {
     throw new ValidationError({ dataSetName: [`No data was sent for ${req.name}`] }, 'No data was sent', 'NoData');
   }
 
@@ -131,7 +134,8 @@ async function write(db: Db, writer: DatasetWriter, req: IngestRequest): Promise
   const finalIdentity = identity ?? findIdentity(columns);
   const identityColumn = finalIdentity.kind === 'none' ? null : finalIdentity.column;
   const datasets = new DatasetsStore(db);
-  const meta = { columns, identityKind: finalIdentity.kind, identityColumn };
+  messages.push(...missingValuesMessages(req.missingValues, dataset.missingValues, dataset.rowCount));
+  const meta = { columns, identityKind: finalIdentity.kind, identityColumn, missingValues: req.missingValues };
   writer.check();
   if (segment === undefined) {
     // Metadata only: no rows change.
@@ -162,6 +166,24 @@ async function encodeRecords(records: RecordBatches, encoder: RowEncoder, store:
   }
   return encoder.profiles();
 }
+
+/**
+ * What markers set by this request change. Rows stored before them keep the column types read from
+ * them (a type, once stored, is changed only by declaring it), so that is said when there are such rows.
+ */
+function missingValuesMessages(requested: string[] | undefined, stored: string[], rowsBefore: number): Message[] {
+  if (requested === undefined || JSON.stringify(requested) === JSON.stringify(stored)) return [];
+  if (requested.length === 0) return [{ severity: 'informational', message: `The data set has no markers for a missing value any more: only empty cells${stored.length ? ` (and ${MISSING_MARKERS_TEXT} in a column of numbers, dates or truth values) are missing; cells reading ${quoteList(stored)} are values again` : ''}.` }];
+  const types = rowsBefore > 0 ? ` The types of the columns, read from the ${rowsBefore} rows stored before, are unchanged: declare a column's dataType to change how it is read.` : '';
+  return [{ severity: 'informational', message: `Cells reading ${quoteList(requested)} are missing values in every column: in column types, statistics and sessions, which impute them as they do empty cells. The rows keep them as sent.${types}` }];
+}
+
+function quoteList(markers: readonly string[]): string {
+  const q = markers.map((m) => `'${m}'`);
+  return q.length <= 1 ? q.join('') : `${q.slice(0, -1).join(', ')} or ${q[q.length - 1]}`;
+}
+
+const MISSING_MARKERS_TEXT = [...MISSING_MARKERS].join(' ');
 
 function storedIdentity(d: DatasetRecord): Identity {
   return d.identityKind === 'none' || !d.identityColumn ? { kind: 'none' } : { kind: d.identityKind, column: d.identityColumn };

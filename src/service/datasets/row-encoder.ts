@@ -4,6 +4,7 @@
  * the ingest thread for CSV bodies (csv-ingest-thread.ts), in-thread for JSON records.
  */
 import { TableProfiler, type ColumnProfile } from '../../domain/profile.js';
+import { MissingValues } from '../../domain/missing-values.js';
 import type { Identity } from '../../domain/infer.js';
 import { parseTimestamp } from '../../domain/dates.js';
 import { copyEscape } from '../../store/copy-text.js';
@@ -32,6 +33,8 @@ export interface RowEncoderOptions {
   knownColumns: string[];
   /** Known before any row is read (declared or stored); undefined: maybe inferred later. */
   identity: Identity | undefined;
+  /** The data set's markers for a missing value (domain/missing-values.ts): missing in the profile, stored as sent. */
+  missingValues?: string[];
 }
 
 export class RowEncoder {
@@ -44,8 +47,12 @@ export class RowEncoder {
   private readonly out = new Utf8Buffer();
 
   constructor(private readonly opts: RowEncoderOptions) {
-    this.profiler = new TableProfiler(opts.knownColumns);
+    this.profiler = new TableProfiler(opts.knownColumns, opts.knownColumns, this.markers());
     this.prefix = `${opts.segment}\t`;
+  }
+
+  private markers(): MissingValues | undefined {
+    return this.opts.missingValues?.length ? new MissingValues(this.opts.missingValues) : undefined;
   }
 
   get rowsSeen(): number {
@@ -56,7 +63,7 @@ export class RowEncoder {
   csvBatch(header: readonly string[], rows: readonly string[][]): EncodedBatch {
     if (this.header !== header) {
       if (!this.header) {
-        this.profiler = new TableProfiler(this.opts.knownColumns, header);
+        this.profiler = new TableProfiler(this.opts.knownColumns, header, this.markers());
         this.json = new RowJsonWriter(header);
         const id = this.opts.identity;
         this.identityAt = id && id.kind !== 'none' ? header.indexOf(id.column) : -1;

@@ -3,6 +3,7 @@
  * columns (main thread, in bounded chunks that release the connection between them), hands them
  * to the `model` computation (worker thread, without copying), stores the model it returns.
  */
+import { MissingValues } from '../../domain/missing-values.js';
 import type { ColumnSpec, DataType } from '../../ml/encode.js';
 import { columnBuffers, columnBytes } from '../../ml/loaded-columns.js';
 import type { SessionOutcome, SessionRunner } from './session-runner.js';
@@ -43,7 +44,7 @@ export const runModelSession: SessionRunner = async (session, { services, comput
     const domain = session.predictionDomain as PredictionDomain;
     // Numbers as numbers; everything else (and a classification target) dictionary-encoded.
     const numeric = (n: string) => NUMERIC_TYPES.has(columns[n]!.dataType) && !(domain === 'classification' && n === session.targetColumn);
-    const loader = new ColumnarLoader(names.map((name) => ({ name, numeric: numeric(name) })), dataset.rowCount);
+    const loader = new ColumnarLoader(names.map((name) => ({ name, numeric: numeric(name) })), dataset.rowCount, new MissingValues(dataset.missingValues));
     for await (const texts of services.datasets.rowTexts(dataset)) loader.add(texts);
     const loaded = loader.finish();
     const rows = loader.rowCount;

@@ -3,6 +3,7 @@
  * target (NaN where a row has none, e.g. future rows that only carry feature values) and the
  * features, each with its aggregation and imputation.
  */
+import { MissingValues } from '../../domain/missing-values.js';
 import type { ColumnMap } from '../../domain/columns.js';
 import { isMissingCell, parseLogicalCell, parseNumberCell } from '../../domain/cells.js';
 import { parseTimestamp } from '../../domain/dates.js';
@@ -42,7 +43,7 @@ export async function loadSeries(services: Services, dataset: DatasetRecord, spe
   const loader = new ColumnarLoader([
     { name: spec.timestamp, numeric: false },
     ...names.map((name, j) => ({ name, numeric: !logical[j] })),
-  ].filter((c, i, all) => all.findIndex((d) => d.name === c.name) === i), dataset.rowCount);
+  ].filter((c, i, all) => all.findIndex((d) => d.name === c.name) === i), dataset.rowCount, new MissingValues(dataset.missingValues));
   for await (const texts of services.datasets.rowTexts(dataset)) loader.add(texts);
   const loaded = loader.finish();
   const column = (j: number): SeriesColumnData => ({
