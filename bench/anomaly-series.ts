@@ -63,7 +63,7 @@ function meanAuc(frame: Frame, labels: Uint8Array, measurements?: number): numbe
 function sessionFrame(timestamps: string[], values: string[]): Frame {
   const specs = [{ name: 'timestamp', dataType: 'date' as const, role: 'timestamp' }, { name: 'value', dataType: 'numericMeasure' as const, role: 'feature' }];
   const columns = { timestamp: timestamps, value: values };
-  return fitFrameEncoder(specs, columns, undefined, { timestamp: 'timestamp', value: 'value' }).encode(columns, values.length);
+  return fitFrameEncoder(specs, columns, undefined, { series: { timestamp: 'timestamp', value: 'value' } }).encode(columns, values.length);
 }
 
 benchdata();

@@ -112,4 +112,17 @@ describe('missing values written as codes or words among numbers', () => {
     assert.deepEqual(json.json.messages.filter((m: { severity: string }) => m.severity === 'warning'), []);
     assert.equal((await s.call('GET', '/v1/data/marked-json/stats/value')).json.columns.value.missingCount, 7);
   });
+
+  it('a model keeps its data set\'s markers: predict reads -9999 as the missing value it was in training', async () => {
+    const rows = temperatures.map(([date, v], i) => ({ day: i + 1, temperature: CODED_DAYS.has(i) ? -9999 : Number(v), weekday: new Date(`${date}T00:00:00Z`).getUTCDay() }));
+    assert.equal((await s.call('PUT', '/v1/data/marked-table', { json: { data: rows, missingValues: ['-9999'] } })).status, 201);
+    const model = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'marked-table', targetColumn: 'day', predictionDomain: 'regression' } });
+    assert.equal(model.status, 200, model.text);
+    const trained = await completedSession(s, model.json.sessionId);
+    assert.deepEqual(trained.messages.filter((m: { message: string }) => /holds -9999/.test(m.message)), []);
+    const predict = async (temperature: unknown) => (await s.call('POST', `/v1/models/${trained.modelId}/predict`, { json: { data: [{ temperature, weekday: 3 }] } })).json;
+    const [coded, empty] = [await predict(-9999), await predict('')];
+    assert.equal(coded.data[0].day, empty.data[0].day);
+    assert.deepEqual((coded.messages ?? []).filter((m: { message: string }) => /temperature/.test(m.message)), [], JSON.stringify(coded.messages));
+  });
 });

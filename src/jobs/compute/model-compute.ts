@@ -269,7 +269,7 @@ function detectAnomalies(input: ModelComputeInput): ModelComputeOutput {
   const series = seriesColumns(input.specs);
   // A timestamp that does not place a series' values takes no part: a row's time alone is no anomaly.
   const specs = input.specs.map((s) => ((s.role ?? '').toLowerCase() === 'timestamp' && s.name !== series?.timestamp ? { ...s, role: 'none' } : s));
-  const encoder = fitFrameEncoder(specs, values, undefined, series);
+  const encoder = fitFrameEncoder(specs, values, undefined, { series, missingValues: input.missingValues });
   if (encoder.inputColumns.length === 0) return { failure: noFeatures(specs, encoder.identifiers) };
   const frame = encoder.encode(values, n);
   const forest = new IsolationForest({ containsAnomalies: input.containsAnomalies, contamination: input.contamination, ...(series && { measurements: 1 }) })
@@ -328,7 +328,7 @@ function prepareFrames(input: ModelComputeInput, values: RawColumns, rows: numbe
   const yTest = Float64Array.from(split.test, (r) => encoded.y[r]!);
   // Text vocabularies are chosen against the training rows' target only: the held-back rows judge them.
   const textTarget = { y: yTrain, classes: encoded.task.kind === 'classification' ? encoded.task.classes.length : 0 };
-  const encoder = fitFrameEncoder(input.specs, trainColumns, textTarget);
+  const encoder = fitFrameEncoder(input.specs, trainColumns, textTarget, { missingValues: input.missingValues });
   if (encoder.inputColumns.length === 0) return { failure: noFeatures(input.specs, encoder.identifiers) };
   const trainFrame = encoder.encode(trainColumns, split.train.length);
   const testFrame = encoder.encode(gatherColumns(columns, split.test), split.test.length);

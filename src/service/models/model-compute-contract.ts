@@ -26,6 +26,8 @@ export interface ModelComputeInput {
   containsAnomalies: boolean;
   /** Anomalies: the share of rows to flag, when the client knows it (otherwise estimated). */
   contamination?: number;
+  /** The data set's markers for a missing value: already missing in `columns`, kept with the model for predict. */
+  missingValues?: string[];
   /** Contest work budget in training cells (contestWorkBudget). */
   workBudget: number;
   /** Training rows above which the contest runs on a sample of this many (default CONTEST_SAMPLE_ROWS; benchmarks vary it). */

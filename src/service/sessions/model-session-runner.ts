@@ -65,6 +65,7 @@ export const runModelSession: SessionRunner = async (session, { services, comput
       balance: session.request.balance !== false,
       containsAnomalies: extra.containsAnomalies !== false,
       contamination: typeof extra.contamination === 'number' ? extra.contamination : undefined,
+      missingValues: dataset.missingValues,
       // The contest of a very large data set runs on a sample (ml/tabular/contest/sample.ts): budgeted for the sample.
       workBudget: contestWorkBudget(Math.min(Math.round(rows * 0.8), CONTEST_SAMPLE_ROWS)),
     };

@@ -57,7 +57,7 @@ test('NAB nyc_taxi: the forest on each value and its deviation ranks the labelle
   const reference = Number(column(readFixture('reference', 'anomaly_timeseries.csv'), 'roc_auc')[0]);
   const columns = { timestamp: stamps, value: column(t, 'value') };
   const specs = [{ name: 'timestamp', dataType: 'date' as const, role: 'timestamp' }, { name: 'value', dataType: 'numeric' as const, role: 'feature' }];
-  const frame = fitFrameEncoder(specs, columns, undefined, { timestamp: 'timestamp', value: 'value' }).encode(columns, stamps.length);
+  const frame = fitFrameEncoder(specs, columns, undefined, { series: { timestamp: 'timestamp', value: 'value' } }).encode(columns, stamps.length);
   assert.deepEqual(frame.columns.map((c) => c.name), ['value:deviation', 'value']);
   const auc = (f: typeof frame) => rocAuc(labels, new IsolationForest({ measurements: 1 }).fit(f, null, ANOMALY_TASK, { seed: 0 }).scoreSamples(f).map((s) => -s));
   const withDeviation = auc(frame);
