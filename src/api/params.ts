@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { isPlainObject, mergeQueryAndBody, parseBool, parseEnum, parseInteger, parseMulti, pick, pickString, type Parsed } from '../domain/lenient.js';
 import { parseDate } from '../domain/dates.js';
+import { readMissingValues } from '../domain/missing-values.js';
 import { ValidationError } from '../service/errors.js';
 
 /**
@@ -32,6 +33,19 @@ export class Params {
 
   str(...names: string[]): string | undefined {
     return pickString(this.source, ...names);
+  }
+
+  /**
+   * Markers for a missing value (domain/missing-values.ts): a JSON list, or in a query string repeated
+   * or comma-separated as the dashboard's form took them; undefined when not sent.
+   */
+  missingValues(name = 'missingValues'): string[] | undefined {
+    const v = this.raw(name);
+    if (v === undefined || v === null) return undefined;
+    const read = readMissingValues(typeof v === 'string' ? v.split(',') : v);
+    if ('markers' in read) return read.markers;
+    this.fail(name, read.problem);
+    return undefined;
   }
 
   required(name: string, ...aliases: string[]): string {

@@ -55,3 +55,9 @@ export function readMissingValues(value: unknown): { markers: string[] } | { pro
   }
   return { markers };
 }
+
+/** A stored session request's own markers (sent with the request, beside its data set's). */
+export function sessionMissingValues(request: Record<string, unknown>): string[] {
+  const v = request.missingValues;
+  return Array.isArray(v) ? v.filter((m): m is string => typeof m === 'string') : [];
+}

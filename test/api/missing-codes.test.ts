@@ -113,6 +113,26 @@ describe('missing values written as codes or words among numbers', () => {
     assert.equal((await s.call('GET', '/v1/data/marked-json/stats/value')).json.columns.value.missingCount, 7);
   });
 
+  it("a session's own markers (missingValues in the request) count beside its data set's; a bad list is a 400", async () => {
+    assert.equal((await s.call('PUT', '/v1/data/session-marked', { body: file('-9999'), ...csv })).status, 201);
+    const bad = await s.call('POST', '/v1/sessions/forecast', { json: { dataSourceName: 'session-marked', targetColumn: 'value', startDate: '2015-01-01', endDate: '2015-01-14', missingValues: [{}] } });
+    assert.equal(bad.status, 400, bad.text);
+    assert.ok(bad.json.errorDetails.missingValues, bad.text);
+    const forecast = await s.call('POST', '/v1/sessions/forecast', { json: { dataSourceName: 'session-marked', targetColumn: 'value', startDate: '2015-01-01', endDate: '2015-01-14', missingValues: ['-9999'] } });
+    assert.equal(forecast.status, 200, forecast.text);
+    const done = await completedSession(s, forecast.json.sessionId);
+    assert.deepEqual(done.messages.filter((m: { message: string }) => /holds -9999/.test(m.message)), []);
+    const upper = (await s.call('GET', `/v1/sessions/${done.sessionId}/results?predictionInterval=0.95`)).json.data.map((r: Record<string, string>) => Number(r.value));
+    assert.ok(upper.length === 14 && upper.every((v: number) => v < 60), `0.95 quantiles: ${upper}`);
+
+    const rows = temperatures.map(([, v], i) => ({ day: i + 1, temperature: CODED_DAYS.has(i) ? -9999 : Number(v) }));
+    assert.equal((await s.call('PUT', '/v1/data/session-marked-table', { json: { data: rows } })).status, 201);
+    const model = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'session-marked-table', targetColumn: 'day', predictionDomain: 'regression', missingValues: ['-9999'] } });
+    assert.equal(model.status, 200, model.text);
+    const trained = await completedSession(s, model.json.sessionId);
+    assert.deepEqual(trained.messages.filter((m: { message: string }) => /holds -9999/.test(m.message)), []);
+  });
+
   it('a model keeps its data set\'s markers: predict reads -9999 as the missing value it was in training', async () => {
     const rows = temperatures.map(([date, v], i) => ({ day: i + 1, temperature: CODED_DAYS.has(i) ? -9999 : Number(v), weekday: new Date(`${date}T00:00:00Z`).getUTCDay() }));
     assert.equal((await s.call('PUT', '/v1/data/marked-table', { json: { data: rows, missingValues: ['-9999'] } })).status, 201);

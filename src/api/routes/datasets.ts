@@ -40,14 +40,10 @@ export function datasetSummary(req: FastifyRequest, d: DatasetRecord) {
   };
 }
 
-/**
- * The markers a PUT sets: the JSON body's `missingValues` (as the dashboard sent them), or for a CSV
- * body the query's (repeated, or comma-separated as the dashboard's form took them); undefined: unchanged.
- */
+/** The markers a PUT sets: the JSON body's `missingValues` (as the dashboard sent them), else the query's (CSV); undefined: unchanged. */
 function requestedMissingValues(body: unknown, query: string[] | undefined): string[] | undefined {
-  const given = isPlainObject(body) && 'missingValues' in body ? body.missingValues : query?.length ? query.flatMap((q) => q.split(',')) : undefined;
-  if (given === undefined) return undefined;
-  const read = readMissingValues(given);
+  if (!(isPlainObject(body) && 'missingValues' in body)) return query;
+  const read = readMissingValues(body.missingValues);
   if ('problem' in read) throw ValidationError.of('missingValues', read.problem);
   return read.markers;
 }
@@ -59,7 +55,7 @@ export function registerDatasetRoutes(app: FastifyInstance, services: Services, 
     const { name } = req.params as { name: string };
     const p = Params.query(req);
     const timestampColumn = p.str('timestampColumn');
-    const missingValuesQuery = p.multi('missingValues');
+    const missingValuesQuery = p.missingValues();
     p.check();
     const missingValues = requestedMissingValues(req.body, missingValuesQuery);
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();

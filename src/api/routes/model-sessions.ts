@@ -48,6 +48,7 @@ function readModelSessionRequest(req: FastifyRequest): ModelSessionRequest {
   const request = {
     dataSourceName, predictionDomain: predictionDomain!, targetColumn: p.str('targetColumn'), columns: columns.columns,
     balance: balance ?? true, containsAnomalies: containsAnomalies ?? true, extraParameters, callbackUrl, name: p.str('name'),
+    missingValues: p.missingValues(),
   };
   if (!extra.valid) p.fail('extraParameters', 'balance and containsAnomalies must be true or false');
   p.check();

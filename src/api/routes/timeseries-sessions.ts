@@ -32,6 +32,7 @@ function readSeriesRequest(p: Params): SeriesSessionRequest {
     callbackUrl: p.str('callbackUrl'),
     name: p.str('name'),
     columns: p.raw('columns'),
+    missingValues: p.missingValues(),
   };
 }
 

@@ -23,6 +23,8 @@ export interface ModelSessionRequest {
   extraParameters: Record<string, unknown>;
   callbackUrl?: string;
   name?: string;
+  /** The session's own markers for a missing value, beside its data set's (domain/missing-values.ts). */
+  missingValues?: string[];
 }
 
 const DOMAIN_NAMES: Record<PredictionDomain, string> = { classification: 'Classification', regression: 'Regression', anomalies: 'Anomalies' };
@@ -51,7 +53,7 @@ export async function modelSessionDraft(services: Services, accountId: string, r
     }
   }
   const extraParameters = { ...r.extraParameters };
-  const request: Record<string, unknown> = { extraParameters, ...(dataset.view ? { dataSourceType: 'view' } : {}) };
+  const request: Record<string, unknown> = { extraParameters, ...(dataset.view ? { dataSourceType: 'view' } : {}), ...(r.missingValues?.length ? { missingValues: r.missingValues } : {}) };
   if (r.predictionDomain === 'classification') {
     extraParameters.balance = r.balance;
     request.balance = r.balance;

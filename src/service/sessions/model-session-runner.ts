@@ -3,7 +3,7 @@
  * columns (main thread, in bounded chunks that release the connection between them), hands them
  * to the `model` computation (worker thread, without copying), stores the model it returns.
  */
-import { MissingValues } from '../../domain/missing-values.js';
+import { MissingValues, sessionMissingValues } from '../../domain/missing-values.js';
 import type { ColumnSpec, DataType } from '../../ml/encode.js';
 import { columnBuffers, columnBytes } from '../../ml/loaded-columns.js';
 import type { SessionOutcome, SessionRunner } from './session-runner.js';
@@ -40,11 +40,12 @@ export const runModelSession: SessionRunner = async (session, { services, comput
       throw e;
     });
     const columns: Record<string, StoredColumn> = { ...columnsOf(dataset), ...session.columns };
+    const markers = [...dataset.missingValues, ...sessionMissingValues(session.request)];
     const names = Object.keys(columns);
     const domain = session.predictionDomain as PredictionDomain;
     // Numbers as numbers; everything else (and a classification target) dictionary-encoded.
     const numeric = (n: string) => NUMERIC_TYPES.has(columns[n]!.dataType) && !(domain === 'classification' && n === session.targetColumn);
-    const loader = new ColumnarLoader(names.map((name) => ({ name, numeric: numeric(name) })), dataset.rowCount, new MissingValues(dataset.missingValues));
+    const loader = new ColumnarLoader(names.map((name) => ({ name, numeric: numeric(name) })), dataset.rowCount, new MissingValues(markers));
     for await (const texts of services.datasets.rowTexts(dataset)) loader.add(texts);
     const loaded = loader.finish();
     const rows = loader.rowCount;
@@ -65,7 +66,7 @@ export const runModelSession: SessionRunner = async (session, { services, comput
       balance: session.request.balance !== false,
       containsAnomalies: extra.containsAnomalies !== false,
       contamination: typeof extra.contamination === 'number' ? extra.contamination : undefined,
-      missingValues: dataset.missingValues,
+      missingValues: markers,
       // The contest of a very large data set runs on a sample (ml/tabular/contest/sample.ts): budgeted for the sample.
       workBudget: contestWorkBudget(Math.min(Math.round(rows * 0.8), CONTEST_SAMPLE_ROWS)),
     };

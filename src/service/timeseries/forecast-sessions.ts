@@ -53,6 +53,7 @@ export async function createForecastSession(services: Services, accountId: strin
       startDate: formatOffset(start), endDate: formatOffset(end), resultInterval: capitalised(interval),
       availablePredictionIntervals: PREDICTION_LEVELS.map(String), extraParameters: {},
       ...(dataset.view ? { dataSourceType: 'view' } : {}),
+      ...(r.missingValues?.length ? { missingValues: r.missingValues } : {}),
     },
   });
 }

@@ -58,6 +58,7 @@ export async function createImpactSession(services: Services, accountId: string,
       startDate: formatOffset(start), endDate: formatOffset(end), resultInterval: capitalised(interval),
       eventName: r.eventName, extraParameters: { event: r.eventName }, availablePredictionIntervals: ['0.5'],
       ...(dataset.view ? { dataSourceType: 'view' } : {}),
+      ...(r.missingValues?.length ? { missingValues: r.missingValues } : {}),
     },
   });
 }

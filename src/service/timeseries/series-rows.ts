@@ -37,13 +37,14 @@ export interface SeriesInput {
  * Rows go through the columnar loader (no object per row): numbers into typed arrays, timestamps
  * and logical cells dictionary-encoded and each distinct text parsed once.
  */
-export async function loadSeries(services: Services, dataset: DatasetRecord, spec: Pick<SeriesColumns, 'columns' | 'target' | 'timestamp' | 'features'>, interval: Interval): Promise<SeriesInput> {
+/** `missingValues`: a session's own markers for a missing value, read as missing beside the data set's. */
+export async function loadSeries(services: Services, dataset: DatasetRecord, spec: Pick<SeriesColumns, 'columns' | 'target' | 'timestamp' | 'features'>, interval: Interval, missingValues: readonly string[] = []): Promise<SeriesInput> {
   const names = [spec.target, ...spec.features];
   const logical = names.map((n) => spec.columns[n]!.dataType === 'logical');
   const loader = new ColumnarLoader([
     { name: spec.timestamp, numeric: false },
     ...names.map((name, j) => ({ name, numeric: !logical[j] })),
-  ].filter((c, i, all) => all.findIndex((d) => d.name === c.name) === i), dataset.rowCount, new MissingValues(dataset.missingValues));
+  ].filter((c, i, all) => all.findIndex((d) => d.name === c.name) === i), dataset.rowCount, new MissingValues([...dataset.missingValues, ...missingValues]));
   for await (const texts of services.datasets.rowTexts(dataset)) loader.add(texts);
   const loaded = loader.finish();
   const column = (j: number): SeriesColumnData => ({

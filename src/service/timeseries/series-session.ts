@@ -2,6 +2,7 @@
  * What forecast and impact sessions share: the request as the route read it, the data source
  * lookup, the date-range error of the original service, and the session's series for its runner.
  */
+import { sessionMissingValues } from '../../domain/missing-values.js';
 import type { ColumnMap } from '../../domain/columns.js';
 import { parseDate } from '../../domain/dates.js';
 import type { ResultInterval } from '../../domain/intervals.js';
@@ -27,6 +28,8 @@ export interface SeriesSessionRequest {
   name?: string;
   /** The request's `columns`, as sent. */
   columns: unknown;
+  /** The session's own markers for a missing value, beside its data set's (domain/missing-values.ts). */
+  missingValues?: string[];
 }
 
 /** `Day`: the result interval as the spec echoes it. */
@@ -68,7 +71,7 @@ export function requireFeatureValues(features: string[], lastFeature: number[], 
 export async function requestedSeries(services: Services, accountId: string, r: SeriesSessionRequest) {
   const dataset = await findDataSource(services, accountId, r.dataSourceName);
   const cols = resolveSeriesColumns(dataset, r.columns, r.targetColumn);
-  const series = await loadSeries(services, dataset, cols, r.interval ?? 'day');
+  const series = await loadSeries(services, dataset, cols, r.interval ?? 'day', r.missingValues);
   const extent = seriesExtent(series);
   if (!Number.isFinite(extent.lastRow) && dataset.rowCount > 0) {
     throw ValidationError.of(cols.timestamp, `column '${cols.timestamp}' holds no date Sibyl reads: write its dates as ISO 8601 (2017-01-13, 2017-01-13T08:30:00Z), month first (01/13/2017), or as months, quarters or years (Jan 2017, 2017Q1, 2017)`);
@@ -87,6 +90,6 @@ export async function sessionSeries(services: Services, s: SessionRecord): Promi
   if (!timestamp || !target || !(target in dataset.columns)) throw new SessionDataError(`the columns of data set ${s.datasetName} changed since the session was requested`);
   const features = Object.keys(columns).filter((n) => columns[n]!.role === 'feature' && (isNumericColumn(columns[n]!) || columns[n]!.dataType === 'logical') && n in dataset.columns);
   const interval = String(s.request.resultInterval ?? 'day').toLowerCase() as ResultInterval;
-  const series = await loadSeries(services, dataset, { columns, target, timestamp, features }, interval);
+  const series = await loadSeries(services, dataset, { columns, target, timestamp, features }, interval, sessionMissingValues(s.request));
   return { series, start: parseDate(String(s.request.startDate)) ?? NaN, end: parseDate(String(s.request.endDate)) ?? NaN };
 }
