@@ -121,9 +121,10 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
     return chooser;
   };
 
-  const uploadByKeyboard = async (path: string, name: string) => {
+  const uploadByKeyboard = async (path: string, name: string, missingValues?: string) => {
     await nav('Data sets');
     await page.getByLabel('Data set name').first().fill(name);
+    if (missingValues !== undefined) await page.getByLabel('Missing values (optional)').fill(missingValues);
     await (await chooseByKeyboard()).setFiles(path);
     await page.getByRole('button', { name: 'Upload' }).click();
     await page.waitForURL(`**/data/${name}`);
@@ -235,6 +236,21 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
     await assertVisible(page.getByTestId('upload-warnings').getByText(/Column 'day' holds dates written day first/));
     await page.getByRole('button', { name: 'Delete data set' }).click();
     await page.getByRole('button', { name: 'Delete uksales and its rows' }).click();
+    await page.waitForURL('**/data');
+    await page.goto('/data/wdbc');
+    await assertVisible(page.getByText(/569 rows · 31 columns/));
+  });
+
+  it('takes the file\'s own markers for a missing value: the page names them, and the statistics count those cells missing', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'sibyl-e2e-')), 'station.csv');
+    writeFileSync(path, 'day,temperature\n2017-01-01,21.5\n2017-01-02,-9999\n2017-01-03,24.1\n2017-01-04,unknown\n2017-01-05,19.8\n');
+    await uploadByKeyboard(path, 'station', '-9999, unknown');
+    await assertVisible(page.getByText(/^Cells reading '-9999' or 'unknown' are missing values in every column/));
+    await assertVisible(page.getByText(/missing values: -9999, unknown/));
+    const stats = await page.evaluate(async () => ((await (await fetch('/v1/data/station/stats/temperature')).json()) as { columns: Record<string, { missingCount: number; min: number }> }).columns.temperature!);
+    assert.deepEqual([stats.missingCount, stats.min], [2, 19.8]);
+    await page.getByRole('button', { name: 'Delete data set' }).click();
+    await page.getByRole('button', { name: 'Delete station and its rows' }).click();
     await page.waitForURL('**/data');
     await page.goto('/data/wdbc');
     await assertVisible(page.getByText(/569 rows · 31 columns/));

@@ -8,6 +8,8 @@ export interface Paged { pageNumber: number; totalPages: number; pageSize: numbe
 export interface DataSetSummary {
   dataSetName: string; dataSetSize: number; isTimeSeries: boolean; columns: Columns;
   rowCount: number; columnCount: number; dateCreated: string; lastModified: string;
+  /** The data set's own markers for a missing value, when it has any. */
+  missingValues?: string[];
   /** What the upload's reading of the values wants the sender to know (PUT answers). */
   messages?: { severity: string; message: string }[];
 }

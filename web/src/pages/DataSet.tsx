@@ -55,6 +55,7 @@ export function DataSetPage() {
           {uploadNotes.length > 0 && <Note><ul className="plain-list">{uploadNotes.map((m) => <li key={m.message}>{m.message}</li>)}</ul></Note>}
           <p className="facts">
             {d.totalCount.toLocaleString()} rows · {d.columnCount} columns · {formatBytes(d.dataSetSize)} · {d.isTimeSeries ? 'time series' : 'table'} · changed {formatDate(d.lastModified)}
+            {d.missingValues?.length ? ` · missing values: ${d.missingValues.join(', ')}` : ''}
           </p>
           <div className="actions">
             <Link className="button primary" to={`/sessions/new?type=model&${q}`}>Train a model</Link>

@@ -33,6 +33,7 @@ function UploadCard() {
   const input = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File>();
   const [name, setName] = useState('');
+  const [markers, setMarkers] = useState('');
   const [dragging, setDragging] = useState(false);
   const [progress, setProgress] = useState<{ sent: number; total: number }>();
   const [phase, setPhase] = useState<'idle' | 'sending' | 'processing'>('idle');
@@ -59,7 +60,8 @@ function UploadCard() {
     setError(undefined);
     setPhase('sending');
     setProgress({ sent: 0, total: file.size });
-    const job = upload<DataSetSummary>('PUT', `/v1/data/${encodeURIComponent(name)}`, file, 'text/csv', (sent, total) => {
+    const query = markers.trim() ? `?missingValues=${encodeURIComponent(markers.trim())}` : '';
+    const job = upload<DataSetSummary>('PUT', `/v1/data/${encodeURIComponent(name)}${query}`, file, 'text/csv', (sent, total) => {
       setProgress({ sent, total });
       if (sent >= total) setPhase('processing');
     });
@@ -97,6 +99,7 @@ function UploadCard() {
         <p id="drop-hint" className="hint">The first line names the columns. Column types and roles are inferred; you can change them afterwards.</p>
         <input ref={input} type="file" accept=".csv,text/csv,text/plain" className="visually-hidden" aria-label="CSV file" tabIndex={-1} onChange={(e) => choose(e.target.files?.[0])} />
         <Field label="Data set name" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} hint="Uploading to an existing name adds rows to it (rows with the same key or timestamp are replaced)." error={error instanceof ApiError ? error.field('dataSetName') : undefined} />
+        <Field label="Missing values (optional)" value={markers} onChange={(e) => setMarkers(e.target.value)} placeholder="-9999, unknown" hint="What the file writes for a value it lacks, comma separated. Empty cells, NA, N/A, null and ? are missing anyway." error={error instanceof ApiError ? error.field('missingValues') : undefined} />
         {phase !== 'idle' && (
           <div className="progress">
             <label htmlFor="upload-progress">{phase === 'sending' ? `Uploading… ${percent} %` : 'Reading the rows on the server…'}</label>
