@@ -149,6 +149,18 @@ for (const backend of await backends()) {
       assert.match(loaded, new RegExp(`^Loaded ${DAYS} rows × 6 columns`), loaded);
     });
 
+    it("a session on a view reads the markers for a missing value of the data sets it joins", async () => {
+      const coded = weather.map((w, i) => ({ ...w, temperature: i % 30 === 7 ? '-9999' : w.temperature }));
+      assert.equal((await s.call('PUT', '/v1/data/coded-weather', { json: { data: coded, columns: { date: { role: 'timestamp', dataType: 'date' } }, missingValues: ['-9999'] } })).status, 201);
+      assert.equal((await s.call('PUT', '/v1/views/salesCodedWeather', { json: { dataSetName: 'sales', joins: [{ dataSet: { name: 'coded-weather' } }] } })).status, 201);
+      const r = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'salesCodedWeather', targetColumn: 'sales', predictionDomain: 'regression' } });
+      assert.equal(r.status, 200, r.text);
+      const done = await completedSession(s, r.json.sessionId);
+      assert.deepEqual(done.messages.filter((m: { message: string }) => /holds -9999/.test(m.message)), [], 'the joined data set\'s -9999 is missing, not a number');
+      const view = await s.call('GET', '/v1/views/salesCodedWeather?page=0&pageSize=10');
+      assert.equal(view.json.data[7].temperature, '-9999', 'the rows keep it as sent');
+    });
+
     it('refuses bad definitions with 4xx and changes nothing', async () => {
       const cases: [unknown, number, RegExp][] = [
         [{ dataSetName: 'nope' }, 404, /dataSet/],

@@ -96,7 +96,9 @@ export class ViewsService {
     const view = await this.find(accountId, name);
     if (!view) return undefined;
     const plan = await this.resolve(accountId, view, { fetchCalendars: true });
-    return { ...plan.left, name: view.name, columns: plan.columns, view, viewCalendarAhead: o.calendarAhead !== false };
+    // Sessions read a view's rows with the markers for a missing value of every data set in it.
+    const missingValues = [...new Set([...plan.left.missingValues, ...joinedMissingValues(plan.joins)])];
+    return { ...plan.left, name: view.name, columns: plan.columns, view, viewCalendarAhead: o.calendarAhead !== false, missingValues };
   }
 
   /** The joined rows of a view read as a data source, in the left data set's order, in chunks. */
@@ -278,4 +280,8 @@ function lowerKeys(o: object): Record<string, unknown> {
 function validateName(name: string): void {
   if (name.length === 0 || name.length > 200) throw ValidationError.of('viewName', 'a view name has 1 to 200 characters');
   if (/[\u0000-\u001f/\\]/.test(name)) throw ValidationError.of('viewName', 'a view name cannot contain control characters or slashes');
+}
+
+function joinedMissingValues(joins: readonly ResolvedJoin[]): string[] {
+  return joins.flatMap((j) => (j.kind === 'dataSet' ? [...j.dataset.missingValues, ...joinedMissingValues(j.joins)] : []));
 }
