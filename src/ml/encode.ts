@@ -109,8 +109,11 @@ function datePart(ms: number, part: DatePart): number {
 
 /** What the encoder learned about one input column. */
 type EncodedInput =
-  /** range: the training values' smallest and largest (absent in encoders written before it, or with no value). */
-  | { name: string; dataType: 'numeric' | 'numericMeasure'; range?: [number, number] }
+  /**
+   * range: the training values' smallest and largest (absent in encoders written before it, or with no
+   * value); gaps: the words training rows held for a missing number ('unknown'), read as missing again.
+   */
+  | { name: string; dataType: 'numeric' | 'numericMeasure'; range?: [number, number]; gaps?: string[] }
   | { name: string; dataType: 'string' | 'logical'; levels: string[] }
   /** Text: tf-idf of the kept 1- and 2-grams (ml/text). Encoders written before text features held `levels` instead. */
   | { name: string; dataType: 'text'; levels?: string[]; text?: SerializedTextVectorizer }
@@ -261,7 +264,8 @@ export class FrameEncoder {
       }
       // A date whose parts never varied in training adds no frame column, and nothing is read from it.
       if (unread && raw !== undefined && input.dataType !== 'text' && out.length > start) {
-        const found = unreadIn(input.name, expectation(input.dataType), out[start]!, raw, n);
+        const gaps = (input.dataType === 'numeric' || input.dataType === 'numericMeasure') && input.gaps ? new Set(input.gaps) : undefined;
+        const found = unreadIn(input.name, expectation(input.dataType), out[start]!, raw, n, gaps);
         if (found) unread.push(found);
       }
     }
@@ -329,12 +333,13 @@ function expectation(dataType: Exclude<DataType, 'text'>): UnreadValues['expects
  * The values of `raw` that were present but encoded as missing in `encoded` (the column's frame
  * column; for a date, its first part, which is missing exactly when the date was not read).
  */
-function unreadIn(column: string, expects: UnreadValues['expects'], encoded: FeatureColumn, raw: ArrayLike<RawValue>, n: number): UnreadValues | undefined {
+function unreadIn(column: string, expects: UnreadValues['expects'], encoded: FeatureColumn, raw: ArrayLike<RawValue>, n: number, gaps?: ReadonlySet<string>): UnreadValues | undefined {
   let found: UnreadValues | undefined;
   for (let i = 0; i < n; i++) {
     const missing = encoded.kind === 'numeric' ? Number.isNaN(encoded.values[i]) : encoded.codes[i] === -1;
     // A marker (NA, '?') is a gap in a number, date or truth value, and a value of a category.
     if (!missing || (expects === 'knownCategory' ? isMissing(raw[i]) : isMissingOrMarker(raw[i]))) continue;
+    if (gaps !== undefined && typeof raw[i] === 'string' && gaps.has((raw[i] as string).trim())) continue;
     if (found) found.count++;
     else found = { column, expects, count: 1, firstRow: i, firstValue: String(raw[i]) };
   }
@@ -408,6 +413,12 @@ export interface EncoderOptions {
   series?: SeriesColumns;
   /** The data set's markers for a missing value (domain/missing-values.ts): kept, so new rows read them as training did. */
   missingValues?: readonly string[];
+  /** Per numeric column, the words its training rows held for a missing number (the profile's missingWords). */
+  gapWords?: Readonly<Record<string, readonly string[]>>;
+}
+
+function gapWords(words: readonly string[] | undefined): { gaps?: string[] } {
+  return words?.length ? { gaps: [...words] } : {};
 }
 
 export function fitFrameEncoder(specs: ColumnSpec[], columns: RawColumns, target?: TextTarget, opts: EncoderOptions = {}): FrameEncoder {
@@ -430,7 +441,7 @@ export function fitFrameEncoder(specs: ColumnSpec[], columns: RawColumns, target
         // The name decides first: the values are read only for a column named as an identifier.
         const identifier = isIdentifierName(spec.name) ? numberIdentifier(spec.name, Float64Array.from({ length: raw.length }, (_, i) => parseNumber(raw[i]))) : undefined;
         if (identifier) identifiers.push(identifier);
-        else inputs.push({ name: spec.name, dataType: spec.dataType, ...trainingRange(raw) });
+        else inputs.push({ name: spec.name, dataType: spec.dataType, ...trainingRange(raw), ...gapWords(opts.gapWords?.[spec.name]) });
         break;
       }
       case 'logical':

@@ -50,7 +50,7 @@ describe('missing values written as codes or words among numbers', () => {
     assert.deepEqual(clean.json.messages.filter((m: { severity: string }) => m.severity === 'warning'), []);
   });
 
-  it("a column of numbers with 'unknown' for its gaps stays numbers, and the upload says so", async () => {
+  it("a column of numbers with 'unknown' for its gaps stays numbers, the upload says so, and predict reads the word as the gap it was", async () => {
     const mpg = readFixture('regression', 'auto_mpg.csv');
     const at = mpg.header.indexOf('Horsepower');
     const body = [mpg.header.join(','), ...mpg.rows.map((r) => r.map((v, j) => (j === at && v === '' ? 'unknown' : /,/.test(v) ? `"${v}"` : v)).join(','))].join('\n') + '\n';
@@ -63,6 +63,17 @@ describe('missing values written as codes or words among numbers', () => {
     const stats = await s.call('GET', '/v1/data/mpg-unknown/stats/Horsepower');
     assert.equal(stats.status, 200, stats.text);
     assert.equal(stats.json.columns.Horsepower.min, 46);
+
+    // A model of the table reads 'unknown' as the gap it was in training, without a warning; another word is warned of.
+    const model = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'mpg-unknown', targetColumn: 'Miles_per_Gallon', predictionDomain: 'regression' } });
+    assert.equal(model.status, 200, model.text);
+    const trained = await completedSession(s, model.json.sessionId);
+    const record = { ...Object.fromEntries(mpg.header.map((h, j) => [h, mpg.rows[0]![j]])), Miles_per_Gallon: undefined };
+    const predict = async (horsepower: string) => (await s.call('POST', `/v1/models/${trained.modelId}/predict`, { json: { data: [{ ...record, Horsepower: horsepower }] } })).json;
+    const [gap, other] = [await predict('unknown'), await predict('lots')];
+    assert.deepEqual((gap.messages ?? []).filter((m: { message: string }) => /Horsepower/.test(m.message)), [], JSON.stringify(gap.messages));
+    assert.match(JSON.stringify(other.messages), /Column Horsepower takes numbers/);
+    assert.equal(gap.data[0].Miles_per_Gallon, other.data[0].Miles_per_Gallon, 'both read as missing');
   });
 
   it("the data set's own markers (missingValues): set after the upload, the code is missing in statistics and sessions; the rows keep it", async () => {

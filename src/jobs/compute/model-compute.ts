@@ -269,7 +269,7 @@ function detectAnomalies(input: ModelComputeInput): ModelComputeOutput {
   const series = seriesColumns(input.specs);
   // A timestamp that does not place a series' values takes no part: a row's time alone is no anomaly.
   const specs = input.specs.map((s) => ((s.role ?? '').toLowerCase() === 'timestamp' && s.name !== series?.timestamp ? { ...s, role: 'none' } : s));
-  const encoder = fitFrameEncoder(specs, values, undefined, { series, missingValues: input.missingValues });
+  const encoder = fitFrameEncoder(specs, values, undefined, { series, missingValues: input.missingValues, gapWords: numberGapWords(input.columns) });
   if (encoder.inputColumns.length === 0) return { failure: noFeatures(specs, encoder.identifiers) };
   const frame = encoder.encode(values, n);
   const forest = new IsolationForest({ containsAnomalies: input.containsAnomalies, contamination: input.contamination, ...(series && { measurements: 1 }) })
@@ -328,7 +328,7 @@ function prepareFrames(input: ModelComputeInput, values: RawColumns, rows: numbe
   const yTest = Float64Array.from(split.test, (r) => encoded.y[r]!);
   // Text vocabularies are chosen against the training rows' target only: the held-back rows judge them.
   const textTarget = { y: yTrain, classes: encoded.task.kind === 'classification' ? encoded.task.classes.length : 0 };
-  const encoder = fitFrameEncoder(input.specs, trainColumns, textTarget, { missingValues: input.missingValues });
+  const encoder = fitFrameEncoder(input.specs, trainColumns, textTarget, { missingValues: input.missingValues, gapWords: numberGapWords(input.columns) });
   if (encoder.inputColumns.length === 0) return { failure: noFeatures(input.specs, encoder.identifiers) };
   const trainFrame = encoder.encode(trainColumns, split.train.length);
   const testFrame = encoder.encode(gatherColumns(columns, split.test), split.test.length);
@@ -359,6 +359,25 @@ function missingCodeWarnings(input: ModelComputeInput, also: string[]): Message[
 function rawColumns(columns: LoadedColumns): Record<string, ArrayLike<RawValue>> {
   return Object.fromEntries(Object.entries(columns).map(([name, col]) => [name, columnValues(col)]));
 }
+
+/**
+ * The few words numeric columns hold for a missing number ('unknown' among horsepowers): kept with the
+ * encoder, so predict reads them as missing as training did, without a warning that the column takes
+ * numbers. A column with more different words than a gap takes keeps none.
+ */
+function numberGapWords(columns: LoadedColumns): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [name, col] of Object.entries(columns)) {
+    if (col.kind !== 'number' || col.texts.size === 0) continue;
+    const words = new Set<string>();
+    for (const [row, text] of col.texts) if (Number.isNaN(col.values[row]!)) words.add(text.trim());
+    if (words.size > 0 && words.size <= MAX_GAP_WORDS) out[name] = [...words];
+  }
+  return out;
+}
+
+/** More different words than this in a numeric column are not a column's few words for a gap. */
+const MAX_GAP_WORDS = 8;
 
 function presentRows(missing: number[], n: number): number[] {
   const skip = new Set(missing);
