@@ -19,9 +19,19 @@ export class PredictionCounter {
     this.pending.set(accountId, (this.pending.get(accountId) ?? 0) + count);
   }
 
-  /** Predictions of today (UTC), including those not yet written. */
+  /**
+   * Predictions of today (UTC), including those not yet written. A flush takes its batch out of
+   * `pending` before its write commits, so a read in between counted the batch nowhere (the account
+   * header then lagged by it for as long as the reads kept landing in flushes, seen under CI load);
+   * the read waits for the flush under way and is taken again if another started meanwhile.
+   */
   async current(accountId: string): Promise<number> {
-    return (await this.store.predictions(accountId, dayKey(new Date()))) + (this.pending.get(accountId) ?? 0);
+    for (;;) {
+      const flushing = this.flushing;
+      await flushing;
+      const stored = await this.store.predictions(accountId, dayKey(new Date()));
+      if (this.flushing === flushing) return stored + (this.pending.get(accountId) ?? 0);
+    }
   }
 
   flush(): Promise<void> {
