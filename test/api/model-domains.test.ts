@@ -258,6 +258,17 @@ for (const backend of await backends()) {
       const untimed = await s.call('POST', `/v1/models/${done.modelId}/predict`, { json: { data: [{ value: 20000 }] } });
       assert.equal(untimed.status, 200, untimed.text);
       assert.match(JSON.stringify(untimed.json.messages), /timestamp/);
+
+      // Naming the series as the target (a client asking for its anomalies) examines it too; it left nothing to examine, and the session failed.
+      const named = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'taxi', predictionDomain: 'anomalies', targetColumn: 'value' } });
+      assert.equal(named.status, 200, named.text);
+      assert.match(named.json.messages[0].message, /its values \(a target named for an anomaly session is otherwise taken for labels and left out; here nothing else would be left to examine\), each judged/);
+      assert.equal((await finishedSession(s, named.json.sessionId)).status, 'completed');
+      // A table with nothing but its target to examine is refused when asked, not failed later.
+      assert.equal((await s.call('PUT', '/v1/data/only-target', { json: { data: taxi.rows.slice(0, 50).map((r) => ({ value: r[1] })) } })).status, 201);
+      const nothing = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'only-target', predictionDomain: 'anomalies', targetColumn: 'value' } });
+      assert.equal(nothing.status, 400, nothing.text);
+      assert.match(nothing.json.errorDetails.columns[0], /has no column for the session to examine: 'value' \(none\)/);
     });
   });
 }

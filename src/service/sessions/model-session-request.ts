@@ -2,6 +2,7 @@
  * Turns a validated POST /sessions/model request into a session draft: resolves the data source,
  * the target column (named, or a column with role target) and the column metadata in effect.
  */
+import { isFeatureColumn, type DataType } from '../../ml/encode.js';
 import { columnNamed, isNumericType, type ColumnMap, type ColumnPatchMap } from '../../domain/columns.js';
 import { mergeColumns } from '../../domain/infer.js';
 import type { Message } from '../../store/schema.js';
@@ -74,11 +75,13 @@ export async function modelSessionDraft(services: Services, accountId: string, r
 
 /**
  * The columns an anomaly session examines. A declared target holds labels, which must not leak into
- * unsupervised detection: it takes no part. But a time series' target that only its metadata names
- * (inferred: the series' sole number) is the series itself; without it the model would see nothing
- * but the timestamp's parts and flag rows by their place in time (NAB's 52 labelled series: mean ROC
- * AUC 0.40, below chance, and half of nyc_taxi's rows flagged). So it is examined, and a timestamp
- * takes no part: a row's time alone does not make it anomalous (bench:anomaly-series).
+ * unsupervised detection: it takes no part. But a time series' target that is its only measured column
+ * is the series itself; without it the model would see nothing but the timestamp's parts and flag rows
+ * by their place in time (NAB's 52 labelled series: mean ROC AUC 0.40, below chance, and half of
+ * nyc_taxi's rows flagged), or, the timestamp left out, nothing at all. So it is examined, also when
+ * the request names it (a client asking for the anomalies of its series), and a timestamp takes part
+ * only to place each value in the series: a row's time alone does not make it anomalous
+ * (bench:anomaly-series).
  */
 function anomalyColumns(columns: ColumnMap, declaredTarget: string | undefined, r: ModelSessionRequest): Message[] {
   const messages: Message[] = [];
@@ -86,11 +89,12 @@ function anomalyColumns(columns: ColumnMap, declaredTarget: string | undefined, 
   for (const name of timestamps) columns[name] = { ...columns[name]!, role: 'none' };
   const targetByMetadataOnly = declaredTarget !== undefined && r.targetColumn === undefined && r.columns[declaredTarget]?.role !== 'target';
   const otherFeatures = Object.keys(columns).some((n) => n !== declaredTarget && columns[n]!.role === 'feature');
-  if (declaredTarget !== undefined && targetByMetadataOnly && timestamps.length > 0 && !otherFeatures && isNumericType(columns[declaredTarget]!.dataType)) {
+  if (declaredTarget !== undefined && timestamps.length > 0 && !otherFeatures && isNumericType(columns[declaredTarget]!.dataType)) {
     columns[declaredTarget] = { ...columns[declaredTarget]!, role: 'feature' };
     // The timestamp keeps its role: it places each value in the series (jobs/compute/model-compute.ts seriesColumns).
     columns[timestamps[0]!] = { ...columns[timestamps[0]!]!, role: 'timestamp' };
-    messages.push({ severity: 'informational', message: `Data source '${r.dataSourceName}' is a time series whose only measured column is its target, '${declaredTarget}': the session looks for anomalies in its values, each judged among all the values and against the series' usual value at its time ('${timestamps[0]}'): its level then and its usual value at that time of day, day of the week or month. A row's time alone does not make it anomalous. The session's target column '${ANOMALY_COLUMN}' holds a negative value for anomalous rows.` });
+    const named = targetByMetadataOnly ? '' : ` (a target named for an anomaly session is otherwise taken for labels and left out; here nothing else would be left to examine)`;
+    messages.push({ severity: 'informational', message: `Data source '${r.dataSourceName}' is a time series whose only measured column is its target, '${declaredTarget}': the session looks for anomalies in its values${named}, each judged among all the values and against the series' usual value at its time ('${timestamps[0]}'): its level then and its usual value at that time of day, day of the week or month. A row's time alone does not make it anomalous. The session's target column '${ANOMALY_COLUMN}' holds a negative value for anomalous rows.` });
     return messages;
   }
   if (declaredTarget !== undefined) {
@@ -99,6 +103,11 @@ function anomalyColumns(columns: ColumnMap, declaredTarget: string | undefined, 
   }
   if (timestamps.length > 0) {
     messages.push({ severity: 'informational', message: `The timestamp '${timestamps[0]}' takes no part in anomaly detection: a row's time alone does not make it anomalous, and rows at the start or end of the data would stand out for their dates.` });
+  }
+  // Refused now rather than failed later: a session with nothing to examine cannot run.
+  const examined = Object.keys(columns).filter((n) => isFeatureColumn({ name: n, dataType: columns[n]!.dataType as DataType, role: columns[n]!.role }));
+  if (examined.length === 0) {
+    throw ValidationError.of('columns', `Data source '${r.dataSourceName}' has no column for the session to examine: ${Object.keys(columns).map((n) => `'${n}' (${columns[n]!.role})`).join(', ')}. Give the columns to examine the role feature${declaredTarget !== undefined ? `, or leave '${declaredTarget}' out as the target` : ''}.`);
   }
   return messages;
 }
