@@ -167,13 +167,13 @@ export interface UnreadValues {
 
 export class FrameEncoder {
   private readonly vectorizers = new Map<string, TextVectorizer>();
+  /** The training data set's markers for a missing value, read as missing in new rows too. */
+  private readonly markers: MissingValues | undefined;
 
   /**
    * `fitted`: the text vectorizers just fitted (they also know the terms they left out, for the
    * vocabulary); `identifiers`: the columns fitting left out as identifiers (identifier-columns.ts; not saved).
    */
-  private readonly markers: MissingValues | undefined;
-
   constructor(private readonly inputs: EncodedInput[], fitted: Map<string, TextVectorizer> = new Map(), readonly identifiers: IdentifierColumn[] = [], missingValues: readonly string[] = []) {
     this.markers = missingValues.length ? new MissingValues(missingValues) : undefined;
     for (const input of inputs) {
@@ -403,17 +403,12 @@ function rowCount(columns: RawColumns, names: string[]): number {
   throw new Error('no input column present: pass nRows');
 }
 
-/**
- * Learns levels, date parts and text vocabularies from training data (never from held-back rows:
- * the caller passes the training rows only). `target` (the training rows' encoded target) lets text
- * columns keep the terms that say most about it. Columns with role target/key/none are skipped.
- */
 export interface EncoderOptions {
   /** A time series an anomaly model judges each value of against its time. */
   series?: SeriesColumns;
   /** The data set's markers for a missing value (domain/missing-values.ts): kept, so new rows read them as training did. */
   missingValues?: readonly string[];
-  /** Per numeric column, the words its training rows held for a missing number (the profile's missingWords). */
+  /** Per numeric column, the few words its training rows held for a missing number ('unknown'). */
   gapWords?: Readonly<Record<string, readonly string[]>>;
 }
 
@@ -421,6 +416,11 @@ function gapWords(words: readonly string[] | undefined): { gaps?: string[] } {
   return words?.length ? { gaps: [...words] } : {};
 }
 
+/**
+ * Learns levels, date parts and text vocabularies from training data (never from held-back rows:
+ * the caller passes the training rows only). `target` (the training rows' encoded target) lets text
+ * columns keep the terms that say most about it. Columns with role target/key/none are skipped.
+ */
 export function fitFrameEncoder(specs: ColumnSpec[], columns: RawColumns, target?: TextTarget, opts: EncoderOptions = {}): FrameEncoder {
   const { series } = opts;
   const inputs: EncodedInput[] = [];

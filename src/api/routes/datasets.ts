@@ -42,7 +42,7 @@ export function datasetSummary(req: FastifyRequest, d: DatasetRecord) {
 
 /** The markers a PUT sets: the JSON body's `missingValues` (as the dashboard sent them), else the query's (CSV); undefined: unchanged. */
 function requestedMissingValues(body: unknown, query: string[] | undefined): string[] | undefined {
-  if (!(isPlainObject(body) && 'missingValues' in body)) return query;
+  if (!(isPlainObject(body) && 'missingValues' in body) || body.missingValues === null) return query;
   const read = readMissingValues(body.missingValues);
   if ('problem' in read) throw ValidationError.of('missingValues', read.problem);
   return read.markers;
