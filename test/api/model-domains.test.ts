@@ -264,6 +264,11 @@ for (const backend of await backends()) {
       assert.equal(named.status, 200, named.text);
       assert.match(named.json.messages[0].message, /its values \(a target named for an anomaly session is otherwise taken for labels and left out; here nothing else would be left to examine\), each judged/);
       assert.equal((await finishedSession(s, named.json.sessionId)).status, 'completed');
+      // The dashboard sends every column's role: the series given as a feature is examined the same way.
+      const roles = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'taxi', predictionDomain: 'anomalies', columns: { value: { role: 'feature' }, timestamp: { role: 'timestamp' } } } });
+      assert.equal(roles.status, 200, roles.text);
+      assert.match(roles.json.messages[0].message, /^Data source 'taxi' is a time series, and the session examines one measured column, 'value': it looks for anomalies in its values, each judged among all the values and against the series' usual value at its time/);
+      assert.equal(roles.json.columns.timestamp.role, 'timestamp');
       // A table with nothing but its target to examine is refused when asked, not failed later.
       assert.equal((await s.call('PUT', '/v1/data/only-target', { json: { data: taxi.rows.slice(0, 50).map((r) => ({ value: r[1] })) } })).status, 201);
       const nothing = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'only-target', predictionDomain: 'anomalies', targetColumn: 'value' } });

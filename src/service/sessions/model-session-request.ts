@@ -79,8 +79,9 @@ export async function modelSessionDraft(services: Services, accountId: string, r
  * is the series itself; without it the model would see nothing but the timestamp's parts and flag rows
  * by their place in time (NAB's 52 labelled series: mean ROC AUC 0.40, below chance, and half of
  * nyc_taxi's rows flagged), or, the timestamp left out, nothing at all. So it is examined, also when
- * the request names it (a client asking for the anomalies of its series), and a timestamp takes part
- * only to place each value in the series: a row's time alone does not make it anomalous
+ * the request names it (a client asking for the anomalies of its series). A timestamp takes part only
+ * to place the values of a series examined alone (one measured column, however it came to be examined:
+ * the dashboard sends every column's role) in its cycle: a row's time alone does not make it anomalous
  * (bench:anomaly-series).
  */
 function anomalyColumns(columns: ColumnMap, declaredTarget: string | undefined, r: ModelSessionRequest): Message[] {
@@ -89,25 +90,25 @@ function anomalyColumns(columns: ColumnMap, declaredTarget: string | undefined, 
   for (const name of timestamps) columns[name] = { ...columns[name]!, role: 'none' };
   const targetByMetadataOnly = declaredTarget !== undefined && r.targetColumn === undefined && r.columns[declaredTarget]?.role !== 'target';
   const otherFeatures = Object.keys(columns).some((n) => n !== declaredTarget && columns[n]!.role === 'feature');
-  if (declaredTarget !== undefined && timestamps.length > 0 && !otherFeatures && isNumericType(columns[declaredTarget]!.dataType)) {
-    columns[declaredTarget] = { ...columns[declaredTarget]!, role: 'feature' };
-    // The timestamp keeps its role: it places each value in the series (jobs/compute/model-compute.ts seriesColumns).
-    columns[timestamps[0]!] = { ...columns[timestamps[0]!]!, role: 'timestamp' };
-    const named = targetByMetadataOnly ? '' : ` (a target named for an anomaly session is otherwise taken for labels and left out; here nothing else would be left to examine)`;
-    messages.push({ severity: 'informational', message: `Data source '${r.dataSourceName}' is a time series whose only measured column is its target, '${declaredTarget}': the session looks for anomalies in its values${named}, each judged among all the values and against the series' usual value at its time ('${timestamps[0]}'): its level then and its usual value at that time of day, day of the week or month. A row's time alone does not make it anomalous. The session's target column '${ANOMALY_COLUMN}' holds a negative value for anomalous rows.` });
-    return messages;
-  }
+  const targetIsTheSeries = declaredTarget !== undefined && timestamps.length > 0 && !otherFeatures && isNumericType(columns[declaredTarget]!.dataType);
   if (declaredTarget !== undefined) {
-    columns[declaredTarget] = { ...columns[declaredTarget]!, role: 'none' };
-    messages.push({ severity: 'warning', message: `Anomaly detection sessions do not accept a target column. Target column '${declaredTarget}' exists in data source '${r.dataSourceName}'; its values will not influence the results. The session's target column '${ANOMALY_COLUMN}' holds a negative value for anomalous rows. To use these values as labels, create a classification session instead.` });
+    columns[declaredTarget] = { ...columns[declaredTarget]!, role: targetIsTheSeries ? 'feature' : 'none' };
+    if (!targetIsTheSeries) messages.push({ severity: 'warning', message: `Anomaly detection sessions do not accept a target column. Target column '${declaredTarget}' exists in data source '${r.dataSourceName}'; its values will not influence the results. The session's target column '${ANOMALY_COLUMN}' holds a negative value for anomalous rows. To use these values as labels, create a classification session instead.` });
   }
-  if (timestamps.length > 0) {
-    messages.push({ severity: 'informational', message: `The timestamp '${timestamps[0]}' takes no part in anomaly detection: a row's time alone does not make it anomalous, and rows at the start or end of the data would stand out for their dates.` });
-  }
-  // Refused now rather than failed later: a session with nothing to examine cannot run.
   const examined = Object.keys(columns).filter((n) => isFeatureColumn({ name: n, dataType: columns[n]!.dataType as DataType, role: columns[n]!.role }));
+  // Refused now rather than failed later: a session with nothing to examine cannot run.
   if (examined.length === 0) {
     throw ValidationError.of('columns', `Data source '${r.dataSourceName}' has no column for the session to examine: ${Object.keys(columns).map((n) => `'${n}' (${columns[n]!.role})`).join(', ')}. Give the columns to examine the role feature${declaredTarget !== undefined ? `, or leave '${declaredTarget}' out as the target` : ''}.`);
+  }
+  if (timestamps.length > 0 && examined.length === 1 && isNumericType(columns[examined[0]!]!.dataType)) {
+    // The timestamp keeps its role: it places each value in the series (jobs/compute/model-compute.ts seriesColumns).
+    columns[timestamps[0]!] = { ...columns[timestamps[0]!]!, role: 'timestamp' };
+    const which = targetIsTheSeries
+      ? `a time series whose only measured column is its target, '${declaredTarget}': the session looks for anomalies in its values${targetByMetadataOnly ? '' : ' (a target named for an anomaly session is otherwise taken for labels and left out; here nothing else would be left to examine)'}`
+      : `a time series, and the session examines one measured column, '${examined[0]}': it looks for anomalies in its values`;
+    messages.push({ severity: 'informational', message: `Data source '${r.dataSourceName}' is ${which}, each judged among all the values and against the series' usual value at its time ('${timestamps[0]}'): its level then and its usual value at that time of day, day of the week or month. A row's time alone does not make it anomalous. The session's target column '${ANOMALY_COLUMN}' holds a negative value for anomalous rows.` });
+  } else if (timestamps.length > 0) {
+    messages.push({ severity: 'informational', message: `The timestamp '${timestamps[0]}' takes no part in anomaly detection: a row's time alone does not make it anomalous, and rows at the start or end of the data would stand out for their dates.` });
   }
   return messages;
 }
