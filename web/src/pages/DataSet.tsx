@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, get } from '../api';
-import { ConfirmButton, ErrorNote, Note, Pager, RecordTable, usePageTitle, Warnings } from '../components/ui';
+import { ConfirmButton, ErrorNote, Field, Note, Pager, RecordTable, usePageTitle, Warnings } from '../components/ui';
 import { formatBytes, formatDate } from '../lib/words';
 import type { Column, Columns, DataSetPage as DataSetData } from '../types';
 import { hasTimestamp } from '../lib/data-sets';
@@ -65,6 +65,7 @@ export function DataSetPage() {
             <ConfirmButton label="Delete data set" confirmLabel={`Delete ${name} and its rows`} onConfirm={() => remove.mutate()} />
           </div>
           <ColumnsEditor name={name} columns={d.columns} />
+          <MissingValuesEditor name={name} markers={d.missingValues ?? []} />
           <section className="card" aria-labelledby="preview-title">
             <h2 id="preview-title">Rows</h2>
             <RecordTable rows={d.data} columns={Object.keys(d.columns)} caption={`Rows ${page * pageSize + 1}–${page * pageSize + d.data.length} of ${d.totalCount.toLocaleString()}`} />
@@ -115,6 +116,33 @@ function ColumnsEditor({ name, columns }: { name: string; columns: Columns }) {
         <div className="actions">
           <button className="button primary" type="submit" disabled={changed.length === 0 || save.isPending}>Save {changed.length > 0 ? `${changed.length} change${changed.length > 1 ? 's' : ''}` : 'changes'}</button>
           {changed.length > 0 && <button type="button" className="button subtle" onClick={() => setDraft(columns)}>Undo changes</button>}
+        </div>
+      </form>
+    </section>
+  );
+}
+
+/** The data set's own markers for a missing value: cells reading one are missing in statistics and sessions. */
+function MissingValuesEditor({ name, markers }: { name: string; markers: string[] }) {
+  const queryClient = useQueryClient();
+  const [text, setText] = useState(markers.join(', '));
+  useEffect(() => setText(markers.join(', ')), [markers.join('\u0000')]);
+  const wanted = text.split(',').map((m) => m.trim()).filter((m) => m !== '');
+  const save = useMutation({
+    mutationFn: () => api<{ messages?: { severity: string; message: string }[] }>('PUT', `/v1/data/${encodeURIComponent(name)}`, { missingValues: wanted }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['data', 'one', name] }),
+  });
+  const changed = wanted.join('\u0000') !== markers.join('\u0000');
+  return (
+    <section className="card" aria-labelledby="missing-title">
+      <h2 id="missing-title">Missing values</h2>
+      <form onSubmit={(e) => { e.preventDefault(); save.mutate(); }}>
+        <Field label="What the data writes for a value it lacks" value={text} onChange={(e) => setText(e.target.value)} placeholder="-9999, unknown"
+          hint="Comma separated. Cells reading one are missing in statistics and sessions, which impute them; the rows keep them as sent. Empty cells, NA, N/A, null and ? are missing anyway." />
+        <ErrorNote error={save.error} />
+        {save.isSuccess && !changed && (save.data?.messages ?? []).map((m) => <Note key={m.message}>{m.message}</Note>)}
+        <div className="actions">
+          <button className="button primary" type="submit" disabled={!changed || save.isPending}>Save missing values</button>
         </div>
       </form>
     </section>
