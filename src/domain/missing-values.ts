@@ -56,6 +56,11 @@ export function readMissingValues(value: unknown): { markers: string[] } | { pro
   return { markers };
 }
 
+/** Markers as a stored record keeps them (a session's request, a model's artifact): none, no field. */
+export function missingValuesField(markers: readonly string[] | undefined): { missingValues?: string[] } {
+  return markers?.length ? { missingValues: [...markers] } : {};
+}
+
 /** A stored session request's own markers (sent with the request, beside its data set's). */
 export function sessionMissingValues(request: Record<string, unknown>): string[] {
   const v = request.missingValues;

@@ -8,7 +8,6 @@ import type { FeatureColumn, Frame, Task } from './frame.js';
 import { fitTextVectorizer, TextVectorizer, type SerializedTextVectorizer, type TextTarget, type VocabularyWord } from './text/text-vectorizer.js';
 import { isIdentifierName, numberIdentifier, textIdentifier, type IdentifierColumn } from './identifier-columns.js';
 import { fitSeasonalBaseline, seasonalDeviation, type SeasonalBaseline } from './timeseries/seasonal-baseline.js';
-import { MissingValues } from '../domain/missing-values.js';
 
 export type DataType = 'numeric' | 'numericMeasure' | 'string' | 'logical' | 'date' | 'text';
 
@@ -138,8 +137,6 @@ export interface SerializedFrameEncoder {
   format: 'sibyl-frame-encoder';
   version: 1;
   inputs: EncodedInput[];
-  /** The training data set's markers for a missing value (absent: none, or an encoder written before them). */
-  missingValues?: string[];
 }
 
 /** The vocabulary of one text column, as the model uses it. */
@@ -167,15 +164,12 @@ export interface UnreadValues {
 
 export class FrameEncoder {
   private readonly vectorizers = new Map<string, TextVectorizer>();
-  /** The training data set's markers for a missing value, read as missing in new rows too. */
-  private readonly markers: MissingValues | undefined;
 
   /**
    * `fitted`: the text vectorizers just fitted (they also know the terms they left out, for the
    * vocabulary); `identifiers`: the columns fitting left out as identifiers (identifier-columns.ts; not saved).
    */
-  constructor(private readonly inputs: EncodedInput[], fitted: Map<string, TextVectorizer> = new Map(), readonly identifiers: IdentifierColumn[] = [], missingValues: readonly string[] = []) {
-    this.markers = missingValues.length ? new MissingValues(missingValues) : undefined;
+  constructor(private readonly inputs: EncodedInput[], fitted: Map<string, TextVectorizer> = new Map(), readonly identifiers: IdentifierColumn[] = []) {
     for (const input of inputs) {
       if (input.dataType === 'text' && input.text) this.vectorizers.set(input.name, fitted.get(input.name) ?? new TextVectorizer(input.text));
     }
@@ -196,9 +190,8 @@ export class FrameEncoder {
    * input column is present. Given `unread`, each column's values that were present but could not be
    * read are added to it; given `far`, each numeric column's values far outside its training values.
    */
-  encode(given: RawColumns, nRows?: number, unread?: UnreadValues[], far?: FarValues[]): Frame {
-    const n = nRows ?? rowCount(given, this.inputColumns);
-    const columns = this.markers ? withoutMarkers(given, this.inputs, this.markers, n) : given;
+  encode(columns: RawColumns, nRows?: number, unread?: UnreadValues[], far?: FarValues[]): Frame {
+    const n = nRows ?? rowCount(columns, this.inputColumns);
     const out: FeatureColumn[] = [];
     for (const input of this.inputs) {
       const raw = columns[input.name];
@@ -304,19 +297,8 @@ export class FrameEncoder {
   }
 
   toJSON(): SerializedFrameEncoder {
-    return { format: 'sibyl-frame-encoder', version: 1, inputs: this.inputs, ...(this.markers ? { missingValues: [...this.markers.list] } : {}) };
+    return { format: 'sibyl-frame-encoder', version: 1, inputs: this.inputs };
   }
-}
-
-/** The input columns (a series' value column too) with cells reading a marker made missing. */
-function withoutMarkers(columns: RawColumns, inputs: readonly EncodedInput[], markers: MissingValues, n: number): RawColumns {
-  const out: RawColumns = { ...columns };
-  const names = new Set(inputs.flatMap((i) => (i.dataType === 'seasonalDeviation' ? [i.name, i.of] : [i.name])));
-  for (const name of names) {
-    const raw = columns[name];
-    if (raw !== undefined) out[name] = Array.from({ length: n }, (_, i) => (markers.has(raw[i]) ? null : raw[i]));
-  }
-  return out;
 }
 
 function expectation(dataType: Exclude<DataType, 'text'>): UnreadValues['expects'] {
@@ -406,8 +388,6 @@ function rowCount(columns: RawColumns, names: string[]): number {
 export interface EncoderOptions {
   /** A time series an anomaly model judges each value of against its time. */
   series?: SeriesColumns;
-  /** The data set's markers for a missing value (domain/missing-values.ts): kept, so new rows read them as training did. */
-  missingValues?: readonly string[];
   /** Per numeric column, the few words its training rows held for a missing number ('unknown'). */
   gapWords?: Readonly<Record<string, readonly string[]>>;
 }
@@ -467,7 +447,7 @@ export function fitFrameEncoder(specs: ColumnSpec[], columns: RawColumns, target
         throw new Error(`column ${spec.name}: unknown dataType ${String(spec.dataType)}`);
     }
   }
-  return new FrameEncoder(inputs, fitted, identifiers, opts.missingValues);
+  return new FrameEncoder(inputs, fitted, identifiers);
 }
 
 function seasonalInput(series: SeriesColumns, times: ArrayLike<RawValue>, values: ArrayLike<RawValue> | undefined): EncodedInput | undefined {
@@ -490,7 +470,7 @@ export function loadFrameEncoder(json: SerializedFrameEncoder): FrameEncoder {
   if (json.format !== 'sibyl-frame-encoder' || json.version !== 1) {
     throw new Error(`not a sibyl frame encoder (format ${String(json.format)}, version ${String(json.version)})`);
   }
-  return new FrameEncoder(json.inputs, undefined, undefined, json.missingValues);
+  return new FrameEncoder(json.inputs);
 }
 
 // ---- targets ------------------------------------------------------------------------------------

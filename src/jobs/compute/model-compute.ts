@@ -40,6 +40,7 @@ import { rowNumberColumns } from '../../ml/row-number-columns.js';
 import { CalibratedModel } from '../../ml/calibration/calibrated-model.js';
 import { decisionsFrom } from '../../ml/estimator.js';
 import { ExtremeTally, missingCode, missingCodeMessage } from '../../domain/missing-codes.js';
+import { missingValuesField } from '../../domain/missing-values.js';
 import { isNumericType } from '../../domain/columns.js';
 
 export type { ModelComputeInput, ModelComputeOutput, ModelComputeResults } from '../../service/models/model-compute-contract.js';
@@ -207,7 +208,7 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
   clock.mark('result pages', `${data.length} rows`);
   messages.push({ severity: 'debug', message: `Computation phases: ${clock.summary()}.` });
   return {
-    artifact: { format: 'sibyl-model-artifact', version: 1, domain: input.domain, targetColumn: target, keyColumn: input.keyColumn, classes, encoder: encoder.toJSON(), learner: model.toJSON(), intervals: uncertainty.intervals?.toJSON() },
+    artifact: { format: 'sibyl-model-artifact', version: 1, domain: input.domain, targetColumn: target, keyColumn: input.keyColumn, classes, encoder: encoder.toJSON(), learner: model.toJSON(), intervals: uncertainty.intervals?.toJSON(), ...missingValuesField(input.missingValues) },
     algorithm: algorithmView(model.algorithm),
     results,
     vocabularies: encoder.vocabularies(),
@@ -269,7 +270,7 @@ function detectAnomalies(input: ModelComputeInput): ModelComputeOutput {
   const series = seriesColumns(input.specs);
   // A timestamp that does not place a series' values takes no part: a row's time alone is no anomaly.
   const specs = input.specs.map((s) => ((s.role ?? '').toLowerCase() === 'timestamp' && s.name !== series?.timestamp ? { ...s, role: 'none' } : s));
-  const encoder = fitFrameEncoder(specs, values, undefined, { series, missingValues: input.missingValues, gapWords: numberGapWords(input.columns) });
+  const encoder = fitFrameEncoder(specs, values, undefined, { series, gapWords: numberGapWords(input.columns) });
   if (encoder.inputColumns.length === 0) return { failure: noFeatures(specs, encoder.identifiers) };
   const frame = encoder.encode(values, n);
   const forest = new IsolationForest({ containsAnomalies: input.containsAnomalies, contamination: input.contamination, ...(series && { measurements: 1 }) })
@@ -286,7 +287,7 @@ function detectAnomalies(input: ModelComputeInput): ModelComputeOutput {
     scored.push(row);
   }
   return {
-    artifact: { format: 'sibyl-model-artifact', version: 1, domain: 'anomalies', targetColumn: ANOMALY_COLUMN, keyColumn: input.keyColumn, classes: null, encoder: encoder.toJSON(), learner: forest.toJSON() },
+    artifact: { format: 'sibyl-model-artifact', version: 1, domain: 'anomalies', targetColumn: ANOMALY_COLUMN, keyColumn: input.keyColumn, classes: null, encoder: encoder.toJSON(), learner: forest.toJSON(), ...missingValuesField(input.missingValues) },
     algorithm: ISOLATION_FOREST,
     results: pageResults(
       { percentAnomalies: percentAnomalies(decision) },
@@ -328,7 +329,7 @@ function prepareFrames(input: ModelComputeInput, values: RawColumns, rows: numbe
   const yTest = Float64Array.from(split.test, (r) => encoded.y[r]!);
   // Text vocabularies are chosen against the training rows' target only: the held-back rows judge them.
   const textTarget = { y: yTrain, classes: encoded.task.kind === 'classification' ? encoded.task.classes.length : 0 };
-  const encoder = fitFrameEncoder(input.specs, trainColumns, textTarget, { missingValues: input.missingValues, gapWords: numberGapWords(input.columns) });
+  const encoder = fitFrameEncoder(input.specs, trainColumns, textTarget, { gapWords: numberGapWords(input.columns) });
   if (encoder.inputColumns.length === 0) return { failure: noFeatures(input.specs, encoder.identifiers) };
   const trainFrame = encoder.encode(trainColumns, split.train.length);
   const testFrame = encoder.encode(gatherColumns(columns, split.test), split.test.length);

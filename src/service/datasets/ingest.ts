@@ -16,6 +16,7 @@ import { encodeCsvInThread, type StoredBatch } from './csv-ingest-thread.js';
 import { dayFirstMessages, dialectMessages, emptyPositionalColumns, repeatedIdentityMessages, rowNameColumns, rowNameMessages, unnamedMessages, untimedDateMessages, yearColumnMessages, missingCodeMessages, numberWordsMessages } from './upload-columns.js';
 import { copyOrMerge } from './segment-builder.js';
 import { MISSING_MARKERS } from '../../domain/cells.js';
+import { listInWords } from '../../domain/wording.js';
 
 /**
  * Rows per COPY statement. Each is its own short transaction, so a reader waits behind at most
@@ -179,8 +180,7 @@ function missingValuesMessages(requested: string[] | undefined, stored: string[]
 }
 
 function quoteList(markers: readonly string[]): string {
-  const q = markers.map((m) => `'${m}'`);
-  return q.length <= 1 ? q.join('') : `${q.slice(0, -1).join(', ')} or ${q[q.length - 1]}`;
+  return listInWords(markers.map((m) => `'${m}'`), 'or');
 }
 
 const MISSING_MARKERS_TEXT = [...MISSING_MARKERS].join(' ');

@@ -32,6 +32,8 @@ export interface ModelArtifact {
   learner: SerializedModel;
   /** Regression: the conformal interval model (artifacts written before it have none). */
   intervals?: SerializedConformal;
+  /** The training data's markers for a missing value (domain/missing-values.ts), read as missing in predict records too. */
+  missingValues?: string[];
 }
 
 export interface AlgorithmView {

@@ -26,7 +26,7 @@ export interface ModelComputeInput {
   containsAnomalies: boolean;
   /** Anomalies: the share of rows to flag, when the client knows it (otherwise estimated). */
   contamination?: number;
-  /** The data set's markers for a missing value: already missing in `columns`, kept with the model for predict. */
+  /** The markers for a missing value the rows were loaded with (already missing in `columns`): kept with the model for predict. */
   missingValues?: string[];
   /** Contest work budget in training cells (contestWorkBudget). */
   workBudget: number;

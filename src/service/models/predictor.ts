@@ -3,6 +3,7 @@
  * in the target (class, number, or `anomaly` score). Columns the model does not know are echoed but
  * ignored; missing features and unseen categories are missing values to the model.
  */
+import { MissingValues } from '../../domain/missing-values.js';
 import { loadFrameEncoder, type FrameEncoder, type RawColumns, type UnreadValues, type FarValues } from '../../ml/encode.js';
 import { decisionsFrom, type Model } from '../../ml/estimator.js';
 import type { Frame } from '../../ml/frame.js';
@@ -41,12 +42,15 @@ export class Predictor {
 
   /** Input columns the encoder reads as numbers: for these, JSON numbers are passed through untouched. */
   private readonly numericInputs: Set<string>;
+  /** The training data's markers for a missing value: a record's cell reading one is missing, as in training. */
+  private readonly markers: MissingValues | undefined;
 
   constructor(readonly artifact: ModelArtifact) {
     if (artifact.format !== 'sibyl-model-artifact') throw new Error(`not a sibyl model artifact (format ${String(artifact.format)})`);
     this.encoder = loadFrameEncoder(artifact.encoder);
     const specs = (artifact.encoder as { inputs?: { name: string; dataType: string }[] }).inputs ?? [];
     this.numericInputs = new Set(specs.filter((i) => i.dataType === 'numeric' || i.dataType === 'numericMeasure').map((i) => i.name));
+    this.markers = artifact.missingValues?.length ? new MissingValues(artifact.missingValues) : undefined;
     // One loader for every kind and artifact version (older ones are migrated, not refused).
     this.model = loadModel(artifact.learner);
     if (artifact.intervals) this.intervals = ConformalRegressor.load(artifact.intervals, loadTrainedModel);
@@ -109,7 +113,7 @@ export class Predictor {
     const problem = this.explanationsUnavailable(records.length);
     if (problem) throw new ExplanationUnavailable(problem);
     const rows = records.map(echo);
-    return this.encoder.encode(inputColumns(records, rows, this.encoder.inputColumns, this.numericInputs).columns, records.length);
+    return this.encoder.encode(inputColumns(records, rows, this.encoder.inputColumns, this.numericInputs, this.markers).columns, records.length);
   }
 
   private explanationView(e: Explanation): ExplanationsView {
@@ -137,7 +141,7 @@ export class Predictor {
     const names = this.encoder.inputColumns;
     const unread: UnreadValues[] = [];
     const far: FarValues[] = [];
-    const { columns, absent } = inputColumns(records, rows, names, this.numericInputs);
+    const { columns, absent } = inputColumns(records, rows, names, this.numericInputs, this.markers);
     const frame = this.encoder.encode(columns, records.length, unread, far);
     return { rows, frame, messages: predictionInputMessages(records.length, names, absent, unread, () => this.otherColumns(records), far) };
   }
@@ -208,9 +212,10 @@ function echo(record: Record<string, unknown>): Record<string, string> {
 
 /**
  * The input columns of the records, and per input column the records that do not hold it at all (an
- * empty or null value is held: the echo makes it '', an absent one stays undefined).
+ * empty or null value is held: the echo makes it '', an absent one stays undefined). A value reading
+ * one of the `markers` is held, and empty.
  */
-function inputColumns(records: Record<string, unknown>[], rows: Record<string, string>[], names: string[], numeric: Set<string>): { columns: RawColumns; absent: number[] } {
+function inputColumns(records: Record<string, unknown>[], rows: Record<string, string>[], names: string[], numeric: Set<string>, markers?: MissingValues): { columns: RawColumns; absent: number[] } {
   const columns: RawColumns = {};
   const absent = new Array<number>(names.length).fill(0);
   names.forEach((name, j) => {
@@ -221,6 +226,7 @@ function inputColumns(records: Record<string, unknown>[], rows: Record<string, s
       for (let i = 0; i < rows.length; i++) values[i] = rows[i]![name];
     }
     for (let i = 0; i < rows.length; i++) if (values[i] === undefined) absent[j]!++;
+    if (markers) for (let i = 0; i < rows.length; i++) if (markers.has(values[i])) values[i] = '';
     // Numbers only reach numeric inputs, whose encoding takes them as they are (encode.ts).
     columns[name] = values as ArrayLike<string | undefined>;
   });

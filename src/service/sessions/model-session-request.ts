@@ -2,6 +2,7 @@
  * Turns a validated POST /sessions/model request into a session draft: resolves the data source,
  * the target column (named, or a column with role target) and the column metadata in effect.
  */
+import { missingValuesField } from '../../domain/missing-values.js';
 import { isFeatureColumn, type DataType } from '../../ml/encode.js';
 import { columnNamed, isNumericType, type ColumnMap, type ColumnPatchMap } from '../../domain/columns.js';
 import { mergeColumns } from '../../domain/infer.js';
@@ -54,7 +55,7 @@ export async function modelSessionDraft(services: Services, accountId: string, r
     }
   }
   const extraParameters = { ...r.extraParameters };
-  const request: Record<string, unknown> = { extraParameters, ...(dataset.view ? { dataSourceType: 'view' } : {}), ...(r.missingValues?.length ? { missingValues: r.missingValues } : {}) };
+  const request: Record<string, unknown> = { extraParameters, ...(dataset.view ? { dataSourceType: 'view' } : {}), ...missingValuesField(r.missingValues) };
   if (r.predictionDomain === 'classification') {
     extraParameters.balance = r.balance;
     request.balance = r.balance;

@@ -2,6 +2,7 @@
  * Forecast sessions (spec endpoint 6): the request checked against the data set, then the runner
  * that computes the forecast in a worker thread.
  */
+import { missingValuesField } from '../../domain/missing-values.js';
 import { formatOffset } from '../../domain/dates.js';
 import { addPeriods, periodStart, periodsBetween, seasonalPeriods } from '../../ml/timeseries/prepare.js';
 import type { SessionRecord } from '../../store/sessions-store.js';
@@ -53,7 +54,7 @@ export async function createForecastSession(services: Services, accountId: strin
       startDate: formatOffset(start), endDate: formatOffset(end), resultInterval: capitalised(interval),
       availablePredictionIntervals: PREDICTION_LEVELS.map(String), extraParameters: {},
       ...(dataset.view ? { dataSourceType: 'view' } : {}),
-      ...(r.missingValues?.length ? { missingValues: r.missingValues } : {}),
+      ...missingValuesField(r.missingValues),
     },
   });
 }

@@ -3,6 +3,7 @@
  * that estimates the event's effect in a worker thread. Features describing the event are set to
  * role `none` by the caller; the remaining features are controls.
  */
+import { missingValuesField } from '../../domain/missing-values.js';
 import { formatOffset } from '../../domain/dates.js';
 import { addPeriods, periodsBetween, periodStart, type Interval } from '../../ml/timeseries/prepare.js';
 import type { SessionRecord } from '../../store/sessions-store.js';
@@ -58,7 +59,7 @@ export async function createImpactSession(services: Services, accountId: string,
       startDate: formatOffset(start), endDate: formatOffset(end), resultInterval: capitalised(interval),
       eventName: r.eventName, extraParameters: { event: r.eventName }, availablePredictionIntervals: ['0.5'],
       ...(dataset.view ? { dataSourceType: 'view' } : {}),
-      ...(r.missingValues?.length ? { missingValues: r.missingValues } : {}),
+      ...missingValuesField(r.missingValues),
     },
   });
 }

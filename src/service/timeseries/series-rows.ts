@@ -35,9 +35,9 @@ export interface SeriesInput {
 
 /**
  * Rows go through the columnar loader (no object per row): numbers into typed arrays, timestamps
- * and logical cells dictionary-encoded and each distinct text parsed once.
+ * and logical cells dictionary-encoded and each distinct text parsed once. `missingValues`: a session's
+ * own markers for a missing value, read as missing beside the data set's.
  */
-/** `missingValues`: a session's own markers for a missing value, read as missing beside the data set's. */
 export async function loadSeries(services: Services, dataset: DatasetRecord, spec: Pick<SeriesColumns, 'columns' | 'target' | 'timestamp' | 'features'>, interval: Interval, missingValues: readonly string[] = []): Promise<SeriesInput> {
   const names = [spec.target, ...spec.features];
   const logical = names.map((n) => spec.columns[n]!.dataType === 'logical');
