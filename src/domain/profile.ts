@@ -8,6 +8,7 @@ import { isMissingCell, LOGICAL_WORDS, MISSING_MARKERS, numberNotation, decimalV
 import type { MissingValues } from './missing-values.js';
 import { ExtremeTally, type Extremes } from './missing-codes.js';
 import { parseDate } from './dates.js';
+import { ProseTally, type ProseEvidence } from './prose.js';
 
 export interface ColumnProfile {
   /** Type suggested by the values alone; 'string' when every value is missing. */
@@ -35,6 +36,8 @@ export interface ColumnProfile {
    * which count as missing (NUMBER_WORDS). Absent when every present cell is a number.
    */
   missingWords?: { word: string; count: number }[];
+  /** A column of words read as text (dataType 'text', prose.ts): the evidence, for the upload's message. */
+  prose?: ProseEvidence;
 }
 
 /**
@@ -93,6 +96,7 @@ export class ColumnProfiler {
   /** Cells of a numeric column that are no number, by word (null: too many different ones). */
   private words: Map<string, number> | null = new Map();
   private wordCells = 0;
+  private readonly prose = new ProseTally();
 
   /** One cell: null, undefined and blank strings are missing; JSON numbers and booleans are typed. */
   add(value: unknown): void {
@@ -138,7 +142,9 @@ export class ColumnProfiler {
       const counted = this.dateSet === null ? {} : { distinctDates: this.dateSet.size };
       return { ...base, dataType: 'date', uniqueDates: distinct && this.missing === 0, ...counted };
     }
-    return this.dayFirst && this.dayPast12 ? { ...base, dataType: 'string', dayFirstDates: true } : { ...base, dataType: 'string' };
+    if (this.dayFirst && this.dayPast12) return { ...base, dataType: 'string', dayFirstDates: true };
+    const prose = this.prose.evidence();
+    return prose ? { ...base, dataType: 'text', prose } : { ...base, dataType: 'string' };
   }
 
   private addNumber(n: number): void {
@@ -180,6 +186,7 @@ export class ColumnProfiler {
     if (this.logical) this.noteLogical(s);
     if (this.date) this.addDateCandidate(s);
     if (this.dayFirst) this.noteDayFirst(s);
+    if (!this.date) this.prose.add(s);
   }
 
   private noteDayFirst(s: string): void {

@@ -2,7 +2,8 @@
  * Text columns over HTTP: a classification session on real reviews (fine-food fixture) with the
  * review declared `text` stores its vocabulary; /v1/vocabulary lists it (by data source, by
  * session, paged) and /v1/vocabulary/<id> gives ranked words and the stop words; prediction uses
- * the saved vocabulary (a complaint scores higher for `other` than praise does).
+ * the saved vocabulary (a complaint scores higher for `other` than praise does). Uploaded as it is,
+ * the review is inferred text (domain/prose.ts), so a session with nothing declared learns from it.
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -79,6 +80,25 @@ describe('vocabularies over HTTP', () => {
     const [bad, good] = r.json.data;
     assert.ok(Number(bad['score:other']) > Number(good['score:other']), JSON.stringify(r.json.data));
     assert.equal(good.score, 'great');
+  });
+
+  it('a table of reviews uploaded as it is: the review is read as text, the upload says so, and a session with nothing declared learns from its words', async () => {
+    const lines = readFileSync(fixturePath('text', 'fine_foods.csv'), 'utf8').split('\n');
+    const up = await s.call('PUT', '/v1/data/asSent', { body: lines.slice(0, 601).join('\n'), headers: { 'content-type': 'text/csv' } });
+    assert.equal(up.status, 201, up.text);
+    assert.deepEqual(Object.fromEntries(Object.entries(up.json.columns).map(([n, c]: [string, any]) => [n, c.dataType])), { product: 'string', review: 'text', score: 'string' });
+    const said = up.json.messages.find((m: any) => /^Column 'review' holds prose/.test(m.message));
+    assert.match(said?.message ?? '', /\(each of its 600 cells different, \d+ words each on average\): it is read as text.*Declare its dataType string/, JSON.stringify(up.json.messages));
+    const r = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'asSent', predictionDomain: 'classification', targetColumn: 'score' } });
+    assert.equal(r.status, 200, r.text);
+    const done = await completedSession(s, r.json.sessionId, 300_000);
+    assert.equal(done.status, 'completed', JSON.stringify(done.messages));
+    assert.ok(!done.messages.some((m: any) => /review/.test(m.message) && m.severity === 'warning'), JSON.stringify(done.messages));
+    const vocabularies = (await s.call('GET', `/v1/vocabulary?createdFromSession=${r.json.sessionId}`)).json.items;
+    assert.deepEqual(vocabularies.map((v: any) => v.columnName), ['review']);
+    const results = await s.call('GET', `/v1/sessions/${r.json.sessionId}/results`);
+    assert.ok(Number(results.json.metrics.rocAreaUnderCurve) > 0.6, JSON.stringify(results.json.metrics));
+    assert.equal((await s.call('DELETE', '/v1/data/asSent?cascade=vocabulary')).status, 204);
   });
 
   it('deleting the data set with cascade=vocabulary removes its vocabularies', async () => {

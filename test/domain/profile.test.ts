@@ -201,3 +201,25 @@ test('a column of numbers with a few words in it stays one of numbers, the words
   assert.equal(profileOf(column(readFixture('classification/titanic.csv'), 'Age')).dataType, 'string');
   assert.equal(profileOf(horsepower).missingWords, undefined);
 });
+
+test('prose: a column of reviews is text (AutoGluon\'s rule: over 1 % different values, three words each on average); categories and names are not', () => {
+  const foods = profileTable(readFixture('text/fine_foods.csv'));
+  assert.deepEqual(Object.values(foods).map((c) => c.dataType), ['string', 'text', 'string']); // product codes, reviews, great/other
+  assert.equal(foods.review!.prose!.sampled, foods.review!.present);
+  assert.ok(foods.review!.prose!.distinct > 1400 && foods.review!.prose!.meanWords > 50, JSON.stringify(foods.review!.prose));
+  const phrases = Array.from({ length: 60 }, (_, i) => `store number ${i} downtown`);
+  // 60 four-word values among 1,200 cells (5 %): text; among 12,000 cells of which 5,000 are read (1.2 %): still text.
+  assert.equal(typeOf(Array.from({ length: 1200 }, (_, i) => phrases[i % 60])), 'text');
+  assert.equal(typeOf(Array.from({ length: 12_000 }, (_, i) => phrases[i % 60])), 'text');
+  // Among 10,000 cells, the first 5,000 holding only 40 of them (0.8 %): categories.
+  assert.equal(typeOf(Array.from({ length: 10_000 }, (_, i) => phrases[i % (i < 5000 ? 40 : 60)])), 'string');
+  // Fewer than 20 different values are categories however long and however few the rows.
+  assert.equal(typeOf(Array.from({ length: 100 }, (_, i) => phrases[i % 19])), 'string');
+  // Two words a value, each its own: names, not prose.
+  assert.equal(typeOf(Array.from({ length: 500 }, (_, i) => `Person ${i}`)), 'string');
+  // Words are runs between any white space.
+  assert.equal(typeOf(Array.from({ length: 50 }, (_, i) => `a\tb\u00a0c${i}`)), 'text');
+  assert.equal(typeOf(Array.from({ length: 50 }, (_, i) => `a\u00a0\u00a0b${i}`)), 'string');
+  // Dates written with words stay dates.
+  assert.equal(typeOf(Array.from({ length: 50 }, (_, i) => `Jan ${1 + (i % 28)}, ${1990 + i}`)), 'date');
+});

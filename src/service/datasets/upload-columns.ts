@@ -84,6 +84,22 @@ export function dayFirstMessages(profiles: Record<string, ColumnProfile>, column
 }
 
 /**
+ * Columns of words read as text because they hold prose (profile.ts, prose.ts): the sender of a table
+ * with a column of reviews learns why its type is text, and how to have categories instead.
+ */
+export function proseMessages(profiles: Record<string, ColumnProfile>, columns: ColumnMap): Message[] {
+  return Object.keys(columns).flatMap((name) => {
+    const prose = profiles[name]?.prose;
+    if (!prose || columns[name]!.dataType !== 'text') return [];
+    const among = prose.distinct === prose.sampled ? `each of its ${prose.sampled} cells different` : `${prose.distinct} different values among ${prose.sampled} cells`;
+    return [{
+      severity: 'informational' as const,
+      message: `Column '${name}' holds prose (${among}, ${prose.meanWords.toFixed(0)} words each on average): it is read as text, so models learn from its words and word pairs (a session lists them under /v1/vocabulary). Declare its dataType string to treat each value as a category instead.`,
+    }];
+  });
+}
+
+/**
  * An upload whose rows repeat an identity keeps the last row of each (upsert by key or timestamp):
  * several series stacked in one table (a date, a region, the sales) lost all but one series' rows
  * without a word.
