@@ -14,7 +14,11 @@ export interface JobKind<T> {
   name: string;
   claim(holder: string, leaseMs: number): Promise<T | undefined>;
   renew(job: T, holder: string, leaseMs: number): Promise<boolean>;
-  run(job: T, holder: string): Promise<void>;
+  /**
+   * `lost` is aborted when a renewal finds the lease gone: the job was deleted (a client deleting a
+   * running session, which the original service's clients do to stop one) or is held by another worker.
+   */
+  run(job: T, holder: string, lost: AbortSignal): Promise<void>;
   /** Gives back every unfinished job the worker `owner` holds under any claim, so another worker takes them at once. */
   release?(owner: string): Promise<number>;
   /** Gives back one job whose run lost the database midway, so it runs again (here or elsewhere) at once. */
@@ -124,10 +128,14 @@ export class JobLoop {
 
   private launch(kind: JobKind<unknown>, job: unknown, holder: string): void {
     this.running++;
+    const lost = new AbortController();
     const renew = setInterval(() => {
-      kind.renew(job, holder, this.leaseMs).catch((e) => this.opts.log?.error({ err: e }, `lease renewal of ${kind.name} failed`));
+      kind.renew(job, holder, this.leaseMs).then(
+        (held) => { if (!held && !lost.signal.aborted) lost.abort(new LeaseLostError(kind.name)); },
+        (e) => this.opts.log?.error({ err: e }, `lease renewal of ${kind.name} failed`),
+      );
     }, Math.max(1000, this.leaseMs / 3));
-    const p = kind.run(job, holder)
+    const p = kind.run(job, holder, lost.signal)
       .catch(async (e) => {
         if (!isConnectionLoss(e) || !kind.giveBack) {
           this.opts.log?.error({ err: e }, `${kind.name} job failed`);
@@ -146,5 +154,12 @@ export class JobLoop {
         this.poke();
       });
     this.inFlight.add(p);
+  }
+}
+
+/** Why a job's run was stopped: its row is gone (deleted) or another worker holds it. */
+export class LeaseLostError extends Error {
+  constructor(kind: string) {
+    super(`the ${kind} was deleted, or another worker holds it, while it ran`);
   }
 }
