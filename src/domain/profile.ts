@@ -27,6 +27,12 @@ export interface ColumnProfile {
    * no date, so the column is text, and the upload says why.
    */
   dayFirstDates?: boolean;
+  /**
+   * A date column read month first whose every value shares its first number while the second varies
+   * ('01/01/1991', '01/04/1991', '01/07/1991': a quarterly series dated on the 1st, written day first):
+   * month first, every date falls on a day 1–12 of one month. `first` is that shared number; `example` a cell.
+   */
+  dayFirstLikely?: { first: number; example: string };
   /** A column of whole numbers rising from row to row, none missing, as row numbers or row names are. */
   risingWholeNumbers?: boolean;
   /** A column of numbers: its extremes (missing-codes.ts: a code for a missing value among them). */
@@ -86,6 +92,11 @@ export class ColumnProfiler {
   private lastDate = NaN;
   private dayFirst = true;
   private dayPast12 = false;
+  /** Bit n set: some d/m/y cell's first (second) number is n. */
+  private firstNumbers = 0;
+  private secondNumbers = 0;
+  private dayFirstExample = '';
+  private exampleAlike = false;
   private rising = true;
   private lastWhole = -Infinity;
   /** The currency symbol of the column's numbers, '' until one is seen. */
@@ -140,7 +151,9 @@ export class ColumnProfiler {
     if (this.date) {
       const distinct = !this.dateRepeated && (this.dateSet !== null || this.increasing || this.decreasing);
       const counted = this.dateSet === null ? {} : { distinctDates: this.dateSet.size };
-      return { ...base, dataType: 'date', uniqueDates: distinct && this.missing === 0, ...counted };
+      const oneFirst = this.dayFirst && !this.dayPast12 && this.present >= 3 && bitCount(this.firstNumbers) === 1 && bitCount(this.secondNumbers) > 1;
+      const likely = oneFirst ? { dayFirstLikely: { first: 31 - Math.clz32(this.firstNumbers), example: this.dayFirstExample } } : {};
+      return { ...base, dataType: 'date', uniqueDates: distinct && this.missing === 0, ...counted, ...likely };
     }
     if (this.dayFirst && this.dayPast12) return { ...base, dataType: 'string', dayFirstDates: true };
     const prose = this.prose.evidence();
@@ -195,6 +208,15 @@ export class ColumnProfiler {
     const month = m ? Number(m[2]) : 0;
     if (day < 1 || day > 31 || month < 1 || month > 12) this.dayFirst = false;
     else if (day > 12) this.dayPast12 = true;
+    else {
+      this.firstNumbers |= 1 << day;
+      this.secondNumbers |= 1 << month;
+      // An example whose two numbers differ shows the reading best.
+      if (!this.dayFirstExample || (day !== month && this.exampleAlike)) {
+        this.dayFirstExample = s;
+        this.exampleAlike = day === month;
+      }
+    }
   }
 
   // parseNumberCell's rule (numberNotation, finite), with the notation telling integers apart; a
@@ -320,4 +342,10 @@ export class TableProfiler {
     }
     return profiler;
   }
+}
+
+function bitCount(x: number): number {
+  let n = 0;
+  for (let v = x >>> 0; v; v &= v - 1) n++;
+  return n;
 }

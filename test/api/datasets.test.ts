@@ -2,6 +2,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { backends } from '../support/backends.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { readFixture } from '../support/fixtures.js';
 
 /** The spec's worked example: one row per player, a 0/1 label, ratio features with empty cells. */
 function cheaterCsv(n: number): string {
@@ -168,6 +169,27 @@ for (const backend of await backends()) {
         assert.deepEqual(ok.json.messages, [], name);
       }
       for (const name of ['uk', 'us', 'iso', 'named']) assert.equal((await s.call('DELETE', `/v1/data/${name}`)).status, 204);
+    });
+
+    it('a quarterly series written day first with no day past 12 (fpp2 ausbeer as a UK spreadsheet writes it) is read month first, and the upload says every date falls in January', async () => {
+      const beer = readFixture('forecast/fpp2/ausbeer.csv');
+      const rows = beer.rows.slice(0, 12).map(([date, value]) => {
+        const [y, m, d] = date!.split('-');
+        return `${d}/${m}/${y},${value}`;
+      });
+      const up = await s.call('PUT', '/v1/data/ukbeer', { body: `Quarter,Beer\n${rows.join('\n')}\n`, headers: { 'content-type': 'text/csv' } });
+      assert.equal(up.status, 201, up.text);
+      assert.deepEqual([up.json.columns.Quarter.dataType, up.json.columns.Quarter.role], ['date', 'timestamp']);
+      assert.deepEqual(up.json.messages.map((m: { severity: string }) => m.severity), ['warning'], JSON.stringify(up.json.messages));
+      assert.equal(up.json.messages[0].message, "Column 'Quarter' holds dates such as '01/04/1956' whose first number is always 1 while the second changes. Sibyl reads them month first, as the original service did, so every one falls on a day from 1 to 12 of January. If they were written day first (1 April for '01/04/1956'), send them as 1956-04-01 (ISO 8601): read as they are, sessions work on the wrong dates.");
+      // The same series written month first, as the original service read it, gets no word.
+      const us = beer.rows.slice(0, 12).map(([date, value]) => {
+        const [y, m, d] = date!.split('-');
+        return `${m}/${d}/${y},${value}`;
+      });
+      const ok = await s.call('PUT', '/v1/data/usbeer', { body: `Quarter,Beer\n${us.join('\n')}\n`, headers: { 'content-type': 'text/csv' } });
+      assert.deepEqual(ok.json.messages, []);
+      for (const name of ['ukbeer', 'usbeer']) assert.equal((await s.call('DELETE', `/v1/data/${name}`)).status, 204);
     });
 
     it('a spreadsheet\'s empty columns at its edge (a header ending ",,") are left out, saying so; an unnamed column with values is named by its position', async () => {

@@ -223,3 +223,15 @@ test('prose: a column of reviews is text (AutoGluon\'s rule: over 1 % different 
   // Dates written with words stay dates.
   assert.equal(typeOf(Array.from({ length: 50 }, (_, i) => `Jan ${1 + (i % 28)}, ${1990 + i}`)), 'date');
 });
+
+test('dates read month first whose first number never changes while the second does: day first likely (UK monthly or quarterly series)', () => {
+  const likely = (values: unknown[]) => profileOf(values).dayFirstLikely;
+  assert.deepEqual(likely(['01/01/1991', '01/04/1991', '01/07/1991', '01/10/1991']), { first: 1, example: '01/04/1991' });
+  assert.equal(profileOf(['01/01/1991', '01/04/1991', '01/07/1991']).dataType, 'date', 'still read month first, as the original service did');
+  assert.deepEqual(likely(['5/1/2017', '5/2/2017', '5/3/2017']), { first: 5, example: '5/1/2017' });
+  assert.equal(likely(['01/01/1991', '04/01/1991', '07/01/1991']), undefined, 'month first on the 1st: the second number stays');
+  assert.equal(likely(['01/01/1991', '01/01/1992', '01/01/1993']), undefined, 'yearly on 1 January: neither changes');
+  assert.equal(likely(['01/01/1991', '01/02/1991']), undefined, 'two dates tell nothing');
+  assert.equal(likely(['01/07/1991', '02/07/1991', '03/07/1991']), undefined);
+  assert.equal(likely(['1991-01-01', '1991-04-01', '1991-07-01']), undefined);
+});

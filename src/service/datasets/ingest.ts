@@ -13,7 +13,7 @@ import type { CsvDialect } from './csv-dialect.js';
 import { RowEncoder } from './row-encoder.js';
 import { DatasetWriter, DEFAULT_WRITER_LEASE_MS } from './dataset-writer.js';
 import { encodeCsvInThread, type StoredBatch } from './csv-ingest-thread.js';
-import { dayFirstMessages, dialectMessages, emptyPositionalColumns, repeatedIdentityMessages, rowNameColumns, rowNameMessages, unnamedMessages, untimedDateMessages, yearColumnMessages, missingCodeMessages, numberWordsMessages, proseMessages } from './upload-columns.js';
+import { dayFirstMessages, dialectMessages, emptyPositionalColumns, repeatedIdentityMessages, rowNameColumns, rowNameMessages, unnamedMessages, untimedDateMessages, yearColumnMessages, missingCodeMessages, numberWordsMessages, proseMessages, dayFirstLikelyMessages } from './upload-columns.js';
 import { copyOrMerge } from './segment-builder.js';
 import { MISSING_MARKERS } from '../../domain/cells.js';
 import { listInWords } from '../../domain/wording.js';
@@ -131,7 +131,7 @@ async function write(db: Db, writer: DatasetWriter, req: IngestRequest): Promise
   for (const name of rowNames) inferred[name] = { ...inferred[name]!, role: 'none' };
   const columns = mergeColumns(inferred, stored, req.requestedColumns);
   validateColumns(columns);
-  const messages = [...dialectMessages(dialect), ...unnamedMessages(unnamed), ...rowNameMessages(rowNames, profiles), ...dayFirstMessages(profiles, columns), ...proseMessages(profiles, columns), ...untimedDateMessages(profiles, columns), ...yearColumnMessages(profiles, columns), ...missingCodeMessages(profiles, columns), ...numberWordsMessages(profiles, columns)];
+  const messages = [...dialectMessages(dialect), ...unnamedMessages(unnamed), ...rowNameMessages(rowNames, profiles), ...dayFirstMessages(profiles, columns), ...dayFirstLikelyMessages(profiles, columns), ...proseMessages(profiles, columns), ...untimedDateMessages(profiles, columns), ...yearColumnMessages(profiles, columns), ...missingCodeMessages(profiles, columns), ...numberWordsMessages(profiles, columns)];
   const finalIdentity = identity ?? findIdentity(columns);
   const identityColumn = finalIdentity.kind === 'none' ? null : finalIdentity.column;
   const datasets = new DatasetsStore(db);

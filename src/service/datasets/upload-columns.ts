@@ -83,6 +83,30 @@ export function dayFirstMessages(profiles: Record<string, ColumnProfile>, column
     }));
 }
 
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/**
+ * Dates that are read month first, as the original service read them, but whose first number never
+ * changes while the second runs through months: a monthly or quarterly series written day first (as
+ * UK and EU spreadsheets write 1 July 1991: 01/07/1991). Read as sent, every date falls on a day 1–12
+ * of one month, and a forecast by month or quarter fills the months between with the imputation
+ * (a quarterly beer series forecast as 0, 0, 788, 0). Said, since no day past 12 gives it away.
+ */
+export function dayFirstLikelyMessages(profiles: Record<string, ColumnProfile>, columns: ColumnMap): Message[] {
+  return Object.keys(columns).flatMap((name) => {
+    const likely = profiles[name]?.dayFirstLikely;
+    if (!likely || columns[name]!.dataType !== 'date') return [];
+    const month = MONTHS[likely.first - 1];
+    const [first, second, year] = likely.example.split(/[/.\-\s]/);
+    const iso = year && year.length === 4 ? `${year}-${second!.padStart(2, '0')}-${first!.padStart(2, '0')}` : undefined;
+    return [{
+      severity: 'warning' as const,
+      message: `Column '${name}' holds dates such as '${likely.example}' whose first number is always ${likely.first} while the second changes. Sibyl reads them month first, as the original service did, so every one falls on a day from 1 to 12 of ${month}. ` +
+        `If they were written day first (${likely.first} ${MONTHS[Number(second) - 1]} for '${likely.example}'), send them as ${iso ?? 'year-month-day'} (ISO 8601): read as they are, sessions work on the wrong dates.`,
+    }];
+  });
+}
+
 /**
  * Columns of words read as text because they hold prose (profile.ts, prose.ts): the sender of a table
  * with a column of reviews learns why its type is text, and how to have categories instead.
