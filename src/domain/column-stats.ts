@@ -1,14 +1,16 @@
 /**
  * Summary statistics of one column (`GET /v1/data/<name>/stats`, the original's May 2018 shape):
- * counts of values, missing cells and cells that do not fit a numeric column; min, max, mean,
+ * counts of values, missing cells and cells that do not fit a numeric or date column; min, max, mean,
  * median (the lower middle value for an even count, as the original's docs define it), mode,
- * population variance and standard deviation of the numbers; and a distribution: ten equal-width
+ * population variance and standard deviation of the numbers (a date column's min, max and median by time,
+ * written as stored); and a distribution: ten equal-width
  * ranges for numbers, the twenty most frequent values otherwise. Numbers stay exact for any data
  * set size that fits in memory; distinct values are counted exactly.
  */
 import { isMissingCell, isMissingOrMarker, parseNumberCell } from './cells.js';
 import { ColumnProfiler } from './profile.js';
 import { isNumericType } from './columns.js';
+import { parseDate } from './dates.js';
 
 export interface ColumnStats {
   totalCount: number;
@@ -34,6 +36,8 @@ export function columnStats(values: readonly string[], dataType: string): Column
   let errors = 0;
   const numeric = isNumericType(dataType);
   const typed = dataType !== 'string' && dataType !== 'text';
+  // Dates by time, not as text ('12/31/2016' is not after '01/05/2017'): each present cell with its instant.
+  const dates: { t: number; v: string }[] | null = dataType === 'date' ? [] : null;
   for (const v of values) {
     profiler.add(v);
     // A marker such as NA is a missing number, date or truth value; in a string column it may be a value ('NA', North America).
@@ -43,6 +47,10 @@ export function columnStats(values: readonly string[], dataType: string): Column
       const x = parseNumberCell(v);
       if (Number.isFinite(x)) numbers.push(x);
       else errors++;
+    } else if (dates) {
+      const t = parseDate(v.trim());
+      if (t === null) errors++;
+      else dates.push({ t, v });
     }
   }
   let mode: string | null = null;
@@ -52,6 +60,14 @@ export function columnStats(values: readonly string[], dataType: string): Column
     totalCount: values.length, missingCount: missing, errorCount: errors, distinctCount: counts.size,
     suggestedType: profiler.result().dataType, mode,
   };
+  if (dates && dates.length > 0) {
+    dates.sort((a, b) => a.t - b.t);
+    const top = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 20);
+    return {
+      ...base, min: dates[0]!.v, max: dates[dates.length - 1]!.v, mean: null, median: dates[Math.floor((dates.length - 1) / 2)]!.v,
+      stddev: null, variance: null, distribution: top.map(([value, count]) => ({ value, count })),
+    };
+  }
   if (!numeric || numbers.length === 0) {
     const sorted = [...counts.keys()].sort();
     const top = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 20);

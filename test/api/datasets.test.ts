@@ -171,7 +171,7 @@ for (const backend of await backends()) {
       for (const name of ['uk', 'us', 'iso', 'named']) assert.equal((await s.call('DELETE', `/v1/data/${name}`)).status, 204);
     });
 
-    it('a quarterly series written day first with no day past 12 (fpp2 ausbeer as a UK spreadsheet writes it) is read month first, and the upload says every date falls in January', async () => {
+    it('a quarterly series written day first with no day past 12 (fpp2 ausbeer as a UK spreadsheet writes it) is read month first, and the upload says every date falls in January; statistics order dates by time', async () => {
       const beer = readFixture('forecast/fpp2/ausbeer.csv');
       const rows = beer.rows.slice(0, 12).map(([date, value]) => {
         const [y, m, d] = date!.split('-');
@@ -189,6 +189,9 @@ for (const backend of await backends()) {
       });
       const ok = await s.call('PUT', '/v1/data/usbeer', { body: `Quarter,Beer\n${us.join('\n')}\n`, headers: { 'content-type': 'text/csv' } });
       assert.deepEqual(ok.json.messages, []);
+      // Statistics order dates by time, not as text.
+      const stats = (await s.call('GET', '/v1/data/usbeer/stats')).json.columns.Quarter;
+      assert.deepEqual([stats.min, stats.median, stats.max, stats.errorCount], ['01/01/1956', '04/01/1957', '10/01/1958', 0]);
       for (const name of ['ukbeer', 'usbeer']) assert.equal((await s.call('DELETE', `/v1/data/${name}`)).status, 204);
     });
 
