@@ -167,8 +167,10 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
     });
     page.on('response', (r) => {
       const path = new URL(r.url()).pathname;
-      // Expected: "am I signed in?" before sign-up (401), and the sign-up with a too-short password (400).
-      const expected = (r.status() === 401 && path === '/auth/session') || (r.status() === 400 && path === '/auth/signup');
+      // Expected: "am I signed in?" before sign-up (401), the sign-ups with a taken address (409) and a
+      // too-short password (400), and the forecast asked to end before it starts (400).
+      const expected = (r.status() === 401 && path === '/auth/session') || ([400, 409].includes(r.status()) && path === '/auth/signup')
+        || (r.status() === 400 && path === '/v1/sessions/forecast');
       if (r.status() >= 400 && !expected) problems.push(`HTTP ${r.status()} ${r.request().method()} ${path}`);
     });
   });
@@ -186,6 +188,15 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
     await assertLabelled();
     await shot('01-signin');
     await page.getByRole('link', { name: 'Create an account' }).click();
+    // A taken address is refused with the server's reason, not with the address repeated under the field.
+    const taken = `taken-${Date.now()}@example.org`;
+    assert.equal((await fetch(`${server.url}/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: taken, password }) })).status, 201);
+    await page.getByLabel('E-mail address').fill(taken);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await assertVisible(page.getByRole('alert').getByText(/An account with this e-mail address exists/));
+    assert.equal(await page.locator('.field-error').count(), 0, 'no field error that only repeats the address');
+    await shot('01b-signup-taken');
     await page.getByLabel('E-mail address').fill(email);
     await page.getByLabel('Password').fill('short');
     await page.getByRole('button', { name: 'Create account' }).click();
@@ -350,6 +361,13 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
     await page.getByRole('link', { name: 'Forecast' }).click();
     await page.getByLabel('Column to forecast').selectOption('passengers');
     assert.equal(await page.getByLabel('Period', { exact: true }).inputValue(), '', 'Period starts as "As the data"');
+    // Dates in the wrong order: the server's reason is shown, not the two dates it repeats.
+    await page.getByLabel('Forecast from').fill('1962-12-01');
+    await page.getByLabel('Forecast until').fill('1961-06-01');
+    await page.getByRole('button', { name: 'Start forecast' }).click();
+    await assertVisible(page.getByRole('alert').getByText(/Start Date must be before End Date/));
+    assert.equal(await page.locator('.field-error').count(), 0, 'no field error that only repeats a date');
+    await page.getByLabel('Forecast from').fill('');
     await page.getByLabel('Forecast until').fill('1962-12-01');
     await assertLabelled();
     await page.getByRole('button', { name: 'Start forecast' }).click();

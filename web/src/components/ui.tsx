@@ -54,11 +54,15 @@ export function Checkbox({ label, hint, ...input }: InputHTMLAttributes<HTMLInpu
   );
 }
 
-/** An error from the API (or anything else), announced when it appears. */
-export function ErrorNote({ error, title }: { error: unknown; title?: string }) {
+/**
+ * An error from the API (or anything else), announced when it appears. The API's message is always
+ * shown: it is the reason, and field entries may only repeat what was sent. `shownFields` are the
+ * fields whose reasons the form shows beside their inputs, so the list leaves them out.
+ */
+export function ErrorNote({ error, title, shownFields }: { error: unknown; title?: string; shownFields?: readonly string[] }) {
   if (!error) return null;
   const message = error instanceof Error ? error.message : String(error);
-  const details = error instanceof ApiError ? error.details : [];
+  const details = error instanceof ApiError ? error.detailsExcept(shownFields) : [];
   return (
     <div className="note error" role="alert">
       {title && <strong>{title}: </strong>}

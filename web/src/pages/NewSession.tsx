@@ -154,8 +154,7 @@ function ModelForm({ ds, onCreated }: { ds: DataSetSummary; onCreated: (s: Sessi
         <Field label="Name" hint="Shown in lists; a default names the data set." value={name} onChange={(e) => setName(e.target.value)} />
         <Field label="Callback URL" type="url" hint="Receives a POST with the session at each status change." value={callbackUrl} onChange={(e) => setCallbackUrl(e.target.value)} error={fe('callbackUrl')} />
       </details>
-      {error instanceof ApiError && !['predictionDomain', 'targetColumn', 'callbackUrl'].some((f) => error.field(f)) && <ErrorNote error={error} />}
-      {error !== undefined && !(error instanceof ApiError) && <ErrorNote error={error} />}
+      <ErrorNote error={error} shownFields={['predictionDomain', 'targetColumn', 'callbackUrl']} />
       <button className="button primary" type="submit" disabled={busy}>{busy ? 'Starting…' : 'Start training'}</button>
     </form>
   );
@@ -220,8 +219,7 @@ function SeriesForm({ kind, ds, onCreated }: { kind: 'forecast' | 'impact'; ds: 
         <Field label="Name" value={name} onChange={(e) => setName(e.target.value)} />
         <Field label="Callback URL" type="url" hint="Receives a POST with the session at each status change." value={callbackUrl} onChange={(e) => setCallbackUrl(e.target.value)} error={fe('callbackUrl')} />
       </details>
-      {error instanceof ApiError && !fields.some((f) => error.field(f)) && <ErrorNote error={error} />}
-      {error !== undefined && !(error instanceof ApiError) && <ErrorNote error={error} />}
+      <ErrorNote error={error} shownFields={fields} />
       <button className="button primary" type="submit" disabled={busy || (kind === 'impact' && (!start || !end || !eventName))}>{busy ? 'Starting…' : kind === 'forecast' ? 'Start forecast' : 'Start impact analysis'}</button>
     </form>
   );
