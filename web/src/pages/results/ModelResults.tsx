@@ -8,6 +8,7 @@ import { PALETTE } from '../../charts/echarts';
 import { barsOption, histogramOption, singleHistogram } from '../../charts/common';
 import { confusionOption, predictedActualOption, prOption, reliabilityOption, rocOption } from '../../charts/classification';
 import { expectedCalibrationError, histogram, prCurve, reliabilityBins, rocCurve, type Scored } from '../../lib/curves';
+import { confusionLayout } from '../../lib/confusion-layout';
 import { formatNumber, formatPercent, metricLabel } from '../../lib/words';
 import type { Contestant, Session, SessionResults } from '../../types';
 import { explanationOf, intervalFields, recordExplanation, scoresAreCalibrated } from './detect';
@@ -67,6 +68,7 @@ function ClassificationCharts({ session, results }: { session: Session; results:
     queryFn: () => getAll<Record<string, string>>(`/v1/sessions/${id}/results/classscores`).then((a) => ({ rows: a.rows, classes: (a.first.classes as string[]) ?? [] })),
   });
   const classes = scores.data?.classes ?? matrix.data?.classes ?? [];
+  const confusion = useMemo(() => (matrix.data ? confusionLayout(matrix.data.classes) : undefined), [matrix.data]);
   const [chosen, setChosen] = useState<string>();
   const positive = chosen ?? classes[classes.length > 2 ? 0 : 1] ?? classes[0] ?? '';
   const scored: Scored[] = useMemo(() => (scores.data?.rows ?? []).map((row) => ({ score: Number(row[`${target}:${positive}`]), positive: row[`${target}:actual`] === positive })), [scores.data, target, positive]);
@@ -90,9 +92,9 @@ function ClassificationCharts({ session, results }: { session: Session; results:
       <h2 id="class-charts-title">Test rows in pictures</h2>
       <ErrorNote error={matrix.error ?? scores.error} />
       <div className="chart-grid">
-        {matrix.data && (
-          <ChartCard id="confusion" title="Confusion matrix" description="Rows are the actual class, columns the predicted one; the diagonal holds the right answers.">
-            <Chart testId="chart-confusion" option={confusionOption(matrix.data.classes, matrix.data.confusionMatrix)} height={Math.max(260, 60 * matrix.data.classes.length + 100)}
+        {matrix.data && confusion && (
+          <ChartCard id="confusion" title="Confusion matrix" wide={confusion.wide} description={`Rows are the actual class, columns the predicted one; the diagonal holds the right answers.${confusion.showZeros ? '' : ' Blank cells count no rows.'}`}>
+            <Chart testId="chart-confusion" option={confusionOption(matrix.data.classes, matrix.data.confusionMatrix, confusion)} height={confusion.height}
               summary={`Confusion matrix of ${matrix.data.classes.length} classes: ${matrix.data.classes.map((c, i) => `${matrix.data.confusionMatrix[i]![i]} of ${matrix.data.confusionMatrix[i]!.reduce((a, b) => a + b, 0)} ${c} right`).join(', ')}`}
               table={{ columns: ['actual \\ predicted', ...matrix.data.classes], rows: matrix.data.classes.map((c, i) => [c, ...matrix.data.confusionMatrix[i]!]) }} />
           </ChartCard>
