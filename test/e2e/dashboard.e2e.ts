@@ -448,6 +448,17 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
     const warnings = page.getByTestId('session-warnings');
     await assertVisible(warnings);
     assert.match(await warnings.innerText(), /On 167 rows the share of anomalies found without extraParameters\.contamination \([\d.]+ %\) is rough/);
+    // The anomalous rows come most unusual first, their scores rounded.
+    const table = page.getByRole('region', { name: /Rows scored below zero/ });
+    await assertVisible(table.locator('tbody tr'));
+    const scores = (await table.locator('tbody tr td:first-child').allInnerTexts()).map(Number);
+    assert.ok(scores.length > 1 && scores.every((v, i) => i === 0 || v >= scores[i - 1]!), `scores ascending: ${scores.join(', ')}`);
+    assert.ok(scores.every((v) => String(v).replace(/^-?0\.0*/, '').length <= 3), `scores to 3 significant digits: ${scores.join(', ')}`);
+    // The operator's figures (time, memory) wait behind a toggle.
+    await page.getByText('Timeline and messages').click();
+    assert.equal(await page.getByTestId('session-messages').getByText(/resident|RSS/).count(), 0, 'no debug lines by default');
+    await page.getByRole('button', { name: /Show the details/ }).click();
+    assert.ok(await page.getByTestId('session-messages').getByText(/resident|RSS/).count() > 0, 'debug lines on request');
   });
 
   it('lists the sessions with their status and raised no page errors', async () => {

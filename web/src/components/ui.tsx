@@ -168,10 +168,16 @@ export function CodeBlock({ code, label }: { code: string; label: string }) {
   );
 }
 
-/** Usage against a quota, as a meter with its numbers in words. */
+/** The allotment the server gives an unlimited plan in place of no limit (src/service/usage.ts). */
+const UNLIMITED = 1_000_000_000;
+
+/** Usage against a quota, as a meter with its numbers in words; an unlimited one is a count, without a meter. */
 export function QuotaMeter({ label, used, allotted, unit }: { label: string; used: number; allotted: number; unit: string }) {
   const id = useId();
   const share = allotted > 0 ? used / allotted : 0;
+  if (allotted >= UNLIMITED) {
+    return <div className="quota"><div className="quota-head"><span id={id}>{label}</span><span>{used.toLocaleString()} {unit}, unlimited</span></div></div>;
+  }
   return (
     <div className="quota">
       <div className="quota-head"><span id={id}>{label}</span><span>{used.toLocaleString()} of {allotted.toLocaleString()} {unit}</span></div>

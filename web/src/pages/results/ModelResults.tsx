@@ -3,12 +3,14 @@ import { Link } from 'react-router';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { api, get, getAll } from '../../api';
 import { Chart, ChartCard } from '../../components/Chart';
-import { ErrorNote, MetricCards, Note, type MetricIntervals, Pager, RecordTable, SelectField, formatMetric } from '../../components/ui';
+import { ErrorNote, MetricCards, Note, type MetricIntervals, Pager, SelectField, formatMetric } from '../../components/ui';
 import { PALETTE } from '../../charts/echarts';
 import { barsOption, histogramOption, singleHistogram } from '../../charts/common';
 import { confusionOption, predictedActualOption, prOption, reliabilityOption, rocOption } from '../../charts/classification';
 import { expectedCalibrationError, histogram, prCurve, reliabilityBins, rocCurve, type Scored } from '../../lib/curves';
 import { confusionLayout } from '../../lib/confusion-layout';
+import { candidateName, describeModel } from '../../lib/model-description';
+import { AnomalousRows } from './AnomalousRows';
 import { formatNumber, formatPercent, metricLabel } from '../../lib/words';
 import type { Contestant, Session, SessionResults } from '../../types';
 import { explanationOf, intervalFields, recordExplanation, scoresAreCalibrated } from './detect';
@@ -34,6 +36,7 @@ function hintsFor(r: SessionResults): Record<string, string> {
 export function ModelResults({ session }: { session: Session }) {
   const results = useQuery({ queryKey: ['results', session.sessionId, 'head'], queryFn: () => get<SessionResults>(`/v1/sessions/${session.sessionId}/results`, { pageSize: 1 }) });
   const r = results.data;
+  const contest = useContest(session);
   const domain = session.predictionDomain;
   // A small session keeps the champion trained again on all rows after the test (model-compute.ts keptFit).
   const refitRows = r && typeof r.modelTrainingRows === 'number' && typeof r.trainingRows === 'number' && r.modelTrainingRows > r.trainingRows ? r.modelTrainingRows : undefined;
@@ -43,7 +46,7 @@ export function ModelResults({ session }: { session: Session }) {
       {r && (
         <section aria-labelledby="metrics-title">
           <h2 id="metrics-title">How well it does</h2>
-          <p className="hint">{domain === 'anomalies' ? 'Scores of every row of the data set.' : `Measured on ${r.totalCount.toLocaleString()} test rows held back from training.`} Model: {r.algorithm?.name ?? '—'}{r.algorithm?.description ? ` — ${r.algorithm.description}` : ''}.{refitRows ? ` After the test, the model was trained again on all ${refitRows.toLocaleString()} rows.` : ''}</p>
+          <p className="hint">{domain === 'anomalies' ? 'Scores of every row of the data set.' : `Measured on ${r.totalCount.toLocaleString()} test rows held back from training.`} Model: {r.algorithm?.name ?? '—'}{r.algorithm?.description ? ` — ${describeModel(r.algorithm.description, contest.data?.champion, contest.data?.contestants)}` : ''}.{refitRows ? ` After the test, the model was trained again on all ${refitRows.toLocaleString()} rows.` : ''}</p>
           <MetricCards metrics={r.metrics} order={METRIC_ORDER} hints={hintsFor(r)} intervals={r.metricIntervals as MetricIntervals | undefined} />
           {r.metricIntervals !== undefined && <p className="hint">Each interval is where the model's figure on new rows like these would lie, judged from how much it varies over resamples of the {r.totalCount.toLocaleString()} test rows.</p>}
           {session.modelId && <p><Link className="button primary" to={`/models/${session.modelId}`}>Try the model</Link></p>}
@@ -179,34 +182,18 @@ function RegressionCharts({ session }: { session: Session }) {
 function AnomalyCharts({ session }: { session: Session }) {
   const id = session.sessionId;
   const scores = useQuery({ queryKey: ['results', id, 'anomalyscores'], queryFn: () => getAll<Record<string, string>>(`/v1/sessions/${id}/results/anomalyscores`) });
-  const [page, setPage] = useState(0);
-  const anomalous = useQuery({
-    queryKey: ['results', id, 'rows', page],
-    queryFn: () => get<SessionResults>(`/v1/sessions/${id}/results`, { page, pageSize: 20 }),
-    placeholderData: keepPreviousData,
-  });
   const values = (scores.data?.rows ?? []).map((r) => Number(r.anomaly)).filter(Number.isFinite);
   return (
     <section aria-labelledby="anomaly-title">
       <h2 id="anomaly-title">Anomaly scores</h2>
-      <ErrorNote error={scores.error ?? anomalous.error} />
+      <ErrorNote error={scores.error} />
       {values.length > 0 && (
         <ChartCard id="anomaly-scores" title="Score distribution" description="Below zero (left of the red line) a row is anomalous; the further left, the more unusual.">
           <Chart testId="chart-anomaly-scores" option={singleHistogram(histogram(values, 30), 'Anomaly score', PALETTE.blue, { value: 0, label: 'anomalous below 0' })}
             summary={`Histogram of ${values.length} anomaly scores; ${values.filter((v) => v < 0).length} below zero`} />
         </ChartCard>
       )}
-      {anomalous.data && (
-        <section className="card" aria-labelledby="anomalous-rows-title">
-          <h3 id="anomalous-rows-title">Anomalous rows ({anomalous.data.totalCount.toLocaleString()})</h3>
-          {anomalous.data.data.length === 0 ? <p>No row was scored as anomalous.</p> : (
-            <>
-              <RecordTable rows={anomalous.data.data.map((r) => ({ ...r, anomaly: formatNumber(Number(r.anomaly)) }))} caption="Rows scored below zero; the lower the score, the more unusual the row" highlight={(c) => c === 'anomaly'} columns={['anomaly', ...Object.keys(anomalous.data.data[0]!).filter((c) => c !== 'anomaly')]} />
-              <Pager page={page} totalPages={anomalous.data.totalPages} onPage={setPage} label="Anomalous row pages" />
-            </>
-          )}
-        </section>
-      )}
+      <AnomalousRows session={session} />
     </section>
   );
 }
@@ -323,14 +310,18 @@ function lowerIsBetter(metric: string): boolean {
   return /error|loss|deviance|brier/i.test(metric);
 }
 
-function Leaderboard({ session }: { session: Session }) {
-  const q = useQuery({
+function useContest(session: Session) {
+  return useQuery({
     queryKey: ['results', session.sessionId, 'contest'],
     queryFn: () => get<{ championMetric: string; champion: Contestant; contestants: Contestant[] }>(`/v1/sessions/${session.sessionId}/contest`),
     // Anomaly sessions fit one model and hold no contest: no request that must fail.
     enabled: session.predictionDomain !== 'anomalies',
     retry: false,
   });
+}
+
+function Leaderboard({ session }: { session: Session }) {
+  const q = useContest(session);
   if (!q.data) return null;
   const { championMetric, champion } = q.data;
   const all = [...q.data.contestants];
@@ -350,8 +341,7 @@ function Leaderboard({ session }: { session: Session }) {
             {all.map((c, i) => (
               <tr key={c.id} className={c.id === champion.id ? 'champion' : undefined}>
                 <td>{i + 1}</td>
-                <th scope="row"><span title={c.algorithm.description}>{c.algorithm.name}</span>{c.id === champion.id && <span className="badge status-completed">chosen</span>}
-                  {all.filter((o) => o.algorithm.name === c.algorithm.name).length > 1 && <span className="hint type-hint">{c.id}</span>}</th>
+                <th scope="row"><span title={c.algorithm.description}>{candidateName(c, all)}</span>{c.id === champion.id && <span className="badge status-completed">chosen</span>}</th>
                 {metricNames.map((m) => <td key={m} className="num">{formatMetric(m, c.metrics[m])}</td>)}
               </tr>
             ))}
