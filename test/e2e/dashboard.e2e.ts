@@ -419,9 +419,14 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
     await page.getByRole('link', { name: 'Measure an impact' }).click();
     await page.getByLabel('Column the event may have changed').selectOption('DriversKilled');
     await page.getByLabel('Period', { exact: true }).selectOption('Month');
-    await page.getByLabel('Event name').fill('seat-belt law');
+    // The start button says why it waits, until the required fields are filled.
+    assert.match(await page.getByTestId('impact-missing').innerText(), /fill in the event name, the start of the event window and the end of the event window/);
+    assert.equal(await page.getByRole('button', { name: 'Start impact analysis' }).isDisabled(), true);
     await page.getByLabel('Event window starts').fill('1983-02-01');
     await page.getByLabel('Event window ends').fill('1984-12-01');
+    assert.match(await page.getByTestId('impact-missing').innerText(), /^To start, fill in the event name\.$/);
+    await page.getByLabel('Event name').fill('seat-belt law');
+    assert.equal(await page.getByTestId('impact-missing').count(), 0, 'nothing missing');
     // The law itself and the series it changed are not controls.
     for (const c of ['law', 'drivers', 'front', 'rear', 'VanKilled']) await page.getByRole('combobox', { name: `Role of ${c}` }).selectOption('none');
     await assertLabelled();

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { effectInWords, formatNumber, formatSignificant, isFractionMetric, metricLabel, pValueInWords } from '../../web/src/lib/words.js';
+import { effectInWords, formatNumber, formatSignificant, isFractionMetric, listInWords, metricLabel, pValueInWords } from '../../web/src/lib/words.js';
 import { curlSnippet, nexosisClientSnippet } from '../../web/src/lib/snippets.js';
 import { parseTime } from '../../web/src/lib/time.js';
 
@@ -18,6 +18,11 @@ describe('dashboard words and snippets', () => {
     assert.equal(metricLabel('predictionIntervalCoverage80'), '80 % interval coverage');
     assert.equal(metricLabel('predictionIntervalCoverage95'), '95 % interval coverage');
     assert.equal(isFractionMetric('predictionIntervalCoverage95'), true);
+  });
+
+  it('lists things in words', () => {
+    assert.equal(listInWords(['a']), 'a');
+    assert.equal(listInWords(['a', 'b', 'c']), 'a, b and c');
   });
 
   it('rounds scores and probabilities to a few significant digits, without an exponent', () => {

@@ -100,3 +100,8 @@ export function metricLabel(name: string): string {
 export function isFractionMetric(name: string): boolean {
   return ['accuracy', 'percentAnomalies', 'relativeEffect', 'meanAbsolutePercentError'].includes(name) || COVERAGE.test(name);
 }
+
+/** "a", "a and b", "a, b and c". */
+export function listInWords(items: string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
