@@ -472,6 +472,16 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
     assert.equal(await page.locator('tbody tr').count(), 5);
     assert.equal(await page.locator('tbody .badge', { hasText: 'Completed' }).count(), 5);
     await shot('13-sessions');
+    // At phone width the page does not scroll sideways (tables scroll inside their cards), and the header stays short.
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const path of ['/data', '/sessions', new URL(modelUrl).pathname]) {
+      await page.goto(path);
+      await assertVisible(page.locator('table, form').first());
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 390, `${path} fits 390 px`);
+    }
+    assert.ok((await page.locator('.site-header').boundingBox())!.height < 120, 'a compact header');
+    await shot('14-phone');
+    await page.setViewportSize({ width: 1280, height: 900 });
     assert.deepEqual(problems, [], 'no script errors in the pages');
   });
 });
