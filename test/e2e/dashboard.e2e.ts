@@ -296,6 +296,11 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
     // 569 rows × 30 columns is a small table: the model kept was trained again on all rows after the test (the results' modelTrainingRows).
     await assertVisible(page.getByText(/After the test, the model was trained again on all 569 rows\./));
     await assertVisible(explainSection.getByText(/the prediction explained here may differ from the tested prediction/));
+    // The test rows show their first 8 inputs, and all 30 on request.
+    const explainHead = explainSection.locator('table thead th');
+    assert.equal(await explainHead.count(), 2 + 8 + 1);
+    await explainSection.getByRole('button', { name: 'Show all 30 input columns' }).click();
+    assert.equal(await explainHead.count(), 2 + 30 + 1);
     await explainSection.getByRole('button', { name: 'Explain' }).first().click();
     await assertChartDrawn('chart-explanation');
     const summary = await page.getByTestId('explanation-summary').innerText();

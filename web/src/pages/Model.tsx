@@ -49,6 +49,10 @@ export function ModelPage() {
   );
 }
 
+function dataSetGone(name: string): string {
+  return `The data set ${name} has been deleted, so there is no row to fill from. The model still predicts: type the values in.`;
+}
+
 /** The levels of the ranges asked for around a regression prediction: a likely and a near-certain one. */
 const PREDICTION_INTERVALS = [0.8, 0.95];
 
@@ -58,7 +62,9 @@ function TryPrediction({ model }: { model: Model }) {
   const [values, setValues] = useState<Record<string, string>>({});
   const sample = useMutation({
     mutationFn: async () => {
-      const head = await get<DataSetPage>(`/v1/data/${encodeURIComponent(model.dataSourceName)}`, { pageSize: 1 });
+      const head = await get<DataSetPage>(`/v1/data/${encodeURIComponent(model.dataSourceName)}`, { pageSize: 1 }).catch((e: unknown) => {
+        throw e instanceof ApiError && e.status === 404 ? new Error(dataSetGone(model.dataSourceName)) : e;
+      });
       const at = Math.floor(Math.random() * Math.max(1, head.totalCount));
       const row = (await get<DataSetPage>(`/v1/data/${encodeURIComponent(model.dataSourceName)}`, { pageSize: 1, page: at })).data[0] ?? {};
       return row;

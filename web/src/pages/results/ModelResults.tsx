@@ -7,7 +7,7 @@ import { ErrorNote, MetricCards, Note, type MetricIntervals, Pager, SelectField,
 import { PALETTE } from '../../charts/echarts';
 import { barsOption, histogramOption, singleHistogram } from '../../charts/common';
 import { confusionOption, predictedActualOption, prOption, reliabilityOption, rocOption } from '../../charts/classification';
-import { expectedCalibrationError, histogram, prCurve, reliabilityBins, rocCurve, type Scored } from '../../lib/curves';
+import { expectedCalibrationError, hardestClass, histogram, prCurve, reliabilityBins, rocCurve, type Scored } from '../../lib/curves';
 import { confusionLayout } from '../../lib/confusion-layout';
 import { candidateName, describeModel } from '../../lib/model-description';
 import { AnomalousRows } from './AnomalousRows';
@@ -73,7 +73,10 @@ function ClassificationCharts({ session, results }: { session: Session; results:
   const classes = scores.data?.classes ?? matrix.data?.classes ?? [];
   const confusion = useMemo(() => (matrix.data ? confusionLayout(matrix.data.classes) : undefined), [matrix.data]);
   const [chosen, setChosen] = useState<string>();
-  const positive = chosen ?? classes[classes.length > 2 ? 0 : 1] ?? classes[0] ?? '';
+  // Several classes: the curves open on the class the model separates worst, not on the first, which
+  // may be trivially separable (iris: setosa) and make every curve look perfect.
+  const hardest = useMemo(() => (classes.length > 2 ? hardestClass(classes, scores.data?.rows ?? [], target) : undefined), [classes, scores.data, target]);
+  const positive = chosen ?? hardest ?? classes[classes.length > 2 ? 0 : 1] ?? classes[0] ?? '';
   const scored: Scored[] = useMemo(() => (scores.data?.rows ?? []).map((row) => ({ score: Number(row[`${target}:${positive}`]), positive: row[`${target}:actual`] === positive })), [scores.data, target, positive]);
   const roc = useMemo(() => rocCurve(scored), [scored]);
   const pr = useMemo(() => prCurve(scored), [scored]);
@@ -104,7 +107,7 @@ function ClassificationCharts({ session, results }: { session: Session; results:
         )}
         {classes.length > 0 && (
           <div className="card class-choice">
-            <SelectField label="Class the curves are drawn for" hint={`Each curve treats this class as positive and ${other} as negative.`} value={positive} onChange={(e) => setChosen(e.target.value)} options={classes} />
+            <SelectField label="Class the curves are drawn for" hint={`Each curve treats this class as positive and ${other} as negative.${hardest && !chosen ? ` They open on ${hardest}, the class the model tells apart least well (lowest ROC AUC).` : ''}`} value={positive} onChange={(e) => setChosen(e.target.value)} options={classes} />
           </div>
         )}
       </div>
@@ -228,6 +231,9 @@ function FeatureImportance({ session }: { session: Session }) {
   );
 }
 
+/** Input columns the explain table shows before "Show all": a table of eight fits a laptop's card. */
+const FIRST_INPUTS = 8;
+
 /** Test rows, each of which can be sent to the model to be explained (when the model explains its predictions). */
 function Explanations({ session, refitted }: { session: Session; refitted: boolean }) {
   const target = session.targetColumn!;
@@ -257,6 +263,9 @@ function Explanations({ session, refitted }: { session: Session; refitted: boole
     }
   };
   const d = rows.data;
+  const [allColumns, setAllColumns] = useState(false);
+  const inputs = d?.data[0] ? Object.keys(d.data[0]).filter((c) => c !== target && !c.startsWith(`${target}:`)) : [];
+  const shownInputs = allColumns ? inputs : inputs.slice(0, FIRST_INPUTS);
   return (
     <section className="card" aria-labelledby="explain-title">
       <h2 id="explain-title">Why a row got its prediction</h2>
@@ -269,19 +278,24 @@ function Explanations({ session, refitted }: { session: Session; refitted: boole
         <div className="table-scroll">
           <table>
             <caption className="visually-hidden">Test rows to explain</caption>
-            <thead><tr><th scope="col">Actual</th><th scope="col">Predicted</th>{Object.keys(d.data[0]!).filter((c) => c !== target && !c.startsWith(`${target}:`)).slice(0, 5).map((c) => <th scope="col" key={c}>{c}</th>)}<th scope="col"><span className="visually-hidden">Explain</span></th></tr></thead>
+            <thead><tr><th scope="col">Actual</th><th scope="col">Predicted</th>{shownInputs.map((c) => <th scope="col" key={c}>{c}</th>)}<th scope="col"><span className="visually-hidden">Explain</span></th></tr></thead>
             <tbody>
               {d.data.map((row, i) => (
                 <tr key={i}>
                   <td>{row[`${target}:actual`]}</td>
                   <td>{session.predictionDomain === 'regression' ? formatNumber(Number(row[target])) : row[target]}</td>
-                  {Object.keys(row).filter((c) => c !== target && !c.startsWith(`${target}:`)).slice(0, 5).map((c) => <td key={c}>{row[c]}</td>)}
+                  {shownInputs.map((c) => <td key={c}>{row[c]}</td>)}
                   <td><button type="button" className="button subtle small" onClick={() => explain.mutate(row)}>Explain</button></td>
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
+      )}
+      {inputs.length > FIRST_INPUTS && (
+        <button type="button" className="button subtle small" aria-expanded={allColumns} onClick={() => setAllColumns((v) => !v)}>
+          {allColumns ? `Show the first ${FIRST_INPUTS} input columns` : `Show all ${inputs.length} input columns`}
+        </button>
       )}
       {d && <Pager page={page} totalPages={d.totalPages} onPage={setPage} label="Test row pages" />}
       <details className="paste-record">
