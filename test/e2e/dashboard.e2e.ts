@@ -167,8 +167,10 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
     });
     page.on('response', (r) => {
       const path = new URL(r.url()).pathname;
-      // Expected: "am I signed in?" before sign-up (401), and the sign-up with a too-short password (400).
-      const expected = (r.status() === 401 && path === '/auth/session') || (r.status() === 400 && path === '/auth/signup');
+      // Expected: "am I signed in?" before sign-up (401), the sign-ups with a taken address (409) and a
+      // too-short password (400), and the forecast asked to end before it starts (400).
+      const expected = (r.status() === 401 && path === '/auth/session') || ([400, 409].includes(r.status()) && path === '/auth/signup')
+        || (r.status() === 400 && path === '/v1/sessions/forecast');
       if (r.status() >= 400 && !expected) problems.push(`HTTP ${r.status()} ${r.request().method()} ${path}`);
     });
   });
@@ -186,6 +188,15 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
     await assertLabelled();
     await shot('01-signin');
     await page.getByRole('link', { name: 'Create an account' }).click();
+    // A taken address is refused with the server's reason, not with the address repeated under the field.
+    const taken = `taken-${Date.now()}@example.org`;
+    assert.equal((await fetch(`${server.url}/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: taken, password }) })).status, 201);
+    await page.getByLabel('E-mail address').fill(taken);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await assertVisible(page.getByRole('alert').getByText(/An account with this e-mail address exists/));
+    assert.equal(await page.locator('.field-error').count(), 0, 'no field error that only repeats the address');
+    await shot('01b-signup-taken');
     await page.getByLabel('E-mail address').fill(email);
     await page.getByLabel('Password').fill('short');
     await page.getByRole('button', { name: 'Create account' }).click();
@@ -285,6 +296,11 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
     // 569 rows × 30 columns is a small table: the model kept was trained again on all rows after the test (the results' modelTrainingRows).
     await assertVisible(page.getByText(/After the test, the model was trained again on all 569 rows\./));
     await assertVisible(explainSection.getByText(/the prediction explained here may differ from the tested prediction/));
+    // The test rows show their first 8 inputs, and all 30 on request.
+    const explainHead = explainSection.locator('table thead th');
+    assert.equal(await explainHead.count(), 2 + 8 + 1);
+    await explainSection.getByRole('button', { name: 'Show all 30 input columns' }).click();
+    assert.equal(await explainHead.count(), 2 + 30 + 1);
     await explainSection.getByRole('button', { name: 'Explain' }).first().click();
     await assertChartDrawn('chart-explanation');
     const summary = await page.getByTestId('explanation-summary').innerText();
@@ -350,6 +366,13 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
     await page.getByRole('link', { name: 'Forecast' }).click();
     await page.getByLabel('Column to forecast').selectOption('passengers');
     assert.equal(await page.getByLabel('Period', { exact: true }).inputValue(), '', 'Period starts as "As the data"');
+    // Dates in the wrong order: the server's reason is shown, not the two dates it repeats.
+    await page.getByLabel('Forecast from').fill('1962-12-01');
+    await page.getByLabel('Forecast until').fill('1961-06-01');
+    await page.getByRole('button', { name: 'Start forecast' }).click();
+    await assertVisible(page.getByRole('alert').getByText(/Start Date must be before End Date/));
+    assert.equal(await page.locator('.field-error').count(), 0, 'no field error that only repeats a date');
+    await page.getByLabel('Forecast from').fill('');
     await page.getByLabel('Forecast until').fill('1962-12-01');
     await assertLabelled();
     await page.getByRole('button', { name: 'Start forecast' }).click();
@@ -401,9 +424,14 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
     await page.getByRole('link', { name: 'Measure an impact' }).click();
     await page.getByLabel('Column the event may have changed').selectOption('DriversKilled');
     await page.getByLabel('Period', { exact: true }).selectOption('Month');
-    await page.getByLabel('Event name').fill('seat-belt law');
+    // The start button says why it waits, until the required fields are filled.
+    assert.match(await page.getByTestId('impact-missing').innerText(), /fill in the event name, the start of the event window and the end of the event window/);
+    assert.equal(await page.getByRole('button', { name: 'Start impact analysis' }).isDisabled(), true);
     await page.getByLabel('Event window starts').fill('1983-02-01');
     await page.getByLabel('Event window ends').fill('1984-12-01');
+    assert.match(await page.getByTestId('impact-missing').innerText(), /^To start, fill in the event name\.$/);
+    await page.getByLabel('Event name').fill('seat-belt law');
+    assert.equal(await page.getByTestId('impact-missing').count(), 0, 'nothing missing');
     // The law itself and the series it changed are not controls.
     for (const c of ['law', 'drivers', 'front', 'rear', 'VanKilled']) await page.getByRole('combobox', { name: `Role of ${c}` }).selectOption('none');
     await assertLabelled();
@@ -430,6 +458,17 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
     const warnings = page.getByTestId('session-warnings');
     await assertVisible(warnings);
     assert.match(await warnings.innerText(), /On 167 rows the share of anomalies found without extraParameters\.contamination \([\d.]+ %\) is rough/);
+    // The anomalous rows come most unusual first, their scores rounded.
+    const table = page.getByRole('region', { name: /Rows scored below zero/ });
+    await assertVisible(table.locator('tbody tr'));
+    const scores = (await table.locator('tbody tr td:first-child').allInnerTexts()).map(Number);
+    assert.ok(scores.length > 1 && scores.every((v, i) => i === 0 || v >= scores[i - 1]!), `scores ascending: ${scores.join(', ')}`);
+    assert.ok(scores.every((v) => String(v).replace(/^-?0\.0*/, '').length <= 3), `scores to 3 significant digits: ${scores.join(', ')}`);
+    // The operator's figures (time, memory) wait behind a toggle.
+    await page.getByText('Timeline and messages').click();
+    assert.equal(await page.getByTestId('session-messages').getByText(/resident|RSS/).count(), 0, 'no debug lines by default');
+    await page.getByRole('button', { name: /Show the details/ }).click();
+    assert.ok(await page.getByTestId('session-messages').getByText(/resident|RSS/).count() > 0, 'debug lines on request');
   });
 
   it('lists the sessions with their status and raised no page errors', async () => {
@@ -438,6 +477,16 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
     assert.equal(await page.locator('tbody tr').count(), 5);
     assert.equal(await page.locator('tbody .badge', { hasText: 'Completed' }).count(), 5);
     await shot('13-sessions');
+    // At phone width the page does not scroll sideways (tables scroll inside their cards), and the header stays short.
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const path of ['/data', '/sessions', new URL(modelUrl).pathname]) {
+      await page.goto(path);
+      await assertVisible(page.locator('table, form').first());
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 390, `${path} fits 390 px`);
+    }
+    assert.ok((await page.locator('.site-header').boundingBox())!.height < 120, 'a compact header');
+    await shot('14-phone');
+    await page.setViewportSize({ width: 1280, height: 900 });
     assert.deepEqual(problems, [], 'no script errors in the pages');
   });
 });

@@ -1,6 +1,6 @@
-import { describe, it } from 'node:test';
+import { describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { expectedCalibrationError, histogram, prCurve, reliabilityBins, rocCurve, type Scored } from '../../web/src/lib/curves.js';
+import { expectedCalibrationError, hardestClass, histogram, prCurve, reliabilityBins, rocCurve, type Scored } from '../../web/src/lib/curves.js';
 import { mulberry32 } from '../support/random.js';
 
 /** A small seeded generator for the test's own samples (mulberry32). */
@@ -56,4 +56,17 @@ describe('dashboard curves', () => {
     assert.deepEqual(h.edges, [0, 0.5, 1, 1.5, 2]);
     assert.deepEqual(histogram([3, 3, 3], 2).counts, [0, 3]);
   });
+});
+
+test('a precision-recall curve whose top-scored row is a negative draws no vertical line at recall 0', () => {
+  const pr = prCurve([{ score: 0.9, positive: false }, { score: 0.8, positive: true }, { score: 0.3, positive: false }, { score: 0.2, positive: true }])!;
+  assert.deepEqual(pr.points.filter(([r]) => r === 0), [[0, 1]], 'recall 0 only at the start');
+  assert.equal(pr.averagePrecision, 0.5 * 0.5 + 0.5 * 0.5);
+});
+
+test('hardestClass picks the class with the lowest one-vs-rest AUC', () => {
+  const row = (actual: string, a: number, b: number, c: number) => ({ 'y:actual': actual, 'y:a': String(a), 'y:b': String(b), 'y:c': String(c) });
+  // a and c are told apart perfectly; b's rows score below a c row's score for b (AUC 4/6).
+  const rows = [row('a', 0.9, 0.05, 0.05), row('b', 0.5, 0.3, 0.2), row('b', 0.3, 0.5, 0.2), row('c', 0, 0.6, 0.4), row('c', 0, 0.2, 0.8)];
+  assert.equal(hardestClass(['a', 'b', 'c'], rows, 'y'), 'b');
 });

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { effectInWords, formatNumber, metricLabel, pValueInWords } from '../../web/src/lib/words.js';
+import { effectInWords, formatNumber, formatSignificant, isFractionMetric, listInWords, metricLabel, pValueInWords } from '../../web/src/lib/words.js';
 import { curlSnippet, nexosisClientSnippet } from '../../web/src/lib/snippets.js';
 import { parseTime } from '../../web/src/lib/time.js';
 
@@ -12,6 +12,23 @@ describe('dashboard words and snippets', () => {
     assert.match(pValueInWords(0.07), /weak evidence, not enough at the usual 5 % level/);
     assert.match(pValueInWords(0.62), /about 62 times in 100\. That is no real evidence/);
     assert.match(pValueInWords(NaN), /no p-value/);
+  });
+
+  it('names prediction-interval coverage by its level, as a share', () => {
+    assert.equal(metricLabel('predictionIntervalCoverage80'), '80 % interval coverage');
+    assert.equal(metricLabel('predictionIntervalCoverage95'), '95 % interval coverage');
+    assert.equal(isFractionMetric('predictionIntervalCoverage95'), true);
+  });
+
+  it('lists things in words', () => {
+    assert.equal(listInWords(['a']), 'a');
+    assert.equal(listInWords(['a', 'b', 'c']), 'a, b and c');
+  });
+
+  it('rounds scores and probabilities to a few significant digits, without an exponent', () => {
+    assert.equal(formatSignificant(0.015604681404421327), '0.0156');
+    assert.equal(formatSignificant(-8.071e-5), '-0.0000807');
+    assert.equal(formatSignificant(-0.07828623282687108), '-0.0783');
   });
 
   it('says the whole-window effect with its direction and share', () => {

@@ -1,23 +1,26 @@
 /**
  * The dashboard's HTTP client: the same /v1 API as every other client, authenticated by the session
  * cookie; state-changing requests carry the session's CSRF token. Failures arrive in the API's error
- * shape and become ApiError, whose field messages the forms show next to their inputs.
+ * shape and become ApiError: forms show its message, and its field reasons next to their inputs.
  */
+import { fieldReasons } from './lib/error-details';
 
 export interface ErrorBody { statusCode: number; message: string; errorType: string; errorDetails: Record<string, unknown> }
 
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly body: ErrorBody) {
+  /** `sent` is the request body, to tell an entry that gives a reason from one that echoes a value. */
+  constructor(readonly status: number, readonly body: ErrorBody, readonly sent?: Record<string, unknown>) {
     super(body.message);
   }
-  /** Messages for one field (`errorDetails[field]`), joined. */
+  /** The reasons given for one field (`errorDetails[field]`), joined; none when the entries only repeat values. */
   field(name: string): string | undefined {
-    const v = this.body.errorDetails?.[name];
-    return Array.isArray(v) ? v.join('; ') : undefined;
+    const reasons = fieldReasons(this.body.errorDetails, name, this.sent);
+    return reasons.length ? reasons.join('; ') : undefined;
   }
-  /** Every field message as "field: message" (what a form has no input for). */
-  get details(): string[] {
-    return Object.entries(this.body.errorDetails ?? {}).flatMap(([k, v]) => (Array.isArray(v) ? v.map((m) => `${k}: ${String(m)}`) : []));
+  /** The reasons for the fields other than `shown` (those a form has no input for), as "field: reason". */
+  detailsExcept(shown: readonly string[] = []): string[] {
+    return Object.keys(this.body.errorDetails ?? {}).filter((k) => !shown.includes(k))
+      .flatMap((k) => fieldReasons(this.body.errorDetails, k, this.sent).map((r) => `${k}: ${r}`));
   }
 }
 
@@ -71,7 +74,7 @@ export async function api<T>(method: string, path: string, body?: unknown, init:
       ? (data as ErrorBody)
       : { statusCode: res.status, message: `HTTP ${res.status}`, errorType: 'Unknown', errorDetails: {} };
     if (res.status === 401 && !path.startsWith('/auth/signin') && !path.startsWith('/auth/reset')) onSignedOut();
-    throw new ApiError(res.status, err);
+    throw new ApiError(res.status, err, typeof body === 'object' && body !== null ? body as Record<string, unknown> : undefined);
   }
   return data as T;
 }

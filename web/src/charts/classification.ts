@@ -2,24 +2,33 @@ import { PALETTE, type ChartOption } from './echarts';
 import { GRID, axisName } from './common';
 import type { ReliabilityBin } from '../lib/curves';
 import { formatNumber } from '../lib/words';
+import { confusionLayout, type ConfusionLayout } from '../lib/confusion-layout';
 
 /** Confusion matrix as a heat map: rows are the actual class, columns the predicted one; each cell shows its count. */
-export function confusionOption(classes: string[], matrix: number[][]): ChartOption {
+export function confusionOption(classes: string[], matrix: number[][], layout: ConfusionLayout = confusionLayout(classes)): ChartOption {
   const cells: [number, number, number][] = [];
   let max = 0;
   matrix.forEach((row, a) => row.forEach((n, p) => { cells.push([p, classes.length - 1 - a, n]); max = Math.max(max, n); }));
+  // The grid is placed by hand, not fitted to the labels: each axis title then sits at a known distance
+  // beyond the widest (cut) class name, where it neither overlaps the names nor falls off the canvas.
+  const titleRoom = 24;
+  const rotated = layout.xLabelRotate !== 0;
+  const xLabelHeight = rotated ? Math.round(layout.yLabelWidth * 0.75) : 20;
   return {
-    grid: { left: 8, right: 16, top: 16, bottom: 56, containLabel: true },
+    grid: { left: titleRoom + layout.yLabelWidth + 8, right: 16, top: 16, bottom: xLabelHeight + 36 },
     tooltip: { formatter: (p: { value: [number, number, number] }) => `actual ${classes[classes.length - 1 - p.value[1]]}, predicted ${classes[p.value[0]]}: ${p.value[2]}` },
-    xAxis: { type: 'category', data: classes, ...axisName('Predicted class', 30), splitArea: { show: true } },
-    yAxis: { type: 'category', data: [...classes].reverse(), ...axisName('Actual class', 60), splitArea: { show: true } },
+    xAxis: { type: 'category', data: classes, ...axisName('Predicted class', xLabelHeight + 14), axisLabel: { rotate: layout.xLabelRotate, interval: 0, width: 120, overflow: 'truncate' }, splitArea: { show: true } },
+    yAxis: { type: 'category', data: [...classes].reverse(), ...axisName('Actual class', layout.yLabelWidth + 14), axisLabel: { interval: 0, width: layout.yLabelWidth, overflow: 'truncate' }, splitArea: { show: true } },
     visualMap: { min: 0, max: Math.max(1, max), calculable: false, orient: 'horizontal', left: 'center', bottom: 0, show: false, inRange: { color: ['#f4f8fc', '#0a5fb4'] } },
     series: [{
       type: 'heatmap',
-      data: cells,
-      // Dark text on light cells, white on dark ones: readable at every count.
-      label: { show: true, fontSize: 14, fontWeight: 600, formatter: (p: { value: [number, number, number] }) => String(p.value[2]), color: '#111' },
-      itemStyle: { borderColor: '#fff', borderWidth: 2 },
+      // White numbers on the dark cells (counts above about half the largest), dark ones on the light cells.
+      data: cells.map((value) => (value[2] > max * 0.55 ? { value, label: { color: '#fff' } } : { value })),
+      label: {
+        show: true, fontSize: layout.cellFontSize, fontWeight: layout.cellFontSize >= 12 ? 600 : 400, color: '#111',
+        formatter: (p: { value: [number, number, number] }) => (p.value[2] === 0 && !layout.showZeros ? '' : String(p.value[2])),
+      },
+      itemStyle: { borderColor: '#fff', borderWidth: layout.showZeros ? 2 : 1 },
       emphasis: { itemStyle: { borderColor: '#1f2933', borderWidth: 2 } },
     }],
   };

@@ -38,6 +38,8 @@ export function forecastOption(o: {
   holdout?: { start: number; predicted?: Point[] };
   /** The target's outliers as recorded (the session lists them; it fits the series as recorded). */
   outliers?: Point[];
+  /** The time the chart opens at (the slider reaches the earlier history). */
+  zoomStart?: number;
 }): ChartOption {
   const series: unknown[] = [];
   o.bands.forEach((b, i) => series.push(...bandSeries(b, `band${i}`)));
@@ -55,7 +57,7 @@ export function forecastOption(o: {
     tooltip: { trigger: 'axis', formatter: tooltipTime as never },
     xAxis: timeAxis,
     yAxis: { type: 'value', scale: true, ...axisName(o.target, 48) },
-    dataZoom: [{ type: 'inside' }, { type: 'slider', height: 18, bottom: 4 }],
+    dataZoom: [{ type: 'inside', ...(o.zoomStart !== undefined ? { startValue: o.zoomStart } : {}) }, { type: 'slider', height: 18, bottom: 4, ...(o.zoomStart !== undefined ? { startValue: o.zoomStart } : {}) }],
     series,
   } as ChartOption;
 }

@@ -49,9 +49,9 @@ export function Chart({ option, summary, height = 320, table, testId }: ChartPro
 }
 
 /** A titled section holding one chart or more. */
-export function ChartCard({ title, description, children, id }: { title: string; description?: ReactNode; children: ReactNode; id?: string }) {
+export function ChartCard({ title, description, children, id, wide }: { title: string; description?: ReactNode; children: ReactNode; id?: string; wide?: boolean }) {
   return (
-    <section className="card chart-card" aria-labelledby={id ? `${id}-title` : undefined} data-chart={id}>
+    <section className={`card chart-card${wide ? ' wide' : ''}`} aria-labelledby={id ? `${id}-title` : undefined} data-chart={id}>
       <h3 id={id ? `${id}-title` : undefined}>{title}</h3>
       {description && <p className="hint">{description}</p>}
       {children}

@@ -54,11 +54,15 @@ export function Checkbox({ label, hint, ...input }: InputHTMLAttributes<HTMLInpu
   );
 }
 
-/** An error from the API (or anything else), announced when it appears. */
-export function ErrorNote({ error, title }: { error: unknown; title?: string }) {
+/**
+ * An error from the API (or anything else), announced when it appears. The API's message is always
+ * shown: it is the reason, and field entries may only repeat what was sent. `shownFields` are the
+ * fields whose reasons the form shows beside their inputs, so the list leaves them out.
+ */
+export function ErrorNote({ error, title, shownFields }: { error: unknown; title?: string; shownFields?: readonly string[] }) {
   if (!error) return null;
   const message = error instanceof Error ? error.message : String(error);
-  const details = error instanceof ApiError ? error.details : [];
+  const details = error instanceof ApiError ? error.detailsExcept(shownFields) : [];
   return (
     <div className="note error" role="alert">
       {title && <strong>{title}: </strong>}
@@ -164,10 +168,16 @@ export function CodeBlock({ code, label }: { code: string; label: string }) {
   );
 }
 
-/** Usage against a quota, as a meter with its numbers in words. */
+/** The allotment the server gives an unlimited plan in place of no limit (src/service/usage.ts). */
+const UNLIMITED = 1_000_000_000;
+
+/** Usage against a quota, as a meter with its numbers in words; an unlimited one is a count, without a meter. */
 export function QuotaMeter({ label, used, allotted, unit }: { label: string; used: number; allotted: number; unit: string }) {
   const id = useId();
   const share = allotted > 0 ? used / allotted : 0;
+  if (allotted >= UNLIMITED) {
+    return <div className="quota"><div className="quota-head"><span id={id}>{label}</span><span>{used.toLocaleString()} {unit}, unlimited</span></div></div>;
+  }
   return (
     <div className="quota">
       <div className="quota-head"><span id={id}>{label}</span><span>{used.toLocaleString()} of {allotted.toLocaleString()} {unit}</span></div>

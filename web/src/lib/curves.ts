@@ -43,6 +43,9 @@ export function prCurve(rows: Scored[]): { points: [number, number][]; averagePr
   let ap = 0;
   let prevRecall = 0;
   for (const s of steps) {
+    // Thresholds above the first positive find none: recall 0 at precision 0 adds nothing to the
+    // average precision, and drawn it is a vertical line down from (0, 1).
+    if (s.tp === 0) continue;
     const recall = s.tp / last.tp;
     const precision = s.tp / (s.tp + s.fp);
     ap += (recall - prevRecall) * precision;
@@ -89,4 +92,17 @@ export function histogram(values: number[], bins = 20, range?: [number, number])
     counts[Math.min(bins - 1, Math.floor((v - lo) / width))]!++;
   }
   return { edges: Array.from({ length: bins + 1 }, (_, i) => lo + i * width), counts };
+}
+
+/**
+ * The class with the lowest one-vs-rest ROC AUC on scored result rows (`<target>:<class>` scores,
+ * `<target>:actual` truth): the one whose curves say most about the model.
+ */
+export function hardestClass(classes: string[], rows: Record<string, string>[], target: string): string | undefined {
+  let hardest: { name: string; auc: number } | undefined;
+  for (const c of classes) {
+    const roc = rocCurve(rows.map((r) => ({ score: Number(r[`${target}:${c}`]), positive: r[`${target}:actual`] === c })));
+    if (roc && (!hardest || roc.auc < hardest.auc)) hardest = { name: c, auc: roc.auc };
+  }
+  return hardest?.name;
 }

@@ -19,3 +19,15 @@ export function intervalFields(row: Record<string, string> | undefined, target: 
   }
   return undefined;
 }
+
+/** Every levelled interval on a row (`<target>:lower:0.8`, `<target>:upper:0.8`, …), narrowest level first. */
+export function levelledIntervals(row: Record<string, string> | undefined, target: string): { level: number; lower: number; upper: number }[] {
+  if (!row) return [];
+  const prefix = `${target}:lower:`;
+  return Object.keys(row)
+    .filter((k) => k.startsWith(prefix) && `${target}:upper:${k.slice(prefix.length)}` in row)
+    .map((k) => k.slice(prefix.length))
+    .map((l) => ({ level: Number(l), lower: Number(row[`${prefix}${l}`]), upper: Number(row[`${target}:upper:${l}`]) }))
+    .filter((i) => i.level > 0 && i.level < 1 && Number.isFinite(i.lower) && Number.isFinite(i.upper))
+    .sort((a, b) => a.level - b.level);
+}

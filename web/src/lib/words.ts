@@ -9,6 +9,12 @@ export function formatNumber(v: number, digits = 4): string {
   return String(Number(v.toPrecision(digits)));
 }
 
+/** A number rounded to `digits` significant digits, written out in full (no exponent) down to a millionth. */
+export function formatSignificant(v: number, digits = 3): string {
+  if (!Number.isFinite(v)) return String(v);
+  return String(Number(v.toPrecision(digits)));
+}
+
 export function formatPercent(fraction: number, digits = 3): string {
   return `${formatNumber(fraction * 100, digits)} %`;
 }
@@ -79,13 +85,23 @@ const METRIC_LABELS: Record<string, string> = {
   expectedCalibrationError: 'Expected calibration error',
 };
 
+/** `predictionIntervalCoverage80`: the share of test rows inside their 80 % prediction interval. */
+const COVERAGE = /^predictionIntervalCoverage(\d+)$/;
+
 export function metricLabel(name: string): string {
   if (METRIC_LABELS[name]) return METRIC_LABELS[name];
+  const coverage = COVERAGE.exec(name);
+  if (coverage) return `${coverage[1]} % interval coverage`;
   const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /** Metrics that are fractions shown as percentages. */
 export function isFractionMetric(name: string): boolean {
-  return ['accuracy', 'percentAnomalies', 'relativeEffect', 'meanAbsolutePercentError'].includes(name);
+  return ['accuracy', 'percentAnomalies', 'relativeEffect', 'meanAbsolutePercentError'].includes(name) || COVERAGE.test(name);
+}
+
+/** "a", "a and b", "a, b and c". */
+export function listInWords(items: string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }

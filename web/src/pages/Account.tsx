@@ -135,7 +135,7 @@ function EmailSection({ a }: { a: AccountData }) {
         <h3>Change the address</h3>
         <Field label="New e-mail address" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} error={err?.field('email')} />
         <Field label="Current password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} error={err?.field('currentPassword')} />
-        {err && !err.field('email') && !err.field('currentPassword') && <ErrorNote error={err} />}
+        <ErrorNote error={change.error} shownFields={['email', 'currentPassword']} />
         {change.isSuccess && <Note kind="success">Address changed{a.mailEnabled ? '; confirm it with the link we sent' : ''}.</Note>}
         <button className="button" type="submit" disabled={change.isPending}>Change address</button>
       </form>
@@ -157,7 +157,7 @@ function PasswordSection() {
       <form className="stacked-form" onSubmit={(e) => { e.preventDefault(); change.mutate(); }} noValidate>
         <Field label="Current password" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} error={err?.field('currentPassword')} />
         <Field label="New password" type="password" autoComplete="new-password" hint="At least 10 characters. Other browsers signed in to this account are signed out." value={next} onChange={(e) => setNext(e.target.value)} error={err?.field('newPassword')} />
-        {err && !err.field('newPassword') && !err.field('currentPassword') && <ErrorNote error={err} />}
+        <ErrorNote error={change.error} shownFields={['newPassword', 'currentPassword']} />
         {change.isSuccess && <Note kind="success">Password changed.</Note>}
         <button className="button" type="submit" disabled={change.isPending}>Change password</button>
       </form>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, get } from '../api';
+import { api, ApiError, get } from '../api';
 import { ConfirmButton, ErrorNote, Field, Note, Pager, RecordTable, usePageTitle, Warnings } from '../components/ui';
 import { formatBytes, formatDate } from '../lib/words';
 import type { Column, Columns, DataSetPage as DataSetData } from '../types';
@@ -48,7 +48,10 @@ export function DataSetPage() {
     <>
       <p className="breadcrumb"><Link to="/data">Data sets</Link> ›</p>
       <h1 tabIndex={-1}>{name}</h1>
-      <ErrorNote error={data.error ?? remove.error} />
+      {data.error instanceof ApiError && data.error.status === 404
+        ? <Note kind="warning">There is no data set named {name}: it has been deleted, or never uploaded. Models trained on it still predict. <Link to="/data">Your data sets</Link></Note>
+        : <ErrorNote error={data.error} />}
+      <ErrorNote error={remove.error} />
       {d && (
         <>
           <Warnings messages={uploadMessages} testId="upload-warnings" />

@@ -107,7 +107,7 @@ function UploadCard() {
             {phase === 'sending' && <button type="button" className="button subtle small" onClick={() => abort.current?.()}>Cancel</button>}
           </div>
         )}
-        <ErrorNote error={error} />
+        <ErrorNote error={error} shownFields={['dataSetName', 'missingValues']} />
         <button className="button primary" type="submit" disabled={phase !== 'idle'}>Upload</button>
       </form>
     </section>
@@ -142,7 +142,7 @@ function ImportCard() {
       <form onSubmit={(e) => { e.preventDefault(); start.mutate(); }} noValidate>
         <Field label="Address of a CSV or JSON file" type="url" placeholder="https://example.org/data.csv" value={url} onChange={(e) => { setUrl(e.target.value); if (!name) setName(nameFromFile(e.target.value.split('/').pop() ?? '')); }} error={err?.field('url')} />
         <Field label="Data set name" value={name} onChange={(e) => setName(e.target.value)} error={err?.field('dataSetName')} />
-        {err && !err.field('url') && !err.field('dataSetName') && <ErrorNote error={err} />}
+        <ErrorNote error={start.error} shownFields={['url', 'dataSetName']} />
         <button className="button" type="submit" disabled={start.isPending}>Import</button>
       </form>
       {(imports.data?.items.length ?? 0) > 0 && (

@@ -35,7 +35,7 @@ export function ForgotPage() {
       {sent ? <Note kind="success">If an account uses {email}, a link to choose a new password is on its way. It works once, for one hour.</Note> : (
         <form onSubmit={(e) => void submit(e)} noValidate>
           <Field label="E-mail address" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} error={error instanceof ApiError ? error.field('email') : undefined} />
-          {error instanceof ApiError && !error.field('email') && <ErrorNote error={error} />}
+          <ErrorNote error={error} shownFields={['email']} />
           <button className="button primary" type="submit" disabled={!site.mailEnabled}>Send the link</button>
         </form>
       )}
@@ -67,7 +67,7 @@ export function ResetPage() {
       {!token && <Note kind="warning">This page needs the link from your e-mail (or from the operator).</Note>}
       <form onSubmit={(e) => void submit(e)} noValidate>
         <Field label="New password" type="password" autoComplete="new-password" required minLength={10} hint="At least 10 characters." value={password} onChange={(e) => setPassword(e.target.value)} error={error instanceof ApiError ? error.field('password') : undefined} />
-        {error instanceof ApiError && !error.field('password') && <ErrorNote error={error} />}
+        <ErrorNote error={error} shownFields={['password']} />
         <button className="button primary" type="submit" disabled={!token}>Set password and sign in</button>
       </form>
     </section>

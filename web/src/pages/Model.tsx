@@ -1,12 +1,13 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { api, get } from '../api';
+import { api, ApiError, get } from '../api';
 import { Chart } from '../components/Chart';
 import { CodeBlock, ErrorNote, MetricCards, Note, Warnings, usePageTitle } from '../components/ui';
 import { barsOption } from '../charts/common';
 import { curlSnippet, nexosisClientSnippet, type Example } from '../lib/snippets';
-import { formatDate, formatNumber } from '../lib/words';
+import { formatDate, formatNumber, formatPercent } from '../lib/words';
+import { levelledIntervals } from '../lib/result-fields';
 import type { DataSetPage, Model } from '../types';
 import { explanationOf, recordExplanation } from './results/detect';
 import { ExplanationView } from '../components/ExplanationView';
@@ -48,13 +49,22 @@ export function ModelPage() {
   );
 }
 
+function dataSetGone(name: string): string {
+  return `The data set ${name} has been deleted, so there is no row to fill from. The model still predicts: type the values in.`;
+}
+
+/** The levels of the ranges asked for around a regression prediction: a likely and a near-certain one. */
+const PREDICTION_INTERVALS = [0.8, 0.95];
+
 function TryPrediction({ model }: { model: Model }) {
   const cols = useMemo(() => inputColumns(model), [model]);
   const target = Object.entries(model.columns).find(([, c]) => c.role === 'target')?.[0];
   const [values, setValues] = useState<Record<string, string>>({});
   const sample = useMutation({
     mutationFn: async () => {
-      const head = await get<DataSetPage>(`/v1/data/${encodeURIComponent(model.dataSourceName)}`, { pageSize: 1 });
+      const head = await get<DataSetPage>(`/v1/data/${encodeURIComponent(model.dataSourceName)}`, { pageSize: 1 }).catch((e: unknown) => {
+        throw e instanceof ApiError && e.status === 404 ? new Error(dataSetGone(model.dataSourceName)) : e;
+      });
       const at = Math.floor(Math.random() * Math.max(1, head.totalCount));
       const row = (await get<DataSetPage>(`/v1/data/${encodeURIComponent(model.dataSourceName)}`, { pageSize: 1, page: at })).data[0] ?? {};
       return row;
@@ -63,18 +73,27 @@ function TryPrediction({ model }: { model: Model }) {
   });
   const predict = useMutation({
     mutationFn: async () => {
-      const ask = (includeExplanations: boolean) => api<Record<string, unknown> & { data: Record<string, string>[]; messages: { severity: string; message: string }[] }>('POST', `/v1/models/${model.modelId}/predict`, {
+      const ask = (includeExplanations: boolean, predictionIntervals?: number[]) => api<Record<string, unknown> & { data: Record<string, string>[]; messages: { severity: string; message: string }[] }>('POST', `/v1/models/${model.modelId}/predict`, {
         data: [Object.fromEntries(cols.filter((c) => (values[c] ?? '') !== '').map((c) => [c, values[c]]))],
-        extraParameters: { includeClassScores: model.predictionDomain === 'classification', includeExplanations },
+        extraParameters: { includeClassScores: model.predictionDomain === 'classification', includeExplanations, ...(predictionIntervals ? { predictionIntervals } : {}) },
       });
       // Anomaly models give no explanations (the API says so with a 400): predict without them.
-      return model.predictionDomain === 'anomalies' ? ask(false) : ask(true);
+      if (model.predictionDomain === 'anomalies') return ask(false);
+      if (model.predictionDomain !== 'regression') return ask(true);
+      // A regression model gives a range around its prediction on request; one that has none says so with a 400.
+      try {
+        return await ask(true, PREDICTION_INTERVALS);
+      } catch (e) {
+        if (e instanceof ApiError && e.status === 400 && 'predictionIntervals' in (e.body.errorDetails ?? {})) return ask(true);
+        throw e;
+      }
     },
   });
   const answer = predict.data;
   const record = answer?.data[0];
   const outputName = model.predictionDomain === 'anomalies' ? 'anomaly' : target ?? '';
-  const classScores = record && target ? Object.entries(record).filter(([k]) => k.startsWith(`${target}:`) && !/:(lower|upper|contribution|explanation|shap)$/.test(k)).map(([k, v]) => ({ name: k.slice(target.length + 1), value: Number(v) })).filter((s) => Number.isFinite(s.value)) : [];
+  const intervals = model.predictionDomain === 'regression' && target ? levelledIntervals(record, target) : [];
+  const classScores = record && target && model.predictionDomain === 'classification' ? Object.entries(record).filter(([k]) => k.startsWith(`${target}:`) && !/:(lower|upper|contribution|explanation|shap)$/.test(k)).map(([k, v]) => ({ name: k.slice(target.length + 1), value: Number(v) })).filter((s) => Number.isFinite(s.value)) : [];
   const contributions = answer ? explanationOf(answer, 0) : undefined;
   const detail = answer ? recordExplanation(answer, 0) : undefined;
   const submit = (e: FormEvent) => { e.preventDefault(); predict.mutate(); };
@@ -104,6 +123,11 @@ function TryPrediction({ model }: { model: Model }) {
             {model.predictionDomain === 'anomalies' && <span> — {Number(record.anomaly) < 0 ? 'anomalous' : 'normal'}</span>}</p>
           <Warnings messages={answer?.messages ?? []} testId="prediction-warnings" />
           {target && `${target}:lower` in record && <p>Interval: {formatNumber(Number(record[`${target}:lower`]))} to {formatNumber(Number(record[`${target}:upper`]))}</p>}
+          {intervals.length > 0 && (
+            <ul className="plain-list" data-testid="prediction-intervals">
+              {intervals.map((i) => <li key={i.level}>{formatPercent(i.level)} prediction interval: <strong>{formatNumber(i.lower)} to {formatNumber(i.upper)}</strong></li>)}
+            </ul>
+          )}
           {classScores.length > 0 && <Chart testId="chart-class-scores" option={barsOption([...classScores].sort((a, b) => b.value - a.value), 'Score')} height={Math.max(160, 34 * classScores.length + 60)} summary={`Class scores: ${classScores.map((s) => `${s.name} ${formatNumber(s.value, 3)}`).join(', ')}`} />}
           {detail
             ? <ExplanationView key={JSON.stringify(record)} explanation={detail} preferredClass={record[outputName]} />

@@ -5,6 +5,7 @@ import { api, ApiError, get } from '../api';
 import { Checkbox, ErrorNote, Field, SelectField, usePageTitle } from '../components/ui';
 import type { Columns, DataSetPage, DataSetSummary, Paged, Session } from '../types';
 import { hasTimestamp } from '../lib/data-sets';
+import { listInWords } from '../lib/words';
 
 type Kind = 'model' | 'forecast' | 'impact';
 const KINDS: { value: Kind; label: string; hint: string }[] = [
@@ -154,8 +155,7 @@ function ModelForm({ ds, onCreated }: { ds: DataSetSummary; onCreated: (s: Sessi
         <Field label="Name" hint="Shown in lists; a default names the data set." value={name} onChange={(e) => setName(e.target.value)} />
         <Field label="Callback URL" type="url" hint="Receives a POST with the session at each status change." value={callbackUrl} onChange={(e) => setCallbackUrl(e.target.value)} error={fe('callbackUrl')} />
       </details>
-      {error instanceof ApiError && !['predictionDomain', 'targetColumn', 'callbackUrl'].some((f) => error.field(f)) && <ErrorNote error={error} />}
-      {error !== undefined && !(error instanceof ApiError) && <ErrorNote error={error} />}
+      <ErrorNote error={error} shownFields={['predictionDomain', 'targetColumn', 'callbackUrl']} />
       <button className="button primary" type="submit" disabled={busy}>{busy ? 'Starting…' : 'Start training'}</button>
     </form>
   );
@@ -202,15 +202,17 @@ function SeriesForm({ kind, ds, onCreated }: { kind: 'forecast' | 'impact'; ds: 
   };
   const fe = (f: string) => (error instanceof ApiError ? error.field(f) : undefined);
   const fields = ['targetColumn', 'startDate', 'endDate', 'resultInterval', 'eventName', 'callbackUrl'];
+  // An impact needs its event named and its window; the button says which of them are still empty.
+  const missing = kind === 'impact' ? [...(eventName.trim() ? [] : ['the event name']), ...(start ? [] : ['the start of the event window']), ...(end ? [] : ['the end of the event window'])] : [];
   return (
     <form className="card stacked-form" onSubmit={(e) => void submit(e)} noValidate aria-label={kind === 'forecast' ? 'Forecast session' : 'Impact session'}>
       {range.data && <p className="hint">The data runs from {toDateInput(range.data.first)} to {toDateInput(range.data.last)}.</p>}
       <SelectField label={kind === 'forecast' ? 'Column to forecast' : 'Column the event may have changed'} value={target} onChange={(e) => setTarget(e.target.value)} options={numeric} error={fe('targetColumn')} />
       <SelectField label="Period" hint="The length of one step of the series; values within a period are aggregated. As the data: the spacing of its rows (a day for irregular rows)." value={interval} onChange={(e) => setResultInterval(e.target.value)} options={INTERVALS} error={fe('resultInterval')} />
-      {kind === 'impact' && <Field label="Event name" required hint="What happened, e.g. “new law”, “price change”." value={eventName} onChange={(e) => setEventName(e.target.value)} error={fe('eventName')} />}
+      {kind === 'impact' && <Field label="Event name (required)" required hint="What happened, e.g. “new law”, “price change”." value={eventName} onChange={(e) => setEventName(e.target.value)} error={fe('eventName')} />}
       <div className="two-fields">
-        <Field label={kind === 'forecast' ? 'Forecast from' : 'Event window starts'} type="date" hint={kind === 'forecast' ? 'Empty: right after the last observation. At the latest the last date in the data.' : 'The first period the event may have affected.'} value={start} onChange={(e) => setStart(e.target.value)} error={fe('startDate')} />
-        <Field label={kind === 'forecast' ? 'Forecast until' : 'Event window ends'} type="date" hint={kind === 'forecast' ? 'Empty: one seasonal cycle.' : 'The last period of the window.'} value={end} onChange={(e) => setEnd(e.target.value)} error={fe('endDate')} />
+        <Field label={kind === 'forecast' ? 'Forecast from' : 'Event window starts (required)'} required={kind === 'impact'} type="date" hint={kind === 'forecast' ? 'Empty: right after the last observation. At the latest the last date in the data.' : 'The first period the event may have affected.'} value={start} onChange={(e) => setStart(e.target.value)} error={fe('startDate')} />
+        <Field label={kind === 'forecast' ? 'Forecast until' : 'Event window ends (required)'} required={kind === 'impact'} type="date" hint={kind === 'forecast' ? 'Empty: one seasonal cycle.' : 'The last period of the window.'} value={end} onChange={(e) => setEnd(e.target.value)} error={fe('endDate')} />
       </div>
       <ColumnRoles columns={ds.columns} roles={roles} setRole={(c, r) => setRoles((x) => ({ ...x, [c]: r }))} fixed={fixed} note={kind === 'forecast'
         ? 'A feature must have values over the whole forecast period (upload them as future rows first).'
@@ -220,9 +222,9 @@ function SeriesForm({ kind, ds, onCreated }: { kind: 'forecast' | 'impact'; ds: 
         <Field label="Name" value={name} onChange={(e) => setName(e.target.value)} />
         <Field label="Callback URL" type="url" hint="Receives a POST with the session at each status change." value={callbackUrl} onChange={(e) => setCallbackUrl(e.target.value)} error={fe('callbackUrl')} />
       </details>
-      {error instanceof ApiError && !fields.some((f) => error.field(f)) && <ErrorNote error={error} />}
-      {error !== undefined && !(error instanceof ApiError) && <ErrorNote error={error} />}
-      <button className="button primary" type="submit" disabled={busy || (kind === 'impact' && (!start || !end || !eventName))}>{busy ? 'Starting…' : kind === 'forecast' ? 'Start forecast' : 'Start impact analysis'}</button>
+      <ErrorNote error={error} shownFields={fields} />
+      {missing.length > 0 && <p className="hint" id="impact-missing" data-testid="impact-missing">To start, fill in {listInWords(missing)}.</p>}
+      <button className="button primary" type="submit" disabled={busy || missing.length > 0} aria-describedby={missing.length > 0 ? 'impact-missing' : undefined}>{busy ? 'Starting…' : kind === 'forecast' ? 'Start forecast' : 'Start impact analysis'}</button>
     </form>
   );
 }

@@ -2,6 +2,7 @@ import { Link, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { get } from '../api';
 import { ErrorNote, Note, StatusBadge, Warnings, usePageTitle } from '../components/ui';
+import { SessionMessages } from '../components/SessionMessages';
 import { formatDate } from '../lib/words';
 import { FINISHED, type Session } from '../types';
 import { kindOf } from './Sessions';
@@ -37,7 +38,7 @@ export function SessionPage() {
           <details className="history">
             <summary>Timeline and messages</summary>
             <ol className="plain-list">{s.statusHistory.map((h) => <li key={h.date + h.status}>{formatDate(h.date)} — {h.status}</li>)}</ol>
-            {s.messages.length > 0 && <ul className="plain-list">{s.messages.map((m, i) => <li key={i} className={m.severity === 'error' ? 'field-error' : undefined}>{m.message}</li>)}</ul>}
+            <SessionMessages messages={s.messages} />
           </details>
           {!FINISHED.has(s.status) && <Note><span className="spinner" aria-hidden="true" /> {s.status === 'requested' ? 'Waiting for a worker…' : 'Working on it…'} This page updates by itself.</Note>}
           {s.status === 'failed' && <ErrorNote error={new Error(s.messages.filter((m) => m.severity === 'error').map((m) => m.message).join(' ') || 'The session failed.')} title="The session failed" />}

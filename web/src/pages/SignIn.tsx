@@ -1,5 +1,4 @@
 import { Link, Navigate } from 'react-router';
-import { ApiError } from '../api';
 import { useAuth } from '../auth';
 import { useCredentialsForm } from './credentials-form';
 import { ErrorNote, Field, usePageTitle } from '../components/ui';
@@ -18,8 +17,7 @@ export function SignInPage() {
       <form onSubmit={(e) => void submit(e)} noValidate>
         <Field label="E-mail address" type="email" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} error={fieldError('email')} />
         <Field label="Password" type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} error={fieldError('password')} />
-        {error instanceof ApiError && !error.field('email') && !error.field('password') && <ErrorNote error={error} />}
-        {error !== undefined && !(error instanceof ApiError) && <ErrorNote error={error} />}
+        <ErrorNote error={error} shownFields={['email', 'password']} />
         <button className="button primary" type="submit" disabled={busy}>{busy ? 'Signing in…' : 'Sign in'}</button>
       </form>
       <p className="after-form">

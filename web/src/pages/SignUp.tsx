@@ -1,5 +1,4 @@
 import { Link, Navigate } from 'react-router';
-import { ApiError } from '../api';
 import { useAuth } from '../auth';
 import { useCredentialsForm } from './credentials-form';
 import { ErrorNote, Field, Note, usePageTitle } from '../components/ui';
@@ -28,8 +27,7 @@ export function SignUpPage() {
       <form onSubmit={(e) => void submit(e)} noValidate>
         <Field label="E-mail address" type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} error={fieldError('email')} />
         <Field label="Password" type="password" name="new-password" autoComplete="new-password" required minLength={10} hint="At least 10 characters. A passphrase of a few words is easy to remember and hard to guess." value={password} onChange={(e) => setPassword(e.target.value)} error={fieldError('password')} />
-        {error instanceof ApiError && !error.field('email') && !error.field('password') && <ErrorNote error={error} />}
-        {error !== undefined && !(error instanceof ApiError) && <ErrorNote error={error} />}
+        <ErrorNote error={error} shownFields={['email', 'password']} />
         <button className="button primary" type="submit" disabled={busy}>{busy ? 'Creating…' : 'Create account'}</button>
       </form>
       {site.mailEnabled && <Note>We will send a link to confirm your address.</Note>}

@@ -9,6 +9,7 @@ import { formatNumber } from '../../lib/words';
 import type { Session, SessionResults } from '../../types';
 import { holdoutOf } from './detect';
 import { pointsOf, recentHistory, resultRows, timestampColumn } from './series-data';
+import { forecastZoomStart } from '../../lib/forecast-zoom';
 
 /** Quantile pairs drawn as bands, outer first: [lower level, upper level, name, colour]. */
 const BANDS: [string, string, string, string][] = [
@@ -41,7 +42,10 @@ export function ForecastResults({ session }: { session: Session }) {
   // The forecast may overlap the last observations (a start date inside the data): the history is drawn up to its end regardless.
   const holdout = d ? holdoutOf(d.head as unknown as Record<string, unknown>, target, ts) : undefined;
   const outliers = d ? pointsOf(d.outliers, ts, `${target}:actual`) : [];
-  const option = d ? forecastOption({ target, history: d.history, forecast, bands: d.bands, forecastStart, holdout: holdout?.start ? { start: holdout.start, predicted: holdout.predicted } : undefined, outliers }) : undefined;
+  const zoomStart = d && d.history.length > 0 && forecast.length > 0
+    ? forecastZoomStart({ historyStart: d.history[0]![0], forecastStart, forecastEnd: forecast[forecast.length - 1]![0], holdoutStart: holdout?.start })
+    : undefined;
+  const option = d ? forecastOption({ target, history: d.history, forecast, bands: d.bands, forecastStart, holdout: holdout?.start ? { start: holdout.start, predicted: holdout.predicted } : undefined, outliers, zoomStart }) : undefined;
   const outer = d?.bands[0];
 
   return (
@@ -56,7 +60,7 @@ export function ForecastResults({ session }: { session: Session }) {
         </section>
       )}
       {option && (
-        <ChartCard id="forecast" title="Forecast" description={`History of ${target}, the forecast${d!.bands.length ? ', and the ranges the future value should fall in with the stated probabilities' : ''}. Drag the slider to zoom.`}>
+        <ChartCard id="forecast" title="Forecast" description={`History of ${target}, the forecast${d!.bands.length ? ', and the ranges the future value should fall in with the stated probabilities' : ''}. ${zoomStart !== undefined ? `It opens on the forecast and the history since ${new Date(zoomStart).toISOString().slice(0, 10)}; drag the slider's handles for the rest.` : 'Drag the slider to zoom.'}`}>
           <Chart testId="chart-forecast" option={option} height={420}
             summary={`Forecast of ${target}: ${forecast.length} periods from ${new Date(forecastStart).toISOString().slice(0, 10)}, after ${d!.history.length} observed periods${outer ? `, with a ${outer.name}` : ''}`} />
           {!holdout && <p className="hint">The holdout period behind the metrics is marked on the chart when the results describe it.</p>}

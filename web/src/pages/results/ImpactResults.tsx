@@ -8,6 +8,7 @@ import { parseTime } from '../../lib/time';
 import { effectInWords, formatNumber, formatPercent, pValueInWords } from '../../lib/words';
 import type { Session, SessionResults } from '../../types';
 import { cumulativeFields, effectInterval } from './detect';
+import { describeModel } from '../../lib/model-description';
 import { pointsOf, recentHistory, resultRows, timestampColumn, type Point } from './series-data';
 
 export function ImpactResults({ session }: { session: Session }) {
@@ -64,7 +65,7 @@ export function ImpactResults({ session }: { session: Session }) {
           <p><strong>{pValueInWords(pValue)}</strong></p>
         </div>
         <MetricCards metrics={metrics} order={['pValue', 'absoluteEffect', 'relativeEffect']} />
-        <p className="hint">Counterfactual model: {d.head.algorithm?.name ?? '—'}{d.head.algorithm?.description ? ` — ${d.head.algorithm.description}` : ''}.</p>
+        <p className="hint">Counterfactual model: {d.head.algorithm?.name ?? '—'}{d.head.algorithm?.description ? ` — ${describeModel(d.head.algorithm.description)}` : ''}.</p>
       </section>
       <ChartCard id="impact" title="Observed and expected without the event" description="The dashed line is what the model, fitted on the periods before the event, expected in the window; the shaded band is its 95 % range.">
         <Chart testId="chart-impact" option={impactOption({ target, observed, counterfactual: predicted, band, window: [windowStart, windowEnd] })} height={400}

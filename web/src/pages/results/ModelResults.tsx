@@ -3,11 +3,14 @@ import { Link } from 'react-router';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { api, get, getAll } from '../../api';
 import { Chart, ChartCard } from '../../components/Chart';
-import { ErrorNote, MetricCards, Note, type MetricIntervals, Pager, RecordTable, SelectField, formatMetric } from '../../components/ui';
+import { ErrorNote, MetricCards, Note, type MetricIntervals, Pager, SelectField, formatMetric } from '../../components/ui';
 import { PALETTE } from '../../charts/echarts';
 import { barsOption, histogramOption, singleHistogram } from '../../charts/common';
 import { confusionOption, predictedActualOption, prOption, reliabilityOption, rocOption } from '../../charts/classification';
-import { expectedCalibrationError, histogram, prCurve, reliabilityBins, rocCurve, type Scored } from '../../lib/curves';
+import { expectedCalibrationError, hardestClass, histogram, prCurve, reliabilityBins, rocCurve, type Scored } from '../../lib/curves';
+import { confusionLayout } from '../../lib/confusion-layout';
+import { candidateName, describeModel } from '../../lib/model-description';
+import { AnomalousRows } from './AnomalousRows';
 import { formatNumber, formatPercent, metricLabel } from '../../lib/words';
 import type { Contestant, Session, SessionResults } from '../../types';
 import { explanationOf, intervalFields, recordExplanation, scoresAreCalibrated } from './detect';
@@ -33,6 +36,7 @@ function hintsFor(r: SessionResults): Record<string, string> {
 export function ModelResults({ session }: { session: Session }) {
   const results = useQuery({ queryKey: ['results', session.sessionId, 'head'], queryFn: () => get<SessionResults>(`/v1/sessions/${session.sessionId}/results`, { pageSize: 1 }) });
   const r = results.data;
+  const contest = useContest(session);
   const domain = session.predictionDomain;
   // A small session keeps the champion trained again on all rows after the test (model-compute.ts keptFit).
   const refitRows = r && typeof r.modelTrainingRows === 'number' && typeof r.trainingRows === 'number' && r.modelTrainingRows > r.trainingRows ? r.modelTrainingRows : undefined;
@@ -42,7 +46,7 @@ export function ModelResults({ session }: { session: Session }) {
       {r && (
         <section aria-labelledby="metrics-title">
           <h2 id="metrics-title">How well it does</h2>
-          <p className="hint">{domain === 'anomalies' ? 'Scores of every row of the data set.' : `Measured on ${r.totalCount.toLocaleString()} test rows held back from training.`} Model: {r.algorithm?.name ?? '—'}{r.algorithm?.description ? ` — ${r.algorithm.description}` : ''}.{refitRows ? ` After the test, the model was trained again on all ${refitRows.toLocaleString()} rows.` : ''}</p>
+          <p className="hint">{domain === 'anomalies' ? 'Scores of every row of the data set.' : `Measured on ${r.totalCount.toLocaleString()} test rows held back from training.`} Model: {r.algorithm?.name ?? '—'}{r.algorithm?.description ? ` — ${describeModel(r.algorithm.description, contest.data?.champion, contest.data?.contestants)}` : ''}.{refitRows ? ` After the test, the model was trained again on all ${refitRows.toLocaleString()} rows.` : ''}</p>
           <MetricCards metrics={r.metrics} order={METRIC_ORDER} hints={hintsFor(r)} intervals={r.metricIntervals as MetricIntervals | undefined} />
           {r.metricIntervals !== undefined && <p className="hint">Each interval is where the model's figure on new rows like these would lie, judged from how much it varies over resamples of the {r.totalCount.toLocaleString()} test rows.</p>}
           {session.modelId && <p><Link className="button primary" to={`/models/${session.modelId}`}>Try the model</Link></p>}
@@ -67,8 +71,12 @@ function ClassificationCharts({ session, results }: { session: Session; results:
     queryFn: () => getAll<Record<string, string>>(`/v1/sessions/${id}/results/classscores`).then((a) => ({ rows: a.rows, classes: (a.first.classes as string[]) ?? [] })),
   });
   const classes = scores.data?.classes ?? matrix.data?.classes ?? [];
+  const confusion = useMemo(() => (matrix.data ? confusionLayout(matrix.data.classes) : undefined), [matrix.data]);
   const [chosen, setChosen] = useState<string>();
-  const positive = chosen ?? classes[classes.length > 2 ? 0 : 1] ?? classes[0] ?? '';
+  // Several classes: the curves open on the class the model separates worst, not on the first, which
+  // may be trivially separable (iris: setosa) and make every curve look perfect.
+  const hardest = useMemo(() => (classes.length > 2 ? hardestClass(classes, scores.data?.rows ?? [], target) : undefined), [classes, scores.data, target]);
+  const positive = chosen ?? hardest ?? classes[classes.length > 2 ? 0 : 1] ?? classes[0] ?? '';
   const scored: Scored[] = useMemo(() => (scores.data?.rows ?? []).map((row) => ({ score: Number(row[`${target}:${positive}`]), positive: row[`${target}:actual`] === positive })), [scores.data, target, positive]);
   const roc = useMemo(() => rocCurve(scored), [scored]);
   const pr = useMemo(() => prCurve(scored), [scored]);
@@ -90,16 +98,16 @@ function ClassificationCharts({ session, results }: { session: Session; results:
       <h2 id="class-charts-title">Test rows in pictures</h2>
       <ErrorNote error={matrix.error ?? scores.error} />
       <div className="chart-grid">
-        {matrix.data && (
-          <ChartCard id="confusion" title="Confusion matrix" description="Rows are the actual class, columns the predicted one; the diagonal holds the right answers.">
-            <Chart testId="chart-confusion" option={confusionOption(matrix.data.classes, matrix.data.confusionMatrix)} height={Math.max(260, 60 * matrix.data.classes.length + 100)}
+        {matrix.data && confusion && (
+          <ChartCard id="confusion" title="Confusion matrix" wide={confusion.wide} description={`Rows are the actual class, columns the predicted one; the diagonal holds the right answers.${confusion.showZeros ? '' : ' Blank cells count no rows.'}`}>
+            <Chart testId="chart-confusion" option={confusionOption(matrix.data.classes, matrix.data.confusionMatrix, confusion)} height={confusion.height}
               summary={`Confusion matrix of ${matrix.data.classes.length} classes: ${matrix.data.classes.map((c, i) => `${matrix.data.confusionMatrix[i]![i]} of ${matrix.data.confusionMatrix[i]!.reduce((a, b) => a + b, 0)} ${c} right`).join(', ')}`}
               table={{ columns: ['actual \\ predicted', ...matrix.data.classes], rows: matrix.data.classes.map((c, i) => [c, ...matrix.data.confusionMatrix[i]!]) }} />
           </ChartCard>
         )}
         {classes.length > 0 && (
           <div className="card class-choice">
-            <SelectField label="Class the curves are drawn for" hint={`Each curve treats this class as positive and ${other} as negative.`} value={positive} onChange={(e) => setChosen(e.target.value)} options={classes} />
+            <SelectField label="Class the curves are drawn for" hint={`Each curve treats this class as positive and ${other} as negative.${hardest && !chosen ? ` They open on ${hardest}, the class the model tells apart least well (lowest ROC AUC).` : ''}`} value={positive} onChange={(e) => setChosen(e.target.value)} options={classes} />
           </div>
         )}
       </div>
@@ -177,34 +185,18 @@ function RegressionCharts({ session }: { session: Session }) {
 function AnomalyCharts({ session }: { session: Session }) {
   const id = session.sessionId;
   const scores = useQuery({ queryKey: ['results', id, 'anomalyscores'], queryFn: () => getAll<Record<string, string>>(`/v1/sessions/${id}/results/anomalyscores`) });
-  const [page, setPage] = useState(0);
-  const anomalous = useQuery({
-    queryKey: ['results', id, 'rows', page],
-    queryFn: () => get<SessionResults>(`/v1/sessions/${id}/results`, { page, pageSize: 20 }),
-    placeholderData: keepPreviousData,
-  });
   const values = (scores.data?.rows ?? []).map((r) => Number(r.anomaly)).filter(Number.isFinite);
   return (
     <section aria-labelledby="anomaly-title">
       <h2 id="anomaly-title">Anomaly scores</h2>
-      <ErrorNote error={scores.error ?? anomalous.error} />
+      <ErrorNote error={scores.error} />
       {values.length > 0 && (
         <ChartCard id="anomaly-scores" title="Score distribution" description="Below zero (left of the red line) a row is anomalous; the further left, the more unusual.">
           <Chart testId="chart-anomaly-scores" option={singleHistogram(histogram(values, 30), 'Anomaly score', PALETTE.blue, { value: 0, label: 'anomalous below 0' })}
             summary={`Histogram of ${values.length} anomaly scores; ${values.filter((v) => v < 0).length} below zero`} />
         </ChartCard>
       )}
-      {anomalous.data && (
-        <section className="card" aria-labelledby="anomalous-rows-title">
-          <h3 id="anomalous-rows-title">Anomalous rows ({anomalous.data.totalCount.toLocaleString()})</h3>
-          {anomalous.data.data.length === 0 ? <p>No row was scored as anomalous.</p> : (
-            <>
-              <RecordTable rows={anomalous.data.data.map((r) => ({ ...r, anomaly: formatNumber(Number(r.anomaly)) }))} caption="Rows scored below zero; the lower the score, the more unusual the row" highlight={(c) => c === 'anomaly'} columns={['anomaly', ...Object.keys(anomalous.data.data[0]!).filter((c) => c !== 'anomaly')]} />
-              <Pager page={page} totalPages={anomalous.data.totalPages} onPage={setPage} label="Anomalous row pages" />
-            </>
-          )}
-        </section>
-      )}
+      <AnomalousRows session={session} />
     </section>
   );
 }
@@ -239,6 +231,9 @@ function FeatureImportance({ session }: { session: Session }) {
   );
 }
 
+/** Input columns the explain table shows before "Show all": a table of eight fits a laptop's card. */
+const FIRST_INPUTS = 8;
+
 /** Test rows, each of which can be sent to the model to be explained (when the model explains its predictions). */
 function Explanations({ session, refitted }: { session: Session; refitted: boolean }) {
   const target = session.targetColumn!;
@@ -268,6 +263,9 @@ function Explanations({ session, refitted }: { session: Session; refitted: boole
     }
   };
   const d = rows.data;
+  const [allColumns, setAllColumns] = useState(false);
+  const inputs = d?.data[0] ? Object.keys(d.data[0]).filter((c) => c !== target && !c.startsWith(`${target}:`)) : [];
+  const shownInputs = allColumns ? inputs : inputs.slice(0, FIRST_INPUTS);
   return (
     <section className="card" aria-labelledby="explain-title">
       <h2 id="explain-title">Why a row got its prediction</h2>
@@ -280,19 +278,24 @@ function Explanations({ session, refitted }: { session: Session; refitted: boole
         <div className="table-scroll">
           <table>
             <caption className="visually-hidden">Test rows to explain</caption>
-            <thead><tr><th scope="col">Actual</th><th scope="col">Predicted</th>{Object.keys(d.data[0]!).filter((c) => c !== target && !c.startsWith(`${target}:`)).slice(0, 5).map((c) => <th scope="col" key={c}>{c}</th>)}<th scope="col"><span className="visually-hidden">Explain</span></th></tr></thead>
+            <thead><tr><th scope="col">Actual</th><th scope="col">Predicted</th>{shownInputs.map((c) => <th scope="col" key={c}>{c}</th>)}<th scope="col"><span className="visually-hidden">Explain</span></th></tr></thead>
             <tbody>
               {d.data.map((row, i) => (
                 <tr key={i}>
                   <td>{row[`${target}:actual`]}</td>
                   <td>{session.predictionDomain === 'regression' ? formatNumber(Number(row[target])) : row[target]}</td>
-                  {Object.keys(row).filter((c) => c !== target && !c.startsWith(`${target}:`)).slice(0, 5).map((c) => <td key={c}>{row[c]}</td>)}
+                  {shownInputs.map((c) => <td key={c}>{row[c]}</td>)}
                   <td><button type="button" className="button subtle small" onClick={() => explain.mutate(row)}>Explain</button></td>
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
+      )}
+      {inputs.length > FIRST_INPUTS && (
+        <button type="button" className="button subtle small" aria-expanded={allColumns} onClick={() => setAllColumns((v) => !v)}>
+          {allColumns ? `Show the first ${FIRST_INPUTS} input columns` : `Show all ${inputs.length} input columns`}
+        </button>
       )}
       {d && <Pager page={page} totalPages={d.totalPages} onPage={setPage} label="Test row pages" />}
       <details className="paste-record">
@@ -321,14 +324,18 @@ function lowerIsBetter(metric: string): boolean {
   return /error|loss|deviance|brier/i.test(metric);
 }
 
-function Leaderboard({ session }: { session: Session }) {
-  const q = useQuery({
+function useContest(session: Session) {
+  return useQuery({
     queryKey: ['results', session.sessionId, 'contest'],
     queryFn: () => get<{ championMetric: string; champion: Contestant; contestants: Contestant[] }>(`/v1/sessions/${session.sessionId}/contest`),
     // Anomaly sessions fit one model and hold no contest: no request that must fail.
     enabled: session.predictionDomain !== 'anomalies',
     retry: false,
   });
+}
+
+function Leaderboard({ session }: { session: Session }) {
+  const q = useContest(session);
   if (!q.data) return null;
   const { championMetric, champion } = q.data;
   const all = [...q.data.contestants];
@@ -348,8 +355,7 @@ function Leaderboard({ session }: { session: Session }) {
             {all.map((c, i) => (
               <tr key={c.id} className={c.id === champion.id ? 'champion' : undefined}>
                 <td>{i + 1}</td>
-                <th scope="row"><span title={c.algorithm.description}>{c.algorithm.name}</span>{c.id === champion.id && <span className="badge status-completed">chosen</span>}
-                  {all.filter((o) => o.algorithm.name === c.algorithm.name).length > 1 && <span className="hint type-hint">{c.id}</span>}</th>
+                <th scope="row"><span title={c.algorithm.description}>{candidateName(c, all)}</span>{c.id === champion.id && <span className="badge status-completed">chosen</span>}</th>
                 {metricNames.map((m) => <td key={m} className="num">{formatMetric(m, c.metrics[m])}</td>)}
               </tr>
             ))}

@@ -1,0 +1,48 @@
+import { useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { getAll } from '../../api';
+import { ErrorNote, Pager, RecordTable, SelectField } from '../../components/ui';
+import { formatSignificant } from '../../lib/words';
+import type { Session } from '../../types';
+
+const PAGE_SIZE = 20;
+
+/** Columns the session wrote (the score, its tail probability), shown rounded: their full precision is noise. */
+const isScoreColumn = (c: string) => c === 'anomaly' || c.startsWith('anomaly:');
+
+/**
+ * The rows scored anomalous, most unusual (lowest score) first unless the data's own order is chosen.
+ * The results API pages in row order only, so the rows are fetched whole and sorted here.
+ */
+export function AnomalousRows({ session }: { session: Session }) {
+  const id = session.sessionId;
+  const rows = useQuery({ queryKey: ['results', id, 'anomalous-rows'], queryFn: () => getAll<Record<string, string>>(`/v1/sessions/${id}/results`) });
+  const [order, setOrder] = useState<'score' | 'data'>('score');
+  const [page, setPage] = useState(0);
+  const sorted = useMemo(() => {
+    const all = rows.data?.rows ?? [];
+    return order === 'score' ? [...all].sort((a, b) => Number(a.anomaly) - Number(b.anomaly)) : all;
+  }, [rows.data, order]);
+  const shown = sorted.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE)
+    .map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, isScoreColumn(k) && v !== '' ? formatSignificant(Number(v), 3) : v])));
+  const columns = shown[0] ? [...Object.keys(shown[0]).filter(isScoreColumn), ...Object.keys(shown[0]).filter((c) => !isScoreColumn(c))] : [];
+  return (
+    <section className="card" aria-labelledby="anomalous-rows-title">
+      <ErrorNote error={rows.error} />
+      {rows.data && (
+        <>
+          <h3 id="anomalous-rows-title">Anomalous rows ({rows.data.total.toLocaleString()})</h3>
+          {sorted.length === 0 ? <p>No row was scored as anomalous.</p> : (
+            <>
+              <SelectField label="Order" value={order} onChange={(e) => { setOrder(e.target.value as 'score' | 'data'); setPage(0); }}
+                options={[{ value: 'score', label: 'Most unusual first (lowest score)' }, { value: 'data', label: 'As in the data' }]} />
+              <RecordTable rows={shown} columns={columns} highlight={(c) => c === 'anomaly'}
+                caption="Rows scored below zero; the lower the score, the more unusual the row. Scores and probabilities to 3 significant digits." />
+              <Pager page={page} totalPages={Math.ceil(sorted.length / PAGE_SIZE)} onPage={setPage} label="Anomalous row pages" />
+            </>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
