@@ -8,6 +8,8 @@ import { registerDatasetRoutes } from './routes/datasets.js';
 import { registerViewRoutes } from './routes/views.js';
 import { registerImportRoutes } from './routes/imports.js';
 import { registerVocabularyRoutes } from './routes/vocabularies.js';
+import { registerMetricDefinitionRoutes } from './routes/metric-definitions.js';
+import { registerMessageRoutes } from './routes/messages.js';
 import { registerExtraRoutes, type RouteRegistrar } from './route-registrar.js';
 import cookie from '@fastify/cookie';
 import { registerAccountRoutes } from './routes/account.js';
@@ -88,6 +90,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   registerViewRoutes(app, opts.services);
   registerImportRoutes(app, opts.services);
   registerVocabularyRoutes(app, opts.services);
+  registerMetricDefinitionRoutes(app);
+  registerMessageRoutes(app, opts.services);
   registerExtraRoutes(app, opts.services, opts.extraRoutes ?? []);
   registerAccountRoutes(app, opts.services);
   registerOperationRoutes(app, opts.services);

@@ -10,6 +10,7 @@ import { SessionsService } from './sessions/sessions-service.js';
 import { parseAllowedHosts } from '../outbound/index.js';
 import { AuthService } from './auth/auth-service.js';
 import { ViewsService } from './views/views-service.js';
+import { MessagesService } from './messages.js';
 
 /** The use cases, wired once per process; api/ and jobs/ receive this. */
 import { Metrics } from './metrics.js';
@@ -25,6 +26,7 @@ export interface Services {
   sessions: SessionsService;
   views: ViewsService;
   auth: AuthService;
+  messages: MessagesService;
   metrics: Metrics;
   /** Set by the process that runs jobs, so new work starts without waiting for the next poll. */
   jobs?: { poke(): void };
@@ -60,5 +62,5 @@ export function createServices(db: Db, config: Config): Services {
   datasets.onDelete(async (accountId, name, cascade) => {
     if (cascade.some((c) => c.startsWith('vocabular'))) await vocabularies.deleteMatching(accountId, { dataSourceName: name });
   });
-  return { db, config, accounts, usage, datasets, imports, vocabularies, sessions, views, auth, metrics };
+  return { db, config, accounts, usage, datasets, imports, vocabularies, sessions, views, auth, messages: new MessagesService(db), metrics };
 }

@@ -100,7 +100,8 @@ describe('tenant isolation across every route, and keys kept secret', () => {
     // Listings, filters and work on A's names from B (before B has any same-named data set of its own).
     const leaks = (text: string) => Object.values(a.ids).filter((id) => text.includes(id));
     for (const path of ['/v1/data', '/v1/sessions', '/v1/models', '/v1/imports', `/v1/sessions?dataSourceName=${a.ids.dataSet}`, `/v1/models?dataSourceName=${a.ids.dataSet}`,
-      `/v1/sessions?modelId=${a.ids.model}`, `/v1/data?partialName=a-secret`, `/v1/imports?dataSetName=a-import`]) {
+      `/v1/sessions?modelId=${a.ids.model}`, `/v1/data?partialName=a-secret`, `/v1/imports?dataSetName=a-import`,
+      '/v1/messages', `/v1/messages?relatedId=${a.ids.session}`, `/v1/messages?relatedId=${a.ids.import}`]) {
       const r = await callB('GET', path);
       checked++;
       // The items only: paging links echo the query that was asked.

@@ -166,3 +166,13 @@ export function wantsCsv(req: FastifyRequest): boolean {
 export function sendCsv(reply: FastifyReply, columns: string[], rows: Record<string, string>[]): FastifyReply {
   return reply.type('text/csv; charset=utf-8').send(toCsv(columns, rows));
 }
+
+/**
+ * Result rows as CSV, their columns in the order the rows first name them: a later row may carry a
+ * field the first lacks (a cell left empty), and its values must not be dropped.
+ */
+export function sendRowsCsv(reply: FastifyReply, rows: Record<string, string>[]): FastifyReply {
+  const columns = new Set<string>();
+  for (const row of rows) for (const name of Object.keys(row)) columns.add(name);
+  return sendCsv(reply, [...columns], rows);
+}

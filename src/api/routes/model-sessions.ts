@@ -16,6 +16,7 @@ import { Params } from '../params.js';
 import { baseUrl, pagingFields, readPaging } from '../paging.js';
 import { errors, pagingQuery } from './schema-parts.js';
 import { withMahalanobisDistances } from '../../service/sessions/mahalanobis-rows.js';
+import { sendRowsCsv, wantsCsv } from './datasets.js';
 import { notApplicable, sendCreatedSession, sessionBody, sessionIdParam, statusHeaders } from './sessions.js';
 
 const tags = ['sessions'];
@@ -90,7 +91,7 @@ export function registerModelSessionRoutes(app: FastifyInstance, services: Servi
     return { ...sessionBody(req, session), classes: results.extra.classes, confusionMatrix: results.extra.confusionMatrix, pageNumber: 0, totalPages: 0, pageSize: 0, totalCount: 0 };
   });
 
-  app.get('/v1/sessions/:id/results/classscores', { schema: { tags, summary: 'Test rows with a score per class', ...pagedQuery, response: errors } }, async (req, reply) => {
+  app.get('/v1/sessions/:id/results/classscores', { schema: { tags, summary: 'Test rows with a score per class; Accept: text/csv gives the rows as CSV', ...pagedQuery, response: errors } }, async (req, reply) => {
     const p = Params.query(req);
     const page = readPaging(p);
     p.check();
@@ -105,16 +106,18 @@ export function registerModelSessionRoutes(app: FastifyInstance, services: Servi
       return out;
     });
     reply.headers(statusHeaders(session));
+    if (wantsCsv(req)) return sendRowsCsv(reply, data);
     return { ...sessionBody(req, session), classes, metrics: results.metrics, data, ...pagingFields(req, page, results.parts.data ?? 0) };
   });
 
-  app.get('/v1/sessions/:id/results/anomalyscores', { schema: { tags, summary: 'Every row of an anomalies session with its anomaly score (negative = anomalous)', ...pagedQuery, response: errors } }, async (req, reply) => {
+  app.get('/v1/sessions/:id/results/anomalyscores', { schema: { tags, summary: 'Every row of an anomalies session with its anomaly score (negative = anomalous); Accept: text/csv gives the rows as CSV', ...pagedQuery, response: errors } }, async (req, reply) => {
     const p = Params.query(req);
     const page = readPaging(p);
     p.check();
     const { session, results } = await resultsFor(req, 'anomalyScores', (_s, r) => 'anomalyScores' in r.parts);
     const data = await results.rows('anomalyScores', page.page * page.size, (page.page + 1) * page.size);
     reply.headers(statusHeaders(session));
+    if (wantsCsv(req)) return sendRowsCsv(reply, data);
     return { ...sessionBody(req, session), metrics: results.metrics, data, ...pagingFields(req, page, results.parts.anomalyScores!) };
   });
 
@@ -140,7 +143,7 @@ export function registerModelSessionRoutes(app: FastifyInstance, services: Servi
     return { ...sessionBody(req, session), featureImportance: Object.fromEntries(pageScores), ...extra, supportsFeatureImportance: true, ...pagingFields(req, page, scores.length) };
   });
 
-  app.get('/v1/sessions/:id/results/mahalanobisdistances', { schema: { tags, summary: 'Every row of an anomalies session with its anomaly score and Mahalanobis distance from the mean', ...pagedQuery, response: errors } }, async (req, reply) => {
+  app.get('/v1/sessions/:id/results/mahalanobisdistances', { schema: { tags, summary: 'Every row of an anomalies session with its anomaly score and Mahalanobis distance from the mean; Accept: text/csv gives the rows as CSV', ...pagedQuery, response: errors } }, async (req, reply) => {
     const p = Params.query(req);
     const page = readPaging(p);
     p.check();
@@ -148,6 +151,7 @@ export function registerModelSessionRoutes(app: FastifyInstance, services: Servi
     // The distances need every row's values (the covariance of all rows): the one result read whole.
     const rows = withMahalanobisDistances(await results.rows('anomalyScores', 0, results.parts.anomalyScores!));
     reply.headers(statusHeaders(session));
+    if (wantsCsv(req)) return sendRowsCsv(reply, paged(rows, page));
     return { ...sessionBody(req, session), metrics: results.metrics, data: paged(rows, page), ...pagingFields(req, page, rows.length) };
   });
 }

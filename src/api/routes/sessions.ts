@@ -7,7 +7,7 @@ import { NotFoundError, ValidationError } from '../../service/errors.js';
 import { Params } from '../params.js';
 import { baseUrl, pagingFields, readPaging } from '../paging.js';
 import { errors, pagingQuery, str } from './schema-parts.js';
-import { sendCsv, wantsCsv } from './datasets.js';
+import { sendRowsCsv, wantsCsv } from './datasets.js';
 import { sendError } from '../error-handler.js';
 import { INTERVAL_PART_PREFIX, intervalPart } from '../../store/result-pages.js';
 
@@ -129,7 +129,7 @@ export function registerSessionRoutes(app: FastifyInstance, services: Services):
     }
     const total = results?.parts[part] ?? 0;
     const slice = results ? await results.rows(part, page.page * page.size, (page.page + 1) * page.size) : [];
-    if (wantsCsv(req)) return sendCsv(reply, Object.keys(slice[0] ?? {}), slice);
+    if (wantsCsv(req)) return sendRowsCsv(reply, slice);
     // Forecasts: the held-out periods the metrics were measured on (<target>:actual, <target>:predicted), for charts.
     const holdout = Array.isArray(results?.extra.holdout) ? { holdout: results.extra.holdout } : {};
     // Result-level figures beside the metrics (impact: the effects' intervals and their level).

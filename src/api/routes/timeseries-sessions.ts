@@ -8,7 +8,7 @@ import { Params } from '../params.js';
 import { pagingFields, readPaging } from '../paging.js';
 import { errors, pagingQuery, str } from './schema-parts.js';
 import { notApplicable, sendCreatedSession, sessionBody, sessionIdParam, statusHeaders } from './sessions.js';
-import { sendCsv, wantsCsv } from './datasets.js';
+import { sendRowsCsv, wantsCsv } from './datasets.js';
 
 const tags = ['sessions'];
 
@@ -76,7 +76,7 @@ export function registerTimeseriesSessionRoutes(app: FastifyInstance, services: 
     if (session.type !== 'forecast') throw notApplicable('forecast session', id);
     reply.headers(statusHeaders(session));
     const slice = results ? await results.rows('outliers', page.page * page.size, (page.page + 1) * page.size) : [];
-    if (wantsCsv(req)) return sendCsv(reply, Object.keys(slice[0] ?? {}), slice);
+    if (wantsCsv(req)) return sendRowsCsv(reply, slice);
     return { ...sessionBody(req, session), data: slice, ...pagingFields(req, page, results?.parts.outliers ?? 0) };
   });
 }
