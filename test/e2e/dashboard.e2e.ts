@@ -290,6 +290,9 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
     // Its 95 % interval over resamples of the test rows, beside it.
     assert.match(await page.getByTestId('interval-accuracy').innerText(), /^95 % interval [\d.]+ % – [\d.]+ %$/);
     await assertVisible(page.getByText(/^Perfectly calibrated scores would show about [\d.]+ % on these rows by chance \(up to [\d.]+ %\)\.$/));
+    // The calibration error in the unit of its chance reference; the reliability chart's own figure named for what it is.
+    assert.match(await page.locator('.metric-card', { hasText: 'Expected calibration error' }).locator('dd').innerText(), /^[\d.]+ %$/);
+    assert.match(await page.getByTestId('reliability-gap').innerText(), /^Mean gap between the score for \S+ and how often \S+ turns up, over these \d+ bins: [\d.]+ %\. The expected calibration error above measures each row's highest class score, in 15 bins\.$/);
     for (const id of ['chart-confusion', 'chart-roc', 'chart-pr', 'chart-scores', 'chart-importance', 'chart-contribution-importance']) await assertChartDrawn(id);
     // Per-record explanations: a held-back row explained as a waterfall from the base value to its prediction.
     const explainSection = page.getByRole('region', { name: 'Why a row got its prediction' });

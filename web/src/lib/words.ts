@@ -98,7 +98,7 @@ export function metricLabel(name: string): string {
 
 /** Metrics that are fractions shown as percentages. */
 export function isFractionMetric(name: string): boolean {
-  return ['accuracy', 'percentAnomalies', 'relativeEffect', 'meanAbsolutePercentError'].includes(name) || COVERAGE.test(name);
+  return ['accuracy', 'percentAnomalies', 'relativeEffect', 'meanAbsolutePercentError', 'expectedCalibrationError'].includes(name) || COVERAGE.test(name);
 }
 
 /** "a", "a and b", "a, b and c". */

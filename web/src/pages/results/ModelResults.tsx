@@ -132,9 +132,10 @@ function ClassificationCharts({ session, results }: { session: Session; results:
         <ChartCard id="reliability" title="Reliability" description="Whether a score of 0.8 means the class turns up 8 times in 10.">
           {calibrated && bins.length > 0 ? (
             <>
-              <Chart testId="chart-reliability" option={reliabilityOption(bins, positive)} summary={`Reliability curve for ${positive}: expected calibration error ${formatNumber(expectedCalibrationError(bins), 3)}`}
+              <Chart testId="chart-reliability" option={reliabilityOption(bins, positive)} summary={`Reliability curve for ${positive}: mean gap between score and share ${formatNumber(expectedCalibrationError(bins), 3)}`}
                 table={{ columns: ['predicted', 'observed', 'rows'], rows: bins.map((b) => [b.meanPredicted, b.observed, b.count]) }} />
-              <p className="hint">Expected calibration error over these bins: {formatPercent(expectedCalibrationError(bins))}.</p>
+              {/* Not the metric above: that one bins each row's highest class score in 15 bins (Guo et al.); this is the score for one class in the chart's bins, and on a few hundred rows the two differ by the binning alone. */}
+              <p className="hint" data-testid="reliability-gap">Mean gap between the score for {positive} and how often {positive} turns up, over these {bins.length} bins: {formatPercent(expectedCalibrationError(bins))}. The expected calibration error above measures each row's highest class score, in 15 bins.</p>
             </>
           ) : (
             <Note>This model's class scores rank the rows but are not calibrated probabilities, so a reliability curve would not mean what it shows. It appears here for models whose results report calibration.</Note>
