@@ -53,7 +53,8 @@ export function sessionJobs(services: Services, compute: ComputePool): JobKind<S
         const known = e instanceof SessionDataError || e instanceof ComputeError || e instanceof ServiceError;
         const message = known ? (e as Error).message : 'The session failed because of an internal error.';
         if (!known) console.error(`session ${s.id} failed`, e);
-        await services.sessions.transition(s.id, owner, 'failed', { messages: [{ severity: 'error', message }] });
+        const found = e instanceof SessionDataError ? e.found : [];
+        await services.sessions.transition(s.id, owner, 'failed', { messages: [...found, { severity: 'error', message }] });
       }
     },
   };

@@ -25,7 +25,7 @@ import { ContestWorkerPool } from '../contest-pool.js';
 import { ANOMALY_COLUMN, ANOMALY_TAIL_COLUMN, type AlgorithmView } from '../../service/models/model-artifact.js';
 import { holdoutSplit } from '../../service/models/holdout-split.js';
 import { algorithmView, contestView } from '../../service/models/contest-view.js';
-import { dropRareClasses, MIN_ROWS_PER_CLASS } from '../../service/models/rare-classes.js';
+import { dropRareClasses, MIN_ROWS_PER_CLASS, type KeptClasses } from '../../service/models/rare-classes.js';
 import type { Message } from '../../store/schema.js';
 import { pageResults } from '../../store/result-pages.js';
 import { metricValues } from '../../domain/metric-values.js';
@@ -72,10 +72,8 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
   if (kind === 'classification') {
     const labels = rawTarget as ArrayLike<string>;
     const kept = dropRareClasses(rows.map((r) => labels[r]!));
-    for (const { label, count } of kept.dropped) {
-      messages.push({ severity: 'warning', message: `Target class '${label}' is only specified on ${count} record(s) in the dataset. Sibyl requires a minimum of ${MIN_ROWS_PER_CLASS} records per class for the class to be included in a model. Therefore, the model we generate will not consider this class.` });
-    }
-    if (kept.classes.length < 2) return { failure: 'Dataset has only one valid target class. At least 2 target classes are required to build a model.' };
+    messages.push(...rareClassWarnings(kept.dropped));
+    if (kept.classes.length < 2) return { failure: tooFewClasses(target, kept, rows.length, input.specs.find((c) => c.name === target)?.dataType), messages: rareClassWarnings(kept.dropped) };
     const allowed = new Set(kept.classes);
     rows = rows.filter((r) => allowed.has(labels[r]!));
     classes = kept.classes;
@@ -393,6 +391,37 @@ function gatherColumns(values: RawColumns, rows: ArrayLike<number>): Record<stri
     out[name] = col instanceof Float64Array ? Float64Array.from(rows, (r) => col[r]!) : Array.from(rows, (r) => col[r] ?? '');
   }
   return out;
+}
+
+/** Rare classes listed one by one, as the original service did, up to this many; past it, the rest in one line. */
+const LISTED_RARE_CLASSES = 10;
+
+function rareClassWarnings(dropped: KeptClasses['dropped']): Message[] {
+  const listed = dropped.slice(0, LISTED_RARE_CLASSES).map(({ label, count }): Message => ({
+    severity: 'warning',
+    message: `Target class '${label}' is only specified on ${count} record(s) in the dataset. Sibyl requires a minimum of ${MIN_ROWS_PER_CLASS} records per class for the class to be included in a model. Therefore, the model we generate will not consider this class.`,
+  }));
+  const rest = dropped.length - listed.length;
+  if (rest > 0) {
+    const rows = dropped.slice(LISTED_RARE_CLASSES).reduce((a, d) => a + d.count, 0);
+    listed.push({ severity: 'warning', message: `${rest} more target classes are specified on fewer than ${MIN_ROWS_PER_CLASS} records each (${rows} records in all), and the model will not consider them either.` });
+  }
+  return listed;
+}
+
+/**
+ * The original's words for a classification left with fewer than two classes, then why: a table with
+ * no target values, or a target of many rare values (a measurement: 356 weights, each in a row or
+ * two), which a session of the other domain learns.
+ */
+function tooFewClasses(target: string, kept: KeptClasses, rows: number, dataType: string | undefined): string {
+  const original = 'Dataset has only one valid target class. At least 2 target classes are required to build a model.';
+  if (rows === 0) return `${original} No row has a value in '${target}'.`;
+  const distinct = kept.classes.length + kept.dropped.length;
+  if (distinct <= 2) return original;
+  const numbers = dataType === 'numeric' || dataType === 'numericMeasure';
+  return `${original} '${target}' holds ${distinct} different values in ${rows} rows, ${kept.classes.length === 0 ? 'none' : 'only one'} of them in ${MIN_ROWS_PER_CLASS} rows or more.` +
+    (numbers ? ` Its values are numbers: to predict the number, ask for predictionDomain regression.` : ` A class needs at least ${MIN_ROWS_PER_CLASS} rows to be learnt.`);
 }
 
 function noFeatures(specs: ColumnSpec[], identifiers: IdentifierColumn[]): string {

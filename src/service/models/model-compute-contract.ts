@@ -40,5 +40,6 @@ export interface ModelComputeInput {
 export type ModelComputeResults = PagedResults<Record<string, number | 'NaN'>>;
 
 export type ModelComputeOutput =
-  | { failure: string }
+  /** `messages`: what the computation found before it gave up (rare classes left out, say), kept beside the failure. */
+  | { failure: string; messages?: Message[] }
   | { artifact: ModelArtifact; algorithm: AlgorithmView; results: ModelComputeResults; messages: Message[]; vocabularies?: ColumnVocabulary[] };

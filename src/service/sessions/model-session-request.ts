@@ -35,6 +35,9 @@ export async function modelSessionDraft(services: Services, accountId: string, r
   const dataset = await services.datasets.getSource(accountId, r.dataSourceName, { calendarAhead: false }).catch((e) => {
     throw e instanceof NotFoundError ? new NotFoundError('dataSource', r.dataSourceName) : e;
   });
+  if (!dataset.view && dataset.rowCount === 0) {
+    throw ValidationError.of('dataSourceName', `Data set '${dataset.name}' holds no rows: upload rows (PUT /v1/data/${dataset.name}) before starting a session on it.`);
+  }
   const columns: ColumnMap = mergeColumns(columnsOf(dataset), undefined, r.columns);
   const declaredTarget = (r.targetColumn !== undefined ? columnNamed(columns, r.targetColumn) ?? r.targetColumn : undefined) ?? Object.keys(r.columns).find((c) => r.columns[c]?.role === 'target')
     ?? Object.keys(columns).find((c) => columns[c]?.role === 'target');
@@ -49,6 +52,7 @@ export async function modelSessionDraft(services: Services, accountId: string, r
   } else {
     if (declaredTarget === undefined) throw new ValidationError({ targetColumn: ['targetColumn is required (or give a column the role target in columns)'] });
     targetColumn = declaredTarget;
+    if (r.predictionDomain === 'regression') checkRegressionTarget(targetColumn, columns[targetColumn]!.dataType);
     for (const [name, c] of Object.entries(columns)) {
       if (name === targetColumn) columns[name] = { ...c, role: 'target' };
       else if (c.role === 'target') columns[name] = { ...c, role: 'feature' };
@@ -112,4 +116,15 @@ function anomalyColumns(columns: ColumnMap, declaredTarget: string | undefined, 
     messages.push({ severity: 'informational', message: `The timestamp '${timestamps[0]}' takes no part in anomaly detection: a row's time alone does not make it anomalous, and rows at the start or end of the data would stand out for their dates.` });
   }
   return messages;
+}
+
+/**
+ * A regression predicts a number: on a column of words it found no number in any row and failed
+ * saying "0 rows have a value", which sent people looking for empty cells. Said when the session is
+ * asked for, with the domain that fits.
+ */
+function checkRegressionTarget(target: string, dataType: DataType): void {
+  if (isNumericType(dataType)) return;
+  const held = dataType === 'logical' ? 'truth values' : dataType === 'date' ? 'dates' : 'text';
+  throw ValidationError.of('targetColumn', `Column '${target}' holds ${held} (dataType ${dataType}), and a regression predicts a number. To predict its ${dataType === 'date' ? 'values' : 'classes'}, ask for predictionDomain classification; if its values are numbers, declare its dataType numeric in the session's columns.`);
 }

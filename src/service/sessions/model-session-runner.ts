@@ -72,7 +72,7 @@ export const runModelSession: SessionRunner = async (session, { services, comput
     };
     const loadedMb = Math.round(columnBytes(loaded) / (1 << 20));
     const out = await compute.run<ModelComputeOutput>('model', input, columnBuffers(loaded));
-    if ('failure' in out) throw new SessionDataError(out.failure);
+    if ('failure' in out) throw new SessionDataError(out.failure, out.messages);
     const model = await modelsOf(services).save({
       accountId: session.accountId, sessionId: session.id, predictionDomain: domain, datasetName: session.datasetName,
       targetColumn: out.artifact.targetColumn, columns, algorithm: { ...out.algorithm }, metrics: out.results.metrics,

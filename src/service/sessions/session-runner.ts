@@ -20,5 +20,9 @@ export interface Compute {
 /** Runs one kind of session: load data, compute, store outputs. Registered by type with the job loop. */
 export type SessionRunner = (session: SessionRecord, ctx: { services: Services; compute: Compute; owner: string }) => Promise<SessionOutcome>;
 
-/** A session whose data cannot be modelled fails with this message instead of crashing anything. */
-export class SessionDataError extends Error {}
+/** A session whose data cannot be modelled fails with this message instead of crashing anything; `found` are kept beside it. */
+export class SessionDataError extends Error {
+  constructor(message: string, readonly found: Message[] = []) {
+    super(message);
+  }
+}
