@@ -63,6 +63,8 @@ for (const backend of await backends()) {
       assert.deepEqual(r.json.messages.map((m: any) => m.severity), ['warning', 'warning', 'warning']);
       assert.match(r.json.messages[0].message, /^Some of the 4 records lack input columns of the model, which treated them as missing: colour \(absent from 1\), origin \(absent from 2\)\.$/);
       assert.match(r.json.messages[1].message, /^Column colour held a category not seen in training in 1 of 4 records \(the first: record 4, "purple"\)/);
+      // A refitted model's categories are still its training rows': a value only in the test rows is new to it, and the message says so.
+      assert.match(r.json.messages[1].message, /the model treated it as missing\. A model learns its categories from the session's training rows, so a value found only in its held-back test rows is new to it too\.$/);
       assert.match(r.json.messages[2].message, /^Column origin held a category not seen in training in 1 of 4 records \(the first: record 2, "mars"\)/);
       const rows = r.json.data;
       assert.deepEqual(rows.map((x: any) => x.kind).slice(0, 2), ['apple', 'melon']);

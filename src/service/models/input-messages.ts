@@ -26,7 +26,10 @@ function named(columns: string[]): string {
 function unreadMessage(u: UnreadValues, recordCount: number): string {
   const first = `the first: record ${u.firstRow + 1}, ${JSON.stringify(u.firstValue)}`;
   if (u.expects === 'knownCategory') {
-    return `Column ${u.column} held a category not seen in training in ${u.count} of ${recordCount} records (${first}); the model treated it as missing.`;
+    // A model kept after a refit on all rows still reads categories as its first fit learnt them, from
+    // the session's training rows: a value only in the held-back test rows ('dodge colt', 2 of 406 rows) is new to it.
+    return `Column ${u.column} held a category not seen in training in ${u.count} of ${recordCount} records (${first}); the model treated it as missing. ` +
+      'A model learns its categories from the session\'s training rows, so a value found only in its held-back test rows is new to it too.';
   }
   return `Column ${u.column} takes ${TAKES[u.expects]}; ${u.count} of ${recordCount} records held a value that is not one (${first}), which the model treated as missing.`;
 }
