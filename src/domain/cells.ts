@@ -18,7 +18,9 @@ export function isMissingCell(v: unknown): boolean {
  * is kept as sent; in a string column a marker stays a value (NA may be North America, '-' a level),
  * so a marker only ever makes a gap where the rest of the column is numbers, dates or truth values.
  */
-export const MISSING_MARKERS: ReadonlySet<string> = new Set(['NA', 'N/A', 'n/a', 'NaN', 'nan', 'null', 'NULL', '#N/A', '#NA', '<NA>', '?', '-', '--', '.']);
+export const MISSING_MARKERS: ReadonlySet<string> = new Set(['NA', 'N/A', 'n/a', 'NaN', 'nan', 'null', 'NULL', '#N/A', '#NA', '<NA>', '?', '-', '--', '.',
+  // Excel's error values, which its exports write where a formula failed.
+  '#DIV/0!', '#VALUE!', '#REF!', '#NUM!', '#NAME?', '#NULL!']);
 
 /** A missing cell or, trimmed, one of the MISSING_MARKERS: how a cell of a column that is not text reads. */
 export function isMissingOrMarker(v: unknown): boolean {
@@ -29,7 +31,8 @@ export function isMissingOrMarker(v: unknown): boolean {
  * Plain decimal notation, with or without thousands separators ('3,504', '1,234,567.5': how
  * spreadsheets write formatted numbers), a leading currency symbol ('$1,250.00', '-$5': prices as
  * spreadsheets and scraped listings write them) or a trailing percent sign ('45%' is 45, the number
- * as written, as R's readr reads it): no hex, no "Infinity". NaN otherwise.
+ * as written, as R's readr reads it), negative in parentheses or with a minus sign ('(1,250.00)',
+ * '−2.5'): no hex, no "Infinity". NaN otherwise.
  */
 export function parseNumberCell(v: unknown): number {
   if (typeof v === 'number') return Number.isFinite(v) ? v : NaN;
@@ -77,6 +80,14 @@ export interface NumberNotation {
  * dollars and euros, or 45% and 0.45, are never one quantity.
  */
 export function numberNotation(s: string): NumberNotation | undefined {
+  const first = s.charCodeAt(0);
+  // Excel's accounting and currency formats write a negative amount in parentheses ('(1,250.00)',
+  // '($5)'), and typeset text writes the minus sign (U+2212) where a keyboard writes a hyphen.
+  if ((first === OPEN && s.length > 2 && s.charCodeAt(s.length - 1) === CLOSE) || first === MINUS_SIGN) {
+    const inner = numberNotation(first === OPEN ? s.slice(1, -1).trim() : s.slice(1));
+    const sign = inner?.digits.charCodeAt(0);
+    return inner && sign !== MINUS && sign !== PLUS ? { ...inner, digits: `-${inner.digits}` } : undefined;
+  }
   const currency = currencySymbol(s);
   let t = currency ? withoutCurrency(s, currency) : s;
   const percent = t.length > 1 && t.charCodeAt(t.length - 1) === PERCENT;
@@ -128,7 +139,7 @@ export function decimalValue(digits: string, form: 1 | 2 | 3): number {
   return negative ? -x : x;
 }
 
-const PLUS = 43, MINUS = 45, POINT = 46, COMMA = 44, PERCENT = 37, ZERO = 48, NINE = 57, LOWER_E = 101, UPPER_E = 69;
+const PLUS = 43, MINUS = 45, POINT = 46, COMMA = 44, PERCENT = 37, ZERO = 48, NINE = 57, LOWER_E = 101, UPPER_E = 69, OPEN = 40, CLOSE = 41, MINUS_SIGN = 0x2212;
 // $, £, ¥, €: the symbols written before an amount.
 const CURRENCY: ReadonlySet<number> = new Set([36, 163, 165, 8364]);
 

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { decimalForm, decimalValue, isMissingCell, isMissingOrMarker, parseLogicalCell, parseNumberCell, readNumberCell } from '../../src/domain/cells.js';
+import { ColumnProfiler } from '../../src/domain/profile.js';
 
 test('missing cells: null, undefined, blank strings; not 0 or false', () => {
   for (const v of [null, undefined, '', ' \t']) assert.ok(isMissingCell(v));
@@ -71,4 +72,26 @@ test('decimalValue: Number()\'s value up to 15 significant digits, the first 15 
     assert.ok(Math.abs(decimalValue(s, form(s)) - Number(s)) <= Math.abs(Number(s)) * 1e-14, s);
   }
   assert.equal(decimalValue('1.5e3', 3), 1500);
+});
+
+test('negatives as accounting formats and typeset text write them: in parentheses, with the minus sign U+2212', () => {
+  assert.equal(parseNumberCell('(1,250.00)'), -1250);
+  assert.equal(parseNumberCell('($5)'), -5);
+  assert.equal(parseNumberCell(' (12%) '), -12);
+  assert.equal(parseNumberCell('\u22122.5'), -2.5);
+  assert.equal(parseNumberCell('\u2212$5'), -5);
+  assert.equal(readNumberCell('(3.5)'), -3.5);
+  assert.equal(readNumberCell('\u22121e3'), -1000);
+  for (const no of ['()', '(-5)', '(\u22125)', '\u2212-5', '(a)', '(5', '5)', '(1)(2)']) assert.ok(Number.isNaN(parseNumberCell(no)), no);
+  // A column of such numbers is numeric, with nothing missing.
+  const p = new ColumnProfiler();
+  for (const v of ['1.5', '(2.25)', '\u22123.0', '4', '(1,000)']) p.add(v);
+  assert.deepEqual([p.result().dataType, p.result().missing, p.result().missingWords], ['numericMeasure', 0, undefined]);
+});
+
+test('Excel\'s error values are missing in a column of numbers', () => {
+  for (const e of ['#DIV/0!', '#VALUE!', '#REF!', '#NUM!', '#NAME?', '#NULL!']) assert.ok(isMissingOrMarker(e), e);
+  const p = new ColumnProfiler();
+  for (const v of ['1', '#DIV/0!', '3', '#VALUE!']) p.add(v);
+  assert.deepEqual([p.result().dataType, p.result().present, p.result().missing], ['numeric', 2, 2]);
 });
