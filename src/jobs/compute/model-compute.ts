@@ -27,6 +27,7 @@ import { holdoutSplit } from '../../service/models/holdout-split.js';
 import { algorithmView, contestView } from '../../service/models/contest-view.js';
 import { dropRareClasses, MIN_ROWS_PER_CLASS, type KeptClasses } from '../../service/models/rare-classes.js';
 import type { Message } from '../../store/schema.js';
+import { listInWords } from '../../domain/wording.js';
 import { pageResults } from '../../store/result-pages.js';
 import { metricValues } from '../../domain/metric-values.js';
 import type { ModelComputeInput, ModelComputeOutput } from '../../service/models/model-compute-contract.js';
@@ -198,7 +199,7 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
     }
   }
   resultFields.metricIntervals = metricIntervals;
-  messages.push(...heavyTailWarnings(metricIntervals, split.test.length));
+  messages.push(...heavyTailWarnings(metricIntervals, split.test.length), ...constantMetricWarnings(metricIntervals, split.test.length));
   clock.mark('test metrics and their intervals', `${split.test.length} rows, ${metricIntervals.resamples} resamples`);
   messages.push({ severity: 'informational', message: `${split.train.length} rows trained the model and ${split.test.length} rows tested it.` });
   if (kept) messages.push({ severity: 'informational', message: `After the test, the model was trained again on all ${modelTrainingRows} rows; predictions come from that fit, while the test metrics describe the fit on ${split.train.length} rows.` });
@@ -440,6 +441,18 @@ function heavyTailWarnings(intervals: TestMetricIntervals, testRows: number): Me
   return [{
     severity: 'warning',
     message: `Some test metrics rest on a few rows: the 1 % of rows with the largest errors (among the ${testRows} test rows, or in the cross-validation of the training rows) make a large share of each (${shares}; for RMSE and R² of the squared error), so on new rows these figures could be far from the test's; the results give them no interval.`,
+  }];
+}
+
+/** Test metrics that every resample of the test rows gave alike (test-metric-intervals.ts constant): no interval, and why. */
+function constantMetricWarnings(intervals: TestMetricIntervals, testRows: number): Message[] {
+  const metrics = intervals.constant ?? [];
+  if (metrics.length === 0) return [];
+  const exact = intervals.errorFreeRows
+    ? ` Accuracy's interval is the exact binomial one for ${intervals.errorFreeRows} rows without an error: at least ${(100 * intervals.metrics.accuracy!.lower).toFixed(1)} %.` : '';
+  return [{
+    severity: 'informational',
+    message: `Every resample of the ${testRows} test rows gave the same ${listInWords(metrics)}, as test rows without a single error do: resampling them cannot show how far from that the figures may be on new rows, so the results give them no interval.${exact}`,
   }];
 }
 

@@ -90,3 +90,18 @@ test('the ECE of calibrated scores by chance: outcomes drawn from credit-model s
   // Fewer rows, more chance gap: the reference of 200 rows is larger.
   assert.ok(calibratedReference(y.subarray(0, 200), proba.subarray(0, 400), 2, 1).mean > 1.5 * fair.mean);
 });
+
+test('test rows without an error: accuracy gets the exact binomial interval, and metrics every resample gives alike get none (not [1, 1])', () => {
+  // Iris setosa against versicolor, a real pair that models separate without an error, scored right with a margin.
+  const split = benchFold(fixtureTable('classification', 'iris'), 0);
+  const pair = Array.from(split.yTest.keys()).filter((i) => split.yTest[i]! < 2);
+  const y = Int32Array.from(pair, (i) => split.yTest[i]!);
+  const proba = new Float64Array(pair.length * 2);
+  pair.forEach((_, j) => { proba[j * 2 + y[j]!] = 0.97; proba[j * 2 + 1 - y[j]!] = 0.03; });
+  const out = classificationMetricIntervals(y, proba, argMaxRows(proba, 2), 2, 1);
+  assert.ok(Math.abs(out.metrics.accuracy!.lower - 0.025 ** (1 / pair.length)) < 1e-12 && out.metrics.accuracy!.upper === 1, JSON.stringify(out.metrics.accuracy));
+  assert.equal(out.errorFreeRows, pair.length);
+  assert.ok(out.constant!.includes('rocAreaUnderCurve') && out.constant!.includes('matthewsCorrelationCoefficient'), JSON.stringify(out.constant));
+  for (const m of out.constant!) assert.ok(!(m in out.metrics), m);
+  assert.ok(Object.values(out.metrics).every((iv) => iv.lower < iv.upper), JSON.stringify(out.metrics));
+});
