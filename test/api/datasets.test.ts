@@ -103,6 +103,22 @@ for (const backend of await backends()) {
       assert.equal((await s.call('GET', '/v1/data/empty')).status, 404);
     });
 
+    it('an empty CSV, or one of a header line alone, is 400 NoData saying so, and makes no data set (it made one of no columns)', async () => {
+      const empty = await s.call('PUT', '/v1/data/blank', { body: '', headers: { 'content-type': 'text/csv' } });
+      assert.equal(empty.status, 400, empty.text);
+      assert.deepEqual([empty.json.errorType, empty.json.errorDetails], ['NoData', { data: ['The CSV is empty: it has no header line and no rows.'] }]);
+      const header = await s.call('PUT', '/v1/data/blank', { body: 'day,sales,region\r\n', headers: { 'content-type': 'text/csv' } });
+      assert.equal(header.status, 400, header.text);
+      assert.equal(header.json.errorType, 'NoData');
+      assert.match(header.json.errorDetails.data[0], /^The CSV holds a header line \(day, sales, region\) and no rows: send the rows with it\./);
+      assert.equal((await s.call('GET', '/v1/data/blank')).status, 404);
+      // Sent to a data set that exists, they change nothing.
+      const before = (await s.call('GET', '/v1/data/sales')).json;
+      assert.equal((await s.call('PUT', '/v1/data/sales', { body: 'day,sales\n', headers: { 'content-type': 'text/csv' } })).status, 400);
+      const after = (await s.call('GET', '/v1/data/sales')).json;
+      assert.deepEqual([after.rowCount, after.columns], [before.rowCount, before.columns]);
+    });
+
     it('a bad upload changes nothing', async () => {
       const before = (await s.call('GET', '/v1/data/sales')).json;
       const csv = 'day,sales\n2017-01-06,1\nnot a date,2\n';

@@ -123,10 +123,12 @@ export async function encodeCsv(
   let dialect: CsvDialect = { separator: ',', decimalComma: false, encoding: 'utf-8' };
   // A small first batch: the database starts (and warms up) while the next ones are parsed.
   let emitAt = Math.min(batchRows, FIRST_BATCH_ROWS);
+  let rowsSeen = 0;
   for await (const batch of csvRowBatches(input, { maxBytes })) {
     header = batch.header;
     dialect = batch.dialect;
     for (const row of batch.rows) pending.push(row);
+    rowsSeen += batch.rows.length;
     if (pending.length >= emitAt) {
       await emit(encoder.csvBatch(header, pending));
       pending = [];
@@ -134,6 +136,12 @@ export async function encodeCsv(
     }
   }
   if (pending.length > 0) await emit(encoder.csvBatch(header!, pending));
+  // Nothing to store: said, and nothing is made (a data set of no columns, or of a header's columns
+  // typed before any value was seen, would keep those types when rows came).
+  if (header === undefined) throw new ValidationError({ data: ['The CSV is empty: it has no header line and no rows.'] }, 'No data was sent', 'NoData');
+  if (rowsSeen === 0) {
+    throw new ValidationError({ data: [`The CSV holds a header line (${header.join(', ')}) and no rows: send the rows with it. To make an empty data set with a key, PUT its columns as JSON ({"columns": {"id": {"role": "key"}}}).`] }, 'No data was sent', 'NoData');
+  }
   return { profiles: encoder.profiles(), dialect };
 }
 

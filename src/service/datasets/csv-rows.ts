@@ -59,6 +59,7 @@ export async function* csvRowBatches(input: Readable, opts: { maxBytes: number; 
   let header: string[] | undefined;
   let rows: string[][] = [];
   let bytes = 0;
+  let batchesYielded = 0;
   // The parser is made once the first line, which decides the dialect, is complete; text before then waits in `head`.
   let parser: CsvParser | undefined;
   let layout: CsvLayout = { separator: ',', decimalComma: false };
@@ -99,6 +100,7 @@ export async function* csvRowBatches(input: Readable, opts: { maxBytes: number; 
       feed(decode(chunk, bytes - chunk.length, bytes), false);
       takeHeader();
       if (rows.length >= batchRows) {
+        batchesYielded++;
         yield batch();
         rows = [];
       }
@@ -110,7 +112,8 @@ export async function* csvRowBatches(input: Readable, opts: { maxBytes: number; 
     throw ValidationError.of('data', `The CSV could not be read: ${(e as Error).message ?? String(e)}`);
   }
   takeHeader();
-  if (rows.length > 0) yield batch();
+  // A header without rows still comes out once, so its reader learns the columns.
+  if (rows.length > 0 || (header && batchesYielded === 0)) yield batch();
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;
