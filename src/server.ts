@@ -7,6 +7,7 @@ import { JobLoop, type JobKind } from './jobs/job-loop.js';
 import { importJobs } from './jobs/import-jobs.js';
 import type { RouteRegistrar } from './api/route-registrar.js';
 import { processLogger } from './log.js';
+import { checkListenHost } from './listen-host.js';
 
 export interface Feature {
   /** Extra routes (e.g. sessions, models). */
@@ -48,6 +49,7 @@ export const features: Feature[] = [];
 /** Opens the store, wires the services, serves the API and (unless disabled) runs jobs in this process. */
 /** `runJobs: false` (or `workers: 0`) serves the API only; `workers` overrides SIBYL_WORKERS. */
 export async function startServer(config: Config, opts: { runJobs?: boolean; workers?: number; logLevel?: string } = {}): Promise<RunningServer> {
+  await checkListenHost(config.host);
   const store = await openStore(config);
   let app: FastifyInstance | undefined;
   try {
