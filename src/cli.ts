@@ -3,7 +3,7 @@
  * `sibyl worker [--concurrency N]`: jobs only (with DATABASE_URL, any number of them on any machines).
  * SIGTERM/SIGINT: stop taking requests and claiming work, let running work finish for
  * SIBYL_SHUTDOWN_GRACE_MS, then give its leases back; a second signal gives them back at once.
- * `sibyl accounts create --email E | list | password-link --account ID|EMAIL | plan community|unlimited --account …`, `sibyl keys create [--account ID|EMAIL] [--label L] | list [--account …] | revoke ID|PREFIX`.
+ * `sibyl accounts create [--email E] | list | password-link --account ID|EMAIL | plan community|unlimited --account …`, `sibyl keys create [--account ID|EMAIL] [--label L] | list [--account …] | revoke ID|PREFIX`.
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config.js';
@@ -14,6 +14,7 @@ import { AccountsService } from './service/accounts.js';
 import { EmbeddedStoreBusy } from './store/embedded-lock.js';
 import { AuthService } from './service/auth/auth-service.js';
 import type { Db } from './store/db.js';
+import { ValidationError } from './service/errors.js';
 import './features.js';
 
 async function main(argv: string[]): Promise<number> {
@@ -53,7 +54,8 @@ async function main(argv: string[]): Promise<number> {
 const USAGE = `usage:
   sibyl [serve] [--workers N]            API and dashboard, plus N sessions/imports at once (0: API only)
   sibyl worker [--concurrency N]         sessions/imports only (with DATABASE_URL, next to other processes)
-  sibyl accounts create --email E | list | password-link --account ID|EMAIL | plan community|unlimited --account ID|EMAIL
+  sibyl accounts create [--email E] | list | password-link --account ID|EMAIL | plan community|unlimited --account ID|EMAIL
+                                         (without --email: an account for API keys only, which cannot sign in to the dashboard)
   sibyl keys create [--account ID|EMAIL] [--label L] | list [--account ID|EMAIL] | revoke KEY_ID|PREFIX
 Settings are environment variables (PORT, HOST, SIBYL_DATA_DIR, DATABASE_URL, SIBYL_API_KEY, …): see README.md, Configuration.`;
 
@@ -78,12 +80,15 @@ async function admin(command: string, sub: string | undefined, rest: string[], c
       // With an address, its holder can sign in to the dashboard after choosing a password at this link.
       const setPasswordLink = a.email ? await passwordLinks(store.db, config).operatorPasswordLink(a.id) : undefined;
       console.log(JSON.stringify({ accountId: a.id, email: a.email, apiKey: key, setPasswordLink }, null, 2));
+      if (!a.email) console.error('The account has no e-mail address: it uses its API keys only and cannot sign in to the dashboard (create one with --email E for that).');
+      else explainLinkBase(config);
       return 0;
     }
     if (command === 'accounts' && sub === 'password-link') {
       const a = await accountOf();
       if (!a.email) { console.error('the account has no e-mail address: it cannot sign in to the dashboard'); return 1; }
       console.log(await passwordLinks(store.db, config).operatorPasswordLink(a.id));
+      explainLinkBase(config);
       return 0;
     }
     if (command === 'accounts' && sub === 'plan') {
@@ -126,8 +131,19 @@ async function admin(command: string, sub: string | undefined, rest: string[], c
 }
 
 function passwordLinks(db: Db, config: ReturnType<typeof loadConfig>): AuthService {
-  const base = (config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`).replace(/\/+$/, '');
-  return new AuthService(db, { signupOpen: config.signupOpen, mailEnabled: Boolean(config.smtpUrl), linkBase: () => base });
+  return new AuthService(db, { signupOpen: config.signupOpen, mailEnabled: Boolean(config.smtpUrl), linkBase: () => linkBase(config) });
+}
+
+/** SIBYL_PUBLIC_URL, else this command's own HOST and PORT, which need not be the server's. */
+function linkBase(config: ReturnType<typeof loadConfig>): string {
+  return (config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`).replace(/\/+$/, '');
+}
+
+/** Without SIBYL_PUBLIC_URL the link's address is a guess from HOST and PORT: say so, and how to set it. */
+function explainLinkBase(config: ReturnType<typeof loadConfig>): void {
+  if (config.publicUrl) return;
+  const from = process.env.HOST || process.env.PORT ? 'HOST and PORT as set for this command' : 'the default HOST and PORT, as neither is set for this command';
+  console.error(`The link starts with ${linkBase(config)}, from ${from}. If people reach the dashboard at another address, set SIBYL_PUBLIC_URL to it (e.g. SIBYL_PUBLIC_URL=https://sibyl.example.org) and make a new link with sibyl accounts password-link.`);
 }
 
 /** `--name N` (or `--name=N`): a whole number ≥ min, undefined when absent, or a usage message. */
@@ -171,6 +187,10 @@ function onSignal(target: { close(graceMs?: number): Promise<void>; releaseNow()
 /** What a failed command says: the store's own message, the way out of a taken port, or the error. */
 function failureMessage(e: unknown): unknown {
   if (e instanceof EmbeddedStoreBusy) return e.message;
+  // What the accounts commands refuse: each reason, named by its option (not the API's 'Request is invalid').
+  if (e instanceof ValidationError) {
+    return `error: ${Object.entries(e.details).flatMap(([name, messages]) => (Array.isArray(messages) ? messages : [messages]).map((m) => `--${name}: ${String(m)}`)).join('; ')}`;
+  }
   if (!(e instanceof Error)) return e;
   const listen = e as NodeJS.ErrnoException & { address?: string; port?: number };
   if (listen.code === 'EADDRINUSE' && listen.port !== undefined) {

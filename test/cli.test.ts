@@ -72,6 +72,36 @@ describe('sibyl CLI (embedded store)', () => {
     assert.equal(sibyl('accounts', 'plan', 'gold', '--account', 'bo@example.com').code, 2, 'only known plans');
   });
 
+  it('accounts create says plainly why it refuses an address, and what an account without one is', () => {
+    assert.equal(sibyl('accounts', 'create', '--email', 'dup@example.com').code, 0);
+    for (const again of ['dup@example.com', 'DUP@Example.com']) {
+      const r = sibyl('accounts', 'create', '--email', again);
+      assert.equal(r.code, 1, r.out + r.err);
+      assert.match(r.err, /an account with the e-mail address dup@example\.com exists already; list the accounts with sibyl accounts list/);
+      assert.doesNotMatch(r.err, /constraint/);
+    }
+    const bad = sibyl('accounts', 'create', '--email', 'bad@@x');
+    assert.equal(bad.code, 1, bad.out + bad.err);
+    assert.match(bad.err, /--email: 'bad@@x' is not an e-mail address: it needs one @ between a name and a domain/);
+    assert.doesNotMatch(bad.err, /Request is invalid/);
+    assert.match(sibyl('help').out, /accounts create \[--email E\].*\n.*without --email: an account for API keys only/);
+    const keysOnly = sibyl('accounts', 'create');
+    assert.equal(keysOnly.code, 0, keysOnly.err);
+    assert.equal(JSON.parse(keysOnly.out).email, null);
+    assert.match(keysOnly.err, /no e-mail address: it uses its API keys only and cannot sign in to the dashboard/);
+  });
+
+  it('a set-password link says which address it starts with and how to change it', () => {
+    const guessed = sibyl('accounts', 'create', '--email', 'link@example.com');
+    assert.equal(guessed.code, 0, guessed.err);
+    assert.match(JSON.parse(guessed.out).setPasswordLink, /^http:\/\/127\.0\.0\.1:8080\/reset#token=/);
+    assert.match(guessed.err, /The link starts with http:\/\/127\.0\.0\.1:8080, from the default HOST and PORT.*set SIBYL_PUBLIC_URL/);
+    const set = spawnSync(process.execPath, [CLI, 'accounts', 'password-link', '--account', 'link@example.com'], { env: { ...env, SIBYL_PUBLIC_URL: 'https://sibyl.example.org' }, encoding: 'utf8', timeout: 60000 });
+    assert.equal(set.status, 0, set.stderr);
+    assert.match(set.stdout, /^https:\/\/sibyl\.example\.org\/reset#token=/);
+    assert.equal(set.stderr, '', 'nothing to explain when SIBYL_PUBLIC_URL is set');
+  });
+
   it('a first start on a port in use says how to choose another and creates no account; the next start prints the key', async () => {
     const fresh = { ...env, SIBYL_DATA_DIR: mkdtempSync(join(tmpdir(), 'sibyl-cli-first-')), SIBYL_API_KEY: '' };
     const taken = createServer();
