@@ -25,8 +25,11 @@ export function sessionJobs(services: Services, compute: ComputePool): JobKind<S
     giveBack: (s, owner) => store.release(owner, s.id),
     async run(claimed, owner) {
       // A session re-claimed after its worker died is already 'started': it runs again from the start.
+      const about = { sessionId: claimed.id, type: claimed.type, worker: owner };
+      services.log.info(about, claimed.status === 'requested' ? 'session claimed' : 'session taken over from an earlier worker');
       const s = claimed.status === 'requested' ? await services.sessions.transition(claimed.id, owner, 'started') : claimed;
       if (!s) return;
+      const started = Date.now();
       const runner = runners.get(s.type);
       const timer = services.metrics.trainingSeconds.startTimer({ kind: s.type });
       let timed = false;
@@ -36,13 +39,15 @@ export function sessionJobs(services: Services, compute: ComputePool): JobKind<S
         const out = await runner(s, { services, compute, owner });
         time('completed');
         await services.sessions.transition(s.id, owner, 'completed', { results: out.results, modelId: out.modelId, algorithm: out.algorithm, messages: out.messages });
+        services.log.info({ ...about, modelId: out.modelId, seconds: (Date.now() - started) / 1000 }, 'session completed');
       } catch (e) {
         // The database went away under the session: it did not fail, it runs again (job-loop.ts).
         if (isConnectionLoss(e)) throw e;
         time('failed');
         const known = e instanceof SessionDataError || e instanceof ComputeError || e instanceof ServiceError;
         const message = known ? (e as Error).message : 'The session failed because of an internal error.';
-        if (!known) console.error(`session ${s.id} failed`, e);
+        if (known) services.log.warn({ ...about, reason: message }, 'session failed');
+        else services.log.error({ ...about, err: e }, 'session failed with an internal error');
         await services.sessions.transition(s.id, owner, 'failed', { messages: [{ severity: 'error', message }] });
       }
     },

@@ -13,6 +13,7 @@ import { ViewsService } from './views/views-service.js';
 
 /** The use cases, wired once per process; api/ and jobs/ receive this. */
 import { Metrics } from './metrics.js';
+import { processLogger, type Logger } from '../log.js';
 
 export interface Services {
   db: Db;
@@ -26,11 +27,13 @@ export interface Services {
   views: ViewsService;
   auth: AuthService;
   metrics: Metrics;
+  /** Work outside requests (sessions, imports, deliveries): one line per outcome, never per row or poll. */
+  log: Logger;
   /** Set by the process that runs jobs, so new work starts without waiting for the next poll. */
   jobs?: { poke(): void };
 }
 
-export function createServices(db: Db, config: Config): Services {
+export function createServices(db: Db, config: Config, log: Logger = processLogger(config.logLevel)): Services {
   const usage = new UsageService(db, plans(config.communityPlan, Math.max(config.maxCsvBytes, config.maxJsonBytes)));
   const accounts = new AccountsService(new AccountsStore(db));
   const datasets = new DatasetsService(db, usage, config.writerLeaseMs);
@@ -39,7 +42,7 @@ export function createServices(db: Db, config: Config): Services {
     maxBytes: config.importMaxBytes,
     maxJsonBytes: config.maxJsonBytes,
     timeoutMs: config.importTimeoutMs,
-  });
+  }, log);
   const siteBase = () => (config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`).replace(/\/+$/, '');
   const publicBase = () => `${siteBase()}/v1`;
   const sessions = new SessionsService(db, publicBase, parseAllowedHosts(config.allowPrivateHosts));
@@ -60,5 +63,5 @@ export function createServices(db: Db, config: Config): Services {
   datasets.onDelete(async (accountId, name, cascade) => {
     if (cascade.some((c) => c.startsWith('vocabular'))) await vocabularies.deleteMatching(accountId, { dataSourceName: name });
   });
-  return { db, config, accounts, usage, datasets, imports, vocabularies, sessions, views, auth, metrics };
+  return { db, config, accounts, usage, datasets, imports, vocabularies, sessions, views, auth, metrics, log };
 }

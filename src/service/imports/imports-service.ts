@@ -12,6 +12,7 @@ import { readJsonUpload } from '../datasets/json-upload.js';
 import type { Readable } from 'node:stream';
 import { openAzureBlob, openS3Object, s3EndpointUrl, type AzureLocation, type S3Credentials, type S3Location } from './cloud-sources.js';
 import { isConnectionLoss } from '../../store/connection-loss.js';
+import type { Logger } from '../../log.js';
 
 export interface ImportLimits {
   allowHosts: Set<string>;
@@ -51,7 +52,7 @@ export class ImportsService {
   private readonly owner = `api-import:${randomUUID()}`;
   private readonly running = new Map<string, Promise<void>>();
 
-  constructor(private readonly db: Db, private readonly datasets: DatasetsService, private readonly limits: ImportLimits) {}
+  constructor(private readonly db: Db, private readonly datasets: DatasetsService, private readonly limits: ImportLimits, private readonly log?: Pick<Logger, 'info' | 'warn'>) {}
 
   /**
    * S3 and Azure imports run in the process that received them, straight away, under a lease it
@@ -148,6 +149,9 @@ export class ImportsService {
    */
   async run(imp: ImportRecord, owner: string): Promise<void> {
     const store = new ImportsStore(this.db);
+    const about = { importId: imp.id, type: imp.type, dataSetName: imp.datasetName, worker: owner };
+    // Started already: the worker that held it died or gave it back, and this one starts it again.
+    this.log?.info(about, imp.status === 'requested' ? 'import started' : 'import taken over from an earlier worker');
     if (imp.status === 'requested') await store.setStatus(imp.id, owner, 'started');
     const secret = this.secrets.get(imp.id);
     let source: Awaited<ReturnType<ImportsService['open']>> | undefined;
@@ -166,12 +170,15 @@ export class ImportsService {
         { severity: 'informational', message: `${result.rowsReceived} rows were imported into ${imp.datasetName} from ${source.from}.` },
         ...result.messages,
       ], true);
+      this.log?.info({ ...about, rows: result.rowsReceived }, 'import completed');
     } catch (e) {
       if (imp.type === 'url' && isConnectionLoss(e)) {
         source?.stream.destroy();
         throw e;
       }
-      await store.setStatus(imp.id, owner, 'failed', [{ severity: 'error', message: scrub(describe(e), secret, basicAuthOf(imp)) }], true);
+      const reason = scrub(describe(e), secret, basicAuthOf(imp));
+      await store.setStatus(imp.id, owner, 'failed', [{ severity: 'error', message: reason }], true);
+      this.log?.warn({ ...about, reason }, 'import failed');
     }
   }
 
