@@ -15,35 +15,46 @@ import { EmbeddedStoreBusy } from './store/embedded-lock.js';
 import { AuthService } from './service/auth/auth-service.js';
 import type { Db } from './store/db.js';
 import { ValidationError } from './service/errors.js';
+import { lifecycleLogger, type Logger } from './log.js';
 import './features.js';
 
 async function main(argv: string[]): Promise<number> {
   const [command = 'serve', sub, ...rest] = argv;
   if (command === 'help' || command === '--help' || command === '-h') { console.log(USAGE); return 0; }
   const config = loadConfig();
-  for (const warning of config.warnings) console.warn(warning);
+  // A serving process's stdout is its JSON log: its own lines are log lines too. Secrets meant for the
+  // person who started it (the first key, a set-password link) go to stderr as plain text instead.
+  const serving = command === 'serve' || command === 'worker';
+  const log = lifecycleLogger(config.logLevel, serving && command === 'worker' ? { role: 'worker' } : {});
+  for (const warning of config.warnings) {
+    if (serving) log.warn(warning);
+    else console.warn(warning);
+  }
   if (command === 'serve') {
     const workers = countOption([sub, ...rest].filter((a): a is string => a !== undefined), 'workers', 0);
     if (typeof workers === 'string') { console.error(workers); return 2; }
     const server = await startServer(config, { workers });
     if (server.bootstrapKey) {
-      console.log(`\nCreated the first account. Its API key (shown once, stored only as a hash):\n\n  ${server.bootstrapKey}\n`);
+      console.error(`\nCreated the first account. Its API key (shown once, stored only as a hash):\n\n  ${server.bootstrapKey}\n`);
+      log.info('created the first account; its API key was written once to stderr, not to this log');
     }
     if (server.adminPasswordLink) {
-      console.log(`\nThe first account (${config.adminEmail}) has no password yet. Choose one here (the link works once, for 7 days):\n\n  ${server.adminPasswordLink}\n`);
+      console.error(`\nThe first account (${config.adminEmail}) has no password yet. Choose one here (the link works once, for 7 days):\n\n  ${server.adminPasswordLink}\n`);
+      log.info('the first account has no password yet; a link to choose one was written to stderr, not to this log');
     }
     const jobsNote = server.jobs ? `${workers ?? config.workerConcurrency} job(s) at once in this process` : 'API only (--workers 0)';
-    console.log(`Sibyl listening on ${server.url} (store: ${config.databaseUrl ? 'PostgreSQL' : config.dataDir}; ${jobsNote}); dashboard at ${server.url}/`);
-    onSignal(server, config.shutdownGraceMs);
+    const store = config.databaseUrl ? 'PostgreSQL' : config.dataDir;
+    log.info({ url: server.url, store, jobs: server.jobs ? workers ?? config.workerConcurrency : 0 }, `Sibyl listening on ${server.url} (store: ${store}; ${jobsNote}); dashboard at ${server.url}/`);
+    onSignal(server, config.shutdownGraceMs, log);
     return -1;
   }
   if (command === 'worker') {
-    if (!config.databaseUrl) console.warn('sibyl worker without DATABASE_URL uses the embedded store, which the server cannot share; set DATABASE_URL to scale out.');
+    if (!config.databaseUrl) log.warn('sibyl worker without DATABASE_URL uses the embedded store, which the server cannot share; set DATABASE_URL to scale out.');
     const concurrency = countOption([sub, ...rest].filter((a): a is string => a !== undefined), 'concurrency', 1);
     if (typeof concurrency === 'string') { console.error(concurrency); return 2; }
     const worker = await startWorker(config, { concurrency });
-    console.log(`Sibyl worker running (${concurrency ?? config.workerConcurrency} job(s) at once, owner ${worker.jobs.owner})`);
-    onSignal(worker, config.shutdownGraceMs);
+    log.info({ jobs: concurrency ?? config.workerConcurrency, worker: worker.jobs.owner }, `Sibyl worker running (${concurrency ?? config.workerConcurrency} job(s) at once, owner ${worker.jobs.owner})`);
+    onSignal(worker, config.shutdownGraceMs, log);
     return -1;
   }
   if (command === 'accounts' || command === 'keys') return admin(command, sub, rest, config);
@@ -166,19 +177,19 @@ function countOption(args: string[], name: string, min: number): number | undefi
  * First SIGTERM/SIGINT: stop taking requests and claiming, give running work `graceMs` to finish,
  * then release its leases and exit. A second signal releases the leases at once.
  */
-function onSignal(target: { close(graceMs?: number): Promise<void>; releaseNow(): void }, graceMs: number): void {
+function onSignal(target: { close(graceMs?: number): Promise<void>; releaseNow(): void }, graceMs: number, log: Logger): void {
   let closing = false;
   const stop = (signal: string) => {
     if (closing) {
-      console.log(`${signal} again: giving back the leases of running work now`);
+      log.info({ signal }, `${signal} again: giving back the leases of running work now`);
       target.releaseNow();
       return;
     }
     closing = true;
-    console.log(`${signal}: no new work; running work has ${graceMs} ms to finish before its leases are given back`);
+    log.info({ signal, graceMs }, `${signal}: no new work; running work has ${graceMs} ms to finish before its leases are given back`);
     // A shutdown that hangs (a stuck receiver, a long upload) must not keep the process forever.
-    setTimeout(() => process.exit(1), graceMs + 15000).unref();
-    target.close(graceMs).then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });
+    setTimeout(() => { log.error({ signal }, 'the shutdown did not end in time; exiting'); process.exit(1); }, graceMs + 15000).unref();
+    target.close(graceMs).then(() => { log.info('stopped'); process.exit(0); }, (err) => { log.error({ err }, 'the shutdown failed'); process.exit(1); });
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));

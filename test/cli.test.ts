@@ -115,8 +115,19 @@ describe('sibyl CLI (embedded store)', () => {
       const none = spawnSync(process.execPath, [CLI, 'accounts', 'list'], { env: fresh, encoding: 'utf8', timeout: 60000 });
       assert.equal(none.stdout, '', 'the failed start created no account');
       const server = spawn(process.execPath, [CLI, 'serve'], { env: { ...fresh, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let err = '';
+      server.stderr!.on('data', (d) => { err += d; });
       try {
-        assert.match(await serving(server), /Created the first account\. Its API key .*\n\n {2}sk_\S{20,}/s);
+        // The key is for the person at the terminal (stderr, plain text), never in the JSON log on stdout.
+        const out = await serving(server);
+        for (let i = 0; i < 50 && !/\n {2}sk_\S+\n/.test(err); i++) await new Promise((r) => setTimeout(r, 100)); // stderr is another pipe
+        assert.match(err, /Created the first account\. Its API key .*\n\n {2}sk_\S{20,}/s);
+        const key = /\n {2}(sk_\S+)/.exec(err)![1]!;
+        assert.ok(!out.includes(key), 'the key is not in the log');
+        const lines = out.split('\n').filter((l) => l.endsWith('}')).map((l) => JSON.parse(l) as { level: number; msg: string });
+        assert.ok(lines.some((l) => l.level === 30 && /^Sibyl listening on http:\/\/127\.0\.0\.1:\d+ \(store: /.test(l.msg)), out);
+        assert.ok(lines.some((l) => /its API key was written once to stderr/.test(l.msg)), out);
+        assert.ok(!lines.some((l) => /SIBYL_API_KEY/.test(l.msg)), 'no warning about a key nobody set');
       } finally {
         server.kill('SIGTERM');
         await new Promise((r) => server.once('exit', r));
@@ -128,9 +139,17 @@ describe('sibyl CLI (embedded store)', () => {
   });
 
   it('says plainly that the embedded store is busy while a server runs, and the server accepts CLI-made keys', async () => {
-    const server = spawn(process.execPath, [CLI, 'serve'], { env: { ...env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // SIBYL_API_KEY changed on a store that has accounts: it does nothing, and the start says so.
+    assert.equal(sibyl('accounts', 'create').code, 0);
+    const server = spawn(process.execPath, [CLI, 'serve'], { env: { ...env, PORT: '0', SIBYL_API_KEY: 'rotated-key-0987654321' }, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
-      const url = /listening on (\S+)/.exec(await serving(server))![1]!;
+      const out = await serving(server);
+      const url = /listening on (\S+)/.exec(out)![1]!;
+      const lines = out.split('\n').filter((l) => l.endsWith('}')).map((l) => JSON.parse(l) as { level: number; msg: string });
+      const warning = lines.find((l) => l.level === 40 && /SIBYL_API_KEY/.test(l.msg));
+      assert.match(warning?.msg ?? out, /SIBYL_API_KEY is set but matches no active key of any account, so it is ignored: it only gives the first account its key.*sibyl keys create/);
+      assert.ok(!out.includes('rotated-key-0987654321'), 'the key itself is not logged');
+      assert.equal((await fetch(`${url}/v1/data`, { headers: { 'api-key': 'rotated-key-0987654321' } })).status, 401);
       const busy = sibyl('keys', 'list');
       assert.equal(busy.code, 1);
       assert.match(busy.err, /in use by process \d+/);

@@ -97,11 +97,13 @@ export class AccountsService {
    * can print it once. On later starts an admin address set since is given to the first account if
    * it has none.
    */
-  async bootstrap(configuredKey: string | undefined, adminEmail?: string): Promise<{ created: boolean; key?: string; accountId?: string }> {
+  async bootstrap(configuredKey: string | undefined, adminEmail?: string): Promise<{ created: boolean; key?: string; accountId?: string; configuredKeyUnknown?: boolean }> {
     if ((await this.store.countAccounts()) > 0) {
       const first = await this.store.first();
       if (first && adminEmail && first.email === null && !(await this.store.credentials(adminEmail))) await this.store.setEmail(first.id, adminEmail, true);
-      return { created: false, accountId: first?.id };
+      // An operator who changed SIBYL_API_KEY to rotate the key would otherwise get no sign that it does nothing.
+      const configuredKeyUnknown = configuredKey !== undefined && !(await this.authenticate(configuredKey));
+      return { created: false, accountId: first?.id, configuredKeyUnknown };
     }
     const account = await this.createAccount(adminEmail ?? null, 'unlimited');
     const { key } = await this.createKey(account.id, 'bootstrap', configuredKey ?? generateKey());
