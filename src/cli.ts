@@ -3,7 +3,7 @@
  * `sibyl worker [--concurrency N]`: jobs only (with DATABASE_URL, any number of them on any machines).
  * SIGTERM/SIGINT: stop taking requests and claiming work, let running work finish for
  * SIBYL_SHUTDOWN_GRACE_MS, then give its leases back; a second signal gives them back at once.
- * `sibyl accounts create --email E | list | password-link --account ID|EMAIL | plan community|unlimited --account …`, `sibyl keys create [--account ID|EMAIL] [--label L] | list [--account …] | revoke ID|PREFIX`.
+ * `sibyl accounts create [--email E] | list | password-link --account ID|EMAIL | plan community|unlimited --account …`, `sibyl keys create [--account ID|EMAIL] [--label L] | list [--account …] | revoke ID|PREFIX`.
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config.js';
@@ -14,35 +14,47 @@ import { AccountsService } from './service/accounts.js';
 import { EmbeddedStoreBusy } from './store/embedded-lock.js';
 import { AuthService } from './service/auth/auth-service.js';
 import type { Db } from './store/db.js';
+import { ValidationError } from './service/errors.js';
+import { lifecycleLogger, type Logger } from './log.js';
 import './features.js';
 
 async function main(argv: string[]): Promise<number> {
   const [command = 'serve', sub, ...rest] = argv;
   if (command === 'help' || command === '--help' || command === '-h') { console.log(USAGE); return 0; }
   const config = loadConfig();
-  for (const warning of config.warnings) console.warn(warning);
+  // A serving process's stdout is its JSON log: its own lines are log lines too. Secrets meant for the
+  // person who started it (the first key, a set-password link) go to stderr as plain text instead.
+  const serving = command === 'serve' || command === 'worker';
+  const log = lifecycleLogger(config.logLevel, serving && command === 'worker' ? { role: 'worker' } : {});
+  for (const warning of config.warnings) {
+    if (serving) log.warn(warning);
+    else console.warn(warning);
+  }
   if (command === 'serve') {
     const workers = countOption([sub, ...rest].filter((a): a is string => a !== undefined), 'workers', 0);
     if (typeof workers === 'string') { console.error(workers); return 2; }
     const server = await startServer(config, { workers });
     if (server.bootstrapKey) {
-      console.log(`\nCreated the first account. Its API key (shown once, stored only as a hash):\n\n  ${server.bootstrapKey}\n`);
+      console.error(`\nCreated the first account. Its API key (shown once, stored only as a hash):\n\n  ${server.bootstrapKey}\n`);
+      log.info('created the first account; its API key was written once to stderr, not to this log');
     }
     if (server.adminPasswordLink) {
-      console.log(`\nThe first account (${config.adminEmail}) has no password yet. Choose one here (the link works once, for 7 days):\n\n  ${server.adminPasswordLink}\n`);
+      console.error(`\nThe first account (${config.adminEmail}) has no password yet. Choose one here (the link works once, for 7 days):\n\n  ${server.adminPasswordLink}\n`);
+      log.info('the first account has no password yet; a link to choose one was written to stderr, not to this log');
     }
     const jobsNote = server.jobs ? `${workers ?? config.workerConcurrency} job(s) at once in this process` : 'API only (--workers 0)';
-    console.log(`Sibyl listening on ${server.url} (store: ${config.databaseUrl ? 'PostgreSQL' : config.dataDir}; ${jobsNote}); dashboard at ${server.url}/`);
-    onSignal(server, config.shutdownGraceMs);
+    const store = config.databaseUrl ? 'PostgreSQL' : config.dataDir;
+    log.info({ url: server.url, store, jobs: server.jobs ? workers ?? config.workerConcurrency : 0 }, `Sibyl listening on ${server.url} (store: ${store}; ${jobsNote}); dashboard at ${server.url}/`);
+    onSignal(server, config.shutdownGraceMs, log);
     return -1;
   }
   if (command === 'worker') {
-    if (!config.databaseUrl) console.warn('sibyl worker without DATABASE_URL uses the embedded store, which the server cannot share; set DATABASE_URL to scale out.');
+    if (!config.databaseUrl) log.warn('sibyl worker without DATABASE_URL uses the embedded store, which the server cannot share; set DATABASE_URL to scale out.');
     const concurrency = countOption([sub, ...rest].filter((a): a is string => a !== undefined), 'concurrency', 1);
     if (typeof concurrency === 'string') { console.error(concurrency); return 2; }
     const worker = await startWorker(config, { concurrency });
-    console.log(`Sibyl worker running (${concurrency ?? config.workerConcurrency} job(s) at once, owner ${worker.jobs.owner})`);
-    onSignal(worker, config.shutdownGraceMs);
+    log.info({ jobs: concurrency ?? config.workerConcurrency, worker: worker.jobs.owner }, `Sibyl worker running (${concurrency ?? config.workerConcurrency} job(s) at once, owner ${worker.jobs.owner})`);
+    onSignal(worker, config.shutdownGraceMs, log);
     return -1;
   }
   if (command === 'accounts' || command === 'keys') return admin(command, sub, rest, config);
@@ -53,7 +65,8 @@ async function main(argv: string[]): Promise<number> {
 const USAGE = `usage:
   sibyl [serve] [--workers N]            API and dashboard, plus N sessions/imports at once (0: API only)
   sibyl worker [--concurrency N]         sessions/imports only (with DATABASE_URL, next to other processes)
-  sibyl accounts create --email E | list | password-link --account ID|EMAIL | plan community|unlimited --account ID|EMAIL
+  sibyl accounts create [--email E] | list | password-link --account ID|EMAIL | plan community|unlimited --account ID|EMAIL
+                                         (without --email: an account for API keys only, which cannot sign in to the dashboard)
   sibyl keys create [--account ID|EMAIL] [--label L] | list [--account ID|EMAIL] | revoke KEY_ID|PREFIX
 Settings are environment variables (PORT, HOST, SIBYL_DATA_DIR, DATABASE_URL, SIBYL_API_KEY, …): see README.md, Configuration.`;
 
@@ -78,12 +91,15 @@ async function admin(command: string, sub: string | undefined, rest: string[], c
       // With an address, its holder can sign in to the dashboard after choosing a password at this link.
       const setPasswordLink = a.email ? await passwordLinks(store.db, config).operatorPasswordLink(a.id) : undefined;
       console.log(JSON.stringify({ accountId: a.id, email: a.email, apiKey: key, setPasswordLink }, null, 2));
+      if (!a.email) console.error('The account has no e-mail address: it uses its API keys only and cannot sign in to the dashboard (create one with --email E for that).');
+      else explainLinkBase(config);
       return 0;
     }
     if (command === 'accounts' && sub === 'password-link') {
       const a = await accountOf();
       if (!a.email) { console.error('the account has no e-mail address: it cannot sign in to the dashboard'); return 1; }
       console.log(await passwordLinks(store.db, config).operatorPasswordLink(a.id));
+      explainLinkBase(config);
       return 0;
     }
     if (command === 'accounts' && sub === 'plan') {
@@ -126,8 +142,19 @@ async function admin(command: string, sub: string | undefined, rest: string[], c
 }
 
 function passwordLinks(db: Db, config: ReturnType<typeof loadConfig>): AuthService {
-  const base = (config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`).replace(/\/+$/, '');
-  return new AuthService(db, { signupOpen: config.signupOpen, mailEnabled: Boolean(config.smtpUrl), linkBase: () => base });
+  return new AuthService(db, { signupOpen: config.signupOpen, mailEnabled: Boolean(config.smtpUrl), linkBase: () => linkBase(config) });
+}
+
+/** SIBYL_PUBLIC_URL, else this command's own HOST and PORT, which need not be the server's. */
+function linkBase(config: ReturnType<typeof loadConfig>): string {
+  return (config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`).replace(/\/+$/, '');
+}
+
+/** Without SIBYL_PUBLIC_URL the link's address is a guess from HOST and PORT: say so, and how to set it. */
+function explainLinkBase(config: ReturnType<typeof loadConfig>): void {
+  if (config.publicUrl) return;
+  const from = process.env.HOST || process.env.PORT ? 'HOST and PORT as set for this command' : 'the default HOST and PORT, as neither is set for this command';
+  console.error(`The link starts with ${linkBase(config)}, from ${from}. If people reach the dashboard at another address, set SIBYL_PUBLIC_URL to it (e.g. SIBYL_PUBLIC_URL=https://sibyl.example.org) and make a new link with sibyl accounts password-link.`);
 }
 
 /** `--name N` (or `--name=N`): a whole number ≥ min, undefined when absent, or a usage message. */
@@ -150,19 +177,19 @@ function countOption(args: string[], name: string, min: number): number | undefi
  * First SIGTERM/SIGINT: stop taking requests and claiming, give running work `graceMs` to finish,
  * then release its leases and exit. A second signal releases the leases at once.
  */
-function onSignal(target: { close(graceMs?: number): Promise<void>; releaseNow(): void }, graceMs: number): void {
+function onSignal(target: { close(graceMs?: number): Promise<void>; releaseNow(): void }, graceMs: number, log: Logger): void {
   let closing = false;
   const stop = (signal: string) => {
     if (closing) {
-      console.log(`${signal} again: giving back the leases of running work now`);
+      log.info({ signal }, `${signal} again: giving back the leases of running work now`);
       target.releaseNow();
       return;
     }
     closing = true;
-    console.log(`${signal}: no new work; running work has ${graceMs} ms to finish before its leases are given back`);
+    log.info({ signal, graceMs }, `${signal}: no new work; running work has ${graceMs} ms to finish before its leases are given back`);
     // A shutdown that hangs (a stuck receiver, a long upload) must not keep the process forever.
-    setTimeout(() => process.exit(1), graceMs + 15000).unref();
-    target.close(graceMs).then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });
+    setTimeout(() => { log.error({ signal }, 'the shutdown did not end in time; exiting'); process.exit(1); }, graceMs + 15000).unref();
+    target.close(graceMs).then(() => { log.info('stopped'); process.exit(0); }, (err) => { log.error({ err }, 'the shutdown failed'); process.exit(1); });
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
@@ -171,6 +198,10 @@ function onSignal(target: { close(graceMs?: number): Promise<void>; releaseNow()
 /** What a failed command says: the store's own message, the way out of a taken port, or the error. */
 function failureMessage(e: unknown): unknown {
   if (e instanceof EmbeddedStoreBusy) return e.message;
+  // What the accounts commands refuse: each reason, named by its option (not the API's 'Request is invalid').
+  if (e instanceof ValidationError) {
+    return `error: ${Object.entries(e.details).flatMap(([name, messages]) => (Array.isArray(messages) ? messages : [messages]).map((m) => `--${name}: ${String(m)}`)).join('; ')}`;
+  }
   if (!(e instanceof Error)) return e;
   const listen = e as NodeJS.ErrnoException & { address?: string; port?: number };
   if (listen.code === 'EADDRINUSE' && listen.port !== undefined) {

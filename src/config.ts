@@ -3,7 +3,7 @@
  * Every setting is checked here: a wrong one stops the start with a message that names the variable,
  * what is wrong with its value and the rule, all problems at once.
  */
-import { statSync } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
 import { resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { parseAllowedHosts } from './outbound/allowed-hosts.js';
@@ -163,7 +163,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     else if (!DATABASE_PROTOCOLS.includes(protocol)) problems.push(`DATABASE_URL uses the ${protocol.slice(0, -1)} scheme: expected postgres:// or postgresql:// (or socket:)`);
   }
   // The embedded store's directory is made on first start; a file in its place would fail there with a bare EEXIST.
-  if (config.databaseUrl === undefined && statSync(config.dataDir, { throwIfNoEntry: false })?.isDirectory() === false) {
+  // (A path through a file is ENOTDIR here: store/data-dir.ts says that when it makes the directory.)
+  if (config.databaseUrl === undefined && statIfAny(config.dataDir)?.isDirectory() === false) {
     problems.push(`SIBYL_DATA_DIR=${JSON.stringify(config.dataDir)} is a file, not a directory: where the embedded store lives (made on first start)`);
   }
   if (config.publicUrl !== undefined) {
@@ -179,6 +180,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   if (problems.length) throw new ConfigError(problems, config.warnings);
   return config;
+}
+
+function statIfAny(path: string): Stats | undefined {
+  try { return statSync(path, { throwIfNoEntry: false }); } catch { return undefined; }
 }
 
 /** Variables of the test and benchmark scripts (README, Tests and benchmarks), which the service does not read. */

@@ -6,7 +6,8 @@ import { buildApp } from './api/app.js';
 import { JobLoop, type JobKind } from './jobs/job-loop.js';
 import { importJobs } from './jobs/import-jobs.js';
 import type { RouteRegistrar } from './api/route-registrar.js';
-import { processLogger } from './log.js';
+import { processLogger, type Logger } from './log.js';
+import { checkListenHost } from './listen-host.js';
 
 export interface Feature {
   /** Extra routes (e.g. sessions, models). */
@@ -46,12 +47,13 @@ export interface RunningWorker {
 export const features: Feature[] = [];
 
 /** Opens the store, wires the services, serves the API and (unless disabled) runs jobs in this process. */
-/** `runJobs: false` (or `workers: 0`) serves the API only; `workers` overrides SIBYL_WORKERS. */
-export async function startServer(config: Config, opts: { runJobs?: boolean; workers?: number; logLevel?: string } = {}): Promise<RunningServer> {
+/** `runJobs: false` (or `workers: 0`) serves the API only; `workers` overrides SIBYL_WORKERS; `log` receives the lines of work outside requests. */
+export async function startServer(config: Config, opts: { runJobs?: boolean; workers?: number; logLevel?: string; log?: Logger } = {}): Promise<RunningServer> {
+  await checkListenHost(config.host);
   const store = await openStore(config);
   let app: FastifyInstance | undefined;
   try {
-    const services = createServices(store.db, config);
+    const services = createServices(store.db, config, opts.log ?? processLogger(opts.logLevel ?? config.logLevel));
     for (const f of features) await f.setup?.(services);
     app = await buildApp({
       services, maxJsonBytes: config.maxJsonBytes, maxCsvBytes: config.maxCsvBytes, publicUrl: config.publicUrl,
@@ -61,13 +63,17 @@ export async function startServer(config: Config, opts: { runJobs?: boolean; wor
     let jobs: JobLoop | undefined;
     if (opts.runJobs !== false && opts.workers !== 0) {
       jobs = new JobLoop([importJobs(services) as JobKind<unknown>, ...features.flatMap((f) => (f.jobs ? [f.jobs(services)] : []))],
-        { concurrency: opts.workers ?? config.workerConcurrency, leaseMs: config.leaseMs, log: app.log });
+        { concurrency: opts.workers ?? config.workerConcurrency, leaseMs: config.leaseMs, log: services.log });
       services.jobs = jobs;
     }
     await app.listen({ port: config.port, host: config.host });
     // Only once the server listens: the first account's key is printed once, when the start succeeded,
     // so a start that fails (the port in use) must not create the account and lose its key.
     const boot = await services.accounts.bootstrap(config.apiKey, config.adminEmail);
+    if (boot.configuredKeyUnknown) {
+      services.log.warn('SIBYL_API_KEY is set but matches no active key of any account, so it is ignored: it only gives the first account its key, '
+        + 'on the first start. To add a key to an account: sibyl keys create --account ID|EMAIL (README, Accounts and keys)');
+    }
     jobs?.start();
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
@@ -99,9 +105,9 @@ export async function startServer(config: Config, opts: { runJobs?: boolean; wor
 /** `sibyl worker`: claims and runs jobs only (scale-out with DATABASE_URL); `concurrency` overrides SIBYL_WORKERS. */
 export async function startWorker(config: Config, opts: { concurrency?: number } = {}): Promise<RunningWorker> {
   const store = await openStore(config);
-  const services = createServices(store.db, config);
-  for (const f of features) await f.setup?.(services);
   const log = processLogger(config.logLevel, { role: 'worker' });
+  const services = createServices(store.db, config, log);
+  for (const f of features) await f.setup?.(services);
   const jobs = new JobLoop([importJobs(services) as JobKind<unknown>, ...features.flatMap((f) => (f.jobs ? [f.jobs(services)] : []))],
     { concurrency: opts.concurrency ?? config.workerConcurrency, leaseMs: config.leaseMs, log });
   services.jobs = jobs;

@@ -72,6 +72,36 @@ describe('sibyl CLI (embedded store)', () => {
     assert.equal(sibyl('accounts', 'plan', 'gold', '--account', 'bo@example.com').code, 2, 'only known plans');
   });
 
+  it('accounts create says plainly why it refuses an address, and what an account without one is', () => {
+    assert.equal(sibyl('accounts', 'create', '--email', 'dup@example.com').code, 0);
+    for (const again of ['dup@example.com', 'DUP@Example.com']) {
+      const r = sibyl('accounts', 'create', '--email', again);
+      assert.equal(r.code, 1, r.out + r.err);
+      assert.match(r.err, /an account with the e-mail address dup@example\.com exists already; list the accounts with sibyl accounts list/);
+      assert.doesNotMatch(r.err, /constraint/);
+    }
+    const bad = sibyl('accounts', 'create', '--email', 'bad@@x');
+    assert.equal(bad.code, 1, bad.out + bad.err);
+    assert.match(bad.err, /--email: 'bad@@x' is not an e-mail address: it needs one @ between a name and a domain/);
+    assert.doesNotMatch(bad.err, /Request is invalid/);
+    assert.match(sibyl('help').out, /accounts create \[--email E\].*\n.*without --email: an account for API keys only/);
+    const keysOnly = sibyl('accounts', 'create');
+    assert.equal(keysOnly.code, 0, keysOnly.err);
+    assert.equal(JSON.parse(keysOnly.out).email, null);
+    assert.match(keysOnly.err, /no e-mail address: it uses its API keys only and cannot sign in to the dashboard/);
+  });
+
+  it('a set-password link says which address it starts with and how to change it', () => {
+    const guessed = sibyl('accounts', 'create', '--email', 'link@example.com');
+    assert.equal(guessed.code, 0, guessed.err);
+    assert.match(JSON.parse(guessed.out).setPasswordLink, /^http:\/\/127\.0\.0\.1:8080\/reset#token=/);
+    assert.match(guessed.err, /The link starts with http:\/\/127\.0\.0\.1:8080, from the default HOST and PORT.*set SIBYL_PUBLIC_URL/);
+    const set = spawnSync(process.execPath, [CLI, 'accounts', 'password-link', '--account', 'link@example.com'], { env: { ...env, SIBYL_PUBLIC_URL: 'https://sibyl.example.org' }, encoding: 'utf8', timeout: 60000 });
+    assert.equal(set.status, 0, set.stderr);
+    assert.match(set.stdout, /^https:\/\/sibyl\.example\.org\/reset#token=/);
+    assert.equal(set.stderr, '', 'nothing to explain when SIBYL_PUBLIC_URL is set');
+  });
+
   it('a first start on a port in use says how to choose another and creates no account; the next start prints the key', async () => {
     const fresh = { ...env, SIBYL_DATA_DIR: mkdtempSync(join(tmpdir(), 'sibyl-cli-first-')), SIBYL_API_KEY: '' };
     const taken = createServer();
@@ -85,8 +115,19 @@ describe('sibyl CLI (embedded store)', () => {
       const none = spawnSync(process.execPath, [CLI, 'accounts', 'list'], { env: fresh, encoding: 'utf8', timeout: 60000 });
       assert.equal(none.stdout, '', 'the failed start created no account');
       const server = spawn(process.execPath, [CLI, 'serve'], { env: { ...fresh, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let err = '';
+      server.stderr!.on('data', (d) => { err += d; });
       try {
-        assert.match(await serving(server), /Created the first account\. Its API key .*\n\n {2}sk_\S{20,}/s);
+        // The key is for the person at the terminal (stderr, plain text), never in the JSON log on stdout.
+        const out = await serving(server);
+        for (let i = 0; i < 50 && !/\n {2}sk_\S+\n/.test(err); i++) await new Promise((r) => setTimeout(r, 100)); // stderr is another pipe
+        assert.match(err, /Created the first account\. Its API key .*\n\n {2}sk_\S{20,}/s);
+        const key = /\n {2}(sk_\S+)/.exec(err)![1]!;
+        assert.ok(!out.includes(key), 'the key is not in the log');
+        const lines = out.split('\n').filter((l) => l.endsWith('}')).map((l) => JSON.parse(l) as { level: number; msg: string });
+        assert.ok(lines.some((l) => l.level === 30 && /^Sibyl listening on http:\/\/127\.0\.0\.1:\d+ \(store: /.test(l.msg)), out);
+        assert.ok(lines.some((l) => /its API key was written once to stderr/.test(l.msg)), out);
+        assert.ok(!lines.some((l) => /SIBYL_API_KEY/.test(l.msg)), 'no warning about a key nobody set');
       } finally {
         server.kill('SIGTERM');
         await new Promise((r) => server.once('exit', r));
@@ -98,9 +139,17 @@ describe('sibyl CLI (embedded store)', () => {
   });
 
   it('says plainly that the embedded store is busy while a server runs, and the server accepts CLI-made keys', async () => {
-    const server = spawn(process.execPath, [CLI, 'serve'], { env: { ...env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // SIBYL_API_KEY changed on a store that has accounts: it does nothing, and the start says so.
+    assert.equal(sibyl('accounts', 'create').code, 0);
+    const server = spawn(process.execPath, [CLI, 'serve'], { env: { ...env, PORT: '0', SIBYL_API_KEY: 'rotated-key-0987654321' }, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
-      const url = /listening on (\S+)/.exec(await serving(server))![1]!;
+      const out = await serving(server);
+      const url = /listening on (\S+)/.exec(out)![1]!;
+      const lines = out.split('\n').filter((l) => l.endsWith('}')).map((l) => JSON.parse(l) as { level: number; msg: string });
+      const warning = lines.find((l) => l.level === 40 && /SIBYL_API_KEY/.test(l.msg));
+      assert.match(warning?.msg ?? out, /SIBYL_API_KEY is set but matches no active key of any account, so it is ignored: it only gives the first account its key.*sibyl keys create/);
+      assert.ok(!out.includes('rotated-key-0987654321'), 'the key itself is not logged');
+      assert.equal((await fetch(`${url}/v1/data`, { headers: { 'api-key': 'rotated-key-0987654321' } })).status, 401);
       const busy = sibyl('keys', 'list');
       assert.equal(busy.code, 1);
       assert.match(busy.err, /in use by process \d+/);

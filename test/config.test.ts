@@ -86,6 +86,26 @@ describe('start-up settings', () => {
     assert.doesNotMatch(r.out, /listening/);
   });
 
+  it('a HOST that does not resolve or is not this machine\'s stops the start naming HOST, before the store is opened', () => {
+    for (const [host, why] of [['not-a-host.invalid', /is neither an IP address nor a host name that resolves \((ENOTFOUND|EAI_AGAIN)\)/], ['999.1.1.1', /is neither an IP address nor a host name that resolves \((ENOTFOUND|EAI_AGAIN)\)/], ['192.0.2.1', /is not an address of this machine \(EADDRNOTAVAIL\)/]] as const) {
+      const r = start('serve', { HOST: host });
+      assert.equal(r.code, 1, r.out + r.err);
+      assert.match(r.err, new RegExp(`HOST="${host.replace(/\./g, '\\.')}" ${why.source}: the interface to listen on`));
+      assert.equal(r.dataDirCreated, false, 'nothing is stored for a start that cannot listen');
+    }
+  });
+
+  it('a SIBYL_DATA_DIR that cannot be made stops the start naming the variable, the value and why (and does not hang on /proc)', () => {
+    const underFile = start('serve', { SIBYL_DATA_DIR: join(CLI, 'sub') });
+    assert.equal(underFile.code, 1, underFile.out + underFile.err);
+    assert.match(underFile.err, /SIBYL_DATA_DIR=".*cli\.js\/sub" is under .*cli\.js, which is a file, not a directory: where the embedded store lives/);
+    for (const dir of ['/proc/sibyl-config-test', '/sys/sibyl-config-test']) {
+      const r = start('worker', { SIBYL_DATA_DIR: dir });
+      assert.equal(r.code, 1, `${dir}: ${r.out} ${r.err}`);
+      assert.match(r.err, new RegExp(`SIBYL_DATA_DIR="${dir}" cannot be created: making ${dir} failed with E[A-Z]+ \\(.+\\): where the embedded store lives`));
+    }
+  });
+
   it('unset and empty mean the default; values at the limits are accepted', () => {
     const defaults = loadConfig({ PORT: '', SIBYL_API_KEY: '', DATABASE_URL: '' });
     assert.equal(defaults.port, 8080);

@@ -71,6 +71,7 @@ export class JobLoop {
   async stop(graceMs = Infinity): Promise<{ finished: boolean; released: number }> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    const runningAtStop = this.running;
     let timer: NodeJS.Timeout | undefined;
     const cut = new Promise<'cut'>((resolve) => {
       this.cutGrace = () => resolve('cut');
@@ -78,7 +79,10 @@ export class JobLoop {
     });
     const outcome = await Promise.race([Promise.allSettled([...this.inFlight]).then(() => 'done' as const), cut]);
     if (timer) clearTimeout(timer);
-    if (outcome === 'done') return { finished: true, released: 0 };
+    if (outcome === 'done') {
+      if (runningAtStop > 0) this.opts.log?.info({ worker: this.owner }, `stopped: the ${runningAtStop} running job(s) finished within the grace period`);
+      return { finished: true, released: 0 };
+    }
     let released = 0;
     for (const kind of this.kinds) {
       try {
@@ -87,6 +91,8 @@ export class JobLoop {
         this.opts.log?.error({ err: e }, `releasing ${kind.name} leases failed (they expire by themselves)`);
       }
     }
+    this.opts.log?.info({ worker: this.owner, released, running: this.running },
+      `stopped: gave back the leases of ${released} running job(s); other workers start them again now`);
     return { finished: false, released };
   }
 

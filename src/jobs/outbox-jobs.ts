@@ -22,13 +22,14 @@ export class OutboxLoop {
   private readonly store: OutboxStore;
   private readonly deliver: Deliver;
   private readonly inFlight = new Set<Promise<void>>();
-  private readonly log: DeliveryLog = consoleLog;
+  private readonly log: DeliveryLog;
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
   private stopped = false;
 
   constructor(services: Services) {
     this.store = new OutboxStore(services.db);
+    this.log = services.log;
     this.deliver = createDeliverer(services, this.log);
   }
 
@@ -79,11 +80,6 @@ export class OutboxLoop {
     this.schedule(next);
   }
 }
-
-const consoleLog: DeliveryLog = {
-  info: (details, message) => console.log(message, JSON.stringify(details)),
-  warn: (details, message) => console.warn(message, JSON.stringify(details, (_k, v: unknown) => (v instanceof Error ? v.message : v))),
-};
 
 /** The loops of every server or worker started in this process, for Feature.setup and close. */
 export class OutboxLoops {

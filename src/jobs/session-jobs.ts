@@ -26,8 +26,11 @@ export function sessionJobs(services: Services, compute: ComputePool): JobKind<S
     giveBack: (s, owner) => store.release(owner, s.id),
     async run(claimed, owner, lost) {
       // A session re-claimed after its worker died is already 'started': it runs again from the start.
+      const about = { sessionId: claimed.id, type: claimed.type, worker: owner };
+      services.log.info(about, claimed.status === 'requested' ? 'session claimed' : 'session taken over from an earlier worker');
       const s = claimed.status === 'requested' ? await services.sessions.transition(claimed.id, owner, 'started') : claimed;
       if (!s) return;
+      const started = Date.now();
       const runner = runners.get(s.type);
       const timer = services.metrics.trainingSeconds.startTimer({ kind: s.type });
       let timed = false;
@@ -39,7 +42,10 @@ export function sessionJobs(services: Services, compute: ComputePool): JobKind<S
         time('completed');
         const done = await services.sessions.transition(s.id, owner, 'completed', { results: out.results, modelId: out.modelId, algorithm: out.algorithm, messages: out.messages });
         // Deleted in its last seconds (before a renewal noticed), or taken over: what it made belongs to no session.
-        if (!done) await dropOutputs(services, s, out.modelId);
+        if (!done) {
+          await dropOutputs(services, s, out.modelId);
+          services.log.info(about, 'session finished after it was deleted or taken over: its outputs were dropped');
+        } else services.log.info({ ...about, modelId: out.modelId, seconds: (Date.now() - started) / 1000 }, 'session completed');
       } catch (e) {
         // The database went away under the session: it did not fail, it runs again (job-loop.ts).
         if (isConnectionLoss(e)) throw e;
@@ -47,12 +53,14 @@ export function sessionJobs(services: Services, compute: ComputePool): JobKind<S
           // Deleted while it ran, or taken over: nothing of this run is kept.
           time('stopped');
           await dropOutputs(services, s, undefined);
+          services.log.info(about, 'session stopped: it was deleted, or another worker holds it');
           return;
         }
         time('failed');
         const known = e instanceof SessionDataError || e instanceof ComputeError || e instanceof ServiceError;
         const message = known ? (e as Error).message : 'The session failed because of an internal error.';
-        if (!known) console.error(`session ${s.id} failed`, e);
+        if (known) services.log.warn({ ...about, reason: message }, 'session failed');
+        else services.log.error({ ...about, err: e }, 'session failed with an internal error');
         const found = e instanceof SessionDataError ? e.found : [];
         await services.sessions.transition(s.id, owner, 'failed', { messages: [...found, { severity: 'error', message }] });
       }

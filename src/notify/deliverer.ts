@@ -50,12 +50,25 @@ export function createDeliverer(services: Services, log: DeliveryLog): Deliver {
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
       const delay = isPermanent(err) ? null : retryDelayMs(item.attempts);
-      await outbox.retry(item.id, reason, delay === null ? null : new Date(Date.now() + delay));
-      if (delay === null) log.warn({ outboxId: item.id, kind: item.kind, sessionId: item.sessionId, attempts: item.attempts, reason }, 'notification given up');
+      const nextAttemptAt = delay === null ? null : new Date(Date.now() + delay);
+      await outbox.retry(item.id, reason, nextAttemptAt);
+      const about = { outboxId: item.id, kind: item.kind, sessionId: item.sessionId, to: recipientHost(item), attempt: item.attempts, reason: reason.replace(/https?:\/\/\S+/g, hostOf) };
+      if (delay === null) log.warn(about, 'notification given up');
+      else log.warn({ ...about, nextAttemptAt: nextAttemptAt!.toISOString() }, 'notification delivery failed; it is tried again');
       return;
     }
     await outbox.delivered(item.id);
   };
+}
+
+/** Where a notification goes, for the log: a callback's host (its path and query may hold tokens), a mailbox's domain. */
+function recipientHost(item: OutboxItem): string {
+  if (item.kind !== 'callback') return item.target.slice(item.target.lastIndexOf('@') + 1);
+  return hostOf(item.target);
+}
+
+function hostOf(url: string): string {
+  try { return new URL(url).host; } catch { return 'an unparsable URL'; }
 }
 
 /** Errors that another attempt cannot fix: a refused address, an SMTP 5xx reply (no such mailbox). */

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { AccountRow, AccountsStore, KeyRow } from '../store/accounts-store.js';
-import { ValidationError } from './errors.js';
+import { ConflictError, ValidationError } from './errors.js';
 import { aliveRefreshingAhead, type Expiring } from './refresh-ahead.js';
 
 /** Keys look like `sk_<8-char prefix><32 random chars>`; the prefix finds the row, the hash proves the key. */
@@ -59,8 +59,18 @@ export class AccountsService {
   /** An account the operator makes (CLI, first start): its address needs no verification link. */
   async createAccount(email: string | null, plan?: string): Promise<AccountRow> {
     const address = email === null ? null : normaliseEmail(email);
-    if (address !== null && !isEmail(address)) throw ValidationError.of('email', `'${email}' is not an e-mail address`);
-    return this.store.createAccount(randomUUID(), address, plan);
+    if (address !== null && !isEmail(address)) {
+      throw ValidationError.of('email', `'${email}' is not an e-mail address: it needs one @ between a name and a domain with a dot, e.g. ana@example.com`);
+    }
+    const taken = () => new ConflictError(`an account with the e-mail address ${address} exists already; list the accounts with sibyl accounts list`, { email: [address] });
+    if (address !== null && (await this.store.credentials(address))) throw taken();
+    try {
+      return await this.store.createAccount(randomUUID(), address, plan);
+    } catch (e) {
+      // Two creations with one address at once: the unique index decides.
+      if (address !== null && (await this.store.credentials(address))) throw taken();
+      throw e;
+    }
   }
 
   /** Creates a key (random, or the given one) for an account; the clear key is returned once and never stored. */
@@ -87,11 +97,13 @@ export class AccountsService {
    * can print it once. On later starts an admin address set since is given to the first account if
    * it has none.
    */
-  async bootstrap(configuredKey: string | undefined, adminEmail?: string): Promise<{ created: boolean; key?: string; accountId?: string }> {
+  async bootstrap(configuredKey: string | undefined, adminEmail?: string): Promise<{ created: boolean; key?: string; accountId?: string; configuredKeyUnknown?: boolean }> {
     if ((await this.store.countAccounts()) > 0) {
       const first = await this.store.first();
       if (first && adminEmail && first.email === null && !(await this.store.credentials(adminEmail))) await this.store.setEmail(first.id, adminEmail, true);
-      return { created: false, accountId: first?.id };
+      // An operator who changed SIBYL_API_KEY to rotate the key would otherwise get no sign that it does nothing.
+      const configuredKeyUnknown = configuredKey !== undefined && !(await this.authenticate(configuredKey));
+      return { created: false, accountId: first?.id, configuredKeyUnknown };
     }
     const account = await this.createAccount(adminEmail ?? null, 'unlimited');
     const { key } = await this.createKey(account.id, 'bootstrap', configuredKey ?? generateKey());

@@ -14,6 +14,7 @@ import { MessagesService } from './messages.js';
 
 /** The use cases, wired once per process; api/ and jobs/ receive this. */
 import { Metrics } from './metrics.js';
+import { processLogger, type Logger } from '../log.js';
 
 export interface Services {
   db: Db;
@@ -28,11 +29,13 @@ export interface Services {
   auth: AuthService;
   messages: MessagesService;
   metrics: Metrics;
+  /** Work outside requests (sessions, imports, deliveries): one line per outcome, never per row or poll. */
+  log: Logger;
   /** Set by the process that runs jobs, so new work starts without waiting for the next poll. */
   jobs?: { poke(): void };
 }
 
-export function createServices(db: Db, config: Config): Services {
+export function createServices(db: Db, config: Config, log: Logger = processLogger(config.logLevel)): Services {
   const usage = new UsageService(db, plans(config.communityPlan, Math.max(config.maxCsvBytes, config.maxJsonBytes)));
   const accounts = new AccountsService(new AccountsStore(db));
   const datasets = new DatasetsService(db, usage, config.writerLeaseMs);
@@ -41,7 +44,7 @@ export function createServices(db: Db, config: Config): Services {
     maxBytes: config.importMaxBytes,
     maxJsonBytes: config.maxJsonBytes,
     timeoutMs: config.importTimeoutMs,
-  });
+  }, log);
   const siteBase = () => (config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`).replace(/\/+$/, '');
   const publicBase = () => `${siteBase()}/v1`;
   const sessions = new SessionsService(db, publicBase, parseAllowedHosts(config.allowPrivateHosts));
@@ -62,5 +65,5 @@ export function createServices(db: Db, config: Config): Services {
   datasets.onDelete(async (accountId, name, cascade) => {
     if (cascade.some((c) => c.startsWith('vocabular'))) await vocabularies.deleteMatching(accountId, { dataSourceName: name });
   });
-  return { db, config, accounts, usage, datasets, imports, vocabularies, sessions, views, auth, messages: new MessagesService(db), metrics };
+  return { db, config, accounts, usage, datasets, imports, vocabularies, sessions, views, auth, messages: new MessagesService(db), metrics, log };
 }

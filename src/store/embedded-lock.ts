@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -7,8 +7,8 @@ import { join } from 'node:path';
  */
 export class EmbeddedStoreBusy extends Error {}
 
+/** `dataDir` exists already (data-dir.ts makes it). */
 export function lockEmbeddedStore(dataDir: string): () => void {
-  mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, 'sibyl.pid');
   try {
     const pid = Number(readFileSync(file, 'utf8').trim());

@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import { openDb, type Db } from './db.js';
 import { lockEmbeddedStore } from './embedded-lock.js';
 import { seedFromTemplate } from './embedded-template.js';
+import { makeDataDir } from './data-dir.js';
 
 /** DATABASE_URL names a server that cannot be reached or a database that cannot be entered. */
 export class DatabaseUnreachable extends Error {
@@ -38,6 +39,7 @@ export async function openStore(config: Config): Promise<{ db: Db; close: () => 
     });
     return { db, close: () => db.close() };
   }
+  makeDataDir(config.dataDir);
   const unlock = lockEmbeddedStore(config.dataDir);
   try {
     const pgDir = join(config.dataDir, 'pg');

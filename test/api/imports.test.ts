@@ -13,6 +13,11 @@ async function fileServer(): Promise<{ url: string; server: Server }> {
     else if (req.url === '/data.csv.gz') { res.end(gzipSync(csv)); }
     else if (req.url === '/data.json') { res.setHeader('content-type', 'application/json'); res.end(JSON.stringify({ data: [{ k: 'a', v: 1 }, { k: 'b', v: 2 }], columns: { k: { role: 'key' } } })); }
     else if (req.url === '/bad.csv') { res.end('a,b\n1,2\n3\n'); }
+    else if (req.url === '/private.csv') {
+      const ok = req.headers.authorization === `Basic ${Buffer.from('bob:S3cret PW').toString('base64')}`;
+      res.statusCode = ok ? 200 : 401;
+      res.end(ok ? csv : 'who are you');
+    }
     else { res.statusCode = 404; res.end('no'); }
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -83,6 +88,20 @@ for (const backend of await backends()) {
       const none = await strict.call('POST', '/v1/imports/url', { json: {} });
       assert.deepEqual(Object.keys(none.json.errorDetails).sort(), ['dataSetName', 'url']);
       assert.equal((await strict.call('GET', '/v1/data/x')).status, 404);
+    });
+
+    it('a password in the URL is used for the download but never shown, and is deleted with the credentials once the import ends', async () => {
+      const withPassword = files.url.replace('http://', 'http://bob:S3cret%20PW@') + '/private.csv';
+      const r = await allowed.call('POST', '/v1/imports/url', { json: { dataSetName: 'private', url: withPassword } });
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.json.parameters.url, files.url.replace('http://', 'http://bob:redacted@') + '/private.csv');
+      const done = await finished(allowed, r.json.importId);
+      assert.equal(done.json.status, 'completed', JSON.stringify(done.json.messages));
+      const listed = await allowed.call('GET', '/v1/imports?dataSetName=private');
+      for (const answer of [r.text, done.text, listed.text]) assert.doesNotMatch(answer, /S3cret/, 'the password is never echoed');
+      const [row] = await allowed.server.services.db.query<{ secret: unknown; parameters: unknown }>('SELECT secret, parameters FROM imports WHERE id = $1', [r.json.importId]);
+      assert.equal(row!.secret, null, 'the credentials are deleted once the import ended');
+      assert.doesNotMatch(JSON.stringify(row!.parameters), /S3cret/, 'nor stored with the address');
     });
 
     it('lists imports with filters and dates in the client formats', async () => {

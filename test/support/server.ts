@@ -1,10 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { pino } from 'pino';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type Config } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import '../../src/features.js';
 import { freshDatabase, type Backend } from './backends.js';
+import type { Logger } from '../../src/log.js';
 
 export interface TestServer {
   url: string;
@@ -24,15 +26,15 @@ export interface TestResponse {
 
 export const TEST_KEY = 'sk_test_key_for_the_first_account';
 
-/** A real listening server on a free loopback port, with a fresh store of the given kind. */
-export async function startTestServer(backend: Backend = 'pglite', env: Record<string, string> = {}): Promise<TestServer> {
+/** A real listening server on a free loopback port, with a fresh store of the given kind; `log` receives the lines of its background work. */
+export async function startTestServer(backend: Backend = 'pglite', env: Record<string, string> = {}, opts: { log?: Logger } = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sibyl-test-'));
   const db = backend === 'postgres' ? await freshDatabase() : undefined;
   const config: Config = {
     ...loadConfig({ ...process.env, ...env }),
     port: 0, host: '127.0.0.1', dataDir, databaseUrl: db?.url, apiKey: TEST_KEY,
   };
-  const server = await startServer(config, { logLevel: 'silent' });
+  const server = await startServer(config, { logLevel: 'silent', log: opts.log });
   const url = server.url;
   return {
     url, key: TEST_KEY, server,
@@ -84,4 +86,11 @@ export async function completedSession(s: TestServer, id: string, timeoutMs = 12
     if (r.json.status === 'failed') throw new Error(`session failed: ${JSON.stringify(r.json.messages)}`);
     return r.json.status === 'completed' ? r.json : undefined;
   }, timeoutMs, 200);
+}
+
+/** A logger like the service's (JSON lines) that keeps its lines for a test to read. */
+export function capturedLog(): { log: Logger; lines: () => Record<string, unknown>[]; text: () => string } {
+  let text = '';
+  const log = pino({ level: 'info' }, { write: (line: string) => { text += line; } });
+  return { log, text: () => text, lines: () => text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) };
 }

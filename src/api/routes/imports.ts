@@ -8,6 +8,7 @@ import { baseUrl, pagingFields, readPaging } from '../paging.js';
 import { isoOffset } from '../../service/sessions/session-view.js';
 import { errors, pagingQuery, str } from './schema-parts.js';
 import { DEFAULT_S3_REGION } from '../../service/imports/cloud-sources.js';
+import { urlPassword } from '../../service/imports/imports-service.js';
 
 const tags = ['imports'];
 const IMPORT_SORTS: ImportSort[] = ['id', 'dataSetName', 'requestedDate', 'currentStatusDate'];
@@ -18,7 +19,8 @@ function importView(req: FastifyRequest, r: ImportRecord) {
     type: r.type,
     status: r.status,
     dataSetName: r.datasetName,
-    parameters: r.parameters,
+    // Imports stored before passwords were taken out of URLs still hold theirs: never shown either.
+    parameters: r.type === 'url' ? { ...r.parameters, url: urlPassword(String(r.parameters.url)).shown } : r.parameters,
     requestedDate: isoOffset(r.requestedAt),
     statusHistory: r.statusHistory.map((h) => ({ date: isoOffset(h.date), status: h.status })),
     messages: r.messages,

@@ -12,6 +12,7 @@ import { readJsonUpload } from '../datasets/json-upload.js';
 import type { Readable } from 'node:stream';
 import { openAzureBlob, openS3Object, s3EndpointUrl, type AzureLocation, type S3Credentials, type S3Location } from './cloud-sources.js';
 import { isConnectionLoss } from '../../store/connection-loss.js';
+import type { Logger } from '../../log.js';
 
 export interface ImportLimits {
   allowHosts: Set<string>;
@@ -51,7 +52,7 @@ export class ImportsService {
   private readonly owner = `api-import:${randomUUID()}`;
   private readonly running = new Map<string, Promise<void>>();
 
-  constructor(private readonly db: Db, private readonly datasets: DatasetsService, private readonly limits: ImportLimits) {}
+  constructor(private readonly db: Db, private readonly datasets: DatasetsService, private readonly limits: ImportLimits, private readonly log?: Pick<Logger, 'info' | 'warn'>) {}
 
   /**
    * S3 and Azure imports run in the process that received them, straight away, under a lease it
@@ -118,9 +119,11 @@ export class ImportsService {
     const refusal = await outboundRefusal(req.url, this.limits.allowHosts);
     if (refusal) throw ValidationError.of('url', refusal);
     const now = new Date();
+    const { shown, credentials } = urlPassword(req.url);
+    const basicAuth = req.basicAuth ?? credentials;
     const record: ImportRecord = {
       id: randomUUID(), accountId, type: 'url', datasetName: req.dataSetName, status: 'requested',
-      parameters: { url: req.url }, secret: req.basicAuth ? { basicAuth: req.basicAuth } : null,
+      parameters: { url: shown }, secret: basicAuth ? { basicAuth } : null,
       contentType: req.contentType ?? null, columns: req.columns,
       statusHistory: [{ date: now.toISOString(), status: 'requested' }], messages: [], requestedAt: now, updatedAt: now,
     };
@@ -146,6 +149,9 @@ export class ImportsService {
    */
   async run(imp: ImportRecord, owner: string): Promise<void> {
     const store = new ImportsStore(this.db);
+    const about = { importId: imp.id, type: imp.type, dataSetName: imp.datasetName, worker: owner };
+    // Started already: the worker that held it died or gave it back, and this one starts it again.
+    this.log?.info(about, imp.status === 'requested' ? 'import started' : 'import taken over from an earlier worker');
     if (imp.status === 'requested') await store.setStatus(imp.id, owner, 'started');
     const secret = this.secrets.get(imp.id);
     let source: Awaited<ReturnType<ImportsService['open']>> | undefined;
@@ -164,12 +170,15 @@ export class ImportsService {
         { severity: 'informational', message: `${result.rowsReceived} rows were imported into ${imp.datasetName} from ${source.from}.` },
         ...result.messages,
       ], true);
+      this.log?.info({ ...about, rows: result.rowsReceived }, 'import completed');
     } catch (e) {
       if (imp.type === 'url' && isConnectionLoss(e)) {
         source?.stream.destroy();
         throw e;
       }
-      await store.setStatus(imp.id, owner, 'failed', [{ severity: 'error', message: scrub(describe(e), secret) }], true);
+      const reason = scrub(describe(e), secret, basicAuthOf(imp));
+      await store.setStatus(imp.id, owner, 'failed', [{ severity: 'error', message: reason }], true);
+      this.log?.warn({ ...about, reason }, 'import failed');
     }
   }
 
@@ -186,12 +195,17 @@ export class ImportsService {
         : await openAzureBlob(secret.connectionString, { container: String(p.container), blob: String(p.blob) }, limits);
       return { stream: o.stream, contentType: o.contentType, name: o.name, from: o.source };
     }
+    // A password shown as 'redacted' in the URL is in basicAuth, which the download prefers.
     const url = String(p.url);
-    const basic = imp.secret as { basicAuth?: { user: string; password: string } } | null;
-    const download = await openDownload(url, { ...limits, basicAuth: basic?.basicAuth });
+    const download = await openDownload(url, { ...limits, basicAuth: basicAuthOf(imp) });
     return { stream: download.stream, contentType: download.contentType, name: url, from: download.finalUrl };
   }
 
+}
+
+/** A URL import's one-time credentials (auth.basic, or a password taken out of its URL), until it ends. */
+function basicAuthOf(imp: ImportRecord): { user: string; password: string } | undefined {
+  return (imp.secret as { basicAuth?: { user: string; password: string } } | null)?.basicAuth;
 }
 
 /** The blob endpoint a connection string points at (BlobEndpoint=, else https://<AccountName>.blob.<EndpointSuffix>). */
@@ -208,12 +222,26 @@ export function azureBlobEndpoint(connectionString: string): string | undefined 
   return `${parts.get('defaultendpointsprotocol') ?? 'https'}://${account}.blob.${parts.get('endpointsuffix') ?? 'core.windows.net'}`;
 }
 
+/**
+ * A URL import's address as it is stored and shown: a password in it (https://user:pass@host/…) is
+ * replaced by 'redacted', like an Azure connection string, and travels with the import's one-time
+ * credentials instead, which are deleted once the import ends.
+ */
+export function urlPassword(url: string): { shown: string; credentials?: { user: string; password: string } } {
+  let parsed: URL;
+  try { parsed = new URL(url); } catch { return { shown: url }; }
+  if (parsed.password === '' || parsed.password === 'redacted') return { shown: url };
+  const credentials = { user: decodeURIComponent(parsed.username), password: decodeURIComponent(parsed.password) };
+  parsed.password = 'redacted';
+  return { shown: parsed.href, credentials };
+}
+
 /** No credential, or a piece of a connection string, ever reaches an import's messages. */
-function scrub(message: string, secret: CloudSecret | undefined): string {
-  if (!secret) return message;
-  const values = secret.kind === 's3'
+function scrub(message: string, secret: CloudSecret | undefined, basicAuth?: { password: string }): string {
+  const values = !secret ? [] : secret.kind === 's3'
     ? [secret.credentials.secretAccessKey, secret.credentials.sessionToken, secret.credentials.accessKeyId]
     : [secret.connectionString, ...secret.connectionString.split(';').map((p) => p.slice(p.indexOf('=') + 1)).filter((v) => v.length >= 16)];
+  if (basicAuth) values.push(basicAuth.password, encodeURIComponent(basicAuth.password));
   let out = message;
   for (const v of values) if (v && v.length >= 4) out = out.split(v).join('[redacted]');
   return out;
