@@ -27,6 +27,7 @@ import { holdoutSplit } from '../../service/models/holdout-split.js';
 import { algorithmView, contestView } from '../../service/models/contest-view.js';
 import { dropRareClasses, MIN_ROWS_PER_CLASS, type KeptClasses } from '../../service/models/rare-classes.js';
 import type { Message } from '../../store/schema.js';
+import { MISSING_MARKERS } from '../../domain/cells.js';
 import { listInWords } from '../../domain/wording.js';
 import { pageResults } from '../../store/result-pages.js';
 import { metricValues } from '../../domain/metric-values.js';
@@ -73,7 +74,7 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
   if (kind === 'classification') {
     const labels = rawTarget as ArrayLike<string>;
     const kept = dropRareClasses(rows.map((r) => labels[r]!));
-    messages.push(...rareClassWarnings(kept.dropped));
+    messages.push(...rareClassWarnings(kept.dropped), ...markerClassWarnings(target, kept.classes, labels, rows));
     if (kept.classes.length < 2) return { failure: tooFewClasses(target, kept, rows.length, input.specs.find((c) => c.name === target)?.dataType), messages: rareClassWarnings(kept.dropped) };
     const allowed = new Set(kept.classes);
     rows = rows.filter((r) => allowed.has(labels[r]!));
@@ -408,6 +409,23 @@ function rareClassWarnings(dropped: KeptClasses['dropped']): Message[] {
     listed.push({ severity: 'warning', message: `${rest} more target classes are specified on fewer than ${MIN_ROWS_PER_CLASS} records each (${rows} records in all), and the model will not consider them either.` });
   }
   return listed;
+}
+
+/**
+ * A class whose label is how R, pandas or a spreadsheet write a missing value ('NA': R's write.csv
+ * writes a factor's missing values so). In a column of words a marker stays a value (NA may be North
+ * America), so the rows became a class the model predicts: carData's Chile vote had a class 'NA' of
+ * the 168 voters whose vote was not known.
+ */
+function markerClassWarnings(target: string, classes: string[], labels: ArrayLike<string>, rows: number[]): Message[] {
+  return classes.filter((c) => MISSING_MARKERS.has(c.trim())).map((c) => {
+    let count = 0;
+    for (const r of rows) if (labels[r] === c) count++;
+    return {
+      severity: 'warning' as const,
+      message: `Target class '${c}' (${count} rows) reads as a missing value, as R and pandas write one, and the model learns it as a class. If these rows' '${target}' is unknown, declare missingValues ["${c}"] in the session (or on the data set) so they are left out.`,
+    };
+  });
 }
 
 /**
