@@ -75,7 +75,7 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
     const labels = rawTarget as ArrayLike<string>;
     const kept = dropRareClasses(rows.map((r) => labels[r]!));
     messages.push(...rareClassWarnings(kept.dropped), ...markerClassWarnings(target, kept.classes, labels, rows));
-    if (kept.classes.length < 2) return { failure: tooFewClasses(target, kept, rows.length, input.specs.find((c) => c.name === target)?.dataType), messages: rareClassWarnings(kept.dropped) };
+    if (kept.classes.length < 2) return { failure: tooFewClasses(target, kept, rows.length, input.specs.find((c) => c.name === target)?.dataType), messages };
     const allowed = new Set(kept.classes);
     rows = rows.filter((r) => allowed.has(labels[r]!));
     classes = kept.classes;
@@ -470,7 +470,7 @@ function constantMetricWarnings(intervals: TestMetricIntervals, testRows: number
     ? ` Accuracy's interval is the exact binomial one for ${intervals.errorFreeRows} rows without an error: at least ${(100 * intervals.metrics.accuracy!.lower).toFixed(1)} %.` : '';
   return [{
     severity: 'informational',
-    message: `Every resample of the ${testRows} test rows gave the same ${listInWords(metrics)}, as test rows without a single error do: resampling them cannot show how far from that the figures may be on new rows, so the results give them no interval.${exact}`,
+    message: `Every resample of the ${testRows} test rows gave the same ${listInWords(metrics)} (test rows without a single error do so): resampling them cannot show how far from that the figures may be on new rows, so the results give them no interval.${exact}`,
   }];
 }
 
