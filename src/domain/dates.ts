@@ -36,6 +36,12 @@ function fullYear(digits: string): number {
 const FULL_MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 const MONTHS = FULL_MONTHS.map((name) => name.slice(0, 3));
 
+/** The English name of month `m` (1–12), capitalised: for messages. */
+export function monthName(m: number): string | undefined {
+  const name = FULL_MONTHS[m - 1];
+  return name && name[0]!.toUpperCase() + name.slice(1);
+}
+
 function dateWithMonthName(year: number, monthName: string, day: number, hour?: string, minute?: string, second?: string): number | null {
   const month = monthNumber(monthName);
   return month ? build(year, month, day, hour, minute, second) : null;

@@ -151,7 +151,7 @@ export class ColumnProfiler {
     if (this.date) {
       const distinct = !this.dateRepeated && (this.dateSet !== null || this.increasing || this.decreasing);
       const counted = this.dateSet === null ? {} : { distinctDates: this.dateSet.size };
-      const oneFirst = this.dayFirst && !this.dayPast12 && this.present >= 3 && bitCount(this.firstNumbers) === 1 && bitCount(this.secondNumbers) > 1;
+      const oneFirst = this.dayFirst && !this.dayPast12 && this.present >= 3 && oneBit(this.firstNumbers) && !oneBit(this.secondNumbers) && this.secondNumbers !== 0;
       const likely = oneFirst ? { dayFirstLikely: { first: 31 - Math.clz32(this.firstNumbers), example: this.dayFirstExample } } : {};
       return { ...base, dataType: 'date', uniqueDates: distinct && this.missing === 0, ...counted, ...likely };
     }
@@ -344,8 +344,7 @@ export class TableProfiler {
   }
 }
 
-function bitCount(x: number): number {
-  let n = 0;
-  for (let v = x >>> 0; v; v &= v - 1) n++;
-  return n;
+/** Exactly one bit set. */
+function oneBit(x: number): boolean {
+  return x !== 0 && (x & (x - 1)) === 0;
 }

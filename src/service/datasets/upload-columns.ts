@@ -7,7 +7,7 @@ import type { Message } from '../../store/schema.js';
 import { isNumericType, type ColumnMap, type ColumnPatchMap } from '../../domain/columns.js';
 import type { ColumnProfile } from '../../domain/profile.js';
 import { listInWords } from '../../domain/wording.js';
-import { isYearName } from '../../domain/dates.js';
+import { isYearName, monthName } from '../../domain/dates.js';
 import { missingCode, missingCodeMessage } from '../../domain/missing-codes.js';
 import type { CsvDialect } from './csv-dialect.js';
 import { positionOfName } from './csv-rows.js';
@@ -83,8 +83,6 @@ export function dayFirstMessages(profiles: Record<string, ColumnProfile>, column
     }));
 }
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-
 /**
  * Dates that are read month first, as the original service read them, but whose first number never
  * changes while the second runs through months: a monthly or quarterly series written day first (as
@@ -96,13 +94,13 @@ export function dayFirstLikelyMessages(profiles: Record<string, ColumnProfile>, 
   return Object.keys(columns).flatMap((name) => {
     const likely = profiles[name]?.dayFirstLikely;
     if (!likely || columns[name]!.dataType !== 'date') return [];
-    const month = MONTHS[likely.first - 1];
+    const month = monthName(likely.first);
     const [first, second, year] = likely.example.split(/[/.\-\s]/);
     const iso = year && year.length === 4 ? `${year}-${second!.padStart(2, '0')}-${first!.padStart(2, '0')}` : undefined;
     return [{
       severity: 'warning' as const,
       message: `Column '${name}' holds dates such as '${likely.example}' whose first number is always ${likely.first} while the second changes. Sibyl reads them month first, as the original service did, so every one falls on a day from 1 to 12 of ${month}. ` +
-        `If they were written day first (${likely.first} ${MONTHS[Number(second) - 1]} for '${likely.example}'), send them as ${iso ?? 'year-month-day'} (ISO 8601): read as they are, sessions work on the wrong dates.`,
+        `If they were written day first (${likely.first} ${monthName(Number(second))} for '${likely.example}'), send them as ${iso ?? 'year-month-day'} (ISO 8601): read as they are, sessions work on the wrong dates.`,
     }];
   });
 }
