@@ -19,7 +19,8 @@
  *
  * --controls runs the same windows on targets that have control series (bench/lib/impact-controls.ts):
  * each without controls, with related controls (same collection and dates, best correlated before
- * every window) and with irrelevant ones (another collection and era), statsmodels with the same exog.
+ * every window) and with irrelevant ones (another collection and era), statsmodels with the same exog;
+ * and how often a session would warn that its result rests on its controls (sensitivity.ts).
  *
  * --quick keeps a quarter of the series (a few minutes); the full run is the figure to report.
  * --uncalibrated adds the engine without its backtest calibration (calibrate: false) beside ours.
@@ -96,6 +97,7 @@ import { column, readCsv, seriesValues } from './lib/benchdata.js';
 import { repositoryRoot } from './lib/data-root.js';
 import { noPython, pythonWith } from './lib/python.js';
 import { controlledSeries } from './lib/impact-controls.js';
+import { estimatesDisagree, type EstimateSummary } from '../src/ml/timeseries/impact/sensitivity.js';
 import { expectedPower, type ExpectedPower } from './lib/impact-oracle.js';
 import { ADEQUACY_LEVEL, counterfactual, effectsAgainst } from '../src/ml/timeseries/impact/estimate.js';
 
@@ -127,7 +129,7 @@ interface Window {
 
 type Injection = 'none' | '+5%' | '+10%' | '+20%' | 'ramp to +20%';
 
-interface Outcome { p: number; absLo: number; absHi: number; relLo: number; relHi: number; error?: string; detail?: string; inadequate?: boolean; expected?: ExpectedPower }
+interface Outcome { p: number; abs?: number; absLo: number; absHi: number; relLo: number; relHi: number; error?: string; detail?: string; inadequate?: boolean; expected?: ExpectedPower }
 
 // The seasonal periods an impact session takes at each result interval (prepare.ts seasonalPeriods' main).
 const PERIOD: Record<Frequency, number> = { monthly: 12, quarterly: 4, daily: 7, weekly: 52, hourly: 24 };
@@ -260,7 +262,7 @@ function ours(group: Window[], calibrate = true, oracle = false): Outcome[] {
   return group.map((v) => {
     const r = effectsAgainst(cf, v.y.subarray(v.preEnd + 1));
     const inadequate = r.adequacy !== null && r.adequacy.pValue < ADEQUACY_LEVEL;
-    return { p: r.pValue, absLo: r.absoluteEffectInterval[0], absHi: r.absoluteEffectInterval[1], relLo: r.relativeEffectInterval[0], relHi: r.relativeEffectInterval[1], detail, inadequate, expected: v.injection === 'none' ? expected : undefined };
+    return { p: r.pValue, abs: r.absoluteEffect, absLo: r.absoluteEffectInterval[0], absHi: r.absoluteEffectInterval[1], relLo: r.relativeEffectInterval[0], relHi: r.relativeEffectInterval[1], detail, inadequate, expected: v.injection === 'none' ? expected : undefined };
   });
 }
 
@@ -360,6 +362,35 @@ function controlsTables(rows: Row[], withRef: boolean): void {
         return `${injection} ${pct(h.filter((r) => r.o.p < 0.05).length, h.length).trim()}/${pct(h.filter((r) => covers(r.w, r.o)).length, h.length).trim()}${refPart}`;
       });
       console.log(`  ${`${frequency} ${variant}`.padEnd(32)} n ${String(g.length / INJECTIONS.length).padStart(3)}  ${parts.join('  ')}`);
+    }
+  }
+  sensitivityTable(rows);
+}
+
+/**
+ * How often a session would warn that its result rests on its controls (ml/timeseries/impact/
+ * sensitivity.ts): the estimate with controls against the same window's without them. Here the
+ * controls are unaffected by the injected effects, so every warning is one a reader need not heed.
+ */
+function sensitivityTable(rows: Row[]): void {
+  const summary = (o: Outcome): EstimateSummary => ({
+    pValue: o.p, absoluteEffect: o.abs ?? NaN, relativeEffect: NaN, absoluteEffectInterval: [o.absLo, o.absHi], relativeEffectInterval: [o.relLo, o.relHi],
+  });
+  const withoutControls = new Map(rows.filter((r) => r.w.variant === 'no controls').map((r) => [r.w.id, r.o]));
+  console.log('\nwarnings that the result rests on its controls (estimate with controls against the one without; the controls are unaffected here, so nominal is low):');
+  for (const frequency of [...FREQUENCIES, 'all'] as const) {
+    for (const variant of ['related controls', 'irrelevant controls'] as const) {
+      const g = rows.filter((r) => r.w.variant === variant && (frequency === 'all' || r.w.frequency === frequency) && !r.o.error);
+      if (g.length === 0) continue;
+      const parts = (['none', ...INJECTIONS] as Injection[]).map((injection) => {
+        const h = g.filter((r) => r.w.injection === injection);
+        const warned = h.filter((r) => {
+          const without = withoutControls.get(r.w.id.replace(/ \[(related|irrelevant)\]/, ''));
+          return without !== undefined && !without.error && estimatesDisagree(summary(r.o), summary(without));
+        });
+        return `${injection === 'none' ? 'placebo' : injection} ${pct(warned.length, h.length).trim()}%`;
+      });
+      console.log(`  ${`${frequency} ${variant}`.padEnd(32)} n ${String(g.length / (INJECTIONS.length + 1)).padStart(3)}  ${parts.join('  ')}`);
     }
   }
 }

@@ -12,12 +12,13 @@
  */
 import { estimateImpact, type ImpactInput } from '../../ml/timeseries/impact/estimate.js';
 import { saveImpact } from '../../ml/timeseries/impact/saved-impact.js';
+import { controlSensitivity, type EstimateSummary } from '../../ml/timeseries/impact/sensitivity.js';
 import { seasonalPeriods } from '../../ml/timeseries/prepare.js';
 import { finiteOrNaN } from '../../domain/metric-values.js';
 import { indexOf, periodLabel, toGrid } from '../../service/timeseries/series-grid.js';
 import { targetGaps } from '../../service/timeseries/target-gaps.js';
 import { partialEdges } from '../../service/timeseries/partial-edges.js';
-import type { ImpactComputeInput, ImpactComputeOutput } from '../../service/timeseries/impact-compute-contract.js';
+import type { ImpactComputeInput, ImpactComputeOutput, ServedEstimate } from '../../service/timeseries/impact-compute-contract.js';
 
 export type { ImpactComputeInput, ImpactComputeOutput } from '../../service/timeseries/impact-compute-contract.js';
 
@@ -39,6 +40,7 @@ export function compute(input: ImpactComputeInput): ImpactComputeOutput {
     controls: g.features.map((f) => f.slice(g.firstTarget, end + 1)),
   };
   const r = estimateImpact(impactInput);
+  const sensitivity = controlSensitivity(impactInput, r);
   const target = input.target.name;
   const data: Record<string, string>[] = [];
   let cumulative = 0;
@@ -69,9 +71,22 @@ export function compute(input: ImpactComputeInput): ImpactComputeOutput {
       relativeEffectInterval: [finiteOrNaN(r.relativeEffectInterval[0]), finiteOrNaN(r.relativeEffectInterval[1])],
       model: r.model, controlsUsed: r.controlsUsed.map((j) => input.features[j]!.name),
       calibration: { backtests: r.calibration.backtests, scale: r.calibration.scale, dof: r.calibration.dof },
+      ...(sensitivity ? {
+        withoutControls: { ...served(sensitivity.withoutControls), disagrees: sensitivity.disagree },
+        controlShifts: sensitivity.shifts.map((c) => ({ column: input.features[c.index]!.name, shift: finiteOrNaN(c.shift) })),
+      } : {}),
     },
     savedModel: saveImpact(r, impactInput),
     partialEdges: partialEdges(input, g, g.firstTarget, end),
     targetGaps: targetGaps(g, g.firstTarget, end, input.target.imputation, start),
+  };
+}
+
+/** An estimate's figures as served (NaN as the string the API writes for it). */
+function served(e: EstimateSummary): ServedEstimate {
+  return {
+    pValue: finiteOrNaN(e.pValue), absoluteEffect: finiteOrNaN(e.absoluteEffect), relativeEffect: finiteOrNaN(e.relativeEffect),
+    absoluteEffectInterval: [finiteOrNaN(e.absoluteEffectInterval[0]), finiteOrNaN(e.absoluteEffectInterval[1])],
+    relativeEffectInterval: [finiteOrNaN(e.relativeEffectInterval[0]), finiteOrNaN(e.relativeEffectInterval[1])],
   };
 }

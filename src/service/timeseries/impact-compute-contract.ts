@@ -20,6 +20,12 @@ export interface EffectIntervals {
   effectIntervalLevel: number;
 }
 
+/** An estimate's effects, p-value and 95 % intervals, as served. */
+export interface ServedEstimate {
+  pValue: number | 'NaN'; absoluteEffect: number | 'NaN'; relativeEffect: number | 'NaN';
+  absoluteEffectInterval: [number | 'NaN', number | 'NaN']; relativeEffectInterval: [number | 'NaN', number | 'NaN'];
+}
+
 export interface ImpactComputeOutput {
   metrics: { pValue: number | string; absoluteEffect: number | string; relativeEffect: number | string };
   data: Record<string, string>[];
@@ -30,6 +36,13 @@ export interface ImpactComputeOutput {
   details: {
     absoluteEffectInterval: [number | 'NaN', number | 'NaN']; relativeEffectInterval: [number | 'NaN', number | 'NaN']; model: string; controlsUsed: string[];
     calibration: { backtests: number; scale: number; dof: number };
+    /**
+     * With controls used: the same analysis without them, and whether the two disagree (in verdict at
+     * the 5 % level, or in size), so a reader sees how much the result rests on the controls.
+     */
+    withoutControls?: ServedEstimate & { disagrees: boolean };
+    /** Each used control's shift of the counterfactual over the window, as a fraction of it, largest first. */
+    controlShifts?: { column: string; shift: number | 'NaN' }[];
   };
   /** The estimate's saved form (what a refit on new data or a chart needs). */
   savedModel: SavedImpact;

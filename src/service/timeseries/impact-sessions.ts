@@ -17,6 +17,7 @@ import { capitalised, invalidDateRange, requestedSeries, requireFeatureValues, s
 import { targetGapsMessages } from './target-gaps.js';
 import { partialEdgesMessages } from './partial-edges.js';
 import { seriesMissingCodeMessages } from './series-missing-codes.js';
+import { controlSensitivityMessages } from './control-sensitivity-message.js';
 
 export interface ImpactSessionRequest extends SeriesSessionRequest {
   eventName: string;
@@ -72,12 +73,13 @@ export const runImpactSession: SessionRunner = async (s, ctx) => {
   const out = await ctx.compute.run<ImpactComputeOutput>('impact', input, seriesBuffers(series));
   return {
     // The rows are the counterfactual's mean and 95 % interval: the only prediction interval offered is 0.5.
-    results: pageResults(out.metrics, out.data, { intervals: { '0.5': out.data }, resultFields: out.effectIntervals, ...out.details, savedModel: out.savedModel }),
+    results: pageResults(out.metrics, out.data, { intervals: { '0.5': out.data }, resultFields: { ...out.effectIntervals, ...controlSensitivityFields(out) }, ...out.details, savedModel: out.savedModel }),
     algorithm: { name: out.details.model, description: 'Structural time-series counterfactual fitted on the pre-event period, its uncertainty calibrated on backtests before the event', key: out.details.model },
     messages: [
       ...out.warnings.map((message) => ({ severity: 'warning' as const, message })),
       ...partialPeriods(start, end, series.interval),
       ...controlsLeftOut(series.features.map((f) => f.name), out.details.controlsUsed),
+      ...controlSensitivityMessages(out),
       ...codes,
       ...targetGapsMessages(out.targetGaps, series.target.name, series.interval),
       ...partialEdgesMessages(out.partialEdges, series.target.name, series.interval, false),
@@ -113,6 +115,12 @@ export function partialPeriods(startMs: number, endMs: number, interval: Interva
     severity: 'informational',
     message: `The event window is analysed in whole ${interval}s, ${day(first)} to ${day(afterLast - DAY_MS)}: ${parts.join('; ')}. Start on the first day of a ${interval} and end on its last to analyse the dates as given.`,
   }];
+}
+
+/** The analysis without its controls and what each control did, served beside the effects when controls were used. */
+function controlSensitivityFields(out: ImpactComputeOutput): Record<string, unknown> {
+  const { withoutControls, controlShifts } = out.details;
+  return withoutControls ? { withoutControls, controlShifts } : {};
 }
 
 /** Says which control columns the counterfactual does without, so a dropped control is never a silent one. */

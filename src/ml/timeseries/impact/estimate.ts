@@ -16,7 +16,7 @@ import { varianceNames, type StructuralSpec } from '../statespace/structural.js'
 import { calibrate, minTrainingPoints, scaleUncertainty, spreadPaths, type Calibration } from './calibration.js';
 import { isConstant } from '../forecast/stats.js';
 import { ADEQUACY_LEVEL, ljungBox, type Adequacy } from './adequacy.js';
-import { fitCandidates, pruneControls } from './candidates.js';
+import { fitCandidates, pruneControls, type Scale } from './candidates.js';
 import { keepControls, prepareControls } from './controls.js';
 import { addCoefficientDraws, coefficientDesign, coefficientSumVariance, forecastMoments, simulatePaths, simulationRandom } from './simulate.js';
 import { summarisePaths, type PathSummary } from './summary.js';
@@ -57,6 +57,8 @@ export interface ImpactResult extends PathSummary {
   relativeEffect: number;
   /** Label of the model used, e.g. "local_level_seasonal_12", "local_level_drift_seasonal_12_log". */
   model: string;
+  /** Scale the model was fitted on: 'log' models relative changes. */
+  scale: Scale;
   /** Indices of the controls kept (see controls.ts). */
   controlsUsed: number[];
   /** Regression coefficient per kept control, per unit of the control (on the log scale for `_log` models). */
@@ -197,6 +199,7 @@ export function counterfactual(input: ImpactInput): Counterfactual {
     predicted,
     paths,
     model: chosen.label,
+    scale: chosen.scale,
     controlsUsed: controls.used,
     coefficients: Array.from(fit.coefficients, (b, j) => b / controls.sds[j]),
     variances: Object.fromEntries(varianceNames(fit.spec).map((name, i) => [name, fit.variances[i]])),
