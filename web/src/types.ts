@@ -15,6 +15,16 @@ export interface DataSetSummary {
 }
 export interface DataSetPage extends DataSetSummary, Paged { data: Record<string, string>[] }
 
+/** One column's statistics over all rows (`GET /v1/data/<name>/stats`; src/domain/column-stats.ts). */
+export interface ColumnStats {
+  totalCount: number; missingCount: number; errorCount: number; distinctCount: number; suggestedType: string;
+  min: number | string | null; max: number | string | null; mean: number | null; median: number | string | null;
+  mode: string | null; stddev: number | null; variance: number | null;
+  /** Ten equal ranges of a numeric column; the twenty most frequent values of any other. */
+  distribution: ({ min: number; max: number; count: number } | { value: string; count: number })[];
+}
+export interface DataSetStats { dataSetName: string; columns: Record<string, ColumnStats> }
+
 export interface ImportItem {
   importId: string; status: string; dataSetName: string; parameters: { url?: string };
   requestedDate: string; messages: { message: string; severity: string }[];

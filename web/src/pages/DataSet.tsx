@@ -6,6 +6,8 @@ import { ConfirmButton, ErrorNote, Field, Note, Pager, RecordTable, usePageTitle
 import { formatBytes, formatDate } from '../lib/words';
 import type { Column, Columns, DataSetPage as DataSetData } from '../types';
 import { hasTimestamp } from '../lib/data-sets';
+import { ColumnStatsTable } from './dataset/ColumnStatsTable';
+import { DataPictures } from './dataset/DataPictures';
 
 export const DATA_TYPES = ['numeric', 'numericMeasure', 'string', 'logical', 'date', 'text'];
 export const ROLES = ['feature', 'target', 'timestamp', 'key', 'none'];
@@ -67,6 +69,8 @@ export function DataSetPage() {
             <Link className="button subtle" to={`/sessions?dataSourceName=${encodeURIComponent(name)}`}>Its sessions</Link>
             <ConfirmButton label="Delete data set" confirmLabel={`Delete ${name} and its rows`} onConfirm={() => remove.mutate()} />
           </div>
+          <ColumnStatsTable name={name} columns={d.columns} />
+          <DataPictures name={name} columns={d.columns} totalCount={d.totalCount} missingValues={d.missingValues ?? []} />
           <ColumnsEditor name={name} columns={d.columns} />
           <MissingValuesEditor name={name} markers={d.missingValues ?? []} />
           <section className="card" aria-labelledby="preview-title">
