@@ -445,6 +445,8 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
     const verdict = await page.getByTestId('impact-verdict').innerText();
     assert.match(verdict, /DriversKilled totalled [\d.,]+ less than the model expected without the event \(−\d/);
     assert.match(verdict, /p = [\d.e-]+: if the event had changed nothing/);
+    // The controls left (kms, PetrolPrice), what each did to the expectation, and the analysis without them.
+    assert.match(await page.getByTestId('impact-controls').innerText(), /^The expectation leans on 2 control columns: kms \(moved it [+−][\d.]+ %\), PetrolPrice \(moved it [+−][\d.]+ %\)\. Without them the effect would be −\d+(\.\d+)? % \(p = 0\.\d+\)\.$/);
     for (const id of ['chart-impact', 'chart-pointwise', 'chart-cumulative']) await assertChartDrawn(id);
     await assertLabelled();
     await shot('12-impact');

@@ -9,6 +9,7 @@ import { effectInWords, formatNumber, formatPercent, pValueInWords } from '../..
 import type { Session, SessionResults } from '../../types';
 import { cumulativeFields, effectInterval } from './detect';
 import { describeModel } from '../../lib/model-description';
+import { controlsInWords } from '../../lib/impact-controls';
 import { pointsOf, recentHistory, resultRows, timestampColumn, type Point } from './series-data';
 
 export function ImpactResults({ session }: { session: Session }) {
@@ -54,6 +55,7 @@ export function ImpactResults({ session }: { session: Session }) {
   const cumulativeBand: Band | undefined = cum ? { name: '95 % interval', color: PALETTE.bandOrange, lower: pointsOf(d.rows, ts, cum.lower), upper: pointsOf(d.rows, ts, cum.upper) } : undefined;
   const absInterval = effectInterval(d.head as unknown as Record<string, unknown>, 'absoluteEffect');
   const relInterval = effectInterval(d.head as unknown as Record<string, unknown>, 'relativeEffect');
+  const controls = controlsInWords(d.head as unknown as Record<string, unknown>);
 
   return (
     <>
@@ -63,6 +65,12 @@ export function ImpactResults({ session }: { session: Session }) {
           <p>{effectInWords(target, absolute, relative)}</p>
           {absInterval && <p>With {formatPercent(absInterval.level)} confidence the total effect lies between {formatNumber(absInterval.lower)} and {formatNumber(absInterval.upper)}{relInterval ? ` (${formatPercent(relInterval.lower)} to ${formatPercent(relInterval.upper)})` : ''}.</p>}
           <p><strong>{pValueInWords(pValue)}</strong></p>
+          {controls && (
+            <p data-testid="impact-controls" className={controls.disagrees ? 'warning' : undefined}>
+              {controls.controls} {controls.without}
+              {controls.disagrees && ' The two disagree: the result rests on those columns, and holds only if the event did not affect them.'}
+            </p>
+          )}
         </div>
         <MetricCards metrics={metrics} order={['pValue', 'absoluteEffect', 'relativeEffect']} />
         <p className="hint">Counterfactual model: {d.head.algorithm?.name ?? '—'}{d.head.algorithm?.description ? ` — ${describeModel(d.head.algorithm.description)}` : ''}.</p>
