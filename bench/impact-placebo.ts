@@ -266,6 +266,11 @@ function ours(group: Window[], calibrate = true, oracle = false): Outcome[] {
   });
 }
 
+/** --list: every placebo window with p < 0.05, its model and backtest calibration. */
+function listFalsePositives(rows: Row[]): void {
+  for (const r of rows.filter((x) => x.w.injection === 'none' && x.o.p < 0.05)) console.log(`  p ${r.o.p.toFixed(3)} ${r.w.id}: ${r.o.detail}`);
+}
+
 /** The statsmodels reference runs on the placebo windows and, for power, on the longer window at the series end. */
 function referenced(w: Window): boolean {
   return w.injection === 'none' || (w.position === 'end' && w.length === LENGTHS[w.frequency][1]);
@@ -476,6 +481,7 @@ async function main(): Promise<void> {
 
   if (withControls) {
     controlsTables(rows, withRef);
+    if (args.includes('--list')) listFalsePositives(rows);
     return;
   }
   console.log('\nplacebo windows (no event; nominal: FPR 5.0 / 10.0, coverage 95.0; ± is the 95 % sampling error of a 5 % rate)');
@@ -485,9 +491,7 @@ async function main(): Promise<void> {
     return `${f} ${length}: ${pct(g.filter((r) => r.o.p < 0.05).length, g.length).trim()}% of ${g.length}`;
   }));
   console.log(`  FPR@.05 by window length: ${byLength.join('; ')}`);
-  if (args.includes('--list')) {
-    for (const r of rows.filter((x) => x.w.injection === 'none' && x.o.p < 0.05)) console.log(`  p ${r.o.p.toFixed(3)} ${r.w.id}: ${r.o.detail}`);
-  }
+  if (args.includes('--list')) listFalsePositives(rows);
   const placebo = rows.filter((r) => r.w.injection === 'none');
   const flagged = placebo.filter((r) => r.o.inadequate);
   const unflagged = placebo.filter((r) => !r.o.inadequate);

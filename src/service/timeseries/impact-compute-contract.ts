@@ -37,8 +37,8 @@ export interface ImpactComputeOutput {
     absoluteEffectInterval: [number | 'NaN', number | 'NaN']; relativeEffectInterval: [number | 'NaN', number | 'NaN']; model: string; controlsUsed: string[];
     calibration: { backtests: number; scale: number; dof: number };
     /**
-     * With controls used: the same analysis without them, and whether the two disagree (in verdict at
-     * the 5 % level, or in size), so a reader sees how much the result rests on the controls.
+     * With controls used: the same analysis without them, and whether the two disagree (the controls
+     * explain away an effect found without them, or change its size: ml/timeseries/impact/sensitivity.ts), so a reader sees how much the result rests on the controls.
      */
     withoutControls?: ServedEstimate & { disagrees: boolean };
     /** Each used control's shift of the counterfactual over the window, as a fraction of it, largest first. */

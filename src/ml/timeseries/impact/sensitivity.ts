@@ -6,12 +6,14 @@
  * −3 % (p 0.31) for drivers; without the controls, −18 % (p 0.04), near the −20 % in the literature.
  *
  * So an estimate with controls is repeated without them, and the two are called in disagreement
- * when they reach different verdicts at the 5 % level, or when the estimate with controls lies
- * outside the 95 % interval of the one without. The first flags a conclusion that the controls
- * alone decide; the second a size that they alone decide, and it fires in about 5 % of windows
- * where both models hold (the estimate without controls is the noisier one, so its interval is the
- * yardstick). The controls that moved the counterfactual most over the window are named, so a
- * reader can check whether the event touched them.
+ * when the one without finds an effect (p < 0.05) that the one with controls does not, or when the
+ * estimate with controls lies outside the 95 % interval of the one without. The first flags
+ * controls that explain an effect away; the second a size that the controls alone decide, which
+ * happens in about 5 % of windows where both models hold (the estimate without controls is the
+ * noisier one, so its interval is the yardstick). Controls that only sharpen an estimate of the
+ * same size (significant with them, not without) are what controls are for, and pass. The
+ * controls that moved the counterfactual most over the window are named, so a reader can check
+ * whether the event touched them.
  */
 import { estimateImpact, type ImpactInput, type ImpactResult } from './estimate.js';
 
@@ -52,10 +54,10 @@ export function summaryOf(r: ImpactResult): EstimateSummary {
   };
 }
 
-/** Whether two estimates of the same window disagree in verdict or, against the one without controls' interval, in size. */
+/** Whether controls explain away the effect found without them, or change its size beyond the noise of the estimate without them. */
 export function estimatesDisagree(withControls: EstimateSummary, withoutControls: EstimateSummary): boolean {
   const significant = (e: EstimateSummary) => e.pValue < SENSITIVITY_LEVEL;
-  if (significant(withControls) !== significant(withoutControls)) return true;
+  if (significant(withoutControls) && !significant(withControls)) return true;
   const [lo, hi] = withoutControls.absoluteEffectInterval;
   return withControls.absoluteEffect < lo || withControls.absoluteEffect > hi;
 }
