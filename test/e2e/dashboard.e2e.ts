@@ -10,12 +10,13 @@
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { launchDashboardBrowser, type DashboardBrowser } from '../support/chromium.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import type { Backend } from '../support/backends.js';
 import { fixturePath } from '../support/fixtures.js';
@@ -27,7 +28,6 @@ declare const DragEvent: any;
 declare const File: any;
 type BrowserElement = any;
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** The test data (test/fixtures/README.md, test/fixtures/web/README.md). */
 const DATA = {
   wdbc: fixturePath('classification', 'breast_cancer_wdbc.csv'),
@@ -43,7 +43,7 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
   let server: TestServer;
   let context: BrowserContext;
   let page: Page;
-  let profile: string;
+  let browser: DashboardBrowser | undefined;
   /** Serves the fixtures over HTTP, for the URL import. */
   let files: Server;
   let filesUrl = '';
@@ -144,16 +144,8 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
     filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
     // The import fetches from this machine, which outbound requests refuse unless allowed.
     server = await startTestServer(BACKEND, { SIBYL_ALLOW_PRIVATE_HOSTS: '127.0.0.1' });
-    profile = mkdtempSync(join(tmpdir(), 'sibyl-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      viewport: { width: 1280, height: 900 },
-      baseURL: server.url,
-    });
-    page = context.pages()[0] ?? await context.newPage();
-    page.setDefaultTimeout(30_000);
+    browser = await launchDashboardBrowser(server.url);
+    ({ context, page } = browser);
     // Playwright intercepts file choosers only while a 'filechooser' listener exists, and turns the
     // interception on and off asynchronously as listeners come and go. With only waitForEvent's
     // short-lived listener, a key press could open a real chooser before interception was back on;
@@ -176,10 +168,9 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
   });
 
   after(async () => {
-    await context?.close();
+    await browser?.close();
     await server?.close();
     await new Promise((resolve) => files?.close(resolve));
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   it('sends a newcomer to sign-in, and signs them up', async () => {

@@ -12,7 +12,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { launchDashboardBrowser, type DashboardBrowser } from '../support/chromium.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import type { Backend } from '../support/backends.js';
 import { fixturePath } from '../support/fixtures.js';
@@ -21,7 +22,6 @@ import { fixturePath } from '../support/fixtures.js';
 declare const document: any;
 type BrowserElement = any;
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = join(process.cwd(), 'test-results', 'e2e');
 const BACKEND = (process.env.SIBYL_E2E_BACKEND ?? 'pglite') as Backend;
 
@@ -29,7 +29,7 @@ describe(`data set page in Chromium (${BACKEND})`, () => {
   let server: TestServer;
   let context: BrowserContext;
   let page: Page;
-  let profile: string;
+  let browser: DashboardBrowser | undefined;
   let scratch: string;
   const problems: string[] = [];
 
@@ -76,16 +76,8 @@ describe(`data set page in Chromium (${BACKEND})`, () => {
     mkdirSync(SHOTS, { recursive: true });
     scratch = mkdtempSync(join(tmpdir(), 'sibyl-e2e-dataset-'));
     server = await startTestServer(BACKEND);
-    profile = mkdtempSync(join(tmpdir(), 'sibyl-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      viewport: { width: 1280, height: 900 },
-      baseURL: server.url,
-    });
-    page = context.pages()[0] ?? await context.newPage();
-    page.setDefaultTimeout(30_000);
+    browser = await launchDashboardBrowser(server.url);
+    ({ context, page } = browser);
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
     page.on('console', (m) => {
       if (m.type() === 'error' && !/^Failed to load resource/.test(m.text())) problems.push(`console: ${m.text()}`);
@@ -102,9 +94,8 @@ describe(`data set page in Chromium (${BACKEND})`, () => {
   });
 
   after(async () => {
-    await context?.close();
+    await browser?.close();
     await server?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 
