@@ -14,6 +14,17 @@
  *
  * --list prints every series' flags (dates), ours and R's. Without Rscript and the forecast package
  * only ours are printed.
+ *
+ * 2026-11-29, 96 series (djiclose_pcreturn left out: missing values), R forecast 8.x tsoutliers
+ * 552 flags, 160 at the peak/trough position:
+ * - additive decomposition (until then): 775 flags, 272 at the peak/trough position where 172 would be
+ *   if they fell evenly over the cycle. a10: 2006-01 2007-01 2007-04 2007-11 2008-01, three of them
+ *   January peaks; auscafe 15 (12 at the peak/trough), departures_vislong 34 (20), airpass 6.
+ * - on the power from Tukey's spread-versus-level rule (spread-level.ts; the log for a10, airpass,
+ *   fancy): 407 flags, 124 at the peak/trough position (113 if even). a10: 2008-02 (21.7, after
+ *   16.8 the February before); auscafe 0, departures_vislong 0, airpass 2. More flags than before on
+ *   bricksq 2 → 8, qsales/frexport 7 → 11 (24 points), arrivals_US 2 → 3.
+ *   R on a10 flags 12 points of 2006–2008 (its STL is additive: the late, larger swings and noise).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
