@@ -25,6 +25,9 @@
  *   16.8 the February before); auscafe 0, departures_vislong 0, airpass 2. More flags than before on
  *   bricksq 2 → 8, qsales/frexport 7 → 11 (24 points), arrivals_US 2 → 3.
  *   R on a10 flags 12 points of 2006–2008 (its STL is additive: the late, larger swings and noise).
+ * - and the trend carried on in a straight line over the first and last half window (it was held flat
+ *   there, half a window's rise away from a trending series' ends): 378 flags, 111 at the peak/trough
+ *   position (107 if even). a10: 1993-12 (7.18, above the January after it).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

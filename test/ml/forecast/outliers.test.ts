@@ -4,7 +4,7 @@ import { smoothOutliers } from '../../../src/ml/timeseries/forecast/index.js';
 import { robustFit } from '../../../src/ml/timeseries/forecast/robust-decomposition.js';
 import { spreadLevelPower } from '../../../src/ml/timeseries/forecast/spread-level.js';
 import { column, readFixture } from '../../support/fixtures.js';
-import { dailySeries } from './synthetic.js';
+import { dailySeries, gaussian } from './synthetic.js';
 
 test('smoothOutliers finds injected spikes in a seasonal series and replaces them by the expected value', () => {
   const { y, truth } = dailySeries(20 * 7, 2, 4);
@@ -47,6 +47,19 @@ test('smoothOutliers does not take the growing seasonal peaks of a10 for outlier
   const value = r.values[r.indices.indexOf(at)];
   assert.ok(Math.abs(value - y[at]) < 0.1 * y[at], `replacement ${value} for ${y[at]}`);
   assert.deepEqual(r.indices.filter((t) => dates[t].slice(5, 7) === '01'), []);
+});
+
+test('smoothOutliers keeps an additive season additive when the level grows but the swing does not', () => {
+  // Level 60 → 160 with a fixed ±20 swing: on the log scale the early swings would be the large ones.
+  const noise = gaussian(21);
+  const n = 15 * 12;
+  const truth = (t: number) => 60 + (100 * t) / n + 20 * Math.sin((2 * Math.PI * t) / 12);
+  const y = Float64Array.from({ length: n }, (_, t) => truth(t) + 2 * noise());
+  const spikes = [20, 95, 170];
+  for (const t of spikes) y[t] += 25;
+  const r = smoothOutliers(y, 12);
+  assert.deepEqual(r.indices, spikes);
+  r.indices.forEach((t, k) => assert.ok(Math.abs(r.values[k] - truth(t)) < 6, `value at ${t}: ${r.values[k]} vs ${truth(t)}`));
 });
 
 test('spreadLevelPower: the log for a10, whose swing grows with its level; unchanged for ausbeer', () => {

@@ -12,14 +12,26 @@ export interface RobustFit {
   resid: Float64Array;
 }
 
-/** Running median; near the ends the window is shifted inward (not truncated) so it still spans a full cycle. */
+/**
+ * Running median. Where the window does not fit (the first and last half window) the trend goes on in a
+ * straight line, with the slope between the medians of the two windows nearest the end: a median of
+ * the first full window held flat would stand a half window's rise away from a trending series' ends
+ * and flag them. Series shorter than two windows keep the flat end (the window shifted inward).
+ */
 function runningMedian(y: Float64Array, window: number): Float64Array {
   const n = y.length;
   const w = Math.min(window, n);
+  const h = Math.floor(w / 2);
   const out = new Float64Array(n);
   for (let t = 0; t < n; t++) {
-    const from = Math.min(Math.max(0, t - Math.floor(w / 2)), n - w);
+    const from = Math.min(Math.max(0, t - h), n - w);
     out[t] = median(y.subarray(from, from + w));
+  }
+  if (n >= 2 * w) {
+    const first = (out[h + w] - out[h]) / w;
+    const last = (out[n - 1 - h] - out[n - 1 - h - w]) / w;
+    for (let t = 0; t < h; t++) out[t] = out[h] - (h - t) * first;
+    for (let t = n - h; t < n; t++) out[t] = out[n - 1 - h] + (t - (n - 1 - h)) * last;
   }
   return out;
 }
