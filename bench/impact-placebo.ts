@@ -21,6 +21,17 @@
  * each without controls, with related controls (same collection and dates, best correlated before
  * every window) and with irrelevant ones (another collection and era), statsmodels with the same exog;
  * and how often a session would warn that its result rests on its controls (sensitivity.ts).
+ * That warning (2026-11-29, --controls --quick, 101 targets' windows per variant): with related
+ * controls it fires on 7.9 % of placebo windows and 5.9–9.9 % of windows with injected effects
+ * (monthly 3.7–5.6 %, quarterly 11.4–14.3 %, daily 0–25 % of 12); with irrelevant ones on 3.0–4.0 %.
+ * The quarterly excess comes from windows that the analysis without controls calls significant and
+ * the one with related controls does not: fma's capital expenditure series over the 1974 recession,
+ * a shock their related series share (without controls, 31 % of the quick quarterly placebo
+ * windows of these targets get p < 0.05; 9 of the 11 on the two fma series), so the warning is
+ * right to say the verdict rests on the controls. Its first rule, any difference in verdict, also
+ * warned when controls only sharpened an estimate of the same size: 11–15 % of monthly windows with
+ * injected effects. On the UK seat-belt law with front-seat passengers and drivers killed as
+ * controls it fires (−3 %, p 0.29 with them; −18 %, p 0.04 without).
  *
  * --quick keeps a quarter of the series (a few minutes); the full run is the figure to report.
  * --uncalibrated adds the engine without its backtest calibration (calibrate: false) beside ours.
