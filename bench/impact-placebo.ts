@@ -27,7 +27,7 @@
  * The quarterly excess comes from windows that the analysis without controls calls significant and
  * the one with related controls does not: fma's capital expenditure series over the 1974 recession,
  * a shock their related series share (without controls, 31 % of the quick quarterly placebo
- * windows of these targets get p < 0.05; 9 of the 11 on the two fma series), so the warning is
+ * windows of these targets get p < 0.05, 6 of the 11 on the two fma series), so the warning is
  * right to say the verdict rests on the controls. Its first rule, any difference in verdict, also
  * warned when controls only sharpened an estimate of the same size: 11–15 % of monthly windows with
  * injected effects. On the UK seat-belt law with front-seat passengers and drivers killed as
