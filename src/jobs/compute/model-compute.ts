@@ -1,7 +1,8 @@
 /**
  * The heavy part of a model session, run in a worker thread: columnar strings in; the serialised
  * model, the test-set results and messages out. Classification and regression hold back 20 % of the
- * rows, run the contest on the rest, refit the champion and score it on the held-back rows;
+ * rows (at random, or the latest by time when a column has role timestamp), run the contest on the
+ * rest, refit the champion and score it on the held-back rows;
  * anomaly detection fits an isolation forest on every row and scores every row.
  * Data problems come back as `{ failure }` (a message for the user), not as exceptions.
  */
@@ -23,7 +24,6 @@ import { concat, concatRows, pick, selectRows } from '../../ml/tabular/contest/f
 import { ANOMALY_TASK, FEW_ROWS_FOR_ESTIMATED_SHARE, IsolationForest, percentAnomalies } from '../../ml/tabular/isolation-forest/index.js';
 import { ContestWorkerPool } from '../contest-pool.js';
 import { ANOMALY_COLUMN, ANOMALY_TAIL_COLUMN, type AlgorithmView } from '../../service/models/model-artifact.js';
-import { holdoutSplit } from '../../service/models/holdout-split.js';
 import { algorithmView, contestView } from '../../service/models/contest-view.js';
 import { dropRareClasses, MIN_ROWS_PER_CLASS, type KeptClasses } from '../../service/models/rare-classes.js';
 import type { Message } from '../../store/schema.js';
@@ -38,6 +38,7 @@ import type { TrainedModel } from '../../ml/estimator.js';
 import { explanationWork } from '../../ml/explain/explanation.js';
 import { meanAbsoluteContributions } from '../../service/models/record-explanations.js';
 import { PhaseClock } from './phase-clock.js';
+import { contestTimeOrder, splitRows, timeSplitMessage, type TimeOrder } from './session-split.js';
 import { rowNumberColumns } from '../../ml/row-number-columns.js';
 import { CalibratedModel } from '../../ml/calibration/calibrated-model.js';
 import { decisionsFrom } from '../../ml/estimator.js';
@@ -88,6 +89,8 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
   if (typeof prepared.failure === 'string') return { failure: prepared.failure };
   // Only typed frames from here on: the string columns behind them are garbage now.
   const { task, split, encoder, trainFrame, testFrame, yTrain, yTest } = prepared as Required<typeof prepared>;
+  const order = (prepared as { order?: TimeOrder }).order;
+  if (order) messages.push(timeSplitMessage(order, input.columns, rows, split, task));
   messages.push(...identifierWarnings(encoder.identifiers));
   clock.mark('encode', `${rows.length} rows → ${trainFrame.columns.length} features`);
 
@@ -99,7 +102,7 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
   const pool = new ContestWorkerPool(CONTEST_POOL_THREADS);
   let contest;
   try {
-    contest = await runContest(contestFrame, contestTarget, task, { seed: input.seed, workBudget: input.workBudget, balance: false, executor: pool, candidates });
+    contest = await runContest(contestFrame, contestTarget, task, { seed: input.seed, workBudget: input.workBudget, balance: false, executor: pool, candidates, timeOrder: contestTimeOrder(order, sample) });
   } finally {
     await pool.close();
   }
@@ -251,7 +254,7 @@ const SESSION_EXPLANATION_WORK = 50_000_000;
 
 /**
  * Mean |contribution| of each input column over the held-back rows (as many as SESSION_EXPLANATION_WORK
- * allows, the first ones: the holdout is already a random draw), on the explanation's scale.
+ * allows, the first ones in row order: a random draw, or the earliest of a time split's), on the explanation's scale.
  */
 function contributionImportance(model: TrainedModel, testFrame: Frame, encoder: FrameEncoder): { scale: string; rows: number; values: Record<string, number> } | undefined {
   if (!model.explain || testFrame.nRows === 0) return undefined;
@@ -323,7 +326,7 @@ function seriesColumns(specs: ColumnSpec[]): SeriesColumns | undefined {
 function prepareFrames(input: ModelComputeInput, values: RawColumns, rows: number[], kind: Task['kind'], classes: string[] | null) {
   const columns = rows.length === values[input.targetColumn!]!.length ? values : gatherColumns(values, rows);
   const encoded = encodeTarget(columns[input.targetColumn!]!, kind, classes ?? undefined);
-  const split = holdoutSplit(rows.length, input.seed, kind === 'classification' ? encoded.y : undefined);
+  const { split, order } = splitRows(input, columns, encoded.y, kind === 'classification' ? classes!.length : 0);
   const trainColumns = gatherColumns(columns, split.train);
   const yTrain = Float64Array.from(split.train, (r) => encoded.y[r]!);
   const yTest = Float64Array.from(split.test, (r) => encoded.y[r]!);
@@ -333,7 +336,7 @@ function prepareFrames(input: ModelComputeInput, values: RawColumns, rows: numbe
   if (encoder.inputColumns.length === 0) return { failure: noFeatures(input.specs, encoder.identifiers) };
   const trainFrame = encoder.encode(trainColumns, split.train.length);
   const testFrame = encoder.encode(gatherColumns(columns, split.test), split.test.length);
-  return { task: encoded.task, split, encoder, trainFrame, testFrame, yTrain, yTest };
+  return { task: encoded.task, split, order, encoder, trainFrame, testFrame, yTrain, yTest };
 }
 
 /** A result row: the row's stored values, the prediction under the target's name and the truth under `<target>:actual`. */

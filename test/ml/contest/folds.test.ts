@@ -19,3 +19,22 @@ test('folds depend on the seed only', () => {
   assert.deepEqual(shuffledFolds(50, 5, 3), shuffledFolds(50, 5, 3));
   assert.notDeepEqual(shuffledFolds(50, 5, 3), shuffledFolds(50, 5, 4));
 });
+
+test('forward-chaining folds: the earlier half only trains, each fold predicts a later block from every row before it', async () => {
+  const { forwardChainingSplits } = await import('../../../src/ml/tabular/contest/folds.js');
+  // Rows stored out of time order: row r is at time position order.indexOf(r).
+  const order = Int32Array.from([5, 0, 9, 3, 7, 1, 8, 2, 6, 4, 11, 10]);
+  const splits = forwardChainingSplits(order, 5);
+  assert.equal(splits.length, 5);
+  const position = (r: number) => order.indexOf(r);
+  let predicted = 0;
+  for (const { train, test: held } of splits) {
+    const lastTrained = Math.max(...Array.from(train, position));
+    assert.ok(Array.from(held).every((r) => position(r) > lastTrained));
+    assert.equal(train.length, Math.min(...Array.from(held, position)));
+    predicted += held.length;
+  }
+  assert.equal(predicted, 6);
+  // Fewer rows than blocks: one row a block.
+  assert.deepEqual(forwardChainingSplits(Int32Array.from([0, 1, 2]), 5).map((s) => Array.from(s.test)), [[2]]);
+});

@@ -12,7 +12,7 @@ import { BlendModel } from './blend-model.js';
 import { contestCandidates, makeLearner, type CandidateSpec } from './candidates.js';
 import { inThreadExecutor, type CandidateExecutor } from './executor.js';
 import type { ContestData, FoldJob, FoldOutcome } from './fold-job.js';
-import { foldRows, shuffledFolds, stratifiedFolds } from './folds.js';
+import { foldRows, forwardChainingSplits, shuffledFolds, stratifiedFolds } from './folds.js';
 import { rankContestants, type CrossValidated, type EnsembleKind, type Ranking, type SelectionRule } from './rank-contestants.js';
 import type { ClassificationSelection } from './scoring.js';
 import { extrapolatedSquaredErrors, isScreened, screenedOut, SCREEN_TREES, treesInCv, withTrees, type ScreenEntry } from './screening.js';
@@ -36,6 +36,8 @@ export interface ContestOptions {
   ensembles?: EnsembleKind;
   /** Override the default short list (tests, experiments). */
   candidates?: CandidateSpec[];
+  /** The rows in time order, for rows a session split by time: folds chain forward (forwardChainingSplits), not at random. */
+  timeOrder?: Int32Array;
 }
 
 export interface ContestResult extends Ranking {
@@ -91,12 +93,8 @@ export async function runContest(frame: Frame, target: Float64Array, task: Task,
   validateTarget(frame, target, task);
   const n = frame.nRows;
   const width = task.kind === 'classification' ? task.classes.length : 1;
-  const nFolds = Math.max(2, Math.min(opts.folds ?? DEFAULT_FOLDS, n));
-  const foldOf =
-    task.kind === 'classification'
-      ? stratifiedFolds(Int32Array.from(target), width, nFolds, opts.seed)
-      : shuffledFolds(n, nFolds, opts.seed);
-  const splits = Array.from({ length: nFolds }, (_, k) => foldRows(foldOf, k));
+  const splits = contestSplits(target, task, width, opts);
+  const nFolds = splits.length;
   const executor = opts.executor ?? inThreadExecutor;
   const data: ContestData = { frame, target, task };
   const states = new Map<string, CandidateState>();
@@ -153,7 +151,7 @@ export async function runContest(frame: Frame, target: Float64Array, task: Task,
     foldsEvaluated++;
   }
 
-  const evaluatedRows = rowsOfFolds(foldOf, foldsEvaluated);
+  const evaluatedRows = rowsOfFolds(splits, foldsEvaluated);
   const ranked = rankContestants(
     task,
     opts.selectBy ?? 'logLoss',
@@ -217,10 +215,20 @@ function sortedFailures(failed: { id: string; error: string }[], candidates: Can
   return [...failed].sort((a, b) => (rank.get(a.id) ?? 0) - (rank.get(b.id) ?? 0));
 }
 
-function rowsOfFolds(foldOf: Int32Array, nFolds: number): Int32Array {
+/** The rows the first `nFolds` folds predict, ascending. */
+function rowsOfFolds(splits: { test: Int32Array }[], nFolds: number): Int32Array {
   const rows: number[] = [];
-  for (let i = 0; i < foldOf.length; i++) if (foldOf[i] < nFolds) rows.push(i);
-  return Int32Array.from(rows);
+  for (let k = 0; k < nFolds; k++) for (const r of splits[k].test) rows.push(r);
+  return Int32Array.from(rows).sort();
+}
+
+/** Each fold's training and held-out rows: seeded random folds (by class in classification), or forward-chaining ones in time order. */
+function contestSplits(target: Float64Array, task: Task, width: number, opts: ContestOptions): { train: Int32Array; test: Int32Array }[] {
+  const n = target.length;
+  if (opts.timeOrder) return forwardChainingSplits(opts.timeOrder, opts.folds ?? DEFAULT_FOLDS);
+  const nFolds = Math.max(2, Math.min(opts.folds ?? DEFAULT_FOLDS, n));
+  const foldOf = task.kind === 'classification' ? stratifiedFolds(Int32Array.from(target), width, nFolds, opts.seed) : shuffledFolds(n, nFolds, opts.seed);
+  return Array.from({ length: nFolds }, (_, k) => foldRows(foldOf, k));
 }
 
 type FirstRoundPart = 'whole' | 'a' | 'b' | 'rest';
