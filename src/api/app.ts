@@ -16,7 +16,7 @@ import { registerAccountRoutes } from './routes/account.js';
 import { registerWebUi } from './web-ui.js';
 import { registerOperationRoutes } from './routes/operations.js';
 import { randomUUID } from 'node:crypto';
-import { clientErrorHandler, frameworkErrors, installNulGuard } from './request-guards.js';
+import { clientErrorHandler, frameworkErrors, installContentEncodingGuard, installNulGuard } from './request-guards.js';
 import { installJsonBodyParser } from './json-body.js';
 
 export interface AppOptions {
@@ -71,6 +71,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   installErrorHandling(app, routes);
   installBodyParsers(app);
   installNulGuard(app);
+  installContentEncodingGuard(app);
   installRequestMetrics(app, opts.services);
 
   await app.register(swagger, {

@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError, type ErrorBody } from './error-handler.js';
+import { UnsupportedEncodingError } from '../service/errors.js';
 
 /**
  * Requests broken below the routes still get an answer in the spec's error shape:
@@ -41,6 +42,19 @@ export function frameworkErrors(err: FastifyError, _req: FastifyRequest, reply: 
     return;
   }
   void sendError(reply, { statusCode: 400, errorType: 'RequestValidation', message: 'The URL is not valid (a bad percent-encoding?)', errorDetails: { url: [err.message] } });
+}
+
+/**
+ * A compressed request body (Content-Encoding: gzip, br, deflate) is refused with a 415: read as
+ * raw bytes it gave misleading errors ("a NUL character", "not valid JSON"), and decompressing it
+ * would need its own bound on the inflated size. preParsing runs after authentication.
+ */
+export function installContentEncodingGuard(app: FastifyInstance): void {
+  app.addHook('preParsing', async (req) => {
+    const encoding = (req.headers['content-encoding'] ?? '').trim().toLowerCase();
+    const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+    if (hasBody && encoding !== '' && encoding !== 'identity') throw new UnsupportedEncodingError(encoding);
+  });
 }
 
 /** Rejects NUL characters in the path and the query (raw or %00) before any handler runs; JSON bodies: api/json-body.ts. */
