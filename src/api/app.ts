@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Services } from '../service/services.js';
@@ -16,7 +16,8 @@ import { registerAccountRoutes } from './routes/account.js';
 import { registerWebUi } from './web-ui.js';
 import { registerOperationRoutes } from './routes/operations.js';
 import { randomUUID } from 'node:crypto';
-import { clientErrorHandler, frameworkErrors, installNulGuard, parsedFromJson } from './request-guards.js';
+import { clientErrorHandler, frameworkErrors, installContentEncodingGuard, installNulGuard } from './request-guards.js';
+import { installJsonBodyParser } from './json-body.js';
 
 export interface AppOptions {
   services: Services;
@@ -70,6 +71,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   installErrorHandling(app, routes);
   installBodyParsers(app);
   installNulGuard(app);
+  installContentEncodingGuard(app);
   installRequestMetrics(app, opts.services);
 
   await app.register(swagger, {
@@ -99,21 +101,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   return app;
 }
 
-/**
- * JSON: an empty body is no body (clients send Content-Type: application/json on DELETE and GET),
- * and Ruby's `""` literal is a valid empty body. CSV: left as the raw stream for the route to parse.
- */
+/** CSV is left as the raw stream for the route to parse. */
 function installBodyParsers(app: FastifyInstance): void {
-  const json = app.getDefaultJsonParser('error', 'ignore');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req: FastifyRequest, body: string | Buffer, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, undefined);
-    json(req, text, (err, body) => {
-      if (!err) parsedFromJson(body, text);
-      done(err, body);
-    });
-  });
+  installJsonBodyParser(app);
   app.addContentTypeParser(['text/csv', 'application/csv', 'text/plain'], (_req, payload, done) => done(null, payload));
 }
 

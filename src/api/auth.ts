@@ -1,8 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../service/services.js';
 import type { BrowserSession } from '../service/auth/auth-service.js';
 import { UnauthorizedError } from '../service/errors.js';
 import { assertCsrfToken, assertSameOrigin, sessionToken } from './web-session.js';
+import { accessOf, isDashboardRoute } from './route-access.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -25,16 +26,25 @@ declare module 'fastify' {
  * authenticated answer, errors and 204s included.
  */
 export function installAuth(app: FastifyInstance, services: Services): void {
-  app.decorateRequest('accountId', '');
+  // Read before authentication (or on an open route) the account id throws instead of being '':
+  // a handler that runs unauthenticated by some future mistake fails closed with 401, not on a query.
+  const accounts = new WeakMap<FastifyRequest, string>();
+  app.decorateRequest('accountId', {
+    getter(this: FastifyRequest) {
+      const id = accounts.get(this);
+      if (!id) throw new UnauthorizedError();
+      return id;
+    },
+    setter(this: FastifyRequest, id: string) { accounts.set(this, id); },
+  });
   app.decorateRequest('webSession', undefined);
+  // onRequest runs after routing: accessOf reads the matched route, so every spelling of a path is judged alike.
   app.addHook('onRequest', async (req) => {
-    const config = req.routeOptions.config;
-    const api = /^\/v1(\/|$|\?)/i.test(req.url);
-    const dashboard = /^\/auth(\/|$|\?)/i.test(req.url);
+    const access = accessOf(req);
     // Sign-in, sign-up and reset start sessions: a cross-site form must not do that either.
-    if (dashboard) assertSameOrigin(req);
-    if (config?.public || !(api || config?.auth === 'session')) return;
-    if (api) {
+    if (isDashboardRoute(req)) assertSameOrigin(req);
+    if (access === 'open') return;
+    if (access === 'api') {
       const header = req.headers['api-key'];
       let key = Array.isArray(header) ? header[0] : header;
       const authorization = req.headers.authorization;
@@ -47,14 +57,15 @@ export function installAuth(app: FastifyInstance, services: Services): void {
       }
     }
     const session = await services.auth.session(sessionToken(req));
-    if (!session) throw api ? new UnauthorizedError() : new UnauthorizedError('Sign in first', 'NotSignedIn');
+    if (!session) throw access === 'api' ? new UnauthorizedError() : new UnauthorizedError('Sign in first', 'NotSignedIn');
     assertSameOrigin(req);
     assertCsrfToken(req, session.csrfToken);
     req.accountId = session.accountId;
     req.webSession = session;
   });
   app.addHook('onSend', async (req, reply, payload) => {
-    if (req.accountId) reply.headers(await services.usage.headers(req.accountId));
+    const accountId = accounts.get(req);
+    if (accountId) reply.headers(await services.usage.headers(accountId));
     return payload;
   });
 }

@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError, type ErrorBody } from './error-handler.js';
+import { UnsupportedEncodingError } from '../service/errors.js';
 
 /**
  * Requests broken below the routes still get an answer in the spec's error shape:
@@ -44,23 +45,22 @@ export function frameworkErrors(err: FastifyError, _req: FastifyRequest, reply: 
 }
 
 /**
- * Parsed JSON bodies whose text held no `\u0000` escape: JSON can carry a NUL only that way (a raw
- * one is a syntax error), so their walk is skipped (a 1,000-record predict body is 10,000 values).
+ * A compressed request body (Content-Encoding: gzip, br, deflate) is refused with a 415: read as
+ * raw bytes it gave misleading errors ("a NUL character", "not valid JSON"), and decompressing it
+ * would need its own bound on the inflated size. preParsing runs after authentication.
  */
-const nulFreeBodies = new WeakSet<object>();
-
-/** Notes a body parsed from JSON text; the guard below walks it only if the text may hold a NUL. */
-export function parsedFromJson(body: unknown, text: string): void {
-  if (body !== null && typeof body === 'object' && !text.includes('\\u0000')) nulFreeBodies.add(body);
+export function installContentEncodingGuard(app: FastifyInstance): void {
+  app.addHook('preParsing', async (req) => {
+    const encoding = (req.headers['content-encoding'] ?? '').trim().toLowerCase();
+    const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+    if (hasBody && encoding !== '' && encoding !== 'identity') throw new UnsupportedEncodingError(encoding);
+  });
 }
 
-/** Rejects NUL characters in the path, the query (raw or %00) and JSON bodies before any handler runs. */
+/** Rejects NUL characters in the path and the query (raw or %00) before any handler runs; JSON bodies: api/json-body.ts. */
 export function installNulGuard(app: FastifyInstance): void {
   app.addHook('onRequest', async (req) => {
     if (req.url.includes('\0') || /%00/i.test(req.url)) throw nulError('url');
-  });
-  app.addHook('preValidation', async (req) => {
-    if (req.body !== null && typeof req.body === 'object' && !nulFreeBodies.has(req.body) && !isStream(req.body) && holdsNul(req.body, 0)) throw nulError('body');
   });
 }
 
@@ -77,16 +77,4 @@ function nulError(where: string): Error {
 
 export function isNulError(e: unknown): e is NulError {
   return e instanceof NulError;
-}
-
-function isStream(v: object): boolean {
-  return typeof (v as { pipe?: unknown }).pipe === 'function';
-}
-
-function holdsNul(v: unknown, depth: number): boolean {
-  if (typeof v === 'string') return v.includes('\0');
-  if (v === null || typeof v !== 'object' || depth > 200) return false;
-  if (Array.isArray(v)) return v.some((x) => holdsNul(x, depth + 1));
-  for (const [k, x] of Object.entries(v)) if (k.includes('\0') || holdsNul(x, depth + 1)) return true;
-  return false;
 }

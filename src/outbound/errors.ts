@@ -4,6 +4,13 @@
  */
 export class OutboundRefused extends Error {
   override readonly name = 'OutboundRefused';
+  /** What a client may be told: `message` may name what a host resolves to, which is for the operator's log only. */
+  readonly publicMessage: string;
+
+  constructor(message: string, publicMessage = message) {
+    super(message);
+    this.publicMessage = publicMessage;
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
-import type { LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import { ADDRESS_CLASS_LABEL, classifyAddress } from './address-class.js';
 import { OutboundRefused } from './errors.js';
 
@@ -13,7 +13,17 @@ export function privateAddressRefusal(address: string, host: string): OutboundRe
   const label = ADDRESS_CLASS_LABEL[classifyAddress(address)];
   return new OutboundRefused(
     `address ${address} of host ${host} is ${label}; allowed only when the host is listed in SIBYL_ALLOW_PRIVATE_HOSTS`,
+    nonPublicHostMessage(host),
   );
+}
+
+/**
+ * The refusal a client sees: neither the address a name resolved to nor its kind (on a shared
+ * server that would map the operator's internal DNS for any tenant), nor the setting's name.
+ */
+export function nonPublicHostMessage(host: string): string {
+  const what = isIP(host) ? `address ${host} is` : `host ${host} resolves to`;
+  return `${what} a private, loopback or otherwise non-public address; the server's operator can allow chosen hosts`;
 }
 
 /**

@@ -1,12 +1,14 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { ADDRESS_CLASS_LABEL, classifyAddress, isPublicAddress } from './address-class.js';
+import { isPublicAddress } from './address-class.js';
+import { nonPublicHostMessage } from './guarded-lookup.js';
 
 /**
  * Why an outbound URL would be refused, checked when a client hands it to us (an import, a
  * callback) so the refusal is a 400 at once instead of a failure later. Requests check again,
  * after DNS and on every redirect, when they are made (a name may resolve differently then).
- * Undefined = acceptable now; a host that does not resolve now is left to fail when used.
+ * Undefined = acceptable now; a host that does not resolve now is left to fail when used. The
+ * answer goes to the client, so it says only that the host is not public (nonPublicHostMessage).
  */
 export async function outboundRefusal(url: string, allowHosts: Set<string>): Promise<string | undefined> {
   let u: URL;
@@ -21,6 +23,5 @@ export async function outboundRefusal(url: string, allowHosts: Set<string>): Pro
     return undefined;
   }
   const bad = addresses.find((a) => !isPublicAddress(a));
-  return bad === undefined ? undefined
-    : `address ${bad} of host ${host} is ${ADDRESS_CLASS_LABEL[classifyAddress(bad)]}; it may be reached only when the host is listed in SIBYL_ALLOW_PRIVATE_HOSTS`;
+  return bad === undefined ? undefined : nonPublicHostMessage(host);
 }

@@ -51,6 +51,14 @@ export class TooLargeError extends ServiceError {
   }
 }
 
+/** 415 for a Content-Encoding the server does not decode. */
+export class UnsupportedEncodingError extends ServiceError {
+  readonly kind = 'unsupportedMediaType';
+  constructor(encoding: string) {
+    super(`Content-Encoding '${encoding}' is not supported; send the body uncompressed`, 'UnsupportedMediaType', { contentEncoding: encoding, accepted: ['identity'] });
+  }
+}
+
 export class UnsupportedMediaTypeError extends ServiceError {
   readonly kind = 'unsupportedMediaType';
   constructor(contentType: string, accepted: string[]) {

@@ -138,6 +138,9 @@ function headerNames(first: string[]): string[] | undefined {
   const names = first.map((c, i) => c.trim() || positionalName(i));
   const dup = names.find((h, i) => names.indexOf(h) !== i);
   if (dup !== undefined) throw ValidationError.of('data', `the CSV header names column '${dup}' twice`);
+  // Rows and column maps are plain objects keyed by name, where `__proto__` sets the prototype instead
+  // of adding a field: the column vanished without a word. A JSON body with that key is refused alike.
+  if (names.includes('__proto__')) throw ValidationError.of('data', "the CSV header names a column '__proto__', a name Sibyl does not accept: rename it");
   return names;
 }
 

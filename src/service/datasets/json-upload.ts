@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { isPlainObject, pick } from '../../domain/lenient.js';
 import { normalizeColumnMap, type ColumnPatchMap } from '../../domain/columns.js';
 import { TooLargeError, ValidationError } from '../errors.js';
+import { flawMessage, inspectJson, keepOverflowingNumbers } from '../../domain/json-flaws.js';
 
 export interface JsonUpload {
   records: unknown[] | undefined;
@@ -32,8 +33,13 @@ export async function readJsonUpload(stream: Readable, maxBytes: number): Promis
     }
     chunks.push(chunk);
   }
+  const text = Buffer.concat(chunks).toString('utf8');
   let body: unknown;
-  try { body = JSON.parse(Buffer.concat(chunks).toString('utf8')); } catch (e) { throw ValidationError.of('data', `the file is not valid JSON: ${(e as Error).message}`); }
+  try { body = JSON.parse(text); } catch (e) { throw ValidationError.of('data', `the file is not valid JSON: ${(e as Error).message}`); }
+  // The same refusals and the same keeping of overflowing numbers as for a JSON request body (api/json-body.ts).
+  const inspection = inspectJson(body);
+  if (inspection.flaw) throw ValidationError.of('data', flawMessage(inspection.flaw, 'The file'));
+  if (inspection.overflow) body = JSON.parse(keepOverflowingNumbers(text));
   const upload = interpretJsonUpload(body);
   if (!upload.records) throw ValidationError.of('data', 'the JSON file holds no data array');
   return { ...upload, records: upload.records };

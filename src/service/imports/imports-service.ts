@@ -178,7 +178,8 @@ export class ImportsService {
       }
       const reason = scrub(describe(e), secret, basicAuthOf(imp));
       await store.setStatus(imp.id, owner, 'failed', [{ severity: 'error', message: reason }], true);
-      this.log?.warn({ ...about, reason }, 'import failed');
+      // The operator's log may say which address a name resolved to; the import's messages do not.
+      this.log?.warn({ ...about, reason: e instanceof OutboundRefused ? e.message : reason }, 'import failed');
     }
   }
 
@@ -248,7 +249,8 @@ function scrub(message: string, secret: CloudSecret | undefined, basicAuth?: { p
 }
 
 function describe(e: unknown): string {
-  if (e instanceof OutboundRefused || e instanceof OutboundFailed) return e.message;
+  if (e instanceof OutboundRefused) return e.publicMessage;
+  if (e instanceof OutboundFailed) return e.message;
   if (e instanceof ServiceError) {
     const details = Object.entries(e.details).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join('; ') : String(v)}`).join(', ');
     return details ? `${e.message} (${details})` : e.message;
