@@ -44,7 +44,7 @@ for (const backend of await backends()) {
       r = await post({ startDate: '1938-06-01', endDate: '1938-01-01' });
       assert.equal(r.json.errorType, 'InvalidDateRange');
       r = await post({ startDate: '1920-03-01', endDate: '1920-12-01' });
-      assert.equal(r.json.errorType, 'InvalidDateRange', 'the window needs a pre-period at least as long as itself');
+      assert.equal(r.json.errorType, 'InvalidDateRange', 'the window needs 3 periods before it, the fewest a model can be fitted on');
       r = await post({ eventName: undefined });
       assert.equal(r.status, 400);
       assert.ok(r.json.errorDetails.eventName);
