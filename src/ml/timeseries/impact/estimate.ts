@@ -22,7 +22,10 @@ import { addCoefficientDraws, coefficientDesign, coefficientSumVariance, forecas
 import { summarisePaths, type PathSummary } from './summary.js';
 
 export interface ImpactInput {
-  /** Pre- and post-period values on a regular grid; NaN (missing) is allowed in the pre-period only. */
+  /**
+   * Pre- and post-period values on a regular grid; NaN is missing: the model skips it before the
+   * event, and a missing post-period value is left out of the effects (at least one must be observed).
+   */
   y: Float64Array;
   /** Index of the last pre-period point. */
   preEnd: number;
@@ -96,9 +99,7 @@ const MAX_FIT_POINTS = 500;
 export function estimateImpact(input: ImpactInput): ImpactResult {
   const { y, preEnd } = input;
   // Checked before the (costly) fit.
-  for (let t = preEnd + 1; t < y.length; t++) {
-    if (!Number.isFinite(y[t])) throw new RangeError(`post-period value at ${t} is missing`);
-  }
+  if (!y.subarray(preEnd + 1).some(Number.isFinite)) throw new RangeError('every post-period value is missing');
   return effectsAgainst(counterfactual(input), y.subarray(preEnd + 1));
 }
 
@@ -237,16 +238,18 @@ function unitAt(t: number, n: number): Float64Array {
   return w;
 }
 
-/** Effects of the observed post-period against a counterfactual. */
+/**
+ * Effects of the observed post-period against a counterfactual. A missing (NaN) observation is left
+ * out of the sums on both sides: no observed value, no effect measured there.
+ */
 export function effectsAgainst(cf: Counterfactual, observed: Float64Array): ImpactResult {
   const nPost = cf.predicted.length;
   if (observed.length !== nPost) throw new RangeError(`${observed.length} post-period values for a counterfactual of ${nPost}`);
-  for (let t = 0; t < nPost; t++) {
-    if (!Number.isFinite(observed[t])) throw new RangeError(`post-period value ${t} is missing`);
-  }
+  if (!observed.some(Number.isFinite)) throw new RangeError('every post-period value is missing');
   let absoluteEffect = 0;
   let predictedSum = 0;
   for (let t = 0; t < nPost; t++) {
+    if (!Number.isFinite(observed[t])) continue;
     absoluteEffect += observed[t] - cf.predicted[t];
     predictedSum += cf.predicted[t];
   }
