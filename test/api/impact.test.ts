@@ -34,6 +34,9 @@ for (const backend of await backends()) {
       assert.ok(q.headers.get('service-webhook-token'));
       const outliers = await s.call('GET', `/v1/sessions/${r.json.sessionId}/results/outliers`);
       assert.equal(outliers.status, 404, 'outliers are for forecast sessions only');
+      assert.equal(outliers.json.errorType, 'NotFound');
+      assert.deepEqual(outliers.json.errorDetails, { itemType: 'outliers', itemId: r.json.sessionId });
+      assert.match(outliers.json.message, /is an impact session: outliers exist only for forecast sessions/);
     });
 
     it('rejects windows the data cannot support and missing or malformed parameters', async () => {
