@@ -21,7 +21,7 @@ import { mase } from '../../ml/timeseries/forecast/metrics.js';
 import { regressionMetrics } from '../../ml/metrics/regression.js';
 import { seasonalPeriods } from '../../ml/timeseries/prepare.js';
 import { finiteOrNaN } from '../../domain/metric-values.js';
-import { indexOf, periodLabel, toGrid, type SeriesGrid } from '../../service/timeseries/series-grid.js';
+import { indexOf, periodLabel, periodName, toGrid, type SeriesGrid } from '../../service/timeseries/series-grid.js';
 import { targetGaps, targetSeries } from '../../service/timeseries/target-gaps.js';
 import { interpolateMissing } from '../../ml/timeseries/interpolate.js';
 import { partialEdges } from '../../service/timeseries/partial-edges.js';
@@ -79,6 +79,10 @@ export function compute(input: ForecastComputeInput): ForecastComputeOutput {
     metrics, data: rows(f.mean), intervals, outliers: targetOutliers(g, actual, features, input, g.firstTarget, recorded), method: f.method, holdout, holdoutRows,
     savedModel: saveForecast(f, final.options), targetGaps: targetGaps(g, g.firstTarget, trainEnd, input.target.imputation, undefined, input.target.imputationDeclared),
     partialEdges: partialEdges(input, g, g.firstTarget, trainEnd),
+    span: {
+      training: n, horizon: h, unused: g.lastTarget - trainEnd,
+      unusedFrom: periodName(g, trainEnd + 1), lastObserved: periodName(g, g.lastTarget),
+    },
   };
 }
 
