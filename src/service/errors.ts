@@ -25,8 +25,9 @@ export class ValidationError extends ServiceError {
 /** 404 that never reveals whether another account owns the item. */
 export class NotFoundError extends ServiceError {
   readonly kind = 'notFound';
-  constructor(readonly itemType: string, readonly itemId: string) {
-    super(`Item of type ${itemType} with identifier ${itemId} was not found`, 'NotFound', { itemType, itemId });
+  /** `message`: when the item exists in another form and the usual wording would deny it (an impact session has no outliers). */
+  constructor(readonly itemType: string, readonly itemId: string, message = `Item of type ${itemType} with identifier ${itemId} was not found`) {
+    super(message, 'NotFound', { itemType, itemId });
   }
 }
 

@@ -34,6 +34,9 @@ for (const backend of await backends()) {
       assert.ok(q.headers.get('service-webhook-token'));
       const outliers = await s.call('GET', `/v1/sessions/${r.json.sessionId}/results/outliers`);
       assert.equal(outliers.status, 404, 'outliers are for forecast sessions only');
+      assert.equal(outliers.json.errorType, 'NotFound');
+      assert.deepEqual(outliers.json.errorDetails, { itemType: 'outliers', itemId: r.json.sessionId });
+      assert.match(outliers.json.message, /is an impact session: outliers exist only for forecast sessions/);
     });
 
     it('rejects windows the data cannot support and missing or malformed parameters', async () => {
@@ -44,7 +47,7 @@ for (const backend of await backends()) {
       r = await post({ startDate: '1938-06-01', endDate: '1938-01-01' });
       assert.equal(r.json.errorType, 'InvalidDateRange');
       r = await post({ startDate: '1920-03-01', endDate: '1920-12-01' });
-      assert.equal(r.json.errorType, 'InvalidDateRange', 'the window needs a pre-period at least as long as itself');
+      assert.equal(r.json.errorType, 'InvalidDateRange', 'the window needs 3 periods before it, the fewest a model can be fitted on');
       r = await post({ eventName: undefined });
       assert.equal(r.status, 400);
       assert.ok(r.json.errorDetails.eventName);

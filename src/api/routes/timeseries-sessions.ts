@@ -7,7 +7,8 @@ import type { SeriesSessionRequest } from '../../service/timeseries/series-sessi
 import { Params } from '../params.js';
 import { pagingFields, readPaging } from '../paging.js';
 import { errors, pagingQuery, str } from './schema-parts.js';
-import { notApplicable, sendCreatedSession, sessionBody, sessionIdParam, statusHeaders } from './sessions.js';
+import { sendCreatedSession, sessionBody, sessionIdParam, statusHeaders } from './sessions.js';
+import { NotFoundError } from '../../service/errors.js';
 import { sendRowsCsv, wantsCsv } from './datasets.js';
 
 const tags = ['sessions'];
@@ -73,7 +74,9 @@ export function registerTimeseriesSessionRoutes(app: FastifyInstance, services: 
     p.check();
     const id = sessionIdParam(req);
     const { session, results } = await services.sessions.results(req.accountId, id);
-    if (session.type !== 'forecast') throw notApplicable('forecast session', id);
+    if (session.type !== 'forecast') {
+      throw new NotFoundError('outliers', id, `Session ${id} is ${session.type === 'impact' ? 'an' : 'a'} ${session.type} session: outliers exist only for forecast sessions`);
+    }
     reply.headers(statusHeaders(session));
     const slice = results ? await results.rows('outliers', page.page * page.size, (page.page + 1) * page.size) : [];
     if (wantsCsv(req)) return sendRowsCsv(reply, slice);

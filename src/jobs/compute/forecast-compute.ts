@@ -21,8 +21,9 @@ import { mase } from '../../ml/timeseries/forecast/metrics.js';
 import { regressionMetrics } from '../../ml/metrics/regression.js';
 import { seasonalPeriods } from '../../ml/timeseries/prepare.js';
 import { finiteOrNaN } from '../../domain/metric-values.js';
-import { indexOf, periodLabel, toGrid, type SeriesGrid } from '../../service/timeseries/series-grid.js';
-import { targetGaps } from '../../service/timeseries/target-gaps.js';
+import { indexOf, periodLabel, periodName, toGrid, type SeriesGrid } from '../../service/timeseries/series-grid.js';
+import { targetGaps, targetSeries } from '../../service/timeseries/target-gaps.js';
+import { interpolateMissing } from '../../ml/timeseries/interpolate.js';
 import { partialEdges } from '../../service/timeseries/partial-edges.js';
 import type { ForecastComputeInput, ForecastComputeOutput, ResultRow } from '../../service/timeseries/forecast-compute-contract.js';
 import type { SeriesInput } from '../../service/timeseries/series-rows.js';
@@ -43,7 +44,9 @@ export function compute(input: ForecastComputeInput): ForecastComputeOutput {
   const h = endIndex - trainEnd;
   const firstOutput = Math.max(indexOf(g, input.startMs), trainEnd + 1);
 
-  const actual = g.target.slice(g.firstTarget, trainEnd + 1);
+  // Blank target cells are missing: interpolated for the fits, left out of the metrics and the outliers.
+  const recorded = targetSeries(g, g.firstTarget, trainEnd, input.target.imputationDeclared);
+  const actual = interpolateMissing(recorded, seasonalPeriods(input.interval, n).main);
   const features = g.features.map((f) => f.slice(g.firstTarget, g.firstTarget + n + h));
   if (features.some((f) => f.length < n + h)) throw new Error('feature values are missing for part of the forecast period');
   const target = input.target.name;
@@ -55,8 +58,11 @@ export function compute(input: ForecastComputeInput): ForecastComputeOutput {
     const nTrain = n - holdout;
     const fit = run(input, actual.subarray(0, nTrain), features, holdout, [0.5]);
     const observed = actual.subarray(nTrain);
-    metrics = holdoutMetrics(actual.subarray(0, nTrain), observed, fit.forecast.mean);
+    const seen = (k: number) => Number.isFinite(recorded[nTrain + k]);
+    const keep = (a: Float64Array) => a.filter((_, k) => seen(k));
+    metrics = holdoutMetrics(actual.subarray(0, nTrain), keep(observed), keep(fit.forecast.mean.subarray(0, holdout)));
     for (let k = 0; k < holdout; k++) {
+      if (!seen(k)) continue;
       holdoutRows.push({ [input.timestampColumn]: periodLabel(g, g.firstTarget + nTrain + k), [`${target}:actual`]: String(observed[k]), [`${target}:predicted`]: String(fit.forecast.mean[k]) });
     }
   }
@@ -70,9 +76,13 @@ export function compute(input: ForecastComputeInput): ForecastComputeOutput {
   };
   const intervals = Object.fromEntries(Object.entries(f.quantiles).map(([level, q]) => [level, rows(q)]));
   return {
-    metrics, data: rows(f.mean), intervals, outliers: targetOutliers(g, actual, features, input, g.firstTarget), method: f.method, holdout, holdoutRows,
-    savedModel: saveForecast(f, final.options), targetGaps: targetGaps(g, g.firstTarget, trainEnd, input.target.imputation),
+    metrics, data: rows(f.mean), intervals, outliers: targetOutliers(g, actual, features, input, g.firstTarget, recorded), method: f.method, holdout, holdoutRows,
+    savedModel: saveForecast(f, final.options), targetGaps: targetGaps(g, g.firstTarget, trainEnd, input.target.imputation, undefined, input.target.imputationDeclared),
     partialEdges: partialEdges(input, g, g.firstTarget, trainEnd),
+    span: {
+      training: n, horizon: h, unused: g.lastTarget - trainEnd,
+      unusedFrom: periodName(g, trainEnd + 1), lastObserved: periodName(g, g.lastTarget),
+    },
   };
 }
 
@@ -93,14 +103,15 @@ function xregOf(features: Float64Array[], n: number, h: number): ForecastXreg | 
 
 /**
  * The target's outliers and the values a smoothed series would give them; not where a logical feature
- * is on, since the declared feature (a holiday, a promotion) explains the value.
+ * is on, since the declared feature (a holiday, a promotion) explains the value; nor where the value
+ * was interpolated or filled, since nobody observed it.
  */
-function targetOutliers(g: SeriesGrid, actual: Float64Array, features: Float64Array[], names: SeriesInput, offset: number): ResultRow[] {
+function targetOutliers(g: SeriesGrid, actual: Float64Array, features: Float64Array[], names: SeriesInput, offset: number, recorded: Float64Array): ResultRow[] {
   const found = smoothOutliers(actual, seasonalPeriods(g.interval, actual.length).main);
   const target = names.target.name;
   const outliers: ResultRow[] = [];
   found.indices.forEach((t, k) => {
-    if (features.some((f) => isFlag(f) && f[t] !== 0)) return;
+    if (features.some((f) => isFlag(f) && f[t] !== 0) || !Number.isFinite(recorded[t]) || g.targetFilled[offset + t]) return;
     outliers.push({ [names.timestampColumn]: periodLabel(g, offset + t), [`${target}:actual`]: String(actual[t]), [`${target}:smooth`]: String(found.values[k]!) });
   });
   return outliers;

@@ -16,7 +16,7 @@ import { controlSensitivity, type EstimateSummary } from '../../ml/timeseries/im
 import { seasonalPeriods } from '../../ml/timeseries/prepare.js';
 import { finiteOrNaN } from '../../domain/metric-values.js';
 import { indexOf, periodLabel, toGrid } from '../../service/timeseries/series-grid.js';
-import { targetGaps } from '../../service/timeseries/target-gaps.js';
+import { targetGaps, targetSeries } from '../../service/timeseries/target-gaps.js';
 import { partialEdges } from '../../service/timeseries/partial-edges.js';
 import type { ImpactComputeInput, ImpactComputeOutput, ServedEstimate } from '../../service/timeseries/impact-compute-contract.js';
 
@@ -30,7 +30,8 @@ export function compute(input: ImpactComputeInput): ImpactComputeOutput {
   const start = indexOf(g, input.startMs);
   const end = indexOf(g, input.endMs);
   if (start <= g.firstTarget || end > g.lastTarget || start > end) throw new Error('the event window must lie inside the data, after the first period');
-  const y = g.target.slice(g.firstTarget, end + 1);
+  // Blank target cells are missing (NaN): skipped by the fit, left out of the effect.
+  const y = targetSeries(g, g.firstTarget, end, input.target.imputationDeclared);
   const preEnd = start - 1 - g.firstTarget;
   const main = seasonalPeriods(input.interval).main;
   // A seasonal component needs two full cycles before the event to be estimated.
@@ -45,7 +46,7 @@ export function compute(input: ImpactComputeInput): ImpactComputeOutput {
   const data: Record<string, string>[] = [];
   let cumulative = 0;
   for (let t = 0; t < r.predicted.length; t++) {
-    cumulative += y[preEnd + 1 + t] - r.predicted[t];
+    if (Number.isFinite(y[preEnd + 1 + t])) cumulative += y[preEnd + 1 + t] - r.predicted[t];
     data.push({
       [input.timestampColumn]: periodLabel(g, start + t),
       [target]: String(y[preEnd + 1 + t]),
@@ -78,7 +79,7 @@ export function compute(input: ImpactComputeInput): ImpactComputeOutput {
     },
     savedModel: saveImpact(r, impactInput),
     partialEdges: partialEdges(input, g, g.firstTarget, end),
-    targetGaps: targetGaps(g, g.firstTarget, end, input.target.imputation, start),
+    targetGaps: targetGaps(g, g.firstTarget, end, input.target.imputation, start, input.target.imputationDeclared),
   };
 }
 

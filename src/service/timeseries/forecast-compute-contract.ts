@@ -3,6 +3,7 @@ import type { SavedForecast } from '../../ml/timeseries/forecast/saved-forecast.
 import type { SeriesInput } from './series-rows.js';
 import type { TargetGaps } from './target-gaps.js';
 import type { PartialEdge } from './partial-edges.js';
+import type { ForecastSpan } from './forecast-span.js';
 
 export interface ForecastComputeInput extends SeriesInput {
   /** First and last requested periods (epoch ms). */
@@ -33,4 +34,6 @@ export interface ForecastComputeOutput {
   targetGaps: TargetGaps | null;
   /** The first and last periods of the training data when they hold less data than the others (partial-edges.ts). */
   partialEdges: PartialEdge[];
+  /** The training data against the forecast's length (forecast-span.ts). */
+  span: ForecastSpan;
 }

@@ -17,6 +17,7 @@ import { capitalised, invalidDateRange, requestedSeries, requireFeatureValues, s
 import { targetGapsMessages } from './target-gaps.js';
 import { partialEdgesMessages } from './partial-edges.js';
 import { seriesMissingCodeMessages } from './series-missing-codes.js';
+import { forecastSpanMessages } from './forecast-span.js';
 
 /** Quantile levels every forecast offers (`availablePredictionIntervals`, `?predictionInterval=`). */
 export const PREDICTION_LEVELS = [0.05, 0.1, 0.2, 0.5, 0.8, 0.9, 0.95];
@@ -87,6 +88,7 @@ export const runForecastSession: SessionRunner = async (s, ctx) => {
     messages: [
       ...codes,
       ...holdoutMessages(out.holdout, series.interval),
+      ...forecastSpanMessages(out.span, out.holdout, series.interval),
       ...targetGapsMessages(out.targetGaps, series.target.name, series.interval),
       ...partialEdgesMessages(out.partialEdges, series.target.name, series.interval, true),
     ],

@@ -23,7 +23,13 @@ export interface ImpactSessionRequest extends SeriesSessionRequest {
   eventName: string;
 }
 
-/** The pre-event period must hold at least this many periods, and at least as many as the window. */
+/**
+ * The pre-event period must hold at least this many periods: the fewest the local-level model (one
+ * diffuse state, two variances) can be fitted on. A window longer than the pre-period is accepted —
+ * a permanent level shift over a long post-period (the Nile after 1898) is a fair question — and
+ * its estimate says the pre-period is short: with no backtest of the window's length, the
+ * calibration's prior alone widens the intervals.
+ */
 const MIN_PRE_PERIODS = 3;
 /** Fixed seed: the same request gives the same p-value and intervals. */
 const SIMULATION_SEED = 1;
@@ -45,10 +51,9 @@ export async function createImpactSession(services: Services, accountId: string,
   }
   const window = periodsBetween(start, end, interval) + 1;
   const pre = periodsBetween(extent.firstTarget, start, interval);
-  const needed = Math.max(MIN_PRE_PERIODS, window);
-  if (pre < needed) {
+  if (pre < MIN_PRE_PERIODS) {
     throw invalidDateRange('Start Date leaves too little data before the event', {
-      startDate: [`the event window of ${window} periods needs at least ${needed} periods of data before it; there are ${Math.max(pre, 0)}`],
+      startDate: [`the event window of ${window} period${window === 1 ? '' : 's'} needs at least ${MIN_PRE_PERIODS} periods of data before it to fit a model of the series; there are ${Math.max(pre, 0)}`],
     });
   }
   requireFeatureValues(cols.features, extent.lastFeature, end, interval, 'event window');

@@ -15,6 +15,8 @@ export interface SeriesGrid {
   /** 1 where the target's period had no value and took the imputed one (`targetFill`). */
   targetFilled: Uint8Array;
   targetFill: number;
+  /** 1 where the target's period had rows but every target cell in them was blank (a subset of targetFilled). */
+  targetBlank: Uint8Array;
   features: Float64Array[];
   /** Grid indices of the first and last periods with an observed target value. */
   firstTarget: number;
@@ -33,12 +35,20 @@ export function toGrid(s: SeriesInput): SeriesGrid {
     }
   }
   if (!Number.isFinite(first)) throw new RangeError(`the target column ${s.target.name} has no values`);
+  const filled = prepared.columns[0]!.filled;
+  const targetBlank = new Uint8Array(periods.length);
+  for (let i = 0; i < s.timestamps.length; i++) {
+    if (!Number.isFinite(s.timestamps[i])) continue;
+    const p = periodsBetween(periods[0]!, s.timestamps[i]!, s.interval);
+    if (filled[p]) targetBlank[p] = 1;
+  }
   return {
     interval: s.interval,
     periods,
     target: prepared.columns[0]!.values,
     targetFilled: prepared.columns[0]!.filled,
     targetFill: prepared.columns[0]!.fill,
+    targetBlank,
     features: prepared.columns.slice(1).map((c) => c.values),
     firstTarget: periodsBetween(periods[0]!, first, s.interval),
     lastTarget: periodsBetween(periods[0]!, last, s.interval),

@@ -4,7 +4,7 @@
  * features, each with its aggregation and imputation.
  */
 import { MissingValues } from '../../domain/missing-values.js';
-import type { ColumnMap } from '../../domain/columns.js';
+import { defaultStrategies, type ColumnMap } from '../../domain/columns.js';
 import { isMissingCell, parseLogicalCell, parseNumberCell } from '../../domain/cells.js';
 import { parseTimestamp } from '../../domain/dates.js';
 import type { DatasetRecord } from '../../store/datasets-store.js';
@@ -21,6 +21,12 @@ export interface SeriesColumnData {
   logical: boolean;
   aggregation: Aggregation;
   imputation: Imputation;
+  /**
+   * The imputation is not the data type's default, so someone chose it: blank target cells then take
+   * it. Otherwise a blank target cell is missing (target-gaps.ts), while periods with no row at all
+   * still take the imputation, as the original service filled them.
+   */
+  imputationDeclared?: boolean;
 }
 
 /** Structured-cloneable input shared by the forecast and impact computations. */
@@ -89,9 +95,10 @@ function cellValue(cell: unknown, logical: boolean): number {
   return flag === null ? NaN : flag ? 1 : 0;
 }
 
-function strategies(columns: ColumnMap, name: string): { aggregation: Aggregation; imputation: Imputation } {
+function strategies(columns: ColumnMap, name: string): { aggregation: Aggregation; imputation: Imputation; imputationDeclared: boolean } {
   const c = columns[name]!;
-  return { aggregation: c.aggregation ?? 'sum', imputation: c.imputation ?? 'zeroes' };
+  const imputationDeclared = c.imputation != null && c.imputation !== defaultStrategies(c.dataType).imputation;
+  return { aggregation: c.aggregation ?? 'sum', imputation: c.imputation ?? 'zeroes', imputationDeclared };
 }
 
 /** Buffers to transfer to a worker thread (the arrays are not used again on this side). */

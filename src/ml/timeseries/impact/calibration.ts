@@ -45,10 +45,12 @@ export interface Calibration {
   dof: number;
   /** Standardised errors of the backtests' cumulative sums, most recent first. */
   z: number[];
+  /** Pseudo-windows skipped because they hold missing values. */
+  windowsWithGaps: number;
 }
 
 export interface BacktestInput {
-  /** Pre-period on the original scale (may hold NaN). */
+  /** The whole pre-period on the original scale (may hold NaN). */
   yPre: Float64Array;
   /** Standardised controls over the pre-period. */
   xPre: Float64Array[];
@@ -69,11 +71,13 @@ export function minTrainingPoints(spec: StructuralSpec): number {
 export function calibrate(input: BacktestInput): Calibration {
   const { yPre, xPre, spec, scale, horizon, minTrain, maxFitPoints } = input;
   // Backtests fitted on much less data than the real fit would overstate its error: each is fitted
-  // on at least half the pre-period. Windows step back half a window length, so they overlap; the
-  // degrees of freedom count them as the non-overlapping windows they span.
+  // on at least half the points the real fit uses (the pre-period, up to maxFitPoints). Windows step
+  // back half a window length, so they overlap; the degrees of freedom count them as the
+  // non-overlapping windows they span.
   const step = Math.max(1, Math.ceil(horizon / 2));
-  const fewest = Math.max(minTrain, Math.floor(yPre.length / 2));
+  const fewest = Math.max(minTrain, Math.floor(Math.min(yPre.length, maxFitPoints) / 2));
   const z: number[] = [];
+  let windowsWithGaps = 0;
   for (let k = 0; k < MAX_BACKTESTS; k++) {
     const end = yPre.length - k * step; // pseudo-window [end − horizon, end)
     const trainEnd = end - horizon;
@@ -82,7 +86,10 @@ export function calibrate(input: BacktestInput): Calibration {
     const train = yPre.subarray(trainStart, trainEnd);
     if (train.filter(Number.isFinite).length < fewest) break;
     const window = yPre.subarray(trainEnd, end);
-    if (window.some((v) => !Number.isFinite(v))) continue;
+    if (window.some((v) => !Number.isFinite(v))) {
+      windowsWithGaps++;
+      continue;
+    }
     const value = backtestZ(train, xPre.map((x) => x.subarray(trainStart, trainEnd)), xPre.map((x) => x.subarray(trainEnd, end)), window, spec, scale);
     if (Number.isFinite(value)) z.push(value);
   }
@@ -91,7 +98,7 @@ export function calibrate(input: BacktestInput): Calibration {
   // Σz² over overlapping windows, reweighted to the independent windows they amount to.
   const sumSquares = z.length === 0 ? 0 : (z.reduce((s, v) => s + v * v, 0) * independent) / z.length;
   const scaleSquared = (PRIOR_BACKTESTS + sumSquares) / dof;
-  return { backtests: z.length, scale: Math.max(1, Math.sqrt(scaleSquared)), dof, z };
+  return { backtests: z.length, scale: Math.max(1, Math.sqrt(scaleSquared)), dof, z, windowsWithGaps };
 }
 
 /** Standardised error of a pseudo-window's sum under the model fitted on the data before it. */

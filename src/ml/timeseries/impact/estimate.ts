@@ -22,7 +22,10 @@ import { addCoefficientDraws, coefficientDesign, coefficientSumVariance, forecas
 import { summarisePaths, type PathSummary } from './summary.js';
 
 export interface ImpactInput {
-  /** Pre- and post-period values on a regular grid; NaN (missing) is allowed in the pre-period only. */
+  /**
+   * Pre- and post-period values on a regular grid; NaN is missing: the model skips it before the
+   * event, and a missing post-period value is left out of the effects (at least one must be observed).
+   */
   y: Float64Array;
   /** Index of the last pre-period point. */
   preEnd: number;
@@ -96,9 +99,7 @@ const MAX_FIT_POINTS = 500;
 export function estimateImpact(input: ImpactInput): ImpactResult {
   const { y, preEnd } = input;
   // Checked before the (costly) fit.
-  for (let t = preEnd + 1; t < y.length; t++) {
-    if (!Number.isFinite(y[t])) throw new RangeError(`post-period value at ${t} is missing`);
-  }
+  if (!y.subarray(preEnd + 1).some(Number.isFinite)) throw new RangeError('every post-period value is missing');
   return effectsAgainst(counterfactual(input), y.subarray(preEnd + 1));
 }
 
@@ -173,9 +174,12 @@ export function counterfactual(input: ImpactInput): Counterfactual {
     for (let i = 0; i < paths.length; i++) paths[i] = Math.exp(paths[i]);
   }
   const calibration: Calibration = input.calibrate === false
-    ? { backtests: 0, scale: 1, dof: Infinity, z: [] }
+    ? { backtests: 0, scale: 1, dof: Infinity, z: [], windowsWithGaps: 0 }
     : calibrate({
-      yPre, xPre, spec: fit.spec, scale: chosen.scale, horizon: nPost,
+      // The whole pre-period, not only the points the model was fitted on: backtests of a long
+      // window step back through all of it (each still fitted on at most MAX_FIT_POINTS before it).
+      yPre: y.subarray(0, nPre), xPre: controls.values.map((x) => x.subarray(0, nPre)),
+      spec: fit.spec, scale: chosen.scale, horizon: nPost,
       minTrain: minTrainingPoints(fit.spec), maxFitPoints: MAX_FIT_POINTS,
     });
   // Calibrated estimates also carry the uncertainty of the model's variance scale, path by path.
@@ -185,7 +189,7 @@ export function counterfactual(input: ImpactInput): Counterfactual {
   if (constantBefore) {
     warnings.push(`The series has the same value (${yPre.find(Number.isFinite)}) at every period before the event: with no variation to learn from, the counterfactual is that value with no uncertainty, so any change after the event, however small, counts as an effect.`);
   } else if (input.calibrate !== false && calibration.backtests < FEW_BACKTESTS) {
-    warnings.push(`The pre-period is short for a window of ${nPost} periods: only ${calibration.backtests} backtest(s) of that length fit before the event, so the model could not be checked and the intervals are wide. A longer history before the event gives sharper results.`);
+    warnings.push(shortPrePeriodWarning(nPre, nPost, calibration));
   }
   const adequacy = ljungBox(fit, chosen.scale === 'log' ? yPre.map(Math.log) : yPre, xPre);
   if (adequacy && adequacy.pValue < ADEQUACY_LEVEL) {
@@ -212,6 +216,21 @@ export function counterfactual(input: ImpactInput): Counterfactual {
   };
 }
 
+/**
+ * Why the model could not be checked: the windows of the event's length that fit before it, and how
+ * many of them were lost to missing values, so the advice matches the cause.
+ */
+function shortPrePeriodWarning(nPre: number, nPost: number, calibration: Calibration): string {
+  const { backtests, windowsWithGaps } = calibration;
+  const checked = `only ${backtests} backtest${backtests === 1 ? '' : 's'} of that length could be run in the ${nPre} periods before the event`;
+  const cause = windowsWithGaps > 0
+    ? `${checked} (${windowsWithGaps} more had missing values)`
+    : nPost >= nPre
+      ? `the window is ${nPost === nPre ? 'as long as' : 'longer than'} the ${nPre} periods before the event, so no backtest of that length fits before it`
+      : checked;
+  return `The pre-period is short for a window of ${nPost} periods: ${cause}, so the model could not be checked and the intervals are wide. ${windowsWithGaps > 0 ? 'Fewer missing values or a' : 'A'} longer history before the event gives sharper results.`;
+}
+
 /** Weights picking the t-th of n steps. */
 function unitAt(t: number, n: number): Float64Array {
   const w = new Float64Array(n);
@@ -219,16 +238,18 @@ function unitAt(t: number, n: number): Float64Array {
   return w;
 }
 
-/** Effects of the observed post-period against a counterfactual. */
+/**
+ * Effects of the observed post-period against a counterfactual. A missing (NaN) observation is left
+ * out of the sums on both sides: no observed value, no effect measured there.
+ */
 export function effectsAgainst(cf: Counterfactual, observed: Float64Array): ImpactResult {
   const nPost = cf.predicted.length;
   if (observed.length !== nPost) throw new RangeError(`${observed.length} post-period values for a counterfactual of ${nPost}`);
-  for (let t = 0; t < nPost; t++) {
-    if (!Number.isFinite(observed[t])) throw new RangeError(`post-period value ${t} is missing`);
-  }
+  if (!observed.some(Number.isFinite)) throw new RangeError('every post-period value is missing');
   let absoluteEffect = 0;
   let predictedSum = 0;
   for (let t = 0; t < nPost; t++) {
+    if (!Number.isFinite(observed[t])) continue;
     absoluteEffect += observed[t] - cf.predicted[t];
     predictedSum += cf.predicted[t];
   }

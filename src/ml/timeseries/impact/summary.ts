@@ -33,16 +33,17 @@ export interface PathSummary {
 
 /**
  * Summary of simulated counterfactual paths (paths × horizon, row-major) against the observed values;
- * `bandFloor` bounds the per-step band from below (0 for a series never negative).
+ * `bandFloor` bounds the per-step band from below (0 for a series never negative). A step with no
+ * observed value (NaN) keeps its band but adds nothing to the sums, on the paths' side either.
  */
 export function summarisePaths(paths: Float64Array, observed: ArrayLike<number>, bandFloor = -Infinity): PathSummary {
   const horizon = observed.length;
   const count = paths.length / horizon;
   let observedSum = 0;
-  for (let t = 0; t < horizon; t++) observedSum += observed[t];
+  for (let t = 0; t < horizon; t++) if (Number.isFinite(observed[t])) observedSum += observed[t];
   const sums = new Float64Array(count);
   for (let p = 0; p < count; p++) {
-    for (let t = 0; t < horizon; t++) sums[p] += paths[p * horizon + t];
+    for (let t = 0; t < horizon; t++) if (Number.isFinite(observed[t])) sums[p] += paths[p * horizon + t];
   }
   const absolute = sums.map((s) => observedSum - s).sort();
   const relative = sums.map((s) => (observedSum - s) / s).sort();
@@ -58,10 +59,11 @@ export function summarisePaths(paths: Float64Array, observed: ArrayLike<number>,
   const cumulativePath = new Float64Array(count);
   let cumulativeObserved = 0;
   for (let t = 0; t < horizon; t++) {
-    cumulativeObserved += observed[t];
+    const seen = Number.isFinite(observed[t]);
+    if (seen) cumulativeObserved += observed[t];
     for (let p = 0; p < count; p++) {
       step[p] = paths[p * horizon + t];
-      cumulativePath[p] += step[p];
+      if (seen) cumulativePath[p] += step[p];
     }
     step.sort();
     lower[t] = Math.max(bandFloor, quantileSorted(step, 0.025));
