@@ -57,7 +57,7 @@ async function* limited(
   try {
     for await (const chunk of chunks) {
       total += chunk.length;
-      if (total > maxBytes) throw new OutboundFailed(`${what}: body exceeds the limit of ${maxBytes} bytes`);
+      if (total > maxBytes) throw new OutboundFailed(`${what}: body exceeds the limit of ${maxBytes} bytes (counted after decompression)`);
       yield chunk;
     }
   } catch (err) {

@@ -43,7 +43,9 @@ export function createServices(db: Db, config: Config, log: Logger = processLogg
     allowHosts: parseAllowedHosts(config.allowPrivateHosts),
     maxBytes: config.importMaxBytes,
     maxJsonBytes: config.maxJsonBytes,
+    maxCsvBytes: config.maxCsvBytes,
     timeoutMs: config.importTimeoutMs,
+    uploadLimit: (accountId) => usage.uploadLimit(accountId),
   }, log);
   const siteBase = () => (config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`).replace(/\/+$/, '');
   const publicBase = () => `${siteBase()}/v1`;

@@ -2,6 +2,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { gzipSync } from 'node:zlib';
+import { once } from 'node:events';
 import { backends } from '../support/backends.js';
 import { eventually, startTestServer, type TestServer } from '../support/server.js';
 
@@ -18,11 +19,31 @@ async function fileServer(): Promise<{ url: string; server: Server }> {
       res.statusCode = ok ? 200 : 401;
       res.end(ok ? csv : 'who are you');
     }
+    else if (req.url === '/bomb.csv.gz') void serveBomb(res);
     else { res.statusCode = 404; res.end('no'); }
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as { port: number }).port;
   return { url: `http://127.0.0.1:${port}`, server };
+}
+
+/**
+ * A gzip bomb: members of 1 MB of rows (about 1 KB each compressed; concatenated members are one gzip
+ * stream) up to 20 GB, written as fast as the reader takes them. `bomb.cut` is set when the reader
+ * closed the connection before the end.
+ */
+const BOMB_MEMBER = gzipSync('1,2\n'.repeat(250_000));
+const bomb = { cut: false };
+async function serveBomb(res: import('node:http').ServerResponse): Promise<void> {
+  let closed = false;
+  const close = once(res, 'close').then(() => { closed = true; });
+  res.setHeader('content-type', 'text/csv');
+  res.write(gzipSync('a,b\n'));
+  for (let i = 0; i < 20_000 && !closed; i++) {
+    if (!res.write(BOMB_MEMBER)) await Promise.race([once(res, 'drain'), close]);
+  }
+  bomb.cut = closed;
+  res.end();
 }
 
 async function finished(s: TestServer, id: string) {
@@ -75,6 +96,22 @@ for (const backend of await backends()) {
       const bad = await allowed.call('POST', '/v1/imports/url', { json: { dataSetName: 'imported', url: `${files.url}/bad.csv` } });
       assert.equal((await finished(allowed, bad.json.importId)).json.status, 'failed');
       assert.equal((await allowed.call('GET', '/v1/data/imported')).json.totalCount, 3);
+    });
+
+    it('a gzip file that expands past the upload limit fails the import, which stops reading it', async () => {
+      const small = await startTestServer(backend, { SIBYL_ALLOW_PRIVATE_HOSTS: '127.0.0.1', SIBYL_MAX_CSV_BYTES: '2000000', SIBYL_MAX_JSON_BYTES: '2000000', SIBYL_SHUTDOWN_GRACE_MS: '0' });
+      try {
+        bomb.cut = false;
+        const r = await small.call('POST', '/v1/imports/url', { json: { dataSetName: 'bomb', url: `${files.url}/bomb.csv.gz` } });
+        assert.equal(r.status, 200, r.text);
+        const done = await finished(small, r.json.importId);
+        assert.equal(done.json.status, 'failed');
+        assert.match(done.json.messages.at(-1).message, /limit of 2000000 bytes/);
+        assert.equal((await small.call('GET', '/v1/data/bomb')).status, 404);
+        await eventually(async () => bomb.cut || undefined, 10_000).catch(() => assert.fail('the download was not stopped at the limit'));
+      } finally {
+        await small.close();
+      }
     });
 
     it('refuses loopback addresses without the allow-list, and bad URLs', async () => {

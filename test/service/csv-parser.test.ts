@@ -98,3 +98,66 @@ test('chunks cut anywhere in a longer mixed text parse like the whole text', () 
   assert.deepEqual(whole[1], ['0', 'row 0, "quoted"\r\nsecond line', '0']);
   for (const sizes of [[1], [2, 3], [7], [64, 1, 5], [1000]]) assert.deepEqual(parse(body, sizes), whole, `chunks of ${sizes}`);
 });
+
+/** Pushes `text` in chunks of `size`, as a stream delivers it, and ends; returns the records. */
+function parseChunked(parser: CsvParser, text: string, size: number): string[][] {
+  const out: string[][] = [];
+  for (let i = 0; i < text.length; i += size) parser.push(text.slice(i, i + size), out);
+  parser.end(out);
+  return out;
+}
+
+/** Best of three runs, in ms: the least disturbed by other work on the machine. */
+function fastest(run: () => void): number {
+  let best = Infinity;
+  for (let k = 0; k < 3; k++) {
+    const start = performance.now();
+    run();
+    best = Math.min(best, performance.now() - start);
+  }
+  return best;
+}
+
+/**
+ * Linear work, told apart from quadratic by growth rather than by absolute time: 16 times the input
+ * takes about 16 times as long when linear and about 256 times when quadratic. The bound (64) leaves
+ * a factor 4 for a loaded machine either way.
+ */
+function assertLinear(what: string, run: (bytes: number) => void): void {
+  const small = fastest(() => run(500_000));
+  const large = fastest(() => run(8_000_000));
+  assert.ok(large < 64 * Math.max(small, 1), `${what}: 8 MB took ${large.toFixed(0)} ms, 0.5 MB ${small.toFixed(1)} ms (ratio ${(large / small).toFixed(0)}, linear is about 16)`);
+}
+
+test('a long line costs linear work, quoted or not', () => {
+  assertLinear('one long unquoted cell', (n) => {
+    const rows = parseChunked(new CsvParser(), `a,b\n${'x'.repeat(n)},1\n`, 32 * 1024);
+    assert.equal(rows[1]![0]!.length, n);
+  });
+  assertLinear('one long quoted cell', (n) => {
+    const rows = parseChunked(new CsvParser(), `a,b\n"${'x'.repeat(n)}",1\n`, 32 * 1024);
+    assert.equal(rows[1]![0]!.length, n);
+  });
+});
+
+test('a 20 MB cell parses whole', () => {
+  const cell = 'y'.repeat(20_000_000);
+  const rows = parseChunked(new CsvParser(), `a,b\r\n${cell},1\r\n`, 64 * 1024);
+  assert.equal(rows.length, 2);
+  assert.equal(rows[1]![0], cell);
+});
+
+test('a line longer than the limit is refused, naming its line and the limit', () => {
+  for (const [text, line] of [[`a\n1\n${'x'.repeat(5000)}\n`, 3], [`a\n"${'x'.repeat(5000)}`, 2], [`a\n"1\n\n${'x'.repeat(5000)}"\n`, 2]] as const) {
+    for (const size of [100, 10_000]) {
+      assert.throws(() => parseChunked(new CsvParser(',', 1000), text, size), (e: unknown) => {
+        assert.ok(e instanceof CsvSyntaxError, String(e));
+        assert.equal(e.line, line);
+        assert.match(e.message, /longer than the limit of 1000 characters/);
+        return true;
+      }, `${JSON.stringify(text.slice(0, 8))} in chunks of ${size}`);
+    }
+  }
+  // Lines up to the limit are fine.
+  assert.equal(parseChunked(new CsvParser(',', 1000), `a\n${'x'.repeat(1000)}\n`, 100)[1]![0]!.length, 1000);
+});

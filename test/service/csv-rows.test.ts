@@ -134,3 +134,21 @@ test('real data with quoted values and a large file read like the reference read
     }
   }
 });
+
+test('a long first line (read before the dialect is known) costs linear work', async () => {
+  // Growth, not absolute time: 16 times the line takes about 16 times as long when linear, 256 when quadratic.
+  const time = async (n: number) => {
+    let best = Infinity;
+    for (let k = 0; k < 3; k++) {
+      const bytes = Buffer.from(`${'1'.repeat(n)}\n2\n`);
+      const start = performance.now();
+      const [batch] = await read(bytes, 16 * 1024);
+      best = Math.min(best, performance.now() - start);
+      assert.equal(batch!.rows[0]![0]!.length, n);
+    }
+    return best;
+  };
+  const small = await time(250_000);
+  const large = await time(4_000_000);
+  assert.ok(large < 64 * Math.max(small, 1), `4 MB took ${large.toFixed(0)} ms, 0.25 MB ${small.toFixed(1)} ms (linear is about 16 times)`);
+});

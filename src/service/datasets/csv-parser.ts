@@ -9,6 +9,11 @@
  *
  * Most lines have no quotes: they are cut with indexOf + split, which is several times faster
  * than a character loop; the character state machine runs only for records that need it.
+ *
+ * The work is linear in the input however long a line is: a chunk without a line break is only
+ * remembered (joined once, when its line ends), and each search of a chunk starts where the last
+ * one stopped. A line may be at most `maxLineChars` long (MAX_LINE_CHARS by default): one line is
+ * held whole, so an endless one would otherwise take all memory before anything could be said.
  */
 
 /** A malformed CSV; `line` is the 1-based physical line where the offending record starts. */
@@ -23,6 +28,9 @@ const CR = 13;
 const QUOTE = 34;
 const BOM = 0xfeff;
 
+/** Longest line (or quoted record) by default, in characters: far beyond any real row, small enough to hold. */
+export const MAX_LINE_CHARS = 32 * 1024 * 1024;
+
 const enum State { FieldStart, Unquoted, Quoted, QuoteInQuoted }
 
 /** What separates the values of a record: a comma (RFC 4180), or a semicolon or tab in other dialects (csv-rows.ts). */
@@ -34,8 +42,11 @@ export class CsvParser {
   private readonly separatorCode: number;
   /** Values per record, fixed by the first record (-1 before it). */
   private width = -1;
-  /** Unconsumed text: the start of a line the fast path has not seen the end of. */
-  private rest = '';
+  /** Unconsumed text, the start of a line whose end has not come yet, in the pieces it came in (joined once it ends). */
+  private pending: string[] = [];
+  private pendingChars = 0;
+  /** Characters of the state machine's record in progress that came in earlier chunks. */
+  private carriedChars = 0;
   /** Physical line number where the next record starts. */
   private line = 1;
   private started = false;
@@ -50,27 +61,33 @@ export class CsvParser {
   /** Inside quotes, the last character was a CR (already counted as a line break). */
   private quotedCr = false;
 
-  constructor(private readonly separator: CsvSeparator = ',') {
+  constructor(private readonly separator: CsvSeparator = ',', private readonly maxLineChars = MAX_LINE_CHARS) {
     this.separatorCode = separator.charCodeAt(0);
   }
 
   /** Parses a chunk of text; appends completed records to `out`. */
   push(text: string, out: string[][]): void {
     // No stored text can hold a NUL (PostgreSQL refuses it): the upload is refused, naming the line.
+    // (Pending text holds no line break, so the line is counted in this chunk alone.)
     if (text.includes('\0')) {
-      const before = this.rest + text.slice(0, text.indexOf('\0'));
+      const before = text.slice(0, text.indexOf('\0'));
       throw new CsvSyntaxError('a NUL character (\\0) is not allowed in CSV', this.line + (before.match(/\n/g)?.length ?? 0));
     }
     if (!this.started && text.length > 0) {
       this.started = true;
       if (text.charCodeAt(0) === BOM) text = text.slice(1);
     }
-    this.parse(this.rest + text, false, out);
+    // The fast path's line goes on: keep the piece rather than joining and searching the whole line again.
+    if (this.fields === null && text.indexOf('\n') === -1 && text.indexOf('\r') === -1) {
+      this.hold(text);
+      return;
+    }
+    this.parse(this.takePending(text), false, out);
   }
 
   /** The input is complete: the last record needs no line break, but an open quote is an error. */
   end(out: string[][]): void {
-    this.parse(this.rest, true, out);
+    this.parse(this.takePending(''), true, out);
     if (this.fields !== null) {
       if (this.state === State.Quoted) throw new CsvSyntaxError('a quoted value is not closed', this.recordLine);
       this.endField();
@@ -81,7 +98,9 @@ export class CsvParser {
   private parse(s: string, final: boolean, out: string[][]): void {
     const len = s.length;
     let pos = 0;
-    // Next '"' and CR at or after pos (-1: none), found lazily so each is searched for once per stretch.
+    // Next LF, '"' and CR at or after pos (-1: none), found lazily so each is searched for once per stretch
+    // (searching again from every line start would be quadratic in a text of many lines without one of them).
+    let lfAt = -2;
     let quoteAt = -2;
     let crAt = -2;
     while (pos < len) {
@@ -90,22 +109,24 @@ export class CsvParser {
         this.skipLf = false;
         if (s.charCodeAt(pos) === LF) { pos++; continue; }
       }
-      let next = s.indexOf('\n', pos);
+      if (lfAt !== -1 && lfAt < pos) lfAt = s.indexOf('\n', pos);
+      if (crAt !== -1 && crAt < pos) crAt = s.indexOf('\r', pos);
+      let next = lfAt;
       let simple = true;
       if (next === -1) {
         // The rest of a line: wait for its end, unless this is the last text or a lone CR may end it.
         if (final) next = len;
-        else if (s.indexOf('\r', pos) === -1) break;
+        else if (crAt === -1) break;
         else simple = false;
       }
       let end = next;
       if (simple) {
         if (end > pos && s.charCodeAt(end - 1) === CR) end--;
         if (quoteAt !== -1 && quoteAt < pos) quoteAt = s.indexOf('"', pos);
-        if (crAt !== -1 && crAt < pos) crAt = s.indexOf('\r', pos);
         simple = (quoteAt === -1 || quoteAt >= end) && (crAt === -1 || crAt >= end);
       }
       if (simple) {
+        if (end - pos > this.maxLineChars) throw this.tooLong(this.line);
         if (end > pos) this.emit(s.slice(pos, end).split(this.separator), this.line, out);
         this.line++;
         pos = next + 1;
@@ -116,9 +137,31 @@ export class CsvParser {
       this.recordQuoted = false;
       this.state = State.FieldStart;
       this.recordLine = this.line;
+      this.carriedChars = 0;
       pos = this.machine(s, pos, out);
     }
-    this.rest = pos < len ? s.slice(pos) : '';
+    if (pos < len) this.hold(s.slice(pos));
+  }
+
+  /** Keeps the start of a line until its end comes. */
+  private hold(text: string): void {
+    if (text.length === 0) return;
+    this.pending.push(text);
+    this.pendingChars += text.length;
+    if (this.pendingChars > this.maxLineChars) throw this.tooLong(this.line);
+  }
+
+  /** The pending start of a line joined with the new text (once per line end, so linear overall). */
+  private takePending(text: string): string {
+    if (this.pending.length === 0) return text;
+    const whole = this.pending.join('') + text;
+    this.pending = [];
+    this.pendingChars = 0;
+    return whole;
+  }
+
+  private tooLong(line: number): CsvSyntaxError {
+    return new CsvSyntaxError(`the line is longer than the limit of ${this.maxLineChars} characters (is the file CSV, with line breaks?)`, line);
   }
 
   /** Character by character through one record; returns where it stopped (record end or text end). */
@@ -147,6 +190,7 @@ export class CsvParser {
             from = ++i;
           } else if (c === LF || c === CR) {
             this.field += s.slice(from, i);
+            this.checkLength(i - pos);
             return this.lineEnd(c, i, out);
           } else i++;
           break;
@@ -171,6 +215,7 @@ export class CsvParser {
             this.endField();
             from = ++i;
           } else if (c === LF || c === CR) {
+            this.checkLength(i - pos);
             return this.lineEnd(c, i, out);
           } else {
             throw new CsvSyntaxError(`a closing quote is followed by '${s[i]}' instead of ${SEPARATOR_NAMES[this.separator]} or the end of the line`, this.recordLine);
@@ -179,7 +224,15 @@ export class CsvParser {
       }
     }
     if (this.state === State.Unquoted || this.state === State.Quoted) this.field += s.slice(from, len);
+    // The record goes on into the next chunk (an unclosed quote can hold all the rest of the file).
+    this.checkLength(len - pos);
+    this.carriedChars += len - pos;
     return len;
+  }
+
+  /** The state machine's record, `chars` of it in this chunk, is within the limit. */
+  private checkLength(chars: number): void {
+    if (this.carriedChars + chars > this.maxLineChars) throw this.tooLong(this.recordLine);
   }
 
   private lineEnd(c: number, i: number, out: string[][]): number {

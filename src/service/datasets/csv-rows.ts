@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { TooLargeError, ValidationError } from '../errors.js';
-import { CsvParser } from './csv-parser.js';
+import { CsvParser, CsvSyntaxError, MAX_LINE_CHARS } from './csv-parser.js';
 import { decodeWindows1252 } from './windows-1252.js';
 import { PointGroups, readDecimalCommaLocale, sniffLayout, type CsvDialect, type CsvEncoding, type CsvLayout } from './csv-dialect.js';
 
@@ -64,16 +64,22 @@ export async function* csvRowBatches(input: Readable, opts: { maxBytes: number; 
   let parser: CsvParser | undefined;
   let layout: CsvLayout = { separator: ',', decimalComma: false };
   const pointGroups = new PointGroups();
-  let head = '';
+  // Searched chunk by chunk (joined once): searching the whole head again for each chunk would be quadratic in a long first line.
+  const head: string[] = [];
+  let headChars = 0;
   const feed = (text: string, atEnd: boolean) => {
     if (!parser) {
-      head += text;
-      const end = head.indexOf('\n');
-      if (end < 0 && !atEnd) return;
-      layout = sniffLayout(end < 0 ? head : head.slice(0, end));
+      head.push(text);
+      headChars += text.length;
+      if (text.indexOf('\n') < 0 && !atEnd) {
+        if (headChars > MAX_LINE_CHARS) throw new CsvSyntaxError(`the line is longer than the limit of ${MAX_LINE_CHARS} characters (is the file CSV, with line breaks?)`, 1);
+        return;
+      }
+      text = head.join('');
+      head.length = 0;
+      const end = text.indexOf('\n');
+      layout = sniffLayout(end < 0 ? text : text.slice(0, end));
       parser = new CsvParser(layout.separator);
-      text = head;
-      head = '';
     }
     parser.push(text, rows);
     if (atEnd) parser.end(rows);

@@ -16,9 +16,14 @@ import type { Logger } from '../../log.js';
 
 export interface ImportLimits {
   allowHosts: Set<string>;
+  /** Largest download, counted after decompression (SIBYL_IMPORT_MAX_BYTES). */
   maxBytes: number;
   maxJsonBytes: number;
+  /** Largest CSV upload (SIBYL_MAX_CSV_BYTES): an imported file is an upload, whatever it was compressed to. */
+  maxCsvBytes: number;
   timeoutMs: number;
+  /** The largest upload the account's plan allows (none: no plan limit). */
+  uploadLimit?: (accountId: string) => Promise<number>;
 }
 
 export interface UrlImportRequest {
@@ -156,7 +161,11 @@ export class ImportsService {
     const secret = this.secrets.get(imp.id);
     let source: Awaited<ReturnType<ImportsService['open']>> | undefined;
     try {
-      source = await this.open(imp, secret);
+      // A small gzip file may expand a thousandfold: the decompressed bytes count against the same
+      // limits as an upload's, and the download stops as soon as they are passed.
+      const planBytes = (await this.limits.uploadLimit?.(imp.accountId)) ?? Infinity;
+      const maxBytes = Math.min(this.limits.maxBytes, planBytes);
+      source = await this.open(imp, secret, maxBytes);
       const format = guessContentType(source.name, source.contentType, (imp.contentType as DataFormat | null) ?? undefined) ?? 'csv';
       const columns = imp.columns as ColumnPatchMap;
       let result;
@@ -164,7 +173,7 @@ export class ImportsService {
         const body = await readJsonUpload(source.stream, this.limits.maxJsonBytes);
         result = await this.datasets.put(imp.accountId, imp.datasetName, { records: jsonRecords(body.records), columns: { ...body.columns, ...columns } });
       } else {
-        result = await this.datasets.put(imp.accountId, imp.datasetName, { records: csvRecords(source.stream, { maxBytes: this.limits.maxBytes }), columns });
+        result = await this.datasets.put(imp.accountId, imp.datasetName, { records: csvRecords(source.stream, { maxBytes: Math.min(maxBytes, this.limits.maxCsvBytes) }), columns });
       }
       await store.setStatus(imp.id, owner, 'completed', [
         { severity: 'informational', message: `${result.rowsReceived} rows were imported into ${imp.datasetName} from ${source.from}.` },
@@ -184,8 +193,8 @@ export class ImportsService {
   }
 
   /** The file of an import as a stream, whichever kind of source it comes from. */
-  private async open(imp: ImportRecord, secret: CloudSecret | undefined): Promise<{ stream: Readable; contentType: string | undefined; name: string; from: string }> {
-    const limits = { allowHosts: this.limits.allowHosts, maxBytes: this.limits.maxBytes, timeoutMs: this.limits.timeoutMs };
+  private async open(imp: ImportRecord, secret: CloudSecret | undefined, maxBytes: number): Promise<{ stream: Readable; contentType: string | undefined; name: string; from: string }> {
+    const limits = { allowHosts: this.limits.allowHosts, maxBytes, timeoutMs: this.limits.timeoutMs };
     const p = imp.parameters;
     if (imp.type === 's3' || imp.type === 'azure') {
       if (!secret || secret.kind !== imp.type) {
