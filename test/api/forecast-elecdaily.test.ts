@@ -1,6 +1,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { column, readFixture } from '../support/fixtures.js';
+import { readFixture } from '../support/fixtures.js';
+import { elecdailyRows } from '../support/elecdaily.js';
 import { backends } from '../support/backends.js';
 import { completedSession, startTestServer, type TestServer } from '../support/server.js';
 
@@ -12,15 +13,11 @@ import { completedSession, startTestServer, type TestServer } from '../support/s
 const H = 14;
 
 function elecdaily() {
-  const read = (name: string) => column(readFixture('forecast', 'fpp2', `elecdaily_${name}.csv`), 'value');
-  const dates = column(readFixture('forecast', 'fpp2', 'elecdaily_Demand.csv'), 'date');
-  const demand = read('Demand');
-  const workday = read('WorkDay');
-  const temperature = read('Temperature');
-  const n = dates.length - H;
-  const history = dates.slice(0, n).map((date, i) => ({ date, Demand: demand[i]!, WorkDay: workday[i] === '1' ? 'TRUE' : 'FALSE', Temperature: temperature[i]! }));
-  const future = dates.slice(n).map((date, k) => ({ date, WorkDay: workday[n + k] === '1' ? 'TRUE' : 'FALSE', Temperature: temperature[n + k]! }));
-  return { history, future, actual: demand.slice(n).map(Number), start: dates[n]!, end: dates.at(-1)! };
+  const rows = elecdailyRows();
+  const n = rows.length - H;
+  const history = rows.slice(0, n);
+  const future = rows.slice(n).map(({ date, WorkDay, Temperature }) => ({ date, WorkDay, Temperature }));
+  return { history, future, actual: rows.slice(n).map((r) => Number(r.Demand)), start: rows[n]!.date, end: rows.at(-1)!.date };
 }
 
 /** R forecast's ets + auto.arima + theta combination on the same split (reference/forecast_series.csv in test/fixtures). */

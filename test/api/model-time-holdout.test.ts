@@ -1,6 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { column, readFixture } from '../support/fixtures.js';
+import { elecdailyRows } from '../support/elecdaily.js';
 import { completedSession, startTestServer, type TestServer } from '../support/server.js';
 import { holdoutSplit } from '../../src/service/models/holdout-split.js';
 
@@ -15,12 +15,7 @@ import { holdoutSplit } from '../../src/service/models/holdout-split.js';
 const AHEAD = 28;
 
 function elecdaily() {
-  const read = (name: string) => column(readFixture('forecast', 'fpp2', `elecdaily_${name}.csv`), 'value');
-  const dates = column(readFixture('forecast', 'fpp2', 'elecdaily_Demand.csv'), 'date');
-  const demand = read('Demand');
-  const workday = read('WorkDay');
-  const temperature = read('Temperature');
-  const rows = dates.map((date, i) => ({ date, Demand: demand[i]!, WorkDay: workday[i] === '1' ? 'TRUE' : 'FALSE', Temperature: temperature[i]! }));
+  const rows = elecdailyRows();
   const n = rows.length - AHEAD;
   return { history: rows.slice(0, n), next: rows.slice(n) };
 }
