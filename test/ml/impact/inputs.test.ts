@@ -17,11 +17,21 @@ test('missing pre-period values are skipped by the filter, not imputed', () => {
   assert.ok(Math.abs(r.relativeEffect - full.relativeEffect) < 0.02);
 });
 
-test('invalid inputs are refused', () => {
-  const { y, controls, preEnd } = seatbelts('drivers', ['kms']);
+test('a missing post-period value is left out of the effects, on both the observed and the counterfactual side', () => {
+  const { y, preEnd } = seatbelts('drivers', []);
+  const full = estimateImpact({ y, preEnd, model, nSimulations: 2000 });
   const postGap = Float64Array.from(y);
   postGap[preEnd + 3] = NaN;
-  assert.throws(() => estimateImpact({ y: postGap, preEnd }), /post-period/);
+  const r = estimateImpact({ y: postGap, preEnd, model, nSimulations: 2000 });
+  const left = y[preEnd + 3] - full.predicted[2];
+  assert.ok(Math.abs(r.absoluteEffect - (full.absoluteEffect - left)) < 1e-6, `${r.absoluteEffect} vs ${full.absoluteEffect} − ${left}`);
+  assert.ok(Number.isFinite(r.pValue) && r.absoluteEffectInterval.every(Number.isFinite));
+});
+
+test('invalid inputs are refused', () => {
+  const { y, controls, preEnd } = seatbelts('drivers', ['kms']);
+  const postMissing = Float64Array.from(y).fill(NaN, preEnd + 1);
+  assert.throws(() => estimateImpact({ y: postMissing, preEnd }), /post-period/);
   assert.throws(() => estimateImpact({ y, preEnd: y.length - 1 }), RangeError);
   assert.throws(() => estimateImpact({ y, preEnd: 1 }), RangeError);
   assert.throws(() => estimateImpact({ y, preEnd, controls: [controls[0].subarray(1)] }), /length/);
