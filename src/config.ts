@@ -10,6 +10,7 @@ import { parseAllowedHosts } from './outbound/allowed-hosts.js';
 import { splitSender } from './notify/smtp-url.js';
 import { MIN_KEY_LENGTH } from './service/accounts.js';
 import { templateProblem } from './store/embedded-template.js';
+import { DEFAULT_MAX_COLUMNS } from './service/datasets/column-limits.js';
 
 export interface Config {
   port: number;
@@ -27,6 +28,8 @@ export interface Config {
   /** URL imports: largest (decompressed) download and longest transfer. */
   importMaxBytes: number;
   importTimeoutMs: number;
+  /** Columns per data set (a column name's length is fixed: service/datasets/column-limits.ts). */
+  maxColumns: number;
   /** Records per predict request. */
   maxPredictRecords: number;
   /** Threads that score prediction batches (0: the API thread scores them). */
@@ -124,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxCsvBytes: whole('SIBYL_MAX_CSV_BYTES', 1024 * 1024 * 1024, 1, 'a size in bytes, at least 1'),
     importMaxBytes: whole('SIBYL_IMPORT_MAX_BYTES', 1024 * 1024 * 1024, 1, 'a size in bytes, at least 1'),
     importTimeoutMs: whole('SIBYL_IMPORT_TIMEOUT_MS', 10 * 60 * 1000, 1, 'milliseconds, at least 1'),
+    maxColumns: whole('SIBYL_MAX_COLUMNS', DEFAULT_MAX_COLUMNS, 1, 'how many columns a data set may have, at least 1'),
     maxPredictRecords: whole('SIBYL_MAX_PREDICT_RECORDS', 10000, 1, 'a number of records, at least 1'),
     predictThreads: whole('SIBYL_PREDICT_THREADS', Math.min(4, availableParallelism()), 0, 'how many threads score prediction batches, 0 or more (0: the API thread does)'),
     workerConcurrency: whole('SIBYL_WORKERS', Math.max(1, availableParallelism() - 1), 1, 'how many sessions/imports run at once, at least 1'),

@@ -11,6 +11,7 @@ import { parseAllowedHosts } from '../outbound/index.js';
 import { AuthService } from './auth/auth-service.js';
 import { ViewsService } from './views/views-service.js';
 import { MessagesService } from './messages.js';
+import { MAX_COLUMN_NAME_CHARS } from './datasets/column-limits.js';
 
 /** The use cases, wired once per process; api/ and jobs/ receive this. */
 import { Metrics } from './metrics.js';
@@ -38,7 +39,7 @@ export interface Services {
 export function createServices(db: Db, config: Config, log: Logger = processLogger(config.logLevel)): Services {
   const usage = new UsageService(db, plans(config.communityPlan, Math.max(config.maxCsvBytes, config.maxJsonBytes)));
   const accounts = new AccountsService(new AccountsStore(db));
-  const datasets = new DatasetsService(db, usage, config.writerLeaseMs);
+  const datasets = new DatasetsService(db, usage, config.writerLeaseMs, { maxColumns: config.maxColumns, maxNameChars: MAX_COLUMN_NAME_CHARS });
   const imports = new ImportsService(db, datasets, {
     allowHosts: parseAllowedHosts(config.allowPrivateHosts),
     maxBytes: config.importMaxBytes,

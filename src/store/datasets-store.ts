@@ -24,6 +24,8 @@ export interface DatasetRecord {
   viewCalendarAhead?: boolean;
   /** Texts that mean "no value" in its cells (domain/missing-values.ts); empty when none were set. */
   missingValues: string[];
+  /** Set by `list` when it left the columns out (`columns` is then empty): how many there are. */
+  columnsOmitted?: { count: number };
 }
 
 
@@ -41,14 +43,40 @@ export class DatasetsStore {
     return r && toRecord(r);
   }
 
-  async list(accountId: string, q: { partialName?: string; page: Page; sortBy?: DatasetSort; desc?: boolean }): Promise<PageOf<DatasetRecord>> {
+  /**
+   * A page of data sets. Their columns come along only while the page's total stays within
+   * `columnBudget` (in page order, skipping a data set that would pass it): a page of wide data
+   * sets would otherwise be read and sent whole, e.g. 1,000 of 5,000 columns each.
+   */
+  async list(accountId: string, q: { partialName?: string; page: Page; sortBy?: DatasetSort; desc?: boolean; columnBudget?: number }): Promise<PageOf<DatasetRecord>> {
     let base = this.db.kysely.selectFrom('datasets').where('account_id', '=', accountId).where('published', '=', true);
     if (q.partialName) base = base.where(sql<boolean>`position(lower(${q.partialName}) in lower(name)) > 0`);
     const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     const col = SORT_COLUMN[q.sortBy ?? 'dataSetName'];
-    const rows = await base.selectAll().orderBy(col, q.desc ? 'desc' : 'asc').orderBy('id')
+    const rows = await base
+      .select(['id', 'account_id', 'name', 'identity_kind', 'identity_column', 'row_count', 'data_bytes', 'created_at', 'updated_at', 'missing_values'])
+      .select(sql<string>`(SELECT count(*) FROM json_object_keys(columns))`.as('column_count'))
+      .orderBy(col, q.desc ? 'desc' : 'asc').orderBy('id')
       .limit(q.page.size).offset(q.page.page * q.page.size).execute();
-    return { items: rows.map(toRecord), totalCount: Number(total.n) };
+    let budget = q.columnBudget ?? Infinity;
+    const within = new Set<number>();
+    for (const r of rows) {
+      const n = Number(r.column_count);
+      if (n <= budget) { budget -= n; within.add(Number(r.id)); }
+    }
+    const columns = new Map<number, Record<string, StoredColumn>>();
+    if (within.size > 0) {
+      const found = await this.db.kysely.selectFrom('datasets').select(['id', 'columns']).where('id', 'in', [...within]).execute();
+      for (const r of found) columns.set(Number(r.id), r.columns as Record<string, StoredColumn>);
+    }
+    return {
+      items: rows.map((r) => {
+        const kept = columns.get(Number(r.id));
+        const record = toRecord({ ...r, columns: kept ?? {} });
+        return kept ? record : { ...record, columnsOmitted: { count: Number(r.column_count) } };
+      }),
+      totalCount: Number(total.n),
+    };
   }
 
   async count(accountId: string): Promise<number> {

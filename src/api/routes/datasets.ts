@@ -30,12 +30,12 @@ export function datasetSummary(req: FastifyRequest, d: DatasetRecord) {
     isTimeSeries: d.identityKind === 'timestamp',
     columns: columnsToJson(d.columns as ColumnMap),
     rowCount: d.rowCount,
-    columnCount: Object.keys(d.columns).length,
+    columnCount: d.columnsOmitted?.count ?? Object.keys(d.columns).length,
     dateCreated: isoOffset(d.createdAt),
     lastModified: isoOffset(d.updatedAt),
     // The data set's own markers for a missing value, when it has any (dashboard-era missingValues).
     ...(d.missingValues.length ? { missingValues: d.missingValues } : {}),
-    messages: [] as Message[],
+    messages: (d.columnsOmitted ? [{ severity: 'informational', message: `The ${d.columnsOmitted.count} columns of ${d.name} are left out of this list, whose page holds too many columns; GET ${href} has them.` }] : []) as Message[],
     links: [{ rel: 'data', href }, { rel: 'self', href }],
   };
 }

@@ -124,7 +124,8 @@ export async function encodeCsv(
   // A small first batch: the database starts (and warms up) while the next ones are parsed.
   let emitAt = Math.min(batchRows, FIRST_BATCH_ROWS);
   let rowsSeen = 0;
-  for await (const batch of csvRowBatches(input, { maxBytes })) {
+  const columns = options.columnLimits && { ...options.columnLimits, known: options.knownColumns };
+  for await (const batch of csvRowBatches(input, { maxBytes, columns })) {
     header = batch.header;
     dialect = batch.dialect;
     for (const row of batch.rows) pending.push(row);

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { TooLargeError, ValidationError } from '../errors.js';
 import { CsvParser, CsvSyntaxError, MAX_LINE_CHARS } from './csv-parser.js';
 import { decodeWindows1252 } from './windows-1252.js';
+import { checkColumns, type ColumnLimits } from './column-limits.js';
 import { PointGroups, readDecimalCommaLocale, sniffLayout, type CsvDialect, type CsvEncoding, type CsvLayout } from './csv-dialect.js';
 
 /** Rows of a CSV upload in header order, values as sent ('' for an empty cell) but for decimal commas (see readDecimalCommaLocale). */
@@ -22,7 +23,7 @@ const DATA_LIKE = /^[\d\s.:/+-]+$/;
  * columns (a first line of only numbers/dates is data, and the columns are named column1..N);
  * a malformed line (ragged, unclosed quote) is a 400 naming the line.
  */
-export async function* csvRowBatches(input: Readable, opts: { maxBytes: number; batchRows?: number }): AsyncGenerator<CsvRowBatch> {
+export async function* csvRowBatches(input: Readable, opts: { maxBytes: number; batchRows?: number; columns?: ColumnLimits & { known?: readonly string[] } }): AsyncGenerator<CsvRowBatch> {
   const batchRows = opts.batchRows ?? CSV_BATCH_ROWS;
   // UTF-8, fatal: a byte that is not UTF-8 is not replaced by U+FFFD (Excel's "CSV (Comma delimited)"
   // writes Windows-1252, whose "café" was stored as "caf\uFFFD" without a word). A file whose first
@@ -86,9 +87,12 @@ export async function* csvRowBatches(input: Readable, opts: { maxBytes: number; 
   };
   const takeHeader = () => {
     if (header || rows.length === 0) return;
+    // The width first: everything after it (even finding a name given twice) is work per column.
+    if (opts.columns && rows[0]!.length > opts.columns.maxColumns) checkColumns(rows[0]!.map((_, i) => positionalName(i)), opts.columns);
     const names = headerNames(rows[0]!);
     if (names) rows.shift();
     header = names ?? rows[0]!.map((_, i) => positionalName(i));
+    if (opts.columns) checkColumns(header, opts.columns, opts.columns.known);
   };
   const batch = (): CsvRowBatch => {
     if (!layout.decimalComma) return { header: header!, rows, dialect: { ...layout, encoding } };
@@ -142,7 +146,8 @@ function lastBytes(before: Uint8Array, chunk: Uint8Array, n: number): Uint8Array
 function headerNames(first: string[]): string[] | undefined {
   if (first.every((c) => c.trim() !== '' && DATA_LIKE.test(c))) return undefined;
   const names = first.map((c, i) => c.trim() || positionalName(i));
-  const dup = names.find((h, i) => names.indexOf(h) !== i);
+  const seen = new Set<string>();
+  const dup = names.find((h) => seen.size === seen.add(h).size);
   if (dup !== undefined) throw ValidationError.of('data', `the CSV header names column '${dup}' twice`);
   // Rows and column maps are plain objects keyed by name, where `__proto__` sets the prototype instead
   // of adding a field: the column vanished without a word. A JSON body with that key is refused alike.

@@ -1,4 +1,5 @@
 import type { Db } from '../../store/db.js';
+import { DEFAULT_COLUMN_LIMITS, listColumnBudget, type ColumnLimits } from './column-limits.js';
 import { DatasetsStore, type DatasetRecord, type DatasetSort } from '../../store/datasets-store.js';
 import type { ColumnMap, ColumnPatchMap } from '../../domain/columns.js';
 import { NotFoundError, ValidationError } from '../errors.js';
@@ -28,7 +29,7 @@ export class DatasetsService {
   /** Told the number of rows each finished upload wrote (the ingest metric). */
   onIngested: ((rows: number) => void) | undefined;
 
-  constructor(private readonly db: Db, private readonly usage: UsageService, private readonly writerLeaseMs = DEFAULT_WRITER_LEASE_MS) {}
+  constructor(private readonly db: Db, private readonly usage: UsageService, private readonly writerLeaseMs = DEFAULT_WRITER_LEASE_MS, private readonly columnLimits: ColumnLimits = DEFAULT_COLUMN_LIMITS) {}
 
   onDelete(c: DatasetCascade): void {
     this.cascades.push(c);
@@ -38,7 +39,7 @@ export class DatasetsService {
     validateName(name);
     if (!(await new DatasetsStore(this.db).find(accountId, name))) await this.usage.assertCanCreateDataset(accountId);
     try {
-      const result = await ingest(this.db, { accountId, name, records: body.records, requestedColumns: body.columns, missingValues: body.missingValues }, this.writerLeaseMs);
+      const result = await ingest(this.db, { accountId, name, records: body.records, requestedColumns: body.columns, missingValues: body.missingValues, columnLimits: this.columnLimits }, this.writerLeaseMs);
       this.onIngested?.(result.rowsReceived);
       return result;
     } finally {
@@ -67,8 +68,9 @@ export class DatasetsService {
     return d;
   }
 
+  /** A page of data sets; the columns of those past the page's budget are left out (columnsOmitted). */
   list(accountId: string, q: { partialName?: string; page: Page; sortBy?: DatasetSort; desc?: boolean }): Promise<PageOf<DatasetRecord>> {
-    return new DatasetsStore(this.db).list(accountId, q);
+    return new DatasetsStore(this.db).list(accountId, { ...q, columnBudget: listColumnBudget(this.columnLimits) });
   }
 
   async readData(accountId: string, name: string, q: { page: Page; from?: number; to?: number }): Promise<{ dataset: DatasetRecord; rows: Record<string, string>[]; total: number }> {

@@ -17,6 +17,7 @@ import { dayFirstMessages, dialectMessages, emptyPositionalColumns, repeatedIden
 import { copyOrMerge } from './segment-builder.js';
 import { MISSING_MARKERS } from '../../domain/cells.js';
 import { listInWords } from '../../domain/wording.js';
+import { checkColumns, ColumnCounter, DEFAULT_COLUMN_LIMITS, type ColumnLimits } from './column-limits.js';
 
 /**
  * Rows per COPY statement. Each is its own short transaction, so a reader waits behind at most
@@ -34,6 +35,7 @@ export interface IngestRequest {
   requestedColumns: ColumnPatchMap;
   /** The data set's markers for a missing value, when the request sets them (replacing any stored). */
   missingValues?: string[];
+  columnLimits?: ColumnLimits;
 }
 
 export interface IngestResult {
@@ -70,6 +72,9 @@ async function write(db: Db, writer: DatasetWriter, req: IngestRequest): Promise
   const rowsStore = new DatasetRowsStore(db.bulk());
   const stored = dataset.columns as ColumnMap;
   // Row identity is fixed once a data set holds rows ("keys cannot be added later").
+  const limits = req.columnLimits ?? DEFAULT_COLUMN_LIMITS;
+  // Before any row is read: the declared columns, then each upload's own as it is read (CSV: its header).
+  checkColumns(Object.keys(req.requestedColumns), limits, Object.keys(stored));
   const declared = mergeColumns({}, stored, req.requestedColumns);
   const identity: Identity | undefined = dataset.rowCount > 0 ? storedIdentity(dataset) : definiteIdentity(findIdentity(declared));
   if (req.records && identity?.kind === 'none') refuseLateIdentity(dataset, req.requestedColumns);
@@ -83,7 +88,7 @@ async function write(db: Db, writer: DatasetWriter, req: IngestRequest): Promise
   let dialect: CsvDialect | undefined;
   if (req.records) {
     segment = await rowsStore.createSegment(dataset.id, writer.id);
-    const options = { segment, knownColumns: Object.keys(stored), identity, missingValues: req.missingValues ?? dataset.missingValues };
+    const options = { segment, knownColumns: Object.keys(stored), identity, missingValues: req.missingValues ?? dataset.missingValues, columnLimits: limits };
     // Two COPYs in flight: a batch's COPY is sent as soon as the one before the previous is done, so
     // the database has the next batch queued when it finishes one instead of waiting for this thread
     // to hear back and send it. On PostgreSQL the two run side by side on two pooled connections (an
@@ -110,7 +115,7 @@ async function write(db: Db, writer: DatasetWriter, req: IngestRequest): Promise
         profiles = encoded.profiles;
         dialect = encoded.dialect;
       } else {
-        profiles = await encodeRecords(req.records, new RowEncoder(options), store);
+        profiles = await encodeRecords(req.records, new RowEncoder(options), store, new ColumnCounter(limits, Object.keys(stored)));
       }
     } finally {
       // Nothing is published or abandoned while a COPY still runs.
@@ -161,8 +166,9 @@ async function write(db: Db, writer: DatasetWriter, req: IngestRequest): Promise
 }
 
 /** JSON records (already in memory), encoded on this thread a COPY_ROWS batch at a time. */
-async function encodeRecords(records: RecordBatches, encoder: RowEncoder, store: (b: StoredBatch) => Promise<void>): Promise<Record<string, ColumnProfile>> {
+async function encodeRecords(records: RecordBatches, encoder: RowEncoder, store: (b: StoredBatch) => Promise<void>, columns: ColumnCounter): Promise<Record<string, ColumnProfile>> {
   for await (const batch of records) {
+    for (const record of batch) for (const name in record) columns.add(name);
     for (let i = 0; i < batch.length; i += COPY_ROWS) await store(encoder.recordBatch(batch.slice(i, i + COPY_ROWS)));
   }
   return encoder.profiles();

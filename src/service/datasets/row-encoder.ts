@@ -14,6 +14,7 @@ import type { CopyFormat } from '../../store/sql-pool.js';
 import { ValidationError } from '../errors.js';
 import { RowJsonWriter } from './csv-json.js';
 import { Utf8Buffer } from './utf8-buffer.js';
+import type { ColumnLimits } from './column-limits.js';
 
 export interface EncodedBatch {
   /**
@@ -35,6 +36,8 @@ export interface RowEncoderOptions {
   identity: Identity | undefined;
   /** The data set's markers for a missing value (domain/missing-values.ts): missing in the profile, stored as sent. */
   missingValues?: string[];
+  /** Checked on a CSV's header (with knownColumns) before its rows are read; JSON records are checked by ingest.ts. */
+  columnLimits?: ColumnLimits;
 }
 
 export class RowEncoder {
