@@ -267,8 +267,14 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
   let modelUrl = '';
   it('trains a classification model and shows its metrics and charts', async () => {
     await page.getByRole('link', { name: 'Train a model' }).click();
-    await page.getByLabel('Prediction domain').selectOption('classification');
+    // The domain follows the target until chosen: a measurement suggests regression, words classification.
+    const domain = page.getByLabel('Prediction domain');
+    await page.getByLabel('Target column').selectOption('worst_symmetry');
+    await assertVisible(page.getByText(/^Suggested: 'worst_symmetry' holds numbers with decimals \(\d+ different values in 569 rows\): a quantity to predict\.$/));
+    assert.equal(await domain.inputValue(), 'regression');
     await page.getByLabel('Target column').selectOption('diagnosis');
+    await assertVisible(page.getByText(/^Suggested: 'diagnosis' holds words: each value is a class\.$/));
+    assert.equal(await domain.inputValue(), 'classification');
     await assertLabelled();
     await shot('06-new-model-session');
     await page.getByRole('button', { name: 'Start training' }).click();

@@ -6,6 +6,8 @@ import { Checkbox, ErrorNote, Field, SelectField, usePageTitle } from '../compon
 import type { Columns, DataSetPage, DataSetSummary, Paged, Session } from '../types';
 import { hasTimestamp } from '../lib/data-sets';
 import { listInWords } from '../lib/words';
+import { suggestedDomain } from '../lib/prediction-domain';
+import { useColumnStats } from './dataset/ColumnStatsTable';
 
 type Kind = 'model' | 'forecast' | 'impact';
 const KINDS: { value: Kind; label: string; hint: string }[] = [
@@ -106,8 +108,16 @@ function rolesPatch(columns: Columns, roles: Record<string, string>): Record<str
 }
 
 function ModelForm({ ds, onCreated }: { ds: DataSetSummary; onCreated: (s: Session) => void }) {
-  const [domain, setDomain] = useState('classification');
   const [target, setTarget] = useState(defaultTarget(ds.columns, false));
+  const stats = useColumnStats(ds.dataSetName);
+  const suggestion = ds.columns[target] ? suggestedDomain(target, ds.columns[target]!, stats.data?.columns[target]) : undefined;
+  // The domain follows the target until the user picks one; a new target is a new suggestion (anomalies have no target and stay).
+  const [chosenDomain, setChosenDomain] = useState<string>();
+  const domain = chosenDomain ?? suggestion?.domain ?? 'classification';
+  const chooseTarget = (t: string) => {
+    setTarget(t);
+    if (chosenDomain !== 'anomalies') setChosenDomain(undefined);
+  };
   const [balance, setBalance] = useState(true);
   const [containsAnomalies, setContainsAnomalies] = useState(true);
   const [name, setName] = useState('');
@@ -141,12 +151,13 @@ function ModelForm({ ds, onCreated }: { ds: DataSetSummary; onCreated: (s: Sessi
   const fe = (f: string) => (error instanceof ApiError ? error.field(f) : undefined);
   return (
     <form className="card stacked-form" onSubmit={(e) => void submit(e)} noValidate aria-label="Model session">
-      <SelectField label="Prediction domain" value={domain} onChange={(e) => setDomain(e.target.value)} error={fe('predictionDomain')} options={[
+      <SelectField label="Prediction domain" value={domain} onChange={(e) => setChosenDomain(e.target.value)} error={fe('predictionDomain')}
+        hint={chosenDomain === undefined && suggestion ? `Suggested: ${suggestion.reason}` : undefined} options={[
         { value: 'classification', label: 'Classification — predict a category' },
         { value: 'regression', label: 'Regression — predict a number' },
         { value: 'anomalies', label: 'Anomalies — find unusual rows' },
       ]} />
-      {domain !== 'anomalies' && <SelectField label="Target column" hint="The column the model learns to predict." value={target} onChange={(e) => setTarget(e.target.value)} options={targets} error={fe('targetColumn')} />}
+      {domain !== 'anomalies' && <SelectField label="Target column" hint="The column the model learns to predict." value={target} onChange={(e) => chooseTarget(e.target.value)} options={targets} error={fe('targetColumn')} />}
       {domain === 'classification' && <Checkbox label="Balance the classes" hint="Predicts rarer classes as often as if every class were equally common (the default)." checked={balance} onChange={(e) => setBalance(e.target.checked)} />}
       {domain === 'anomalies' && <Checkbox label="The data contains anomalies" hint="Off: every row is taken as normal, and the model learns what normal looks like." checked={containsAnomalies} onChange={(e) => setContainsAnomalies(e.target.checked)} />}
       <ColumnRoles columns={ds.columns} roles={roles} setRole={(c, r) => setRoles((x) => ({ ...x, [c]: r }))} fixed={fixed} note="Features are what the model learns from. Leave out identifiers and anything not known at prediction time. A key column identifies rows in the results." />
