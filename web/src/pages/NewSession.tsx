@@ -107,6 +107,24 @@ function rolesPatch(columns: Columns, roles: Record<string, string>): Record<str
   return Object.fromEntries(Object.entries(roles).filter(([c, r]) => (columns[c]!.role ?? 'feature') !== r).map(([c, r]) => [c, { role: r }]));
 }
 
+/** Starting a session from a form: busy while the request is out, the API's error (per field too) when it fails. */
+function useSessionStart(onCreated: (s: Session) => void) {
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  const start = async (path: string, body: Record<string, unknown>) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      onCreated(await api<Session>('POST', path, body));
+    } catch (err) {
+      setError(err);
+      setBusy(false);
+    }
+  };
+  const fieldError = (f: string) => (error instanceof ApiError ? error.field(f) : undefined);
+  return { error, busy, start, fieldError };
+}
+
 function ModelForm({ ds, onCreated }: { ds: DataSetSummary; onCreated: (s: Session) => void }) {
   const [target, setTarget] = useState(defaultTarget(ds.columns, false));
   const stats = useColumnStats(ds.dataSetName);
@@ -123,32 +141,23 @@ function ModelForm({ ds, onCreated }: { ds: DataSetSummary; onCreated: (s: Sessi
   const [name, setName] = useState('');
   const [callbackUrl, setCallbackUrl] = useState('');
   const [roles, setRoles] = useState<Record<string, string>>(() => Object.fromEntries(Object.entries(ds.columns).map(([c, m]) => [c, m.role === 'none' ? 'none' : m.role === 'key' ? 'key' : 'feature'])));
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const { error, busy, start: startSession, fieldError: fe } = useSessionStart(onCreated);
   const targets = Object.keys(ds.columns).filter((c) => ds.columns[c]!.role !== 'timestamp');
   const fixed = useMemo(() => new Set(Object.keys(ds.columns).filter((c) => (domain !== 'anomalies' && c === target) || ds.columns[c]!.role === 'timestamp')), [ds, domain, target]);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setError(undefined);
     const columns: Record<string, { role: string }> = rolesPatch(ds.columns, Object.fromEntries(Object.entries(roles).filter(([c]) => !fixed.has(c))));
     if (domain !== 'anomalies') columns[target] = { role: 'target' };
-    try {
-      onCreated(await api<Session>('POST', '/v1/sessions/model', {
-        dataSourceName: ds.dataSetName, predictionDomain: domain,
-        ...(domain !== 'anomalies' ? { targetColumn: target } : {}),
-        ...(domain === 'classification' ? { balance } : {}),
-        ...(domain === 'anomalies' ? { extraParameters: { containsAnomalies } } : {}),
-        ...(name ? { name } : {}), ...(callbackUrl ? { callbackUrl } : {}),
-        columns,
-      }));
-    } catch (err) {
-      setError(err);
-      setBusy(false);
-    }
+    await startSession('/v1/sessions/model', {
+      dataSourceName: ds.dataSetName, predictionDomain: domain,
+      ...(domain !== 'anomalies' ? { targetColumn: target } : {}),
+      ...(domain === 'classification' ? { balance } : {}),
+      ...(domain === 'anomalies' ? { extraParameters: { containsAnomalies } } : {}),
+      ...(name ? { name } : {}), ...(callbackUrl ? { callbackUrl } : {}),
+      columns,
+    });
   };
-  const fe = (f: string) => (error instanceof ApiError ? error.field(f) : undefined);
   return (
     <form className="card stacked-form" onSubmit={(e) => void submit(e)} noValidate aria-label="Model session">
       <SelectField label="Prediction domain" value={domain} onChange={(e) => setChosenDomain(e.target.value)} error={fe('predictionDomain')}
@@ -189,29 +198,20 @@ function SeriesForm({ kind, ds, onCreated }: { kind: 'forecast' | 'impact'; ds: 
   const [callbackUrl, setCallbackUrl] = useState('');
   // Forecast features need values over the forecast period, which new data rarely has: off unless chosen.
   const [roles, setRoles] = useState<Record<string, string>>(() => Object.fromEntries(Object.entries(ds.columns).map(([c, m]) => [c, kind === 'forecast' ? 'none' : m.role === 'none' ? 'none' : 'feature'])));
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const { error, busy, start: startSession, fieldError: fe } = useSessionStart(onCreated);
   const fixed = useMemo(() => new Set([target, ...(timestamp ? [timestamp] : [])]), [target, timestamp]);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setError(undefined);
     const columns: Record<string, { role: string }> = { ...rolesPatch(ds.columns, Object.fromEntries(Object.entries(roles).filter(([c]) => !fixed.has(c)))), [target]: { role: 'target' } };
-    try {
-      onCreated(await api<Session>('POST', `/v1/sessions/${kind}`, {
-        dataSourceName: ds.dataSetName, targetColumn: target, ...(interval ? { resultInterval: interval } : {}),
-        ...(start ? { startDate: start } : {}), ...(end ? { endDate: end } : {}),
-        ...(kind === 'impact' ? { eventName } : {}),
-        ...(name ? { name } : {}), ...(callbackUrl ? { callbackUrl } : {}),
-        columns,
-      }));
-    } catch (err) {
-      setError(err);
-      setBusy(false);
-    }
+    await startSession(`/v1/sessions/${kind}`, {
+      dataSourceName: ds.dataSetName, targetColumn: target, ...(interval ? { resultInterval: interval } : {}),
+      ...(start ? { startDate: start } : {}), ...(end ? { endDate: end } : {}),
+      ...(kind === 'impact' ? { eventName } : {}),
+      ...(name ? { name } : {}), ...(callbackUrl ? { callbackUrl } : {}),
+      columns,
+    });
   };
-  const fe = (f: string) => (error instanceof ApiError ? error.field(f) : undefined);
   const fields = ['targetColumn', 'startDate', 'endDate', 'resultInterval', 'eventName', 'callbackUrl'];
   // An impact needs its event named and its window; the button says which of them are still empty.
   const missing = kind === 'impact' ? [...(eventName.trim() ? [] : ['the event name']), ...(start ? [] : ['the start of the event window']), ...(end ? [] : ['the end of the event window'])] : [];
