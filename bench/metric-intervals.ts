@@ -56,7 +56,7 @@ for (const [kind, name] of SETS) {
   const yIdx = Int32Array.from(y);
   const decisions = k > 0 ? argMaxRows(scores, k) : new Int32Array(0);
   const truth: Record<string, number> = k > 0
-    ? { ...classificationMetrics(yIdx, scores, k, { decisions, rocAuc: k === 2 }), brierScore: brierScore(yIdx, scores, k) }
+    ? { ...classificationMetrics(yIdx, scores, k, { decisions }), brierScore: brierScore(yIdx, scores, k) }
     : { ...regressionMetrics(y, scores) };
   const byClass = k > 0 ? Array.from({ length: k }, (_, c) => Array.from(yIdx.keys()).filter((i) => yIdx[i] === c)) : [Array.from(y.keys())];
   for (const m of SIZES.filter((size) => size * 4 <= n)) {

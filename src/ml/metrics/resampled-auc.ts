@@ -1,0 +1,61 @@
+/**
+ * The macro one-vs-rest ROC AUC of a resample of the test rows without sorting again. A resample
+ * holds rows of the full test set, each some number of times, in the order of their scores there:
+ * so each class's rows are sorted once, and the AUC of a resample is the Mann–Whitney count over that
+ * order with every row weighted by how often the resample drew it (ties count half, as average
+ * ranks do: the same AUC as rocAuc on the resample's rows). A resample then costs one pass per
+ * class, where sorting it took the 26 classes × 4,000 rows × 200 resamples of a letter test set
+ * seconds.
+ */
+export class ResampledMacroAuc {
+  /** Per class, the test rows in increasing order of that class's score, and where each tie group ends. */
+  private readonly orders: { order: Int32Array; groupEnds: Int32Array }[] = [];
+
+  constructor(private readonly y: Int32Array, proba: Float64Array, private readonly k: number) {
+    const n = y.length;
+    for (let c = 0; c < k; c++) {
+      const order = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => proba[a * k + c]! - proba[b * k + c]!);
+      const ends: number[] = [];
+      for (let j = 1; j <= n; j++) {
+        if (j === n || proba[order[j]! * k + c] !== proba[order[j - 1]! * k + c]) ends.push(j);
+      }
+      this.orders.push({ order, groupEnds: Int32Array.from(ends) });
+    }
+  }
+
+  /**
+   * The mean over classes of the AUC of the class's score for telling its rows from the others,
+   * `weights[i]` the times row i was drawn; classes without drawn rows on both sides are left out
+   * (as rocAucOf leaves out a class absent from the rows). NaN when no class has both.
+   */
+  macro(weights: ArrayLike<number>): number {
+    let sum = 0;
+    let classes = 0;
+    for (let c = 0; c < this.k; c++) {
+      const { order, groupEnds } = this.orders[c]!;
+      let negativesBelow = 0;
+      let positives = 0;
+      let pairs = 0;
+      let start = 0;
+      for (const end of groupEnds) {
+        let p = 0;
+        let q = 0;
+        for (let j = start; j < end; j++) {
+          const row = order[j]!;
+          const w = weights[row]!;
+          if (this.y[row] === c) p += w;
+          else q += w;
+        }
+        pairs += p * (negativesBelow + q / 2);
+        negativesBelow += q;
+        positives += p;
+        start = end;
+      }
+      if (positives > 0 && negativesBelow > 0) {
+        sum += pairs / (positives * negativesBelow);
+        classes++;
+      }
+    }
+    return classes > 0 ? sum / classes : NaN;
+  }
+}
