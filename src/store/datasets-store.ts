@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from './db.js';
-import type { StoredColumn } from './schema.js';
+import type { Message, StoredColumn } from './schema.js';
 import type { Page, PageOf } from './paging.js';
 import type { ViewRecord } from './views-store.js';
 import { RETIRED_GRACE_MS } from './dataset-rows-store.js';
@@ -24,6 +24,8 @@ export interface DatasetRecord {
   viewCalendarAhead?: boolean;
   /** Texts that mean "no value" in its cells (domain/missing-values.ts); empty when none were set. */
   missingValues: string[];
+  /** What the latest upload that sent rows said about them (empty from `list`, which does not read them). */
+  uploadMessages: Message[];
   /** Set by `list` when it left the columns out (`columns` is then empty): how many there are. */
   columnsOmitted?: { count: number };
 }
@@ -131,6 +133,8 @@ export class DatasetsStore {
     columns: Record<string, StoredColumn>; identityKind: IdentityKind; identityColumn: string | null;
     /** undefined: unchanged. */
     missingValues?: string[];
+    /** The upload's messages, replacing those stored; undefined: unchanged. */
+    uploadMessages?: Message[];
   }): Promise<DatasetRecord> {
     return this.db.tx(async (tx) => {
       const [held] = await tx.query(`SELECT id FROM datasets WHERE id = $1 AND writer = $2 FOR UPDATE`, [id, writer]);
@@ -146,11 +150,12 @@ export class DatasetsStore {
          WHERE id = $1`, [p.segment, p.rowCount, p.dataBytes, id]);
       const [r] = await tx.query<DatasetRow>(
         `UPDATE datasets SET columns = $2, identity_kind = $3, identity_column = $4, published = true, writer = NULL, writer_expires_at = NULL,
-           missing_values = COALESCE($5::jsonb, missing_values),
+           missing_values = COALESCE($5::jsonb, missing_values), upload_messages = COALESCE($6::jsonb, upload_messages),
            row_count = (SELECT COALESCE(sum(row_count), 0) FROM dataset_segments WHERE dataset_id = $1 AND state = 'live'),
            data_bytes = (SELECT COALESCE(sum(data_bytes), 0) FROM dataset_segments WHERE dataset_id = $1 AND state = 'live'),
            updated_at = now()
-         WHERE id = $1 RETURNING *`, [id, JSON.stringify(p.columns), p.identityKind, p.identityColumn, p.missingValues === undefined ? null : JSON.stringify(p.missingValues)]);
+         WHERE id = $1 RETURNING *`, [id, JSON.stringify(p.columns), p.identityKind, p.identityColumn, p.missingValues === undefined ? null : JSON.stringify(p.missingValues),
+           p.uploadMessages === undefined ? null : JSON.stringify(p.uploadMessages)]);
       return toRecord(r!);
     });
   }
@@ -179,10 +184,11 @@ type DatasetRow = Parameters<typeof toRecord>[0] & { published: boolean };
 function toRecord(r: {
   id: number; account_id: string; name: string; columns: Record<string, StoredColumn>; identity_kind: IdentityKind;
   identity_column: string | null; row_count: number; data_bytes: number; created_at: Date; updated_at: Date; missing_values?: string[] | null;
+  upload_messages?: Message[] | null;
 }): DatasetRecord {
   return {
     id: Number(r.id), accountId: r.account_id, name: r.name, columns: r.columns, identityKind: r.identity_kind,
     identityColumn: r.identity_column, rowCount: Number(r.row_count), dataBytes: Number(r.data_bytes), createdAt: r.created_at, updatedAt: r.updated_at,
-    missingValues: r.missing_values ?? [],
+    missingValues: r.missing_values ?? [], uploadMessages: r.upload_messages ?? [],
   };
 }

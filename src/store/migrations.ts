@@ -381,4 +381,11 @@ CREATE INDEX vocabularies_account ON vocabularies(account_id, created_at);
     // written into them, so markers set later apply to every row.
     sql: `ALTER TABLE datasets ADD COLUMN missing_values jsonb NOT NULL DEFAULT '[]';`,
   },
+  {
+    version: 11,
+    name: "datasets: the messages of the latest upload that sent rows",
+    // Kept so GET /v1/data/<name> says them to whoever comes back later: a later upload with rows
+    // replaces them (they say how that upload's rows were read), a change of metadata only keeps them.
+    sql: `ALTER TABLE datasets ADD COLUMN upload_messages jsonb NOT NULL DEFAULT '[]';`,
+  },
 ];

@@ -65,6 +65,8 @@ export interface DatasetsTable {
   writer_expires_at: Timestamp | null;
   /** Texts that mean "no value" in this data set's cells (domain/missing-values.ts). */
   missing_values: JSONColumnType<string[], string | undefined, string>;
+  /** The messages of the latest upload that sent rows (ingest.ts), said again by GET /v1/data/<name>. */
+  upload_messages: JSONColumnType<Message[], string | undefined, string>;
 }
 
 export interface DatasetSegmentsTable {

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { once } from 'node:events';
 import { backends } from '../support/backends.js';
-import { eventually, startTestServer, type TestServer } from '../support/server.js';
+import { eventually, finishedImport, startTestServer, type TestServer } from '../support/server.js';
 
 /** A loopback file server: /data.csv, /data.csv.gz, /data.json, /missing (404). */
 async function fileServer(): Promise<{ url: string; server: Server }> {
@@ -46,13 +46,6 @@ async function serveBomb(res: import('node:http').ServerResponse): Promise<void>
   res.end();
 }
 
-async function finished(s: TestServer, id: string) {
-  return eventually(async () => {
-    const r = await s.call('GET', `/v1/imports/${id}`);
-    return r.json.status === 'completed' || r.json.status === 'failed' ? r : undefined;
-  });
-}
-
 for (const backend of await backends()) {
   describe(`URL imports (${backend})`, () => {
     let files: { url: string; server: Server };
@@ -71,7 +64,7 @@ for (const backend of await backends()) {
       assert.equal(r.json.status, 'requested');
       assert.equal(r.headers.get('nexosis-import-status'), 'Requested');
       assert.deepEqual(r.json.parameters, { url: `${files.url}/data.csv` });
-      const done = await finished(allowed, r.json.importId);
+      const done = await finishedImport(allowed, r.json.importId);
       assert.equal(done.json.status, 'completed', JSON.stringify(done.json.messages));
       assert.deepEqual(done.json.statusHistory.map((h: any) => h.status), ['requested', 'started', 'completed']);
       const data = await allowed.call('GET', '/v1/data/imported');
@@ -81,20 +74,20 @@ for (const backend of await backends()) {
 
     it('imports gzip CSV and JSON in the upload format', async () => {
       const gz = await allowed.call('POST', '/v1/imports/url', { json: { dataSetName: 'gz', url: `${files.url}/data.csv.gz` } });
-      assert.equal((await finished(allowed, gz.json.importId)).json.status, 'completed');
+      assert.equal((await finishedImport(allowed, gz.json.importId)).json.status, 'completed');
       assert.equal((await allowed.call('GET', '/v1/data/gz')).json.totalCount, 3);
       const js = await allowed.call('POST', '/v1/imports/url', { json: { dataSetName: 'js', url: `${files.url}/data.json` } });
-      assert.equal((await finished(allowed, js.json.importId)).json.status, 'completed');
+      assert.equal((await finishedImport(allowed, js.json.importId)).json.status, 'completed');
       assert.equal((await allowed.call('GET', '/v1/data/js')).json.columns.k.role, 'key');
     });
 
     it('a failed import says why and leaves the data set as it was', async () => {
       const missing = await allowed.call('POST', '/v1/imports/url', { json: { dataSetName: 'imported', url: `${files.url}/missing` } });
-      const m = await finished(allowed, missing.json.importId);
+      const m = await finishedImport(allowed, missing.json.importId);
       assert.equal(m.json.status, 'failed');
       assert.match(m.json.messages.at(-1).message, /404/);
       const bad = await allowed.call('POST', '/v1/imports/url', { json: { dataSetName: 'imported', url: `${files.url}/bad.csv` } });
-      assert.equal((await finished(allowed, bad.json.importId)).json.status, 'failed');
+      assert.equal((await finishedImport(allowed, bad.json.importId)).json.status, 'failed');
       assert.equal((await allowed.call('GET', '/v1/data/imported')).json.totalCount, 3);
     });
 
@@ -104,7 +97,7 @@ for (const backend of await backends()) {
         bomb.cut = false;
         const r = await small.call('POST', '/v1/imports/url', { json: { dataSetName: 'bomb', url: `${files.url}/bomb.csv.gz` } });
         assert.equal(r.status, 200, r.text);
-        const done = await finished(small, r.json.importId);
+        const done = await finishedImport(small, r.json.importId);
         assert.equal(done.json.status, 'failed');
         assert.match(done.json.messages.at(-1).message, /limit of 2000000 bytes/);
         assert.equal((await small.call('GET', '/v1/data/bomb')).status, 404);
@@ -132,7 +125,7 @@ for (const backend of await backends()) {
       const r = await allowed.call('POST', '/v1/imports/url', { json: { dataSetName: 'private', url: withPassword } });
       assert.equal(r.status, 200, r.text);
       assert.equal(r.json.parameters.url, files.url.replace('http://', 'http://bob:redacted@') + '/private.csv');
-      const done = await finished(allowed, r.json.importId);
+      const done = await finishedImport(allowed, r.json.importId);
       assert.equal(done.json.status, 'completed', JSON.stringify(done.json.messages));
       const listed = await allowed.call('GET', '/v1/imports?dataSetName=private');
       for (const answer of [r.text, done.text, listed.text]) assert.doesNotMatch(answer, /S3cret/, 'the password is never echoed');

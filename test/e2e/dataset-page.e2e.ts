@@ -3,7 +3,8 @@
  * server: what a newcomer checks after an upload before starting a session. Each column's statistics
  * (type, role, counts, spread, most frequent values), a histogram per numeric column and the most
  * frequent categories of a table, a line over time of a time series (the first 5,000 rows of a long
- * one, said so), and a table of sixty columns that fits a phone. Screenshots go to test-results/e2e/.
+ * one, said so), what the latest upload said about the file (kept with the data set, so shown on
+ * any later visit), and a table of sixty columns that fits a phone. Screenshots go to test-results/e2e/.
  *
  * Run with `npm run test:e2e`, or alone: `node --test dist/test/e2e/dataset-page.e2e.js` after a build.
  */
@@ -138,6 +139,19 @@ describe(`data set page in Chromium (${BACKEND})`, () => {
     assert.match(first, /^sales over day: 5000 points from 2000-01-01 to 2013-09-08/);
     await page.getByLabel('Column drawn').selectOption('weekday');
     assert.equal(await assertChartDrawn('chart-over-time'), 'weekday over day: 5000 points from 2000-01-01 to 2013-09-08, values 0 to 6');
+  });
+
+  it('shows what the latest upload said whenever the page is opened, not only straight after the upload', async () => {
+    const path = join(scratch, 'uk-sales.csv');
+    writeFileSync(path, 'day,sales\n12/01/2017,3\n13/01/2017,5\n14/01/2017,4\n');
+    await upload(path, 'uksales');
+    const dayFirst = () => page.getByTestId('upload-warnings').getByText(/Column 'day' holds dates written day first/);
+    await dayFirst().waitFor();
+    // Coming back later: a fresh load of the page, with nothing carried over from the upload form.
+    await page.goto('/data');
+    await page.goto('/data/uksales');
+    await page.getByTestId('column-stats').waitFor();
+    await dayFirst().waitFor({ timeout: 10_000 });
   });
 
   it('keeps sixty columns readable: the table scrolls in its box, a phone\'s page does not scroll sideways', async () => {

@@ -71,6 +71,14 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
   }
 }
 
+/** Polls an import until it completes or fails and returns the answer. */
+export async function finishedImport(s: TestServer, id: string): Promise<TestResponse> {
+  return eventually(async () => {
+    const r = await s.call('GET', `/v1/imports/${id}`);
+    return r.json.status === 'completed' || r.json.status === 'failed' ? r : undefined;
+  });
+}
+
 /** Polls a session until it completes or fails and returns its body (for tests that expect either). */
 export async function finishedSession(s: TestServer, id: string, timeoutMs = 120_000): Promise<any> {
   return eventually(async () => {

@@ -10,7 +10,7 @@ export interface DataSetSummary {
   rowCount: number; columnCount: number; dateCreated: string; lastModified: string;
   /** The data set's own markers for a missing value, when it has any. */
   missingValues?: string[];
-  /** What the upload's reading of the values wants the sender to know (PUT answers). */
+  /** What the upload's reading of the values wants the sender to know: a PUT's answer, and on GET /v1/data/<name> the latest upload's. */
   messages?: { severity: string; message: string }[];
 }
 export interface DataSetPage extends DataSetSummary, Paged { data: Record<string, string>[] }

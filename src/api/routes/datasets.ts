@@ -22,7 +22,8 @@ import { NotFoundError, ValidationError } from '../../service/errors.js';
 
 const DATASET_SORTS: DatasetSort[] = ['dataSetName', 'dataSetSize', 'rowCount', 'dateCreated', 'lastModified'];
 
-export function datasetSummary(req: FastifyRequest, d: DatasetRecord) {
+/** `messages`: what to say of the data set, by default what its latest upload said (a list page reads none). */
+export function datasetSummary(req: FastifyRequest, d: DatasetRecord, messages: Message[] = d.uploadMessages) {
   const href = `${baseUrl(req)}/data/${encodeURIComponent(d.name)}`;
   return {
     dataSetName: d.name,
@@ -35,7 +36,7 @@ export function datasetSummary(req: FastifyRequest, d: DatasetRecord) {
     lastModified: isoOffset(d.updatedAt),
     // The data set's own markers for a missing value, when it has any (dashboard-era missingValues).
     ...(d.missingValues.length ? { missingValues: d.missingValues } : {}),
-    messages: (d.columnsOmitted ? [{ severity: 'informational', message: `The ${d.columnsOmitted.count} columns of ${d.name} are left out of this list, whose page holds too many columns; GET ${href} has them.` }] : []) as Message[],
+    messages: [...(d.columnsOmitted ? [{ severity: 'informational', message: `The ${d.columnsOmitted.count} columns of ${d.name} are left out of this list, whose page holds too many columns; GET ${href} has them.` }] : []), ...messages],
     links: [{ rel: 'data', href }, { rel: 'self', href }],
   };
 }
@@ -78,8 +79,8 @@ export function registerDatasetRoutes(app: FastifyInstance, services: Services, 
     }
     if (timestampColumn) upload.columns = { ...upload.columns, [timestampColumn]: { ...upload.columns[timestampColumn], role: 'timestamp', dataType: 'date' } };
     const result = await datasets.put(req.accountId, name, { ...upload, missingValues });
-    const summary = datasetSummary(req, result.dataset);
-    summary.messages.push(...result.messages);
+    // This request's messages: the stored ones are the same after an upload, and a metadata-only PUT says its own.
+    const summary = datasetSummary(req, result.dataset, result.messages);
     // 201 + Location for every successful PUT, new or not, as the original answered (the JavaScript
     // client's own suite re-PUTs an existing data set and expects 201); result.created is not exposed.
     reply.code(201).header('location', summary.links[0]!.href);

@@ -38,6 +38,7 @@ import type { TrainedModel } from '../../ml/estimator.js';
 import { explanationWork } from '../../ml/explain/explanation.js';
 import { meanAbsoluteContributions } from '../../service/models/record-explanations.js';
 import { PhaseClock } from './phase-clock.js';
+import { balanceTradeMessage } from './balance-trade.js';
 import { contestTimeOrder, splitRows, timeSplitMessage, type TimeOrder } from './session-split.js';
 import { rowNumberColumns } from '../../ml/row-number-columns.js';
 import { CalibratedModel } from '../../ml/calibration/calibrated-model.js';
@@ -164,6 +165,8 @@ async function fitSupervised(input: ModelComputeInput): Promise<ModelComputeOutp
     if (fewTestRows) messages.push({ severity: 'warning', message: fewTestRows });
     const m = classificationMetrics(yIdx, predictions, k, { decisions: predicted });
     metrics = { ...m, brierScore: brierScore(yIdx, predictions, k), expectedCalibrationError: expectedCalibrationError(yIdx, predictions, k) };
+    const balanceTrade = input.balance ? balanceTradeMessage({ yTest: yIdx, proba: predictions, balanced: m, classes: task.classes, yTrain }) : undefined;
+    if (balanceTrade) messages.push(balanceTrade);
     extra.calibration = {
       method: uncertainty.calibration!.calibrator.method,
       crossValidatedLogLoss: uncertainty.calibration!.cvLogLoss,

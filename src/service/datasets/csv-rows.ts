@@ -3,6 +3,7 @@ import { TooLargeError, ValidationError } from '../errors.js';
 import { CsvParser, CsvSyntaxError, MAX_LINE_CHARS } from './csv-parser.js';
 import { decodeWindows1252 } from './windows-1252.js';
 import { checkColumns, type ColumnLimits } from './column-limits.js';
+import { refuseBinaryFiles } from './binary-files.js';
 import { PointGroups, readDecimalCommaLocale, sniffLayout, type CsvDialect, type CsvEncoding, type CsvLayout } from './csv-dialect.js';
 
 /** Rows of a CSV upload in header order, values as sent ('' for an empty cell) but for decimal commas (see readDecimalCommaLocale). */
@@ -21,7 +22,8 @@ const DATA_LIKE = /^[\d\s.:/+-]+$/;
 /**
  * Streams CSV into positional row batches without holding the body. The header line names the
  * columns (a first line of only numbers/dates is data, and the columns are named column1..N);
- * a malformed line (ragged, unclosed quote) is a 400 naming the line.
+ * a malformed line (ragged, unclosed quote) is a 400 naming the line, a file that starts like a
+ * spreadsheet, image or archive a 400 saying so (binary-files.ts).
  */
 export async function* csvRowBatches(input: Readable, opts: { maxBytes: number; batchRows?: number; columns?: ColumnLimits & { known?: readonly string[] } }): AsyncGenerator<CsvRowBatch> {
   const batchRows = opts.batchRows ?? CSV_BATCH_ROWS;
@@ -100,7 +102,7 @@ export async function* csvRowBatches(input: Readable, opts: { maxBytes: number; 
     return { header: header!, rows, dialect: { ...layout, encoding, ambiguousPoints: pointGroups.ambiguous(header!) } };
   };
   try {
-    for await (const chunk of input as AsyncIterable<Buffer>) {
+    for await (const chunk of refuseBinaryFiles(input as AsyncIterable<Buffer>)) {
       bytes += chunk.length;
       if (bytes > opts.maxBytes) {
         const tooLarge = new TooLargeError(`The CSV upload is larger than the limit of ${opts.maxBytes} bytes`, { limitBytes: opts.maxBytes });

@@ -42,7 +42,11 @@ export interface IngestResult {
   created: boolean;
   dataset: DatasetRecord;
   rowsReceived: number;
-  /** What the upload's reading of the values wants the sender to know (dates written day first). */
+  /**
+   * What the upload's reading of the values wants the sender to know (dates written day first). An
+   * upload that sent rows keeps them on the data set, replacing the previous upload's: they say how
+   * these rows were read, and an earlier upload's counts (rows dropped, columns left out) would mislead.
+   */
   messages: Message[];
 }
 
@@ -144,16 +148,16 @@ async function write(db: Db, writer: DatasetWriter, req: IngestRequest): Promise
   const meta = { columns, identityKind: finalIdentity.kind, identityColumn, missingValues: req.missingValues };
   writer.check();
   if (segment === undefined) {
-    // Metadata only: no rows change.
+    // Metadata only: no rows change, and the messages of the upload that sent them stay theirs.
     const record = await datasets.publish(dataset.id, writer.id, { ...meta, segment: undefined, mode: 'append', rowCount: 0, dataBytes: 0 });
     return { created, rowsReceived, dataset: record, messages };
   }
   if (staged) {
     // The new version of the data set: its current rows, with the upload merged in by identity.
     const built = await copyOrMerge(db.bulk(), writer, { dataset: dataset.id, into: await rowsStore.createSegment(dataset.id, writer.id), mergeStaged: segment });
-    const record = await datasets.publish(dataset.id, writer.id, { ...meta, segment: built.segment, mode: 'replace', rowCount: built.rowCount, dataBytes: built.dataBytes });
-    if (built.rowCount >= ANALYZE_ROWS) await rowsStore.analyze();
     messages.push(...repeatedIdentityMessages(identity, rowsReceived, built.identitiesMerged));
+    const record = await datasets.publish(dataset.id, writer.id, { ...meta, uploadMessages: messages, segment: built.segment, mode: 'replace', rowCount: built.rowCount, dataBytes: built.dataBytes });
+    if (built.rowCount >= ANALYZE_ROWS) await rowsStore.analyze();
     return { created, rowsReceived, dataset: record, messages };
   }
   if (!identity && finalIdentity.kind === 'timestamp') {
@@ -161,7 +165,7 @@ async function write(db: Db, writer: DatasetWriter, req: IngestRequest): Promise
     // Keys are never inferred, so a key identity was always known before the rows were read.
     await rowsStore.setIdentities(segment, finalIdentity.column, parseDate);
   }
-  const record = await datasets.publish(dataset.id, writer.id, { ...meta, segment, mode: 'append', rowCount: rowsReceived, dataBytes });
+  const record = await datasets.publish(dataset.id, writer.id, { ...meta, uploadMessages: messages, segment, mode: 'append', rowCount: rowsReceived, dataBytes });
   return { created, rowsReceived, dataset: record, messages };
 }
 

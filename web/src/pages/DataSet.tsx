@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, get } from '../api';
 import { ConfirmButton, ErrorNote, Field, Note, Pager, RecordTable, usePageTitle, Warnings } from '../components/ui';
@@ -20,7 +20,6 @@ export function DataSetPage() {
   const { name = '' } = useParams();
   usePageTitle(name);
   const navigate = useNavigate();
-  const location = useLocation();
   const queryClient = useQueryClient();
   const [page, setPage] = useState(0);
   const pageSize = 20;
@@ -42,8 +41,8 @@ export function DataSetPage() {
   });
   const d = data.data;
   const q = `dataSet=${encodeURIComponent(name)}`;
-  // Set by the upload form: what the server said about the file just sent.
-  const uploadMessages = (location.state as { uploadMessages?: { severity: string; message: string }[] } | null)?.uploadMessages ?? [];
+  // What the server said about the rows of the latest upload, kept with the data set: shown whenever the page opens.
+  const uploadMessages = d?.messages ?? [];
   const uploadNotes = uploadMessages.filter((m) => m.severity === 'informational');
 
   return (

@@ -69,8 +69,8 @@ function UploadCard() {
     try {
       const ds = await job.promise;
       await queryClient.invalidateQueries({ queryKey: ['data'] });
-      // The upload's notes (a column of day-first dates, empty columns left out) go to the page it opens.
-      navigate(`/data/${encodeURIComponent(ds.dataSetName)}`, { state: { uploadMessages: ds.messages ?? [] } });
+      // The data set's page shows the upload's notes (a column of day-first dates, empty columns left out): they are kept with it.
+      navigate(`/data/${encodeURIComponent(ds.dataSetName)}`);
     } catch (err) {
       setError(err);
       setPhase('idle');
