@@ -24,6 +24,41 @@ export class ResampledMacroAuc {
   }
 
   /**
+   * Each row's share of the AUC's shortfall from 1: the pairs it is misranked in (a class's row scored
+   * below a row of the other classes, ties half), over that class's pairs, summed over the classes.
+   * The terms sum to twice the classes' total shortfall, each pair counted at both its rows.
+   */
+  shortfallTerms(): Float64Array {
+    const n = this.y.length;
+    const terms = new Float64Array(n);
+    for (let c = 0; c < this.k; c++) {
+      const { order, groupEnds } = this.orders[c]!;
+      let positives = 0;
+      for (let i = 0; i < n; i++) if (this.y[i] === c) positives++;
+      const negatives = n - positives;
+      if (positives === 0 || negatives === 0) continue;
+      const pairs = positives * negatives;
+      let positivesBelow = 0;
+      let negativesBelow = 0;
+      let start = 0;
+      for (const end of groupEnds) {
+        let p = 0;
+        for (let j = start; j < end; j++) if (this.y[order[j]!] === c) p++;
+        const q = end - start - p;
+        for (let j = start; j < end; j++) {
+          const row = order[j]!;
+          // A row of class c is misranked against the others scored above it; another row against class c's rows below it.
+          terms[row] += (this.y[row] === c ? negatives - negativesBelow - q + q / 2 : positivesBelow + p / 2) / pairs;
+        }
+        positivesBelow += p;
+        negativesBelow += q;
+        start = end;
+      }
+    }
+    return terms;
+  }
+
+  /**
    * The mean over classes of the AUC of the class's score for telling its rows from the others,
    * `weights[i]` the times row i was drawn; classes without drawn rows on both sides are left out
    * (as rocAucOf leaves out a class absent from the rows). NaN when no class has both.
