@@ -18,6 +18,7 @@ import { targetGapsMessages } from './target-gaps.js';
 import { partialEdgesMessages } from './partial-edges.js';
 import { seriesMissingCodeMessages } from './series-missing-codes.js';
 import { forecastSpanMessages } from './forecast-span.js';
+import { farValueMessages } from './far-values.js';
 
 /** Quantile levels every forecast offers (`availablePredictionIntervals`, `?predictionInterval=`). */
 export const PREDICTION_LEVELS = [0.05, 0.1, 0.2, 0.5, 0.8, 0.9, 0.95];
@@ -87,6 +88,7 @@ export const runForecastSession: SessionRunner = async (s, ctx) => {
     algorithm: { name: out.method, description: 'Chosen per series by backtest on its last periods', key: out.method },
     messages: [
       ...codes,
+      ...farValueMessages(out.farValues, series.target.name, s.datasetName),
       ...holdoutMessages(out.holdout, series.interval),
       ...forecastSpanMessages(out.span, out.holdout, series.interval),
       ...targetGapsMessages(out.targetGaps, series.target.name, series.interval),
