@@ -10,6 +10,7 @@ import { errors, pagingQuery, str } from './schema-parts.js';
 import { sendCreatedSession, sessionBody, sessionIdParam, statusHeaders } from './sessions.js';
 import { NotFoundError } from '../../service/errors.js';
 import { sendRowsCsv, wantsCsv } from './datasets.js';
+import { offersOutliers } from '../result-links.js';
 
 const tags = ['sessions'];
 
@@ -74,7 +75,7 @@ export function registerTimeseriesSessionRoutes(app: FastifyInstance, services: 
     p.check();
     const id = sessionIdParam(req);
     const { session, results } = await services.sessions.results(req.accountId, id);
-    if (session.type !== 'forecast') {
+    if (!offersOutliers(session)) {
       throw new NotFoundError('outliers', id, `Session ${id} is ${session.type === 'impact' ? 'an' : 'a'} ${session.type} session: outliers exist only for forecast sessions`);
     }
     reply.headers(statusHeaders(session));
