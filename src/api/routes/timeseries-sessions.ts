@@ -42,7 +42,7 @@ export function registerTimeseriesSessionRoutes(app: FastifyInstance, services: 
   app.post('/v1/sessions/forecast', {
     schema: {
       tags, summary: 'Forecast a numeric column of a time-series data set from startDate to endDate',
-      description: 'Results: one row per period (timestamp column and forecast); ?predictionInterval= gives the quantile series of that level; /results/outliers lists the target\'s outliers and the values a smoothed series would give them (the forecast is fitted on the values as recorded).',
+      description: 'Results: one row per period (timestamp column and forecast); ?predictionInterval= gives the quantile series of that level; /results/outliers lists the target\'s outliers and the values a smoothed series would give them (the forecast is fitted on the values as recorded, but for a value far outside the rest of the series — a typo — which is fitted as its smoothed value, with a warning in messages).',
       querystring: { type: 'object', properties: { ...seriesParams, startDate: str('First period to forecast (on or before the last date in the data set)'), endDate: str('Last period to forecast') } },
       response: errors,
     },

@@ -22,7 +22,7 @@ export interface ForecastComputeOutput {
   data: ResultRow[];
   /** Rows of the quantile series, by level as String(level). */
   intervals: Record<string, ResultRow[]>;
-  /** Target outliers and the values a smoothed series would give them (the fit uses the recorded values): timestamp, <target>:actual, <target>:smooth. */
+  /** Target outliers and the values a smoothed series would give them (the fit uses the recorded values but for `farValues`): timestamp, <target>:actual, <target>:smooth. */
   outliers: ResultRow[];
   /** Values far outside the rest of the training series (a typo?), and whether the fit replaced them (far-values.ts). */
   farValues: FarValue[];
