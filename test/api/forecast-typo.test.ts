@@ -22,13 +22,15 @@ for (const backend of await backends()) {
     });
     after(async () => { await s.close(); });
 
-    async function forecastOf(dataset: string): Promise<{ values: number[]; messages: { severity: string; message: string }[] }> {
+    async function forecastOf(dataset: string): Promise<{ values: number[]; messages: { severity: string; message: string }[]; properties: string[] }> {
       const r = await s.call('POST', '/v1/sessions/forecast', { json: { dataSourceName: dataset, targetColumn: 'value', startDate: '2008-07-01', endDate: '2009-06-01', resultInterval: 'month' } });
       assert.equal(r.status, 200, r.text);
       const { messages } = await completedSession(s, r.json.sessionId);
       const results = await s.call('GET', `/v1/sessions/${r.json.sessionId}/results`);
       assert.equal(results.status, 200, results.text);
-      return { values: results.json.data.map((row: { value: string }) => Number(row.value)), messages };
+      const contest = await s.call('GET', `/v1/sessions/${r.json.sessionId}/contest`);
+      assert.equal(contest.status, 200, contest.text);
+      return { values: results.json.data.map((row: { value: string }) => Number(row.value)), messages, properties: contest.json.champion.dataSourceProperties };
     }
 
     it('999 in January 2000 is fitted as the month the series gives, so the seasonal forecast stays as the clean series\' one, and a warning says so', async () => {
@@ -42,10 +44,14 @@ for (const backend of await backends()) {
       assert.equal(said.length, 1, JSON.stringify(typo.messages));
       assert.match(said[0]!.message, /^The value 999 of value on 2000-01-01 lies far outside the rest of the series \(2\.8\d* to 29\.6\d*; .*the forecast was fitted with [\d.]+, what the series' trend and season give that period, in its place .*correct it in typo and run the session again/);
       assert.ok(!clean.messages.some((m) => /far outside/.test(m.message)), JSON.stringify(clean.messages));
+      // The contest says the champion was fitted on a smoothed series, as the original service's did.
+      assert.deepEqual(typo.properties, ['Aggregated', 'Imputed', 'Smoothed']);
+      assert.deepEqual(clean.properties, ['Aggregated', 'Imputed']);
     });
 
     it('999 as the last month is kept, since nothing after it tells a mistake from a new level, and the warning says the forecast follows it', async () => {
-      const { messages } = await forecastOf('lasttypo');
+      const { messages, properties } = await forecastOf('lasttypo');
+      assert.deepEqual(properties, ['Aggregated', 'Imputed']);
       const said = messages.filter((m) => /far outside/.test(m.message));
       assert.equal(said.length, 1, JSON.stringify(messages));
       assert.match(said[0]!.message, /^The value 999 of value on 2008-06-01 lies far outside .*the forecast was fitted on it as recorded and follows it .*correct it in lasttypo/);

@@ -84,7 +84,11 @@ export const runForecastSession: SessionRunner = async (s, ctx) => {
   const input: ForecastComputeInput = { ...series, startMs: start, endMs: end, levels: PREDICTION_LEVELS };
   const out = await ctx.compute.run<ForecastComputeOutput>('forecast', input, seriesBuffers(series));
   return {
-    results: pageResults(out.metrics, out.data, { intervals: out.intervals, outliers: out.outliers, holdoutPeriods: out.holdout, holdout: out.holdoutRows, savedModel: out.savedModel }),
+    results: pageResults(out.metrics, out.data, {
+      intervals: out.intervals, outliers: out.outliers, holdoutPeriods: out.holdout, holdout: out.holdoutRows, savedModel: out.savedModel,
+      // The contest's dataSourceProperties then say Smoothed, as the original service's did for a smoothed series.
+      ...(out.farValues.some((v) => v.replaced) ? { smoothed: true } : {}),
+    }),
     algorithm: { name: out.method, description: 'Chosen per series by backtest on its last periods', key: out.method },
     messages: [
       ...codes,
