@@ -84,7 +84,7 @@ function reshaped(o: Outcome, table: TailShapeTable | undefined): Outcome {
   if (!s) return o;
   const d: PredictiveDistribution = {
     chosen: { mean: Float64Array.from(s.mean), sd: Float64Array.from(s.sd), dof: s.dof ?? undefined },
-    method: o.method, candidates: [], floor: s.floor ?? -Infinity, calibrated: s.calibrated,
+    method: o.method, candidates: [], floor: s.floor ?? -Infinity, calibrated: s.calibrated, farOutliers: [],
   };
   const r = table ? bandedForecast(d, QUANTILE_LEVELS, table, s.m) : shapedForecast(d, QUANTILE_LEVELS);
   return { ...o, mean: Array.from(r.mean), bands: bandsOf(r) };

@@ -6,9 +6,9 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../../service/services.js';
-import type { SessionRecord, SessionResults } from '../../store/sessions-store.js';
+import type { SessionRecord } from '../../store/sessions-store.js';
 import type { ContestantView, ContestView } from '../../service/models/contest-view.js';
-import { isPlainObject } from '../../domain/lenient.js';
+import { contestOf } from '../session-contest.js';
 import { Params } from '../params.js';
 import { baseUrl, pagingFields, readPaging } from '../paging.js';
 import { errors, pagingQuery } from './schema-parts.js';
@@ -16,21 +16,6 @@ import { notApplicable, sessionBody, sessionIdParam, statusHeaders } from './ses
 
 const tags = ['sessions'];
 const pagedQuery = { querystring: { type: 'object', properties: { ...pagingQuery } } };
-
-/** The contest as stored, or for a forecast the chosen method scored on its holdout periods. */
-function contestOf(session: SessionRecord, results: SessionResults): ContestView | undefined {
-  if (isPlainObject(results.extra.contest)) return results.extra.contest as unknown as ContestView;
-  if (session.type !== 'forecast' || !session.algorithm) return undefined;
-  const algorithm = session.algorithm as unknown as ContestantView['algorithm'];
-  const metrics = Object.fromEntries(Object.entries(results.metrics).filter(([, v]) => typeof v === 'number' || v === 'NaN')) as ContestantView['metrics'];
-  const champion: ContestantView = {
-    id: algorithm.key || algorithm.name,
-    algorithm,
-    dataSourceProperties: results.extra.smoothed ? ['Aggregated', 'Imputed', 'Smoothed'] : ['Aggregated', 'Imputed'],
-    metrics,
-  };
-  return { championMetric: 'meanAbsoluteError', champion, contestants: [champion] };
-}
 
 export function registerContestRoutes(app: FastifyInstance, services: Services): void {
   async function contestFor(req: FastifyRequest) {

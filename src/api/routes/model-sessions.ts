@@ -6,7 +6,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MAX_CONTAMINATION } from '../../service/models/model-artifact.js';
 import type { Services } from '../../service/services.js';
-import type { SessionRecord, SessionResults } from '../../store/sessions-store.js';
 import { normalizeColumnMap } from '../../domain/columns.js';
 import { isPlainObject } from '../../domain/lenient.js';
 import { modelSessionDraft, type ModelSessionRequest } from '../../service/sessions/model-session-request.js';
@@ -17,6 +16,7 @@ import { baseUrl, pagingFields, readPaging } from '../paging.js';
 import { errors, pagingQuery } from './schema-parts.js';
 import { withMahalanobisDistances } from '../../service/sessions/mahalanobis-rows.js';
 import { sendRowsCsv, wantsCsv } from './datasets.js';
+import { RESULT_PARTS } from '../result-links.js';
 import { notApplicable, sendCreatedSession, sessionBody, sessionIdParam, statusHeaders } from './sessions.js';
 
 const tags = ['sessions'];
@@ -78,15 +78,15 @@ export function registerModelSessionRoutes(app: FastifyInstance, services: Servi
   });
 
   /** A completed session's results when `applies` holds for it, else 404 naming the sub-resource. */
-  async function resultsFor(req: FastifyRequest, what: string, applies: (s: SessionRecord, r: SessionResults) => boolean) {
+  async function resultsFor(req: FastifyRequest, what: keyof typeof RESULT_PARTS) {
     const id = sessionIdParam(req);
     const { session, results } = await sessions.results(req.accountId, id);
-    if (!results || !applies(session, results)) throw notApplicable(what, id);
+    if (!results || !RESULT_PARTS[what].offered(session, results)) throw notApplicable(what, id);
     return { session, results };
   }
 
   app.get('/v1/sessions/:id/results/confusionmatrix', { schema: { tags, summary: 'Confusion matrix of a classification session (rows = actual class)', response: errors } }, async (req, reply) => {
-    const { session, results } = await resultsFor(req, 'confusionMatrix', (_s, r) => Array.isArray(r.extra.confusionMatrix));
+    const { session, results } = await resultsFor(req, 'confusionMatrix');
     reply.headers(statusHeaders(session));
     return { ...sessionBody(req, session), classes: results.extra.classes, confusionMatrix: results.extra.confusionMatrix, pageNumber: 0, totalPages: 0, pageSize: 0, totalCount: 0 };
   });
@@ -95,7 +95,7 @@ export function registerModelSessionRoutes(app: FastifyInstance, services: Servi
     const p = Params.query(req);
     const page = readPaging(p);
     p.check();
-    const { session, results } = await resultsFor(req, 'classScores', (_s, r) => 'classScores' in r.parts);
+    const { session, results } = await resultsFor(req, 'classScores');
     const classes = results.extra.classes as string[];
     const target = session.targetColumn!;
     const [start, end] = [page.page * page.size, (page.page + 1) * page.size];
@@ -114,7 +114,7 @@ export function registerModelSessionRoutes(app: FastifyInstance, services: Servi
     const p = Params.query(req);
     const page = readPaging(p);
     p.check();
-    const { session, results } = await resultsFor(req, 'anomalyScores', (_s, r) => 'anomalyScores' in r.parts);
+    const { session, results } = await resultsFor(req, 'anomalyScores');
     const data = await results.rows('anomalyScores', page.page * page.size, (page.page + 1) * page.size);
     reply.headers(statusHeaders(session));
     if (wantsCsv(req)) return sendRowsCsv(reply, data);
@@ -125,7 +125,7 @@ export function registerModelSessionRoutes(app: FastifyInstance, services: Servi
     const p = Params.query(req);
     const page = readPaging(p);
     p.check();
-    const { session, results } = await resultsFor(req, 'featureImportance', (_s, r) => isPlainObject(r.extra.featureImportance));
+    const { session, results } = await resultsFor(req, 'featureImportance');
     const scores = Object.entries(results.extra.featureImportance as Record<string, number | null>)
       .map(([name, v]): [string, number | string] => [name, typeof v === 'number' && Number.isFinite(v) ? v : 'NaN'])
       .sort(([, a], [, b]) => (typeof b === 'number' ? b : -Infinity) - (typeof a === 'number' ? a : -Infinity));
@@ -147,7 +147,7 @@ export function registerModelSessionRoutes(app: FastifyInstance, services: Servi
     const p = Params.query(req);
     const page = readPaging(p);
     p.check();
-    const { session, results } = await resultsFor(req, 'mahalanobisDistances', (_s, r) => 'anomalyScores' in r.parts);
+    const { session, results } = await resultsFor(req, 'mahalanobisDistances');
     // The distances need every row's values (the covariance of all rows): the one result read whole.
     const rows = withMahalanobisDistances(await results.rows('anomalyScores', 0, results.parts.anomalyScores!));
     reply.headers(statusHeaders(session));

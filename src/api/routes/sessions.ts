@@ -9,7 +9,8 @@ import { baseUrl, pagingFields, readPaging } from '../paging.js';
 import { errors, pagingQuery, str } from './schema-parts.js';
 import { sendRowsCsv, wantsCsv } from './datasets.js';
 import { sendError } from '../error-handler.js';
-import { INTERVAL_PART_PREFIX, intervalPart } from '../../store/result-pages.js';
+import { intervalPart } from '../../store/result-pages.js';
+import { intervalLevels, resultLinks } from '../result-links.js';
 
 const tags = ['sessions'];
 const SESSION_SORTS: SessionSort[] = ['id', 'name', 'type', 'status', 'dataSourceName', 'requestedDate'];
@@ -120,8 +121,7 @@ export function registerSessionRoutes(app: FastifyInstance, services: Services):
     reply.headers(statusHeaders(session));
     let part = 'data';
     if (interval !== undefined && results) {
-      const levels = Object.keys(results.parts).filter((p) => p.startsWith(INTERVAL_PART_PREFIX)).map((p) => p.slice(INTERVAL_PART_PREFIX.length));
-      const key = levels.find((k) => Number(k) === Number(interval));
+      const key = intervalLevels(results).find((k) => Number(k) === Number(interval));
       if (key === undefined) {
         return sendError(reply, { statusCode: 400, message: 'Request is invalid', errorType: 'RequestValidation', errorDetails: { predictionInterval: [`'${interval}' is not one of the session's availablePredictionIntervals`] } });
       }
@@ -134,7 +134,8 @@ export function registerSessionRoutes(app: FastifyInstance, services: Services):
     const holdout = Array.isArray(results?.extra.holdout) ? { holdout: results.extra.holdout } : {};
     // Result-level figures beside the metrics (impact: the effects' intervals and their level).
     const fields = (results?.extra.resultFields ?? {}) as Record<string, unknown>;
-    return { ...sessionBody(req, session), metrics: results?.metrics ?? {}, ...holdout, ...fields, data: slice, ...pagingFields(req, page, total) };
+    const links = results ? resultLinks(baseUrl(req), session, results) : [];
+    return { ...sessionBody(req, session), metrics: results?.metrics ?? {}, ...holdout, ...fields, data: slice, ...pagingFields(req, page, total, links) };
   });
 }
 

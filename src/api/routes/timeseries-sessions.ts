@@ -10,6 +10,7 @@ import { errors, pagingQuery, str } from './schema-parts.js';
 import { sendCreatedSession, sessionBody, sessionIdParam, statusHeaders } from './sessions.js';
 import { NotFoundError } from '../../service/errors.js';
 import { sendRowsCsv, wantsCsv } from './datasets.js';
+import { offersOutliers } from '../result-links.js';
 
 const tags = ['sessions'];
 
@@ -41,7 +42,7 @@ export function registerTimeseriesSessionRoutes(app: FastifyInstance, services: 
   app.post('/v1/sessions/forecast', {
     schema: {
       tags, summary: 'Forecast a numeric column of a time-series data set from startDate to endDate',
-      description: 'Results: one row per period (timestamp column and forecast); ?predictionInterval= gives the quantile series of that level; /results/outliers lists the target\'s outliers and the values a smoothed series would give them (the forecast is fitted on the values as recorded).',
+      description: 'Results: one row per period (timestamp column and forecast); ?predictionInterval= gives the quantile series of that level; /results/outliers lists the target\'s outliers and the values a smoothed series would give them (the forecast is fitted on the values as recorded, but for a value far outside the rest of the series — a typo — which is fitted as its smoothed value, with a warning in messages).',
       querystring: { type: 'object', properties: { ...seriesParams, startDate: str('First period to forecast (on or before the last date in the data set)'), endDate: str('Last period to forecast') } },
       response: errors,
     },
@@ -74,7 +75,7 @@ export function registerTimeseriesSessionRoutes(app: FastifyInstance, services: 
     p.check();
     const id = sessionIdParam(req);
     const { session, results } = await services.sessions.results(req.accountId, id);
-    if (session.type !== 'forecast') {
+    if (!offersOutliers(session)) {
       throw new NotFoundError('outliers', id, `Session ${id} is ${session.type === 'impact' ? 'an' : 'a'} ${session.type} session: outliers exist only for forecast sessions`);
     }
     reply.headers(statusHeaders(session));

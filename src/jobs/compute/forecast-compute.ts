@@ -13,9 +13,12 @@
  * monthly, 21), 19.1 / 14.8 (tourism quarterly, 23), 23.1 / 20.1 (tourism monthly, 16), 25.2 / 16.9
  * (M3 yearly, 13), 33.1 / 23.9 (tourism yearly, 14), and its 90 % band covered 69–92 % of their
  * held-out points against 87–96 % overall: a short inner holdout picks the smoothed series by chance,
- * and a model fitted without the outliers believes the future has none.
+ * and a model fitted without the outliers believes the future has none. Only a value far outside the
+ * rest of the series (a typo: ml/timeseries/forecast/far-outliers.ts) is fitted as the value the series
+ * gives its period, in the holdout's fit (found on the data before the holdout) as in the final one;
+ * the session names it (`farValues`).
  */
-import { forecast, smoothOutliers, type ForecastOptions, type ForecastXreg } from '../../ml/timeseries/forecast/index.js';
+import { forecast, isFlagColumn, smoothOutliers, type ForecastOptions, type ForecastXreg } from '../../ml/timeseries/forecast/index.js';
 import { saveForecast } from '../../ml/timeseries/forecast/saved-forecast.js';
 import { mase } from '../../ml/timeseries/forecast/metrics.js';
 import { regressionMetrics } from '../../ml/metrics/regression.js';
@@ -77,6 +80,9 @@ export function compute(input: ForecastComputeInput): ForecastComputeOutput {
   const intervals = Object.fromEntries(Object.entries(f.quantiles).map(([level, q]) => [level, rows(q)]));
   return {
     metrics, data: rows(f.mean), intervals, outliers: targetOutliers(g, actual, features, input, g.firstTarget, recorded), method: f.method, holdout, holdoutRows,
+    farValues: f.farOutliers.filter((o) => Number.isFinite(recorded[o.index])).map((o) => ({
+      period: periodName(g, g.firstTarget + o.index), value: o.value, expected: o.expected, replaced: o.replaced, usualLow: o.usualLow, usualHigh: o.usualHigh,
+    })),
     savedModel: saveForecast(f, final.options), targetGaps: targetGaps(g, g.firstTarget, trainEnd, input.target.imputation, undefined, input.target.imputationDeclared),
     partialEdges: partialEdges(input, g, g.firstTarget, trainEnd),
     span: {
@@ -111,14 +117,10 @@ function targetOutliers(g: SeriesGrid, actual: Float64Array, features: Float64Ar
   const target = names.target.name;
   const outliers: ResultRow[] = [];
   found.indices.forEach((t, k) => {
-    if (features.some((f) => isFlag(f) && f[t] !== 0) || !Number.isFinite(recorded[t]) || g.targetFilled[offset + t]) return;
+    if (features.some((f) => isFlagColumn(f) && f[t] !== 0) || !Number.isFinite(recorded[t]) || g.targetFilled[offset + t]) return;
     outliers.push({ [names.timestampColumn]: periodLabel(g, offset + t), [`${target}:actual`]: String(actual[t]), [`${target}:smooth`]: String(found.values[k]!) });
   });
   return outliers;
-}
-
-function isFlag(values: Float64Array): boolean {
-  return values.every((v) => v === 0 || v === 1);
 }
 
 /** The session metrics of a holdout forecast (MASE scaled by the in-sample one-step naive error, compat-notes §6). */

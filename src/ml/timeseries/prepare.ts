@@ -4,7 +4,9 @@
  * filling empty periods with the column's imputation (compat-notes §6: aggregate first, then impute;
  * gaps get zeros by default).
  *
- * All calendar arithmetic is UTC. Weeks start on Monday 00:00 UTC (ISO 8601).
+ * All calendar arithmetic is UTC. Weeks start at 00:00 UTC on the data's own weekday when every
+ * observation falls on one (`weekStartOf`: a weekly series dated on Sundays continues on Sundays),
+ * else on Monday (ISO 8601).
  */
 import { parseLogicalCell } from '../../domain/cells.js';
 import { lowerMedian } from '../core/statistics.js';
@@ -24,18 +26,35 @@ export const TYPICAL_LENGTH_MS: Readonly<Record<Interval, number>> = {
 };
 /** Calendar intervals in months. */
 const MONTHS_IN = { month: 1, quarter: 3, year: 12 } as const;
-/** 1970-01-05 was a Monday: week starts are this epoch plus whole weeks. */
-const FIRST_MONDAY_MS = 4 * DAY_MS;
+/** The day weeks start on, as Date.getUTCDay numbers it: 0 Sunday, 1 Monday … 6 Saturday. */
+export type Weekday = number;
+export const MONDAY: Weekday = 1;
+/** 1970-01-04 was a Sunday: the weeks starting on weekday d start on this epoch plus d days plus whole weeks. */
+const FIRST_SUNDAY_MS = 3 * DAY_MS;
 
-/** Start (epoch ms, UTC) of the period containing `ms`. */
-export function periodStart(ms: number, interval: Interval): number {
+/** The weekday every finite time falls on (UTC), or Monday when they fall on several or there are none. */
+export function weekStartOf(times: ArrayLike<number>): Weekday {
+  let day: Weekday | undefined;
+  for (let i = 0; i < times.length; i++) {
+    if (!Number.isFinite(times[i])) continue;
+    const d = new Date(times[i]!).getUTCDay();
+    if (day === undefined) day = d;
+    else if (d !== day) return MONDAY;
+  }
+  return day ?? MONDAY;
+}
+
+/** Start (epoch ms, UTC) of the period containing `ms`; weeks start on `weekStart`. */
+export function periodStart(ms: number, interval: Interval, weekStart: Weekday = MONDAY): number {
   switch (interval) {
     case 'hour':
       return Math.floor(ms / HOUR_MS) * HOUR_MS;
     case 'day':
       return Math.floor(ms / DAY_MS) * DAY_MS;
-    case 'week':
-      return FIRST_MONDAY_MS + Math.floor((ms - FIRST_MONDAY_MS) / WEEK_MS) * WEEK_MS;
+    case 'week': {
+      const epoch = FIRST_SUNDAY_MS + weekStart * DAY_MS;
+      return epoch + Math.floor((ms - epoch) / WEEK_MS) * WEEK_MS;
+    }
     case 'month': {
       const d = new Date(ms);
       return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
@@ -80,10 +99,10 @@ function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
 }
 
-/** Signed number of period boundaries from the period of `a` to the period of `b`. */
-export function periodsBetween(a: number, b: number, interval: Interval): number {
-  const pa = periodStart(a, interval);
-  const pb = periodStart(b, interval);
+/** Signed number of period boundaries from the period of `a` to the period of `b` (weeks starting on `weekStart`). */
+export function periodsBetween(a: number, b: number, interval: Interval, weekStart: Weekday = MONDAY): number {
+  const pa = periodStart(a, interval, weekStart);
+  const pb = periodStart(b, interval, weekStart);
   switch (interval) {
     case 'hour':
       return Math.round((pb - pa) / HOUR_MS);
@@ -179,6 +198,7 @@ export function prepareSeries(
   timestamps: ArrayLike<number>,
   columns: readonly SeriesColumnInput[],
   interval: Interval,
+  weekStart: Weekday = MONDAY,
 ): PreparedSeries {
   for (const c of columns) {
     if (c.values.length !== timestamps.length) {
@@ -195,13 +215,13 @@ export function prepareSeries(
   }
   if (first === Infinity) return { interval, timestamps: new Float64Array(0), columns: columns.map(emptyColumn) };
 
-  const start = periodStart(first, interval);
-  const nPeriods = periodsBetween(start, last, interval) + 1;
+  const start = periodStart(first, interval, weekStart);
+  const nPeriods = periodsBetween(start, last, interval, weekStart) + 1;
   const grid = new Float64Array(nPeriods);
   for (let p = 0; p < nPeriods; p++) grid[p] = addPeriods(start, interval, p);
   const periodOfRow = new Int32Array(timestamps.length).fill(-1);
   for (let i = 0; i < timestamps.length; i++) {
-    if (Number.isFinite(timestamps[i])) periodOfRow[i] = periodsBetween(start, timestamps[i], interval);
+    if (Number.isFinite(timestamps[i])) periodOfRow[i] = periodsBetween(start, timestamps[i], interval, weekStart);
   }
   return { interval, timestamps: grid, columns: columns.map((c) => prepareColumn(c, periodOfRow, nPeriods)) };
 }

@@ -4,6 +4,7 @@ import type { SeriesInput } from './series-rows.js';
 import type { TargetGaps } from './target-gaps.js';
 import type { PartialEdge } from './partial-edges.js';
 import type { ForecastSpan } from './forecast-span.js';
+import type { FarValue } from './far-values.js';
 
 export interface ForecastComputeInput extends SeriesInput {
   /** First and last requested periods (epoch ms). */
@@ -21,8 +22,10 @@ export interface ForecastComputeOutput {
   data: ResultRow[];
   /** Rows of the quantile series, by level as String(level). */
   intervals: Record<string, ResultRow[]>;
-  /** Target outliers and the values a smoothed series would give them (the fit uses the recorded values): timestamp, <target>:actual, <target>:smooth. */
+  /** Target outliers and the values a smoothed series would give them (the fit uses the recorded values but for `farValues`): timestamp, <target>:actual, <target>:smooth. */
   outliers: ResultRow[];
+  /** Values far outside the rest of the training series (a typo?), and whether the fit replaced them (far-values.ts). */
+  farValues: FarValue[];
   method: string;
   /** Periods held out for the metrics (0 when the series is too short to spare any). */
   holdout: number;

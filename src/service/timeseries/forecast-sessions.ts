@@ -18,6 +18,7 @@ import { targetGapsMessages } from './target-gaps.js';
 import { partialEdgesMessages } from './partial-edges.js';
 import { seriesMissingCodeMessages } from './series-missing-codes.js';
 import { forecastSpanMessages } from './forecast-span.js';
+import { farValueMessages } from './far-values.js';
 
 /** Quantile levels every forecast offers (`availablePredictionIntervals`, `?predictionInterval=`). */
 export const PREDICTION_LEVELS = [0.05, 0.1, 0.2, 0.5, 0.8, 0.9, 0.95];
@@ -26,27 +27,27 @@ export const PREDICTION_LEVELS = [0.05, 0.1, 0.2, 0.5, 0.8, 0.9, 0.95];
 const MAX_HORIZON = 10_000;
 
 export async function createForecastSession(services: Services, accountId: string, r: SeriesSessionRequest): Promise<SessionRecord> {
-  const { dataset, cols, extent, interval, messages: intervalMessages } = await requestedSeries(services, accountId, r);
+  const { dataset, cols, extent, interval, messages: intervalMessages, weekStart } = await requestedSeries(services, accountId, r);
 
   // Without a start date the forecast continues right after the last observation, for one seasonal cycle.
-  const start = r.startMs ?? addPeriods(periodStart(extent.lastTarget, interval), interval, 1);
+  const start = r.startMs ?? addPeriods(periodStart(extent.lastTarget, interval, weekStart), interval, 1);
   const end = r.endMs ?? addPeriods(start, interval, Math.max(seasonalPeriods(interval).main, 2) - 1);
   if (start > end) throw invalidDateRange('Start Date must be before End Date', { startDate: [formatOffset(start)], endDate: [formatOffset(end)] });
   // A start after the period that follows the last observation is accepted: the forecast continues
   // from the data across the gap (as the existing gap test expects), with a message saying so.
-  const next = addPeriods(periodStart(extent.lastTarget, interval), interval, 1);
-  const gapPeriods = Math.max(0, periodsBetween(next, periodStart(start, interval), interval));
+  const next = addPeriods(periodStart(extent.lastTarget, interval, weekStart), interval, 1);
+  const gapPeriods = Math.max(0, periodsBetween(next, start, interval, weekStart));
   const messages = [...intervalMessages, ...(gapPeriods > 0 ? [{
     severity: 'warning' as const,
     message: `The forecast starts ${gapPeriods} ${interval}${gapPeriods === 1 ? '' : 's'} after the period following the last observation (${formatOffset(extent.lastTarget)}); the model continues from the last observation across the gap, and the periods before the start date are not reported.`,
   }] : [])];
-  if (periodsBetween(extent.firstTarget, start, interval) < 1) {
+  if (periodsBetween(extent.firstTarget, start, interval, weekStart) < 1) {
     throw invalidDateRange('Start Date must be after the first date in the data source', { startDate: [`there is no data before ${formatOffset(start)}`] });
   }
-  if (periodsBetween(extent.lastTarget, end, interval) > MAX_HORIZON) {
+  if (periodsBetween(extent.lastTarget, end, interval, weekStart) > MAX_HORIZON) {
     throw ValidationError.of('endDate', `a forecast covers at most ${MAX_HORIZON} periods after the last observation`);
   }
-  requireFeatureValues(cols.features, extent.lastFeature, end, interval, 'forecast period');
+  requireFeatureValues(cols.features, extent.lastFeature, end, interval, 'forecast period', weekStart);
 
   return services.sessions.create(accountId, {
     type: 'forecast', predictionDomain: 'forecast', datasetName: dataset.name, targetColumn: cols.target,
@@ -83,10 +84,15 @@ export const runForecastSession: SessionRunner = async (s, ctx) => {
   const input: ForecastComputeInput = { ...series, startMs: start, endMs: end, levels: PREDICTION_LEVELS };
   const out = await ctx.compute.run<ForecastComputeOutput>('forecast', input, seriesBuffers(series));
   return {
-    results: pageResults(out.metrics, out.data, { intervals: out.intervals, outliers: out.outliers, holdoutPeriods: out.holdout, holdout: out.holdoutRows, savedModel: out.savedModel }),
+    results: pageResults(out.metrics, out.data, {
+      intervals: out.intervals, outliers: out.outliers, holdoutPeriods: out.holdout, holdout: out.holdoutRows, savedModel: out.savedModel,
+      // The contest's dataSourceProperties then say Smoothed, as the original service's did for a smoothed series.
+      ...(out.farValues.some((v) => v.replaced) ? { smoothed: true } : {}),
+    }),
     algorithm: { name: out.method, description: 'Chosen per series by backtest on its last periods', key: out.method },
     messages: [
       ...codes,
+      ...farValueMessages(out.farValues, series.target.name, s.datasetName),
       ...holdoutMessages(out.holdout, series.interval),
       ...forecastSpanMessages(out.span, out.holdout, series.interval),
       ...targetGapsMessages(out.targetGaps, series.target.name, series.interval),

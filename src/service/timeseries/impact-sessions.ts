@@ -5,7 +5,7 @@
  */
 import { missingValuesField } from '../../domain/missing-values.js';
 import { formatOffset } from '../../domain/dates.js';
-import { addPeriods, periodsBetween, periodStart, type Interval } from '../../ml/timeseries/prepare.js';
+import { addPeriods, periodsBetween, periodStart, type Interval, type Weekday } from '../../ml/timeseries/prepare.js';
 import type { SessionRecord } from '../../store/sessions-store.js';
 import { pageResults } from '../../store/result-pages.js';
 import type { SessionRunner } from '../sessions/session-runner.js';
@@ -43,20 +43,20 @@ export async function createImpactSession(services: Services, accountId: string,
   const end = r.endMs!;
   if (start > end) throw invalidDateRange('Start Date must be before End Date', { startDate: [formatOffset(start)], endDate: [formatOffset(end)] });
 
-  const { dataset, cols, extent, interval, messages } = await requestedSeries(services, accountId, r);
-  if (periodsBetween(extent.lastTarget, end, interval) > 0) {
+  const { dataset, cols, extent, interval, messages, weekStart } = await requestedSeries(services, accountId, r);
+  if (periodsBetween(extent.lastTarget, end, interval, weekStart) > 0) {
     throw invalidDateRange('End Date must be before the last date in the data source', {
       endDate: [`${formatOffset(end)} is after the last date of ${cols.target}, ${formatOffset(extent.lastTarget)}`],
     });
   }
-  const window = periodsBetween(start, end, interval) + 1;
-  const pre = periodsBetween(extent.firstTarget, start, interval);
+  const window = periodsBetween(start, end, interval, weekStart) + 1;
+  const pre = periodsBetween(extent.firstTarget, start, interval, weekStart);
   if (pre < MIN_PRE_PERIODS) {
     throw invalidDateRange('Start Date leaves too little data before the event', {
       startDate: [`the event window of ${window} period${window === 1 ? '' : 's'} needs at least ${MIN_PRE_PERIODS} periods of data before it to fit a model of the series; there are ${Math.max(pre, 0)}`],
     });
   }
-  requireFeatureValues(cols.features, extent.lastFeature, end, interval, 'event window');
+  requireFeatureValues(cols.features, extent.lastFeature, end, interval, 'event window', weekStart);
 
   return services.sessions.create(accountId, {
     type: 'impact', predictionDomain: 'impact', datasetName: dataset.name, targetColumn: cols.target,
@@ -82,7 +82,7 @@ export const runImpactSession: SessionRunner = async (s, ctx) => {
     algorithm: { name: out.details.model, description: 'Structural time-series counterfactual fitted on the pre-event period, its uncertainty calibrated on backtests before the event', key: out.details.model },
     messages: [
       ...out.warnings.map((message) => ({ severity: 'warning' as const, message })),
-      ...partialPeriods(start, end, series.interval),
+      ...partialPeriods(start, end, series.interval, series.weekStart),
       ...controlsLeftOut(series.features.map((f) => f.name), out.details.controlsUsed),
       ...controlSensitivityMessages(out),
       ...codes,
@@ -101,10 +101,10 @@ const DAY_MS = 86_400_000;
  * service's clients send them (month windows from the 1st to the 1st); an end on a period's last day
  * ends it. Daily and hourly results take every day as given.
  */
-export function partialPeriods(startMs: number, endMs: number, interval: Interval): { severity: 'informational'; message: string }[] {
+export function partialPeriods(startMs: number, endMs: number, interval: Interval, weekStart?: Weekday): { severity: 'informational'; message: string }[] {
   if (interval === 'hour' || interval === 'day') return [];
-  const first = periodStart(startMs, interval);
-  const endPeriod = periodStart(endMs, interval);
+  const first = periodStart(startMs, interval, weekStart);
+  const endPeriod = periodStart(endMs, interval, weekStart);
   const afterLast = addPeriods(endPeriod, interval, 1);
   const before = Math.round((startMs - first) / DAY_MS);
   const after = endMs === endPeriod ? 0 : Math.round((afterLast - (Math.floor(endMs / DAY_MS) + 1) * DAY_MS) / DAY_MS);

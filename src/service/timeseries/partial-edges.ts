@@ -11,7 +11,7 @@
 import type { Message } from '../../store/schema.js';
 import { lowerMedian } from '../../ml/core/statistics.js';
 import { addPeriods, inferInterval, INTERVALS, periodStart, periodsBetween, type Interval } from '../../ml/timeseries/prepare.js';
-import { periodName, targetTimes, type SeriesGrid } from './series-grid.js';
+import { indexOf, periodName, targetTimes, type SeriesGrid } from './series-grid.js';
 import type { SeriesInput } from './series-rows.js';
 
 export interface PartialEdge {
@@ -39,7 +39,7 @@ export function partialEdges(s: SeriesInput, g: SeriesGrid, from: number, to: nu
   // Distinct steps of the data per grid period.
   const steps = new Set(times.map((t) => periodStart(t, step)));
   const covered = new Float64Array(g.periods.length);
-  for (const t of steps) covered[periodsBetween(g.periods[0]!, t, g.interval)]++;
+  for (const t of steps) covered[indexOf(g, t)]++;
   const inner = Array.from(covered.subarray(from + 1, to)).filter((c) => c > 0);
   if (inner.length === 0) return [];
   const typical = lowerMedian(inner);

@@ -3,11 +3,13 @@
  * spans every row, so feature values uploaded for future dates line up after the target's end.
  */
 import { formatOffset, formatStoredTimestamp } from '../../domain/dates.js';
-import { addPeriods, periodsBetween, prepareSeries, type Interval } from '../../ml/timeseries/prepare.js';
+import { addPeriods, MONDAY, periodsBetween, prepareSeries, type Interval, type Weekday } from '../../ml/timeseries/prepare.js';
 import type { SeriesInput } from './series-rows.js';
 
 export interface SeriesGrid {
   interval: Interval;
+  /** The day weekly periods start on (the data's own weekday). */
+  weekStart: Weekday;
   /** Period starts, first row's period to last row's period. */
   periods: Float64Array;
   /** Target per period (imputed where a period had no value). */
@@ -24,7 +26,8 @@ export interface SeriesGrid {
 }
 
 export function toGrid(s: SeriesInput): SeriesGrid {
-  const prepared = prepareSeries(s.timestamps, [s.target, ...s.features], s.interval);
+  const weekStart = s.weekStart ?? MONDAY;
+  const prepared = prepareSeries(s.timestamps, [s.target, ...s.features], s.interval, weekStart);
   const periods = prepared.timestamps;
   let first = Infinity;
   let last = -Infinity;
@@ -39,25 +42,26 @@ export function toGrid(s: SeriesInput): SeriesGrid {
   const targetBlank = new Uint8Array(periods.length);
   for (let i = 0; i < s.timestamps.length; i++) {
     if (!Number.isFinite(s.timestamps[i])) continue;
-    const p = periodsBetween(periods[0]!, s.timestamps[i]!, s.interval);
+    const p = periodsBetween(periods[0]!, s.timestamps[i]!, s.interval, weekStart);
     if (filled[p]) targetBlank[p] = 1;
   }
   return {
     interval: s.interval,
+    weekStart,
     periods,
     target: prepared.columns[0]!.values,
     targetFilled: prepared.columns[0]!.filled,
     targetFill: prepared.columns[0]!.fill,
     targetBlank,
     features: prepared.columns.slice(1).map((c) => c.values),
-    firstTarget: periodsBetween(periods[0]!, first, s.interval),
-    lastTarget: periodsBetween(periods[0]!, last, s.interval),
+    firstTarget: periodsBetween(periods[0]!, first, s.interval, weekStart),
+    lastTarget: periodsBetween(periods[0]!, last, s.interval, weekStart),
   };
 }
 
 /** Grid index of the period holding `ms` (may lie outside the grid). */
 export function indexOf(g: SeriesGrid, ms: number): number {
-  return periodsBetween(g.periods[0]!, ms, g.interval);
+  return periodsBetween(g.periods[0]!, ms, g.interval, g.weekStart);
 }
 
 /** Result timestamps as the service writes stored dates: 2017-04-01T00:00:00.0000000Z. */

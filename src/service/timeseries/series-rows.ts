@@ -9,7 +9,7 @@ import { isMissingCell, parseLogicalCell, parseNumberCell } from '../../domain/c
 import { parseTimestamp } from '../../domain/dates.js';
 import type { DatasetRecord } from '../../store/datasets-store.js';
 import type { Services } from '../services.js';
-import type { Aggregation, Imputation, Interval } from '../../ml/timeseries/prepare.js';
+import { weekStartOf, type Aggregation, type Imputation, type Interval, type Weekday } from '../../ml/timeseries/prepare.js';
 import type { SeriesColumns } from './series-columns.js';
 import { ColumnarLoader } from '../datasets/columnar-loader.js';
 import { cellText, type LoadedColumn } from '../../ml/loaded-columns.js';
@@ -37,6 +37,8 @@ export interface SeriesInput {
   timestamps: Float64Array;
   target: SeriesColumnData;
   features: SeriesColumnData[];
+  /** The day weekly periods start on: the weekday of every target value's date, else Monday (prepare.ts weekStartOf). */
+  weekStart?: Weekday;
 }
 
 /**
@@ -59,12 +61,15 @@ export async function loadSeries(services: Services, dataset: DatasetRecord, spe
     logical: logical[j]!,
     ...strategies(spec.columns, names[j]!),
   });
+  const timestamps = mapLevels(loaded[spec.timestamp]!, loader.rowCount, (t) => (isMissingCell(t) ? NaN : parseTimestamp(t) ?? NaN), NaN);
+  const target = column(0);
   return {
     interval,
     timestampColumn: spec.timestamp,
-    timestamps: mapLevels(loaded[spec.timestamp]!, loader.rowCount, (t) => (isMissingCell(t) ? NaN : parseTimestamp(t) ?? NaN), NaN),
-    target: column(0),
+    timestamps,
+    target,
     features: spec.features.map((_, j) => column(j + 1)),
+    weekStart: weekStartOf(timestamps.filter((_, i) => Number.isFinite(target.values[i]))),
   };
 }
 

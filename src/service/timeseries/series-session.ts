@@ -6,7 +6,7 @@ import { sessionMissingValues } from '../../domain/missing-values.js';
 import type { ColumnMap } from '../../domain/columns.js';
 import { parseDate } from '../../domain/dates.js';
 import type { ResultInterval } from '../../domain/intervals.js';
-import { periodsBetween } from '../../ml/timeseries/prepare.js';
+import { periodsBetween, type Weekday } from '../../ml/timeseries/prepare.js';
 import type { DatasetRecord } from '../../store/datasets-store.js';
 import type { SessionRecord } from '../../store/sessions-store.js';
 import { NotFoundError, ValidationError } from '../errors.js';
@@ -52,11 +52,11 @@ export function invalidDateRange(message: string, details: Record<string, string
 }
 
 /** Features (of `features`) whose values stop before the period of `untilMs`: 400, naming each. */
-export function requireFeatureValues(features: string[], lastFeature: number[], untilMs: number, interval: ResultInterval, what: string): void {
+export function requireFeatureValues(features: string[], lastFeature: number[], untilMs: number, interval: ResultInterval, what: string, weekStart?: Weekday): void {
   const short: Record<string, string[]> = {};
   features.forEach((name, j) => {
     const last = lastFeature[j]!;
-    if (!Number.isFinite(last) || periodsBetween(last, untilMs, interval) > 0) {
+    if (!Number.isFinite(last) || periodsBetween(last, untilMs, interval, weekStart) > 0) {
       short[name] = [`feature '${name}' needs values over the whole ${what}; the data set has none after ${Number.isFinite(last) ? new Date(last).toISOString() : 'the start'} (upload them, or set its role to none)`];
     }
   });
@@ -78,7 +78,7 @@ export async function requestedSeries(services: Services, accountId: string, r: 
   }
   if (!Number.isFinite(extent.lastTarget)) throw ValidationError.of(cols.target, `column '${cols.target}' has no values in data set '${dataset.name}'`);
   const { interval, messages } = sessionInterval(r.interval, dataSpacing(series), { dataset: dataset.name, target: cols.target, imputation: series.target.imputation, aggregation: series.target.aggregation });
-  return { dataset, cols, extent, interval, messages };
+  return { dataset, cols, extent, interval, messages, weekStart: series.weekStart };
 }
 
 /** A session's own series (its columns as stored on the session), for its runner. */

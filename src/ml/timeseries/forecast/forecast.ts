@@ -10,6 +10,7 @@ import { regressionForecast } from './regression.js';
 import { isConstant } from './stats.js';
 import { censorAtZero, VarianceCalibration } from './uncertainty.js';
 import { POOLED_TAIL_SHAPE, withTailShape } from './tail-shape.js';
+import { farOutliers, isFlagColumn, withoutFarOutliers, type FarOutlier } from './far-outliers.js';
 import type { CandidateReport, ForecastOptions, ForecastResult, ForecastXreg, PointForecast } from './types.js';
 
 /** Backtest windows per series (more is steadier but costs a refit each). */
@@ -173,6 +174,8 @@ export interface PredictiveDistribution {
   floor: number;
   /** Whether the spread was rescaled by backtest errors (the forecasts the pooled shape was fitted on). */
   calibrated: boolean;
+  /** Values far outside the rest of the series (far-outliers.ts): those inside it were fitted as their expected values. */
+  farOutliers: FarOutlier[];
   /** The backtest evidence of the calibration (Σz², number of errors) and the factor applied, for refitting its prior weight (bench:forecast-tail-shape). */
   calibration?: { sumSquares: number; errors: number; factor: number };
 }
@@ -201,19 +204,24 @@ export function forecastOfSpread(d: PredictiveDistribution, spread: PointForecas
     method: d.method,
     candidates: d.candidates,
     fitted: spread.fitted,
+    farOutliers: d.farOutliers,
   };
 }
 
 /** Runs the candidates, backtests them, picks one and calibrates its spread (everything but the pooled tail shape). */
 export function predictiveDistribution(y: Float64Array, h: number, opts: ForecastOptions): PredictiveDistribution {
   validate(y.length, h, opts);
-  const series = fillMissing(y);
-  const n = series.length;
+  const recorded = fillMissing(y);
+  const n = recorded.length;
   const ctx: MethodContext = {
     period: Math.round(opts.period),
     extraPeriods: (opts.extraPeriods ?? []).map(Math.round).filter((p) => p > 1),
   };
   const xreg = opts.xreg && opts.xreg.train.length > 0 ? { train: opts.xreg.train, future: opts.xreg.future.map((c) => c.subarray(0, h)) } : undefined;
+  // Before anything is fitted or backtested: a far value (a typo) would steer the model choice.
+  const flags = (xreg?.train ?? []).filter(isFlagColumn);
+  const far = farOutliers(recorded, ctx.period, (t) => flags.some((f) => f[t] !== 0));
+  const series = withoutFarOutliers(recorded, far);
 
   let chosen: PointForecast;
   let method: string;
@@ -265,5 +273,5 @@ export function predictiveDistribution(y: Float64Array, h: number, opts: Forecas
   // Data never negative (counts with zeros too) get non-negative forecasts and quantiles: a quantile
   // of max(Y, 0) is max(quantile of Y, 0), so a cut quantile is the exact one of a non-negative truth.
   const floor = zeroFloorIfNeverNegative(series);
-  return { chosen, method, candidates, floor, calibrated: wasCalibrated, calibration: evidence };
+  return { chosen, method, candidates, floor, calibrated: wasCalibrated, calibration: evidence, farOutliers: far };
 }

@@ -1,4 +1,5 @@
 /** Public types of the forecasting engine. */
+import type { FarOutlier } from './far-outliers.js';
 
 /** Feature columns known in advance: one Float64Array per feature, over the training span and over the horizon. */
 export interface ForecastXreg {
@@ -57,6 +58,8 @@ export interface ForecastResult {
   candidates: CandidateReport[];
   /** In-sample one-step fitted values of the chosen method, when it has them. */
   fitted?: Float64Array;
+  /** Values far outside the rest of the series; those with `replaced` were fitted as their expected values. */
+  farOutliers: FarOutlier[];
 }
 
 /**
