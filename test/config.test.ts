@@ -62,6 +62,16 @@ describe('start-up settings', () => {
     assert.doesNotMatch(r.out, /worker running/);
   });
 
+  it('the request time limits: whole numbers in range, and the idle limit no longer than the whole-request limit', () => {
+    const r = start('serve', { SIBYL_REQUEST_TIMEOUT_MS: '60000', SIBYL_IDLE_TIMEOUT_MS: '120000' });
+    assert.equal(r.code, 1, r.out + r.err);
+    assert.match(r.err, /SIBYL_IDLE_TIMEOUT_MS=120000 is longer than SIBYL_REQUEST_TIMEOUT_MS=60000: .*the idle limit must be at most the request limit/);
+    assert.throws(() => loadConfig({ SIBYL_IDLE_TIMEOUT_MS: '50', SIBYL_REQUEST_TIMEOUT_MS: '2 min' }), (e: ConfigError) =>
+      /SIBYL_IDLE_TIMEOUT_MS="50" is out of range: milliseconds, at least 100/.test(e.message) && /SIBYL_REQUEST_TIMEOUT_MS="2 min" is not a whole number/.test(e.message));
+    const defaults = loadConfig({});
+    assert.deepEqual([defaults.requestTimeoutMs, defaults.idleTimeoutMs], [3_600_000, 120_000]);
+  });
+
   it('a SIBYL_ variable that is not a setting is reported with the setting it may be a misspelling of; the scripts\' own variables are not', () => {
     const config = loadConfig({ SIBYL_WORKER: '2', SIBYL_MAX_BODY_BYTES: '10', SIBYL_COLOUR: 'blue', SIBYL_TEST_CONCURRENCY: '2', SIBYL_FUZZ_SEED: '1', SIBYL_WORKERS: '3' });
     assert.equal(config.workerConcurrency, 3);

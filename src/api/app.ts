@@ -18,11 +18,14 @@ import { registerOperationRoutes } from './routes/operations.js';
 import { randomUUID } from 'node:crypto';
 import { clientErrorHandler, frameworkErrors, installContentEncodingGuard, installNulGuard } from './request-guards.js';
 import { installJsonBodyParser } from './json-body.js';
+import { installEarlyAnswerClose, installIdleLimit, timeoutOptions, type RequestTimeouts } from './slow-requests.js';
 
 export interface AppOptions {
   services: Services;
   maxJsonBytes: number;
   maxCsvBytes: number;
+  /** How long a request may take to arrive, in all and between two of its bytes (api/slow-requests.ts). */
+  timeouts: RequestTimeouts;
   publicUrl?: string;
   logLevel?: string;
   /** Route modules of later features (sessions, models) plug in here. */
@@ -53,6 +56,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: (req) => /^\/(health|ready|metrics)\/?$/.test(req.url) }),
     genReqId: requestId,
     bodyLimit: opts.maxJsonBytes,
+    ...timeoutOptions(opts.timeouts),
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
     ajv: { customOptions: { coerceTypes: true, allErrors: true, removeAdditional: false } },
     trustProxy: false,
@@ -60,6 +64,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     frameworkErrors,
   });
   app.decorate('publicUrl', opts.publicUrl);
+  installIdleLimit(app.server, opts.timeouts.idleTimeoutMs);
+  installEarlyAnswerClose(app);
   const routes = new RouteTable();
   const routeList: { url: string; methods: string[] }[] = [];
   app.decorate('routeList', routeList);
