@@ -125,10 +125,12 @@ function requestId(req: { headers: Record<string, string | string[] | undefined>
   return typeof given === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : randomUUID();
 }
 
-/** Every answer: its request id in X-Request-Id, its latency in the per-route histogram. */
+/** Every answer: its request id in X-Request-Id, `X-Content-Type-Options: nosniff`, its latency in the per-route histogram. */
 function installRequestMetrics(app: FastifyInstance, services: Services): void {
   app.addHook('onSend', async (req, reply, payload) => {
     reply.header('x-request-id', req.id);
+    // A browser must not read a CSV answer (or any other) as HTML or script, whatever its cells hold.
+    reply.header('x-content-type-options', 'nosniff');
     return payload;
   });
   app.addHook('onResponse', async (req, reply) => {
