@@ -121,7 +121,7 @@ export function registerAccountRoutes(app: FastifyInstance, services: Services):
   app.post('/auth/account/password', { schema: { tags, summary: 'Change the password; signs out every other browser' }, config: signedIn }, async (req, reply) => {
     const b = body(req);
     if (!req.webSession) throw new UnauthorizedError('Sign in first', 'NotSignedIn');
-    await auth.changePassword(req.webSession, { currentPassword: b.currentPassword, newPassword: b.newPassword });
+    await auth.changePassword(req.webSession, { currentPassword: b.currentPassword, newPassword: b.newPassword }, client(req));
     return reply.code(204).send();
   });
 
