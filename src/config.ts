@@ -164,7 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Secrets and URLs that may hold passwords are described, never repeated.
   if (config.apiKey !== undefined) {
     if (config.apiKey.length < MIN_KEY_LENGTH) {
-      problems.push(`SIBYL_API_KEY is ${config.apiKey.length} character${config.apiKey.length === 1 ? '' : 's'} long: an API key needs at least ${MIN_KEY_LENGTH} characters`);
+      problems.push(`SIBYL_API_KEY is ${config.apiKey.length} character${config.apiKey.length === 1 ? '' : 's'} long: an API key needs at least ${MIN_KEY_LENGTH} characters (a shorter one can be guessed; once the first account exists the variable is only checked, so unset it, and make keys with sibyl keys create)`);
     } else if (!/^[\x21-\x7e]+$/.test(config.apiKey)) {
       problems.push('SIBYL_API_KEY contains spaces, control or non-ASCII characters: an API key travels in the api-key header, so it must be visible ASCII characters only');
     }
