@@ -10,7 +10,7 @@ import { loadConfig } from './config.js';
 import { startServer, startWorker } from './server.js';
 import { openStore } from './store/open-store.js';
 import { AccountsStore } from './store/accounts-store.js';
-import { AccountsService } from './service/accounts.js';
+import { AccountsService, shownPrefix } from './service/accounts.js';
 import { EmbeddedStoreBusy } from './store/embedded-lock.js';
 import { AuthService } from './service/auth/auth-service.js';
 import type { Db } from './store/db.js';
@@ -123,14 +123,14 @@ async function admin(command: string, sub: string | undefined, rest: string[], c
     if (command === 'keys' && sub === 'list') {
       const accountId = values.account ? (await accountOf()).id : undefined;
       for (const k of await accounts.listKeys(accountId)) {
-        console.log(`${k.id}\tsk_${k.prefix}…\t${k.accountId}\t${k.label ?? '-'}\t${k.revokedAt ? 'revoked ' + k.revokedAt.toISOString() : 'active'}`);
+        console.log(`${k.id}\t${shownPrefix(k.prefix)}…\t${k.accountId}\t${k.label ?? '-'}\t${k.revokedAt ? 'revoked ' + k.revokedAt.toISOString() : 'active'}`);
       }
       return 0;
     }
     if (command === 'keys' && sub === 'revoke') {
       const which = positionals[0];
-      if (!which) { console.error('usage: sibyl keys revoke KEY_ID|PREFIX'); return 2; }
-      const n = await accounts.revokeKey(which.replace(/^sk_/, '').replace(/…$/, ''));
+      if (!which) { console.error('usage: sibyl keys revoke KEY_ID|PREFIX|~FINGERPRINT'); return 2; }
+      const n = await accounts.revokeKey(which);
       console.log(n ? `revoked ${n} key(s)` : 'no active key matched');
       return n ? 0 : 1;
     }

@@ -28,6 +28,10 @@ export interface Config {
   /** URL imports: largest (decompressed) download and longest transfer. */
   importMaxBytes: number;
   importTimeoutMs: number;
+  /** Longest time a request may take to arrive, first byte to last (uploads of up to maxCsvBytes over a slow link). */
+  requestTimeoutMs: number;
+  /** Longest silence while a request's head or body is still arriving; also the longest keep-alive wait between requests (at most 72 s). */
+  idleTimeoutMs: number;
   /** Columns per data set (a column name's length is fixed: service/datasets/column-limits.ts). */
   maxColumns: number;
   /** Records per predict request. */
@@ -127,6 +131,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxCsvBytes: whole('SIBYL_MAX_CSV_BYTES', 1024 * 1024 * 1024, 1, 'a size in bytes, at least 1'),
     importMaxBytes: whole('SIBYL_IMPORT_MAX_BYTES', 1024 * 1024 * 1024, 1, 'a size in bytes, at least 1'),
     importTimeoutMs: whole('SIBYL_IMPORT_TIMEOUT_MS', 10 * 60 * 1000, 1, 'milliseconds, at least 1'),
+    requestTimeoutMs: whole('SIBYL_REQUEST_TIMEOUT_MS', 60 * 60 * 1000, 1000, 'milliseconds, at least 1000: how long a request may take to arrive, first byte to last'),
+    idleTimeoutMs: whole('SIBYL_IDLE_TIMEOUT_MS', 2 * 60 * 1000, 100, 'milliseconds, at least 100: how long a request may stay silent while its head or body is still arriving'),
     maxColumns: whole('SIBYL_MAX_COLUMNS', DEFAULT_MAX_COLUMNS, 1, 'how many columns a data set may have, at least 1'),
     maxPredictRecords: whole('SIBYL_MAX_PREDICT_RECORDS', 10000, 1, 'a number of records, at least 1'),
     predictThreads: whole('SIBYL_PREDICT_THREADS', Math.min(4, availableParallelism()), 0, 'how many threads score prediction batches, 0 or more (0: the API thread does)'),
@@ -152,10 +158,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // After every setting has been read: the names read are the settings.
   const config: Config = { ...settings, warnings: unknownSettings(env, settingNames) };
 
+  if (config.idleTimeoutMs > config.requestTimeoutMs) {
+    problems.push(`SIBYL_IDLE_TIMEOUT_MS=${config.idleTimeoutMs} is longer than SIBYL_REQUEST_TIMEOUT_MS=${config.requestTimeoutMs}: a request's silences are part of its whole time, so the idle limit must be at most the request limit`);
+  }
   // Secrets and URLs that may hold passwords are described, never repeated.
   if (config.apiKey !== undefined) {
     if (config.apiKey.length < MIN_KEY_LENGTH) {
-      problems.push(`SIBYL_API_KEY is ${config.apiKey.length} character${config.apiKey.length === 1 ? '' : 's'} long: an API key needs at least ${MIN_KEY_LENGTH} characters`);
+      problems.push(`SIBYL_API_KEY is ${config.apiKey.length} character${config.apiKey.length === 1 ? '' : 's'} long: an API key needs at least ${MIN_KEY_LENGTH} characters (a shorter one can be guessed; once the first account exists the variable is only checked, so unset it, and make keys with sibyl keys create)`);
     } else if (!/^[\x21-\x7e]+$/.test(config.apiKey)) {
       problems.push('SIBYL_API_KEY contains spaces, control or non-ASCII characters: an API key travels in the api-key header, so it must be visible ASCII characters only');
     }

@@ -56,7 +56,8 @@ export async function startServer(config: Config, opts: { runJobs?: boolean; wor
     const services = createServices(store.db, config, opts.log ?? processLogger(opts.logLevel ?? config.logLevel));
     for (const f of features) await f.setup?.(services);
     app = await buildApp({
-      services, maxJsonBytes: config.maxJsonBytes, maxCsvBytes: config.maxCsvBytes, publicUrl: config.publicUrl,
+      services, maxJsonBytes: config.maxJsonBytes, maxCsvBytes: config.maxCsvBytes,
+      timeouts: { requestTimeoutMs: config.requestTimeoutMs, idleTimeoutMs: config.idleTimeoutMs }, publicUrl: config.publicUrl,
       logLevel: opts.logLevel ?? config.logLevel,
       extraRoutes: features.flatMap((f) => (f.routes ? [f.routes] : [])),
     });

@@ -29,7 +29,7 @@ describe('start-up settings', () => {
   it('a too-short SIBYL_API_KEY stops `sibyl serve` with the variable and the rule, without showing the key', () => {
     const r = start('serve', { SIBYL_API_KEY: 'abc12' });
     assert.equal(r.code, 1, r.out + r.err);
-    assert.match(r.err, /SIBYL_API_KEY is 5 characters long: an API key needs at least 8 characters/);
+    assert.match(r.err, /SIBYL_API_KEY is 5 characters long: an API key needs at least 16 characters \(a shorter one can be guessed/);
     assert.doesNotMatch(r.err, /abc12/, 'the secret is not repeated');
     assert.doesNotMatch(r.err, /Request is invalid/);
     assert.doesNotMatch(r.out, /listening/);
@@ -60,6 +60,16 @@ describe('start-up settings', () => {
       /SIBYL_EMBEDDED_TEMPLATE=".*" holds no initialised embedded cluster/,
     ]) assert.match(r.err, expected);
     assert.doesNotMatch(r.out, /worker running/);
+  });
+
+  it('the request time limits: whole numbers in range, and the idle limit no longer than the whole-request limit', () => {
+    const r = start('serve', { SIBYL_REQUEST_TIMEOUT_MS: '60000', SIBYL_IDLE_TIMEOUT_MS: '120000' });
+    assert.equal(r.code, 1, r.out + r.err);
+    assert.match(r.err, /SIBYL_IDLE_TIMEOUT_MS=120000 is longer than SIBYL_REQUEST_TIMEOUT_MS=60000: .*the idle limit must be at most the request limit/);
+    assert.throws(() => loadConfig({ SIBYL_IDLE_TIMEOUT_MS: '50', SIBYL_REQUEST_TIMEOUT_MS: '2 min' }), (e: ConfigError) =>
+      /SIBYL_IDLE_TIMEOUT_MS="50" is out of range: milliseconds, at least 100/.test(e.message) && /SIBYL_REQUEST_TIMEOUT_MS="2 min" is not a whole number/.test(e.message));
+    const defaults = loadConfig({});
+    assert.deepEqual([defaults.requestTimeoutMs, defaults.idleTimeoutMs], [3_600_000, 120_000]);
   });
 
   it('a SIBYL_ variable that is not a setting is reported with the setting it may be a misspelling of; the scripts\' own variables are not', () => {
@@ -112,10 +122,10 @@ describe('start-up settings', () => {
     assert.equal(defaults.apiKey, undefined);
     assert.equal(defaults.leaseMs, 30000);
     assert.equal(defaults.logLevel, 'info');
-    const edge = loadConfig({ PORT: '65535', SIBYL_API_KEY: 'k'.repeat(8), SIBYL_WORKERS: '1', SIBYL_LEASE_MS: '1000', DATABASE_URL: 'postgresql://u:p@h/db', SIBYL_SMTP_URL: 'smtps://u:p@mail.example.org?from=a%40b.org' });
-    assert.deepEqual([edge.port, edge.apiKey, edge.workerConcurrency, edge.leaseMs], [65535, 'kkkkkkkk', 1, 1000]);
+    const edge = loadConfig({ PORT: '65535', SIBYL_API_KEY: 'k'.repeat(16), SIBYL_WORKERS: '1', SIBYL_LEASE_MS: '1000', DATABASE_URL: 'postgresql://u:p@h/db', SIBYL_SMTP_URL: 'smtps://u:p@mail.example.org?from=a%40b.org' });
+    assert.deepEqual([edge.port, edge.apiKey, edge.workerConcurrency, edge.leaseMs], [65535, 'k'.repeat(16), 1, 1000]);
     assert.throws(() => loadConfig({ PORT: '65536' }), (e: unknown) => e instanceof ConfigError && /PORT="65536" is out of range/.test(e.message));
-    assert.throws(() => loadConfig({ SIBYL_API_KEY: 'sk_with space' }), /SIBYL_API_KEY contains spaces/);
+    assert.throws(() => loadConfig({ SIBYL_API_KEY: 'sk_with a space inside' }), /SIBYL_API_KEY contains spaces/);
     assert.throws(() => loadConfig({ DATABASE_URL: 'postgres://u:secret@host:port/db' }), (e: unknown) => e instanceof ConfigError && !e.message.includes('secret'));
   });
 

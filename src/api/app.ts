@@ -18,11 +18,14 @@ import { registerOperationRoutes } from './routes/operations.js';
 import { randomUUID } from 'node:crypto';
 import { clientErrorHandler, frameworkErrors, installContentEncodingGuard, installNulGuard } from './request-guards.js';
 import { installJsonBodyParser } from './json-body.js';
+import { installEarlyAnswerClose, installIdleLimit, timeoutOptions, type RequestTimeouts } from './slow-requests.js';
 
 export interface AppOptions {
   services: Services;
   maxJsonBytes: number;
   maxCsvBytes: number;
+  /** How long a request may take to arrive, in all and between two of its bytes (api/slow-requests.ts). */
+  timeouts: RequestTimeouts;
   publicUrl?: string;
   logLevel?: string;
   /** Route modules of later features (sessions, models) plug in here. */
@@ -53,6 +56,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: (req) => /^\/(health|ready|metrics)\/?$/.test(req.url) }),
     genReqId: requestId,
     bodyLimit: opts.maxJsonBytes,
+    ...timeoutOptions(opts.timeouts),
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
     ajv: { customOptions: { coerceTypes: true, allErrors: true, removeAdditional: false } },
     trustProxy: false,
@@ -60,6 +64,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     frameworkErrors,
   });
   app.decorate('publicUrl', opts.publicUrl);
+  installIdleLimit(app.server, opts.timeouts.idleTimeoutMs);
+  installEarlyAnswerClose(app);
   const routes = new RouteTable();
   const routeList: { url: string; methods: string[] }[] = [];
   app.decorate('routeList', routeList);
@@ -119,10 +125,12 @@ function requestId(req: { headers: Record<string, string | string[] | undefined>
   return typeof given === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : randomUUID();
 }
 
-/** Every answer: its request id in X-Request-Id, its latency in the per-route histogram. */
+/** Every answer: its request id in X-Request-Id, `X-Content-Type-Options: nosniff`, its latency in the per-route histogram. */
 function installRequestMetrics(app: FastifyInstance, services: Services): void {
   app.addHook('onSend', async (req, reply, payload) => {
     reply.header('x-request-id', req.id);
+    // A browser must not read a CSV answer (or any other) as HTML or script, whatever its cells hold.
+    reply.header('x-content-type-options', 'nosniff');
     return payload;
   });
   app.addHook('onResponse', async (req, reply) => {

@@ -17,6 +17,11 @@ export function clientErrorHandler(err: Error & { code?: string }, socket: Socke
     : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
       ? { statusCode: 408, errorType: 'RequestTimeout', message: 'The request was not received in time', errorDetails: {} }
       : { statusCode: 400, errorType: 'RequestValidation', message: 'The request is not valid HTTP', errorDetails: { request: [describeParserError(err.code)] } };
+  writeErrorAndClose(socket, body);
+}
+
+/** An answer in the error shape written straight on the socket (no request object to answer through), then the socket closed. */
+export function writeErrorAndClose(socket: Socket, body: ErrorBody): void {
   const text = JSON.stringify(body);
   if (socket.writable) {
     socket.write(`HTTP/1.1 ${body.statusCode} ${STATUS_CODES[body.statusCode]}\r\nContent-Length: ${Buffer.byteLength(text)}\r\nContent-Type: application/json\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n${text}`);

@@ -3,18 +3,44 @@ import type { AccountRow, AccountsStore, KeyRow } from '../store/accounts-store.
 import { ConflictError, ValidationError } from './errors.js';
 import { aliveRefreshingAhead, type Expiring } from './refresh-ahead.js';
 
-/** Keys look like `sk_<8-char prefix><32 random chars>`; the prefix finds the row, the hash proves the key. */
+/**
+ * Generated keys look like `sk_<40 random base64url chars>`: their first 8 random characters are the
+ * listing prefix that finds the row (the hash proves the key), and showing them gives nothing away.
+ * A key the operator chose (SIBYL_API_KEY) is listed and found by a fingerprint of its hash instead,
+ * `~` and 7 hex digits: its first characters are part of the secret, perhaps a guessable part.
+ */
 const PREFIX_LEN = 8;
-/** Shortest key accepted (a chosen key such as SIBYL_API_KEY; generated keys are far longer). */
-export const MIN_KEY_LENGTH = 8;
+const GENERATED_KEY = /^sk_[A-Za-z0-9_-]{40}$/;
+/** Shortest key the operator may choose (SIBYL_API_KEY): a short chosen key can be guessed. Generated keys are 43. */
+export const MIN_KEY_LENGTH = 16;
+/** Shortest key looked up at all: keys chosen before the minimum was raised still sign requests. */
+const MIN_STORED_KEY_LENGTH = 8;
 
 export function hashKey(key: string): string {
   // Keys are 190+ bits of randomness, so a fast hash is enough (no password-style stretching needed).
   return createHash('sha256').update(key).digest('hex');
 }
 
+/** `~` and the first 7 hex digits of the key's hash (migration 12 computes the same in SQL from the stored hash). */
+function fingerprint(key: string): string {
+  return '~' + hashKey(key).slice(0, 7);
+}
+
 function keyPrefix(key: string): string {
-  return key.startsWith('sk_') ? key.slice(3, 3 + PREFIX_LEN) : key.slice(0, PREFIX_LEN);
+  return GENERATED_KEY.test(key) ? key.slice(3, 3 + PREFIX_LEN) : fingerprint(key);
+}
+
+/**
+ * The prefixes a key's row may be stored under: its own, and the other form, since migration 12
+ * could not tell a chosen first key from a generated one and gave both the fingerprint.
+ */
+function storedPrefixes(key: string): string[] {
+  return [key.startsWith('sk_') ? key.slice(3, 3 + PREFIX_LEN) : key.slice(0, PREFIX_LEN), fingerprint(key)];
+}
+
+/** How a key is shown in lists: a generated key's `sk_` and prefix, a chosen key's fingerprint as it is. */
+export function shownPrefix(prefix: string): string {
+  return prefix.startsWith('~') ? prefix : `sk_${prefix}`;
 }
 
 export function generateKey(): string {
@@ -30,7 +56,7 @@ export class AccountsService {
 
   /** Resolves an api-key to its account, or undefined. Cached briefly so predict calls skip the database. */
   async authenticate(key: string | undefined): Promise<Principal | undefined> {
-    if (!key || key.length < 8 || key.length > 200) return undefined;
+    if (!key || key.length < MIN_STORED_KEY_LENGTH || key.length > 200) return undefined;
     const hash = hashKey(key);
     const hit = aliveRefreshingAhead(this.cache.get(hash), this.cacheMs, (stale) => this.lookup(key, hash, stale));
     return hit ? hit.principal : this.lookup(key, hash);
@@ -38,7 +64,7 @@ export class AccountsService {
 
   /** The key's principal from the database, cached; a refresh (`replacing`) lands only if its entry is still there. */
   private async lookup(key: string, hash: string, replacing?: Expiring): Promise<Principal | undefined> {
-    const candidates = await this.store.keysByPrefix(keyPrefix(key));
+    const candidates = await this.store.keysByPrefix(storedPrefixes(key));
     const want = Buffer.from(hash, 'hex');
     const match = candidates.find((k) => {
       const have = Buffer.from(k.hash, 'hex');
@@ -82,9 +108,19 @@ export class AccountsService {
     return { key, row: { id, accountId, prefix, label, createdAt: new Date(), revokedAt: null } };
   }
 
+  /**
+   * Revokes a key by its id, or by the prefix or fingerprint it is listed with (`sk_` and `…` may be
+   * included); a prefix that more than one active key shares is refused, so it cannot revoke a key
+   * the caller did not mean.
+   */
   async revokeKey(idOrPrefix: string, accountId?: string): Promise<number> {
+    const which = idOrPrefix.replace(/^sk_/, '').replace(/…$/, '');
+    const matching = await this.store.countActiveKeys(which, accountId);
+    if (matching > 1) {
+      throw new ConflictError(`${matching} active keys are listed as ${shownPrefix(which)}: revoke one by its key id (sibyl keys list shows them)`, { key: [`${matching} keys match`] });
+    }
     this.cache.clear();
-    return this.store.revokeKey(idOrPrefix, accountId);
+    return this.store.revokeKey(which, accountId);
   }
 
   listKeys(accountId?: string) { return this.store.listKeys(accountId); }

@@ -97,8 +97,8 @@ export class AccountsStore {
       .execute();
   }
 
-  async keysByPrefix(prefix: string): Promise<KeyRow[]> {
-    const rows = await this.db.kysely.selectFrom('api_keys').selectAll().where('prefix', '=', prefix).where('revoked_at', 'is', null).execute();
+  async keysByPrefix(prefixes: string[]): Promise<KeyRow[]> {
+    const rows = await this.db.kysely.selectFrom('api_keys').selectAll().where('prefix', 'in', prefixes).where('revoked_at', 'is', null).execute();
     return rows.map(toKey);
   }
 
@@ -108,11 +108,18 @@ export class AccountsStore {
     return (await q.execute()).map(toKey);
   }
 
+  /** Active keys with this id or prefix; with `accountId`, only that account's. */
+  async countActiveKeys(idOrPrefix: string, accountId?: string): Promise<number> {
+    let q = this.db.kysely.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n'))
+      .where(keyColumn(idOrPrefix), '=', idOrPrefix).where('revoked_at', 'is', null);
+    if (accountId !== undefined) q = q.where('account_id', '=', accountId);
+    return Number((await q.executeTakeFirstOrThrow()).n);
+  }
+
   /** Revokes by key id or prefix; with `accountId`, only that account's keys match. */
   async revokeKey(idOrPrefix: string, accountId?: string): Promise<number> {
-    const isUuid = /^[0-9a-f-]{36}$/i.test(idOrPrefix);
     let q = this.db.kysely.updateTable('api_keys').set({ revoked_at: new Date() })
-      .where(isUuid ? 'id' : 'prefix', '=', idOrPrefix).where('revoked_at', 'is', null);
+      .where(keyColumn(idOrPrefix), '=', idOrPrefix).where('revoked_at', 'is', null);
     if (accountId !== undefined) q = q.where('account_id', '=', accountId);
     const r = await q.executeTakeFirst();
     return Number(r.numUpdatedRows);
@@ -124,6 +131,10 @@ function toAccount(r: { id: string; email: string | null; plan: string; created_
     id: r.id, email: r.email, plan: r.plan, createdAt: r.created_at, emailVerifiedAt: r.email_verified_at,
     notifySessionEmail: r.notify_session_email, hasPassword: r.password_hash !== null,
   };
+}
+
+function keyColumn(idOrPrefix: string): 'id' | 'prefix' {
+  return /^[0-9a-f-]{36}$/i.test(idOrPrefix) ? 'id' : 'prefix';
 }
 
 function toKey(r: { id: string; account_id: string; prefix: string; hash: string; label: string | null; created_at: Date; revoked_at: Date | null }): KeyRow {

@@ -388,4 +388,13 @@ CREATE INDEX vocabularies_account ON vocabularies(account_id, created_at);
     // replaces them (they say how that upload's rows were read), a change of metadata only keeps them.
     sql: `ALTER TABLE datasets ADD COLUMN upload_messages jsonb NOT NULL DEFAULT '[]';`,
   },
+  {
+    version: 12,
+    name: 'api_keys: a chosen key is listed by a fingerprint of its hash, not its first characters',
+    // The first account's key may be SIBYL_API_KEY, whose first 8 characters were stored in clear as
+    // its prefix. Which first keys were chosen cannot be told from the row, so every first key gets
+    // the fingerprint (service/accounts.ts: '~' and 7 hex digits of the SHA-256 hash); the lookup
+    // tries both forms. Keys made since by the CLI or the dashboard are generated, their prefix random.
+    sql: `UPDATE api_keys SET prefix = '~' || substr(hash, 1, 7) WHERE label = 'bootstrap';`,
+  },
 ];

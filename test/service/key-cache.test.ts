@@ -19,11 +19,12 @@ function keyStore() {
     hold: false,
     rows,
     release() { gate?.(); gate = undefined; },
-    async keysByPrefix(prefix: string) {
+    async keysByPrefix(prefixes: string[]) {
       store.lookups++;
       if (store.hold) await new Promise<void>((r) => (gate = r));
-      return rows.filter((r) => r.prefix === prefix && !r.revokedAt);
+      return rows.filter((r) => prefixes.includes(r.prefix) && !r.revokedAt);
     },
+    async countActiveKeys() { return rows[0]!.revokedAt ? 0 : 1; },
     async revokeKey() { rows[0]!.revokedAt = new Date(); return 1; },
   };
   return store;

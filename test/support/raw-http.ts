@@ -33,9 +33,9 @@ export function rawRequest(url: string, head: Buffer | string, body: Buffer | st
   });
 }
 
-/** Builds the head of a request: start line, Host, Connection: close, the given headers and Content-Length. */
-export function requestHead(method: string, target: Buffer | string, headers: [string, Buffer | string][], bodyLength: number): Buffer {
-  const parts: Buffer[] = [Buffer.from(`${method} `, 'latin1'), Buffer.from(target as string, typeof target === 'string' ? 'latin1' : undefined), Buffer.from(' HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n', 'latin1')];
+/** Builds the head of a request: start line, Host, Connection (close unless asked to keep it alive), the given headers and Content-Length. */
+export function requestHead(method: string, target: Buffer | string, headers: [string, Buffer | string][], bodyLength: number, connection: 'close' | 'keep-alive' = 'close'): Buffer {
+  const parts: Buffer[] = [Buffer.from(`${method} `, 'latin1'), Buffer.from(target as string, typeof target === 'string' ? 'latin1' : undefined), Buffer.from(` HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: ${connection}\r\n`, 'latin1')];
   for (const [k, v] of headers) parts.push(Buffer.from(`${k}: `, 'latin1'), Buffer.from(v as string, typeof v === 'string' ? 'latin1' : undefined), Buffer.from('\r\n', 'latin1'));
   if (bodyLength > 0 || ['POST', 'PUT', 'PATCH'].includes(method)) parts.push(Buffer.from(`Content-Length: ${bodyLength}\r\n`, 'latin1'));
   parts.push(Buffer.from('\r\n', 'latin1'));
@@ -71,4 +71,44 @@ function dechunk(b: Buffer): Buffer {
     i = eol + 2 + size + 2;
   }
   return Buffer.concat(out);
+}
+
+export interface TrickleOutcome {
+  /** The answer, when one came before the socket closed. */
+  response: RawResponse | undefined;
+  /** Milliseconds from the first byte of the body to the socket's close. */
+  closedAfterMs: number;
+  /** Body bytes written before it closed. */
+  bytesSent: number;
+}
+
+/**
+ * A request whose head is sent at once and whose body follows one byte every `everyMs` (a
+ * slowloris client); resolves when the server closes the socket, rejects if it is still open after
+ * `giveUpMs`.
+ */
+export function trickledRequest(url: string, head: Buffer | string, body: string, everyMs: number, giveUpMs: number): Promise<TrickleOutcome> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: hostname, port: Number(port) });
+    const chunks: Buffer[] = [];
+    let sent = 0;
+    let started = 0;
+    let ticker: NodeJS.Timeout | undefined;
+    const giveUp = setTimeout(() => { clearInterval(ticker); socket.destroy(); reject(new Error(`the connection was still open after ${giveUpMs} ms (${sent} body bytes sent)`)); }, giveUpMs);
+    socket.on('connect', () => {
+      socket.write(Buffer.from(head as string, typeof head === 'string' ? 'latin1' : undefined));
+      started = Date.now();
+      ticker = setInterval(() => {
+        if (sent < body.length && socket.writable) socket.write(body[sent++]!);
+      }, everyMs);
+    });
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', () => { /* the close decides */ });
+    socket.on('close', () => {
+      clearInterval(ticker);
+      clearTimeout(giveUp);
+      resolve({ response: parseResponse(Buffer.concat(chunks)), closedAfterMs: Date.now() - started, bytesSent: sent });
+    });
+  });
 }

@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { openDb, type Db } from '../../src/store/db.js';
 import { PgLitePool } from '../../src/store/pglite-pool.js';
 import { seedFromTemplate } from '../../src/store/embedded-template.js';
@@ -29,4 +29,10 @@ export function scratchEmbeddedPool(): Promise<PgLitePool> {
 /** A fresh, migrated embedded database. */
 export function scratchEmbeddedDb(): Promise<Db> {
   return openDb({ dataDir: scratchClusterDir() });
+}
+
+/** A server's data directory (SIBYL_DATA_DIR) whose embedded cluster is opened here first, with no schema yet: to build an older one for a server to upgrade. */
+export async function scratchDataDir(): Promise<{ dataDir: string; pool: PgLitePool }> {
+  const pgDir = scratchClusterDir();
+  return { dataDir: dirname(pgDir), pool: await PgLitePool.open(pgDir) };
 }

@@ -27,8 +27,9 @@ export interface TestResponse {
 export const TEST_KEY = 'sk_test_key_for_the_first_account';
 
 /** A real listening server on a free loopback port, with a fresh store of the given kind; `log` receives the lines of its background work. */
-export async function startTestServer(backend: Backend = 'pglite', env: Record<string, string> = {}, opts: { log?: Logger } = {}): Promise<TestServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'sibyl-test-'));
+/** `dataDir`: an embedded store made beforehand (an older schema to upgrade) instead of a fresh one. */
+export async function startTestServer(backend: Backend = 'pglite', env: Record<string, string> = {}, opts: { log?: Logger; dataDir?: string } = {}): Promise<TestServer> {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'sibyl-test-'));
   const db = backend === 'postgres' ? await freshDatabase() : undefined;
   const config: Config = {
     ...loadConfig({ ...process.env, ...env }),

@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../service/services.js';
 import type { AccountRow } from '../../store/accounts-store.js';
+import { shownPrefix } from '../../service/accounts.js';
 import type { SignedIn } from '../../service/auth/auth-service.js';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../../service/errors.js';
 import { isoOffset } from '../../service/sessions/session-view.js';
@@ -121,12 +122,12 @@ export function registerAccountRoutes(app: FastifyInstance, services: Services):
   app.post('/auth/account/password', { schema: { tags, summary: 'Change the password; signs out every other browser' }, config: signedIn }, async (req, reply) => {
     const b = body(req);
     if (!req.webSession) throw new UnauthorizedError('Sign in first', 'NotSignedIn');
-    await auth.changePassword(req.webSession, { currentPassword: b.currentPassword, newPassword: b.newPassword });
+    await auth.changePassword(req.webSession, { currentPassword: b.currentPassword, newPassword: b.newPassword }, client(req));
     return reply.code(204).send();
   });
 
   const keyView = (k: { id: string; prefix: string; label: string | null; createdAt: Date; revokedAt: Date | null }) => ({
-    keyId: k.id, prefix: `sk_${k.prefix}`, label: k.label, createdDate: isoOffset(k.createdAt), revokedDate: k.revokedAt ? isoOffset(k.revokedAt) : null,
+    keyId: k.id, prefix: shownPrefix(k.prefix), label: k.label, createdDate: isoOffset(k.createdAt), revokedDate: k.revokedAt ? isoOffset(k.revokedAt) : null,
   });
 
   app.get('/auth/keys', { schema: { tags, summary: "The account's API keys, by prefix and label (the keys themselves are never shown again)" }, config: signedIn }, async (req) => {

@@ -10,11 +10,15 @@ const MINUTE = 60_000;
 /**
  * Limits per e-mail address (guessing one account's password) and per client address (guessing many
  * accounts, or signing up in bulk). Failed sign-ins count; a successful one clears its address.
+ * The current password asked by the account area (change password, change address) is limited the
+ * same way per account and per client: a stolen session cookie must not become the password.
  */
 export const LIMITS = {
   signInPerEmail: { max: 10, windowMs: 15 * MINUTE },
   signInPerClient: { max: 50, windowMs: 15 * MINUTE },
   signUpPerClient: { max: 10, windowMs: 60 * MINUTE },
+  currentPasswordPerAccount: { max: 10, windowMs: 15 * MINUTE },
+  currentPasswordPerClient: { max: 30, windowMs: 15 * MINUTE },
   mailPerEmail: { max: 5, windowMs: 60 * MINUTE },
   mailPerClient: { max: 20, windowMs: 60 * MINUTE },
 } satisfies Record<string, AttemptLimit>;

@@ -108,9 +108,9 @@ export class AuthService {
     return a;
   }
 
-  async changePassword(session: BrowserSession, input: { currentPassword: unknown; newPassword: unknown }): Promise<void> {
+  async changePassword(session: BrowserSession, input: { currentPassword: unknown; newPassword: unknown }, client: string): Promise<void> {
     const account = await this.account(session.accountId);
-    await this.requirePassword(account, input.currentPassword);
+    await this.requirePassword(account, input.currentPassword, client);
     const problem = passwordProblem(input.newPassword, account.email ?? undefined);
     if (problem) throw ValidationError.of('newPassword', problem);
     await this.accounts.setPassword(account.id, await hashPassword(input.newPassword as string));
@@ -121,7 +121,7 @@ export class AuthService {
   async changeEmail(accountId: string, input: { email: unknown; currentPassword: unknown }, client: string): Promise<AccountRow> {
     const account = await this.account(accountId);
     const email = readEmail(input.email);
-    await this.requirePassword(account, input.currentPassword);
+    await this.requirePassword(account, input.currentPassword, client);
     if (email === account.email) return account;
     const other = await this.accounts.credentials(email);
     if (other) throw new ConflictError('Another account uses this e-mail address', { email: [email] });
@@ -195,9 +195,13 @@ export class AuthService {
     return { token, csrfToken, account };
   }
 
-  private async requirePassword(account: AccountRow, password: unknown): Promise<void> {
+  /** Counted before it is checked, like a sign-in: over the limit even the right password waits. */
+  private async requirePassword(account: AccountRow, password: unknown, client: string): Promise<void> {
+    const bucket = `password:account:${account.id}`;
+    await this.limiter.check([[bucket, LIMITS.currentPasswordPerAccount], [`password:client:${client}`, LIMITS.currentPasswordPerClient]], 'current-password');
     const ok = typeof password === 'string' && (await verifyPassword(password, await this.accounts.passwordHash(account.id)));
     if (!ok) throw new ValidationError({ currentPassword: ['the current password is wrong'] });
+    await this.limiter.clear(bucket);
   }
 
   private requireMail(): void {

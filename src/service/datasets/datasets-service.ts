@@ -1,3 +1,4 @@
+import { nameProblem } from '../../domain/resource-names.js';
 import type { Db } from '../../store/db.js';
 import { DEFAULT_COLUMN_LIMITS, listColumnBudget, type ColumnLimits } from './column-limits.js';
 import { DatasetsStore, type DatasetRecord, type DatasetSort } from '../../store/datasets-store.js';
@@ -36,7 +37,7 @@ export class DatasetsService {
   }
 
   async put(accountId: string, name: string, body: { records?: RecordBatches; columns: ColumnPatchMap; missingValues?: string[] }): Promise<IngestResult> {
-    validateName(name);
+    validateDatasetName(name);
     if (!(await new DatasetsStore(this.db).find(accountId, name))) await this.usage.assertCanCreateDataset(accountId);
     try {
       const result = await ingest(this.db, { accountId, name, records: body.records, requestedColumns: body.columns, missingValues: body.missingValues, columnLimits: this.columnLimits }, this.writerLeaseMs);
@@ -148,9 +149,10 @@ function rowsMatching(q: DeleteRowsQuery): { sql: string; params: unknown[] } {
   return { sql: conds.map((c) => `COALESCE(${c}, false)`).join(' AND '), params };
 }
 
-function validateName(name: string): void {
-  if (name.length === 0 || name.length > 200) throw ValidationError.of('dataSetName', 'a data set name has 1 to 200 characters');
-  if (/[\u0000-\u001f/\\]/.test(name)) throw ValidationError.of('dataSetName', 'a data set name cannot contain control characters or slashes');
+/** A data set's name can be a path segment of its URL (domain/resource-names.ts), else 400. */
+export function validateDatasetName(name: string): void {
+  const problem = nameProblem(name, 'data set');
+  if (problem) throw ValidationError.of('dataSetName', problem);
 }
 
 export function isTimeSeries(d: DatasetRecord): boolean {

@@ -6,7 +6,7 @@ import { outboundRefusal } from '../../outbound/precheck.js';
 import type { ColumnPatchMap } from '../../domain/columns.js';
 import { NotFoundError, ServiceError, ValidationError } from '../errors.js';
 import type { Page, PageOf } from '../../store/paging.js';
-import type { DatasetsService } from '../datasets/datasets-service.js';
+import { validateDatasetName, type DatasetsService } from '../datasets/datasets-service.js';
 import { csvRecords, jsonRecords } from '../datasets/record-sources.js';
 import { readJsonUpload } from '../datasets/json-upload.js';
 import type { Readable } from 'node:stream';
@@ -84,6 +84,7 @@ export class ImportsService {
   }
 
   private async startCloudImport(accountId: string, type: 's3' | 'azure', req: CloudImportCommon, parameters: Record<string, unknown>, secret: CloudSecret): Promise<ImportRecord> {
+    validateDatasetName(req.dataSetName);
     const now = new Date();
     const record: ImportRecord = {
       id: randomUUID(), accountId, type, datasetName: req.dataSetName, status: 'requested', parameters, secret: null,
@@ -121,6 +122,7 @@ export class ImportsService {
   }
 
   async createUrlImport(accountId: string, req: UrlImportRequest): Promise<ImportRecord> {
+    validateDatasetName(req.dataSetName);
     const refusal = await outboundRefusal(req.url, this.limits.allowHosts);
     if (refusal) throw ValidationError.of('url', refusal);
     const now = new Date();

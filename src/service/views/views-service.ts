@@ -3,6 +3,7 @@
  * calendars (on the timestamp's day), stored as a definition and joined when read. A view is a data
  * source like a data set: sessions name it in `dataSourceName` and read its joined rows.
  */
+import { nameProblem } from '../../domain/resource-names.js';
 import type { Db } from '../../store/db.js';
 import { DatasetsStore, type DatasetRecord } from '../../store/datasets-store.js';
 import type { StoredColumn } from '../../store/schema.js';
@@ -278,8 +279,8 @@ function lowerKeys(o: object): Record<string, unknown> {
 }
 
 function validateName(name: string): void {
-  if (name.length === 0 || name.length > 200) throw ValidationError.of('viewName', 'a view name has 1 to 200 characters');
-  if (/[\u0000-\u001f/\\]/.test(name)) throw ValidationError.of('viewName', 'a view name cannot contain control characters or slashes');
+  const problem = nameProblem(name, 'view');
+  if (problem) throw ValidationError.of('viewName', problem);
 }
 
 function joinedMissingValues(joins: readonly ResolvedJoin[]): string[] {
