@@ -286,6 +286,9 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
     assert.ok(pct > 85, `accuracy ${pct} % on the test rows`);
     // Its 95 % interval over resamples of the test rows, beside it.
     assert.match(await page.getByTestId('interval-accuracy').innerText(), /^95 % interval [\d.]+ % – [\d.]+ %$/);
+    // The ROC AUC's by Newcombe's score method, and the page says so.
+    assert.match(await page.getByTestId('interval-rocAreaUnderCurve').innerText(), /^95 % interval [\d.]+( %)? – [\d.]+( %)?$/);
+    await assertVisible(page.getByText(/the ROC AUC's by Newcombe's score method instead/));
     await assertVisible(page.getByText(/^Perfectly calibrated scores would show about [\d.]+ % on these rows by chance \(up to [\d.]+ %\)\.$/));
     // The calibration error in the unit of its chance reference; the reliability chart's own figure named for what it is.
     assert.match(await page.locator('.metric-card', { hasText: 'Expected calibration error' }).locator('dd').innerText(), /^[\d.]+ %$/);

@@ -462,14 +462,10 @@ function heavyTailWarnings(intervals: TestMetricIntervals, testRows: number): Me
   const entries = Object.entries(intervals.heavyTailed ?? {});
   if (entries.length === 0) return [];
   const shares = entries.map(([metric, share]) => `${metric} ${(100 * share).toFixed(0)} %`).join(', ');
-  const names = entries.map(([metric]) => metric);
-  const of = [
-    ...(names.some((m) => m === 'rootMeanSquareError' || m === 'rSquared') ? ['for RMSE and R² of the squared error'] : []),
-    ...(names.includes('rocAreaUnderCurve') ? ["for the ROC AUC of its shortfall from 1, the pairs of rows it ranks wrongly"] : []),
-  ];
+  const squared = entries.some(([metric]) => metric === 'rootMeanSquareError' || metric === 'rSquared');
   return [{
     severity: 'warning',
-    message: `Some test metrics rest on a few rows: the 1 % of rows with the largest errors (among the ${testRows} test rows, or in the cross-validation of the training rows) make a large share of each (${shares}${of.length ? `; ${of.join('; ')}` : ''}), so on new rows these figures could be far from the test's; the results give them no interval.`,
+    message: `Some test metrics rest on a few rows: the 1 % of rows with the largest errors (among the ${testRows} test rows, or in the cross-validation of the training rows) make a large share of each (${shares}${squared ? '; for RMSE and R² of the squared error' : ''}), so on new rows these figures could be far from the test's; the results give them no interval.`,
   }];
 }
 

@@ -105,7 +105,7 @@ export function formatMetric(name: string, v: number | string | undefined): stri
 }
 
 /** A metric's interval at `level` (a session's test metrics: GET …/results metricIntervals). */
-export interface MetricIntervals { level: number; metrics: Record<string, { lower: number; upper: number }> }
+export interface MetricIntervals { level: number; metrics: Record<string, { lower: number; upper: number }>; otherMethods?: Record<string, string> }
 
 /** Headline numbers as cards (a description list, so each value is read with its name), with their intervals when given. */
 export function MetricCards({ metrics, order, hints, intervals }: { metrics: Record<string, number | string>; order?: string[]; hints?: Record<string, string>; intervals?: MetricIntervals }) {

@@ -39,6 +39,7 @@ export function ModelResults({ session }: { session: Session }) {
   const contest = useContest(session);
   const domain = session.predictionDomain;
   // A small session keeps the champion trained again on all rows after the test (model-compute.ts keptFit).
+  const intervals = r?.metricIntervals as MetricIntervals | undefined;
   const refitRows = r && typeof r.modelTrainingRows === 'number' && typeof r.trainingRows === 'number' && r.modelTrainingRows > r.trainingRows ? r.modelTrainingRows : undefined;
   return (
     <>
@@ -47,8 +48,8 @@ export function ModelResults({ session }: { session: Session }) {
         <section aria-labelledby="metrics-title">
           <h2 id="metrics-title">How well it does</h2>
           <p className="hint">{domain === 'anomalies' ? 'Scores of every row of the data set.' : `Measured on ${r.totalCount.toLocaleString()} test rows held back from training.`} Model: {r.algorithm?.name ?? '—'}{r.algorithm?.description ? ` — ${describeModel(r.algorithm.description, contest.data?.champion, contest.data?.contestants)}` : ''}.{refitRows ? ` After the test, the model was trained again on all ${refitRows.toLocaleString()} rows.` : ''}</p>
-          <MetricCards metrics={r.metrics} order={METRIC_ORDER} hints={hintsFor(r)} intervals={r.metricIntervals as MetricIntervals | undefined} />
-          {r.metricIntervals !== undefined && <p className="hint">Each interval is where the model's figure on new rows like these would lie, judged from how much it varies over resamples of the {r.totalCount.toLocaleString()} test rows.</p>}
+          <MetricCards metrics={r.metrics} order={METRIC_ORDER} hints={hintsFor(r)} intervals={intervals} />
+          {intervals !== undefined && <p className="hint">Each interval is where the model's figure on new rows like these would lie, judged from how much it varies over resamples of the {r.totalCount.toLocaleString()} test rows{intervals.otherMethods?.rocAreaUnderCurve ? '; the ROC AUC\'s by Newcombe\'s score method instead, since resampling cannot show the misranked pairs a test set near a perfect ranking lacks' : ''}.</p>}
           {session.modelId && <p><Link className="button primary" to={`/models/${session.modelId}`}>Try the model</Link></p>}
         </section>
       )}
