@@ -1,6 +1,7 @@
 /**
  * bench:metric-intervals — do the 95 % intervals of a session's test metrics (ml/metrics/
- * test-metric-intervals.ts, a percentile bootstrap of the test rows) hold the metric the same model
+ * test-metric-intervals.ts: a percentile bootstrap of the test rows, the ROC AUC's Newcombe's score
+ * interval, auc-interval.ts; the AUC of more than two classes is their one-vs-rest macro mean) hold the metric the same model
  * has on all data like the test rows? Per set: a GBDT is fitted on one protocol fold (20 % of the
  * rows); the other four folds stand for the population, and the model's metric on all of them is the
  * truth. Test sets of m rows are drawn from the population as sessions hold them back (stratified by
