@@ -38,8 +38,8 @@ export function ModelResults({ session }: { session: Session }) {
   const r = results.data;
   const contest = useContest(session);
   const domain = session.predictionDomain;
-  // A small session keeps the champion trained again on all rows after the test (model-compute.ts keptFit).
   const intervals = r?.metricIntervals as MetricIntervals | undefined;
+  // A small session keeps the champion trained again on all rows after the test (model-compute.ts keptFit).
   const refitRows = r && typeof r.modelTrainingRows === 'number' && typeof r.trainingRows === 'number' && r.modelTrainingRows > r.trainingRows ? r.modelTrainingRows : undefined;
   return (
     <>
