@@ -1,9 +1,9 @@
 /**
  * Newcombe's score-type interval for the area under the ROC curve (Newcombe 2006, "Confidence
- * intervals for an effect size measure based on the Mann–Whitney statistic. Part 2", method 5): the
- * θ whose distance from the estimate is within z standard errors, the standard error taken at θ
- * itself (Hanley & McNeil's variance under exponential score distributions, with both group sizes
- * replaced by N* = (m + n)/2 − 1). Like Wilson's interval for a proportion it stays honest near 1,
+ * intervals for an effect size measure based on the Mann–Whitney statistic. Part 2", Statistics in
+ * Medicine 25): the θ whose distance from the estimate is within z standard errors, the standard
+ * error taken at θ itself (Hanley & McNeil's variance under exponential score distributions, with
+ * both group sizes replaced by N* = (m + n)/2 − 1). Like Wilson's interval for a proportion it stays honest near 1,
  * where an AUC rests on a few misranked pairs: the variance at a lower θ is larger, so the interval
  * reaches down to values a test set without those rare misrankings cannot show by resampling.
  */

@@ -50,7 +50,7 @@ export interface TestMetricIntervals {
 const HEAVY_TAIL_SHARE = 0.3;
 
 const LEVEL = 0.95;
-const AUC_METHOD = "Newcombe's score interval (2006, method 5)";
+const AUC_METHOD = "Newcombe's score interval (2006: Hanley–McNeil's variance at each θ, N* = (m + n)/2 − 1)";
 
 /**
  * Class indices `y`, calibrated scores `proba` (n × k) and the decisions made from them; `evidence`,
