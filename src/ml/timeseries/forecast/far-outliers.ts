@@ -58,11 +58,6 @@ export function farOutliers(y: Float64Array, m: number, excluded: (t: number) =>
     .map((t) => ({ index: t, value: y[t], expected: found.smoothed[t], replaced: t > 0 && t < y.length - 1, usualLow: low, usualHigh: high }));
 }
 
-/** Whether a feature column is a 0/1 flag (a holiday, a promotion): where it is on, it explains the target's value. */
-export function isFlagColumn(values: Float64Array): boolean {
-  return values.every((v) => v === 0 || v === 1);
-}
-
 /** y with the replaced far values set to their expected values (y itself when there are none). */
 export function withoutFarOutliers(y: Float64Array, far: FarOutlier[]): Float64Array {
   if (!far.some((o) => o.replaced)) return y;

@@ -7,10 +7,10 @@ import { backtestOrigins, ScoreAccumulator } from './backtest.js';
 import { BASE_METHODS, combFamilies, combine, type MethodContext } from './methods.js';
 import { centralIntervals, DEFAULT_LEVELS, quantileForecasts } from './quantiles.js';
 import { regressionForecast } from './regression.js';
-import { isConstant } from './stats.js';
+import { isConstant, isFlagColumn } from './stats.js';
 import { censorAtZero, VarianceCalibration } from './uncertainty.js';
 import { POOLED_TAIL_SHAPE, withTailShape } from './tail-shape.js';
-import { farOutliers, isFlagColumn, withoutFarOutliers, type FarOutlier } from './far-outliers.js';
+import { farOutliers, withoutFarOutliers, type FarOutlier } from './far-outliers.js';
 import type { CandidateReport, ForecastOptions, ForecastResult, ForecastXreg, PointForecast } from './types.js';
 
 /** Backtest windows per series (more is steadier but costs a refit each). */

@@ -30,6 +30,11 @@ export function acf(y: ArrayLike<number>, maxLag: number): Float64Array {
   return r;
 }
 
+/** Whether a feature column is a 0/1 flag (a holiday, a promotion): where it is on, it explains the target's value. */
+export function isFlagColumn(values: Float64Array): boolean {
+  return values.every((v) => v === 0 || v === 1);
+}
+
 /** Whether every present value of `y` is the same (missing values aside); true when none is present. */
 export function isConstant(y: ArrayLike<number>): boolean {
   let first = NaN;
