@@ -47,6 +47,7 @@ export function diffuseKalmanFilter(sys: StateSpaceSystem, data: readonly ArrayL
   const mStar = new Float64Array(m);
   const gain = new Float64Array(m);
   const vt = new Float64Array(c);
+  const loaded = loadedStates(z);
 
   // Once past the diffuse phase the covariance of a time-invariant model converges; from then on the
   // gain is constant and only the means need updating (a missing observation restarts the recursion).
@@ -62,25 +63,19 @@ export function diffuseKalmanFilter(sys: StateSpaceSystem, data: readonly ArrayL
         for (let i = 0; i < m; i++) pred += z[i] * a[i * c + j];
         vt[j] = data[j][t] - pred;
       }
-      if (!steady) fStar = quadratic(pStar, z, m, mStar) + obsVariance;
-      const fInf = diffuse ? quadratic(pInf, z, m, mInf) : 0;
+      if (!steady) fStar = quadratic(pStar, z, loaded, m, mStar) + obsVariance;
+      const fInf = diffuse ? quadratic(pInf, z, loaded, m, mInf) : 0;
       if (fInf > DIFFUSE_TOLERANCE) {
         for (let i = 0; i < m; i++) gain[i] = mInf[i] / fInf;
         addOuter(a, gain, vt, m, c);
         for (let i = 0; i < m; i++) {
-          for (let k = 0; k < m; k++) {
-            pStar[i * m + k] += gain[i] * gain[k] * fStar - gain[i] * mStar[k] - mStar[i] * gain[k];
-            pInf[i * m + k] -= mInf[i] * mInf[k] / fInf;
-          }
+          for (let k = 0; k < m; k++) pStar[i * m + k] += gain[i] * gain[k] * fStar - gain[i] * mStar[k] - mStar[i] * gain[k];
         }
+        subtractOuter(pInf, mInf, fInf, m);
       } else if (fStar > 0) {
         for (let i = 0; i < m; i++) gain[i] = mStar[i] / fStar;
         addOuter(a, gain, vt, m, c);
-        if (!steady) {
-          for (let i = 0; i < m; i++) {
-            for (let k = 0; k < m; k++) pStar[i * m + k] -= mStar[i] * mStar[k] / fStar;
-          }
-        }
+        if (!steady) subtractOuter(pStar, mStar, fStar, m);
         f[t] = fStar;
         for (let j = 0; j < c; j++) v[t * c + j] = vt[j];
         used[t] = 1;
@@ -126,16 +121,40 @@ function previousObserved(y: ArrayLike<number>, t: number): boolean {
   return t > 0 && Number.isFinite(y[t - 1]);
 }
 
-/** z' P z, leaving P z in `out`. */
-function quadratic(p: Float64Array, z: Float64Array, m: number, out: Float64Array): number {
-  let q = 0;
+/** Indices of z's non-zero loadings: a structural model observes two or three of its states. */
+function loadedStates(z: Float64Array): Int32Array {
+  const out: number[] = [];
+  for (let i = 0; i < z.length; i++) if (z[i] !== 0) out.push(i);
+  return Int32Array.from(out);
+}
+
+/**
+ * z' P z, leaving P z in `out`. Only z's loaded states enter the sums, in index order: the terms
+ * left out are exact zeros, so the result is the full sum's to the bit.
+ */
+function quadratic(p: Float64Array, z: Float64Array, loaded: Int32Array, m: number, out: Float64Array): number {
   for (let i = 0; i < m; i++) {
     let s = 0;
-    for (let k = 0; k < m; k++) s += p[i * m + k] * z[k];
+    for (let l = 0; l < loaded.length; l++) s += p[i * m + loaded[l]] * z[loaded[l]];
     out[i] = s;
-    q += z[i] * s;
   }
+  let q = 0;
+  for (let l = 0; l < loaded.length; l++) q += z[loaded[l]] * out[loaded[l]];
   return q;
+}
+
+/**
+ * P −= u uᵀ / f for a symmetric P, computed on the upper triangle and mirrored: the product is
+ * symmetric to the bit, so this is the full update's result at half its divisions.
+ */
+function subtractOuter(p: Float64Array, u: Float64Array, f: number, m: number): void {
+  for (let i = 0; i < m; i++) {
+    for (let k = i; k < m; k++) {
+      const value = p[i * m + k] - u[i] * u[k] / f;
+      p[i * m + k] = value;
+      p[k * m + i] = value;
+    }
+  }
 }
 
 /** a += g vᵀ for the m × c state-mean matrix. */
@@ -155,21 +174,79 @@ export function transitionMean(sys: StateSpaceSystem, a: Float64Array, c: number
   a.set(out);
 }
 
+/**
+ * How T P Tᵀ is formed for one transition matrix: most rows of a structural model's T (the seasonal
+ * states shifting by one period) hold a single 1, and for those the product copies P's entries
+ * instead of summing over T's non-zeros. Other rows keep their entries in T's order, so every sum is
+ * accumulated as the plain sparse product would, to the bit.
+ */
+interface TransitionPlan {
+  /** Per row: the one column whose entry 1 makes the row a copy, or −1. */
+  copyOf: Int32Array;
+  /** The other rows' entries, grouped by row in T's order (CSR): row r's are start[r] … start[r+1]−1. */
+  start: Int32Array;
+  cols: Int32Array;
+  values: Float64Array;
+}
+
+const plans = new WeakMap<StateSpaceSystem['transition'], TransitionPlan>();
+
+function transitionPlan(sys: StateSpaceSystem): TransitionPlan {
+  const cached = plans.get(sys.transition);
+  if (cached) return cached;
+  const { m } = sys;
+  const { rows, cols, values } = sys.transition;
+  const count = new Int32Array(m);
+  for (let e = 0; e < rows.length; e++) count[rows[e]]++;
+  const copyOf = new Int32Array(m).fill(-1);
+  for (let e = 0; e < rows.length; e++) if (count[rows[e]] === 1 && values[e] === 1) copyOf[rows[e]] = cols[e];
+  const start = new Int32Array(m + 1);
+  for (let r = 0; r < m; r++) start[r + 1] = start[r] + (copyOf[r] < 0 ? count[r] : 0);
+  const fill = start.slice(0, m);
+  const planCols = new Int32Array(start[m]);
+  const planValues = new Float64Array(start[m]);
+  for (let e = 0; e < rows.length; e++) {
+    const r = rows[e];
+    if (copyOf[r] >= 0) continue;
+    planCols[fill[r]] = cols[e];
+    planValues[fill[r]++] = values[e];
+  }
+  const plan = { copyOf, start, cols: planCols, values: planValues };
+  plans.set(sys.transition, plan);
+  return plan;
+}
+
 /** P ← T P Tᵀ in place (symmetrised against rounding drift); `scratch` is an m × m work array. */
 export function transitionCovariance(sys: StateSpaceSystem, p: Float64Array, scratch: Float64Array): void {
   const m = sys.m;
-  const { rows, cols, values } = sys.transition;
-  scratch.fill(0);
-  for (let e = 0; e < values.length; e++) {
-    const r = rows[e] * m;
-    const k = cols[e] * m;
-    for (let j = 0; j < m; j++) scratch[r + j] += values[e] * p[k + j];
+  const { copyOf, start, cols, values } = transitionPlan(sys);
+  // scratch = T P, row by row.
+  for (let r = 0; r < m; r++) {
+    const row = r * m;
+    if (copyOf[r] >= 0) {
+      const k = copyOf[r] * m;
+      for (let j = 0; j < m; j++) scratch[row + j] = p[k + j];
+      continue;
+    }
+    scratch.fill(0, row, row + m);
+    for (let e = start[r]; e < start[r + 1]; e++) {
+      const k = cols[e] * m;
+      const value = values[e];
+      for (let j = 0; j < m; j++) scratch[row + j] += value * p[k + j];
+    }
   }
-  p.fill(0);
-  for (let e = 0; e < values.length; e++) {
-    const r = rows[e];
-    const k = cols[e];
-    for (let i = 0; i < m; i++) p[i * m + r] += scratch[i * m + k] * values[e];
+  // P = scratch Tᵀ, column by column.
+  for (let r = 0; r < m; r++) {
+    if (copyOf[r] >= 0) {
+      const k = copyOf[r];
+      for (let i = 0; i < m; i++) p[i * m + r] = scratch[i * m + k];
+      continue;
+    }
+    for (let i = 0; i < m; i++) {
+      let s = 0;
+      for (let e = start[r]; e < start[r + 1]; e++) s += scratch[i * m + cols[e]] * values[e];
+      p[i * m + r] = s;
+    }
   }
   for (let i = 0; i < m; i++) {
     for (let k = i + 1; k < m; k++) {
