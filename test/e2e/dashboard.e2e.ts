@@ -448,6 +448,14 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
     // The controls left (kms, PetrolPrice), what each did to the expectation, and the analysis without them.
     assert.match(await page.getByTestId('impact-controls').innerText(), /^The expectation leans on 2 control columns: kms \(moved it [+−][\d.]+ %\), PetrolPrice \(moved it [+−][\d.]+ %\)\. Without them the effect would be −\d+(\.\d+)? % \(p = 0\.\d+\)\.$/);
     for (const id of ['chart-impact', 'chart-pointwise', 'chart-cumulative']) await assertChartDrawn(id);
+    // The table of the window's periods names its columns in words, each interval with its level.
+    const perPeriod = page.getByRole('region', { name: /periods of the event window/ });
+    assert.deepEqual(await perPeriod.locator('thead th').allInnerTexts(), [
+      'date', 'DriversKilled observed', 'expected without the event', 'expected: 95 % interval from', 'expected: 95 % interval to',
+      'effect (observed − expected)', 'cumulative effect', 'cumulative effect: 95 % interval from', 'cumulative effect: 95 % interval to',
+    ]);
+    const [observed, expected, effect] = await perPeriod.locator('tbody tr').first().locator('td').evaluateAll((tds: BrowserElement[]) => [1, 2, 5].map((i) => Number(tds[i].textContent)));
+    assert.ok(Math.abs(observed! - expected! - effect!) < 0.01 * Math.max(1, Math.abs(effect!)), `effect = observed − expected: ${observed} − ${expected} ≈ ${effect}`);
     await assertLabelled();
     await shot('12-impact');
   });
@@ -466,6 +474,9 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
     // The anomalous rows come most unusual first, their scores rounded.
     const table = page.getByRole('region', { name: /Rows scored below zero/ });
     await assertVisible(table.locator('tbody tr'));
+    // Their columns in words, the tail probability said what it is.
+    assert.deepEqual((await table.locator('thead th').allInnerTexts()).slice(0, 2), ['anomaly score', 'tail probability']);
+    assert.match(await table.locator('caption').innerText(), /Tail probability: the share of training rows that looked at least as anomalous\./);
     const scores = (await table.locator('tbody tr td:first-child').allInnerTexts()).map(Number);
     assert.ok(scores.length > 1 && scores.every((v, i) => i === 0 || v >= scores[i - 1]!), `scores ascending: ${scores.join(', ')}`);
     assert.ok(scores.every((v) => String(v).replace(/^-?0\.0*/, '').length <= 3), `scores to 3 significant digits: ${scores.join(', ')}`);
