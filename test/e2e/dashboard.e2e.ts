@@ -487,11 +487,30 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
     assert.ok(await page.getByTestId('session-messages').getByText(/resident|RSS/).count() > 0, 'debug lines on request');
   });
 
+  it('takes a known share of anomalies as a percentage, checked before it is sent', async () => {
+    await page.goto('/sessions/new?type=model&dataSet=servo');
+    await page.getByLabel('Prediction domain').selectOption('anomalies');
+    const share = page.getByLabel('Share of anomalies (%), if you know it');
+    await share.fill('70');
+    await page.getByRole('button', { name: 'Start training' }).click();
+    await assertVisible(page.getByText('Give a percentage above 0 and at most 50, such as 5, or leave it empty.'));
+    assert.match(page.url(), /\/sessions\/new/, 'nothing was started');
+    await share.fill('10');
+    await assertLabelled();
+    await page.getByRole('button', { name: 'Start training' }).click();
+    await page.waitForURL(/\/sessions\/[0-9a-f-]{36}$/);
+    await waitForCompleted();
+    const session = await (await page.request.get(`/v1/sessions/${page.url().split('/').pop()}`)).json() as { extraParameters: { contamination?: number } };
+    assert.equal(session.extraParameters.contamination, 0.1, '10 % sent as the fraction the API takes');
+    assert.equal(await page.getByText(/share of anomalies found without extraParameters\.contamination/).count(), 0, 'no warning that the share was guessed');
+    await shot('13b-anomalies-known-share');
+  });
+
   it('lists the sessions with their status and raised no page errors', async () => {
     await nav('Sessions');
     await assertVisible(page.locator('tbody tr').first());
-    assert.equal(await page.locator('tbody tr').count(), 5);
-    assert.equal(await page.locator('tbody .badge', { hasText: 'Completed' }).count(), 5);
+    assert.equal(await page.locator('tbody tr').count(), 6);
+    assert.equal(await page.locator('tbody .badge', { hasText: 'Completed' }).count(), 6);
     await shot('13-sessions');
     // At phone width the page does not scroll sideways (tables scroll inside their cards), and the header stays short.
     await page.setViewportSize({ width: 390, height: 844 });
