@@ -448,6 +448,14 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
     // The controls left (kms, PetrolPrice), what each did to the expectation, and the analysis without them.
     assert.match(await page.getByTestId('impact-controls').innerText(), /^The expectation leans on 2 control columns: kms \(moved it [+−][\d.]+ %\), PetrolPrice \(moved it [+−][\d.]+ %\)\. Without them the effect would be −\d+(\.\d+)? % \(p = 0\.\d+\)\.$/);
     for (const id of ['chart-impact', 'chart-pointwise', 'chart-cumulative']) await assertChartDrawn(id);
+    // The table of the window's periods names its columns in words, each interval with its level.
+    const perPeriod = page.getByRole('region', { name: /periods of the event window/ });
+    assert.deepEqual(await perPeriod.locator('thead th').allInnerTexts(), [
+      'date', 'DriversKilled observed', 'expected without the event', 'expected: 95 % interval from', 'expected: 95 % interval to',
+      'effect (observed − expected)', 'cumulative effect', 'cumulative effect: 95 % interval from', 'cumulative effect: 95 % interval to',
+    ]);
+    const [observed, expected, effect] = await perPeriod.locator('tbody tr').first().locator('td').evaluateAll((tds: BrowserElement[]) => [1, 2, 5].map((i) => Number(tds[i].textContent)));
+    assert.ok(Math.abs(observed! - expected! - effect!) < 0.01 * Math.max(1, Math.abs(effect!)), `effect = observed − expected: ${observed} − ${expected} ≈ ${effect}`);
     await assertLabelled();
     await shot('12-impact');
   });
@@ -466,6 +474,9 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
     // The anomalous rows come most unusual first, their scores rounded.
     const table = page.getByRole('region', { name: /Rows scored below zero/ });
     await assertVisible(table.locator('tbody tr'));
+    // Their columns in words, the tail probability said what it is.
+    assert.deepEqual((await table.locator('thead th').allInnerTexts()).slice(0, 2), ['anomaly score', 'tail probability']);
+    assert.match(await table.locator('caption').innerText(), /Tail probability: the share of training rows that looked at least as anomalous\./);
     const scores = (await table.locator('tbody tr td:first-child').allInnerTexts()).map(Number);
     assert.ok(scores.length > 1 && scores.every((v, i) => i === 0 || v >= scores[i - 1]!), `scores ascending: ${scores.join(', ')}`);
     assert.ok(scores.every((v) => String(v).replace(/^-?0\.0*/, '').length <= 3), `scores to 3 significant digits: ${scores.join(', ')}`);
@@ -476,11 +487,30 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
     assert.ok(await page.getByTestId('session-messages').getByText(/resident|RSS/).count() > 0, 'debug lines on request');
   });
 
+  it('takes a known share of anomalies as a percentage, checked before it is sent', async () => {
+    await page.goto('/sessions/new?type=model&dataSet=servo');
+    await page.getByLabel('Prediction domain').selectOption('anomalies');
+    const share = page.getByLabel('Share of anomalies (%), if you know it');
+    await share.fill('70');
+    await page.getByRole('button', { name: 'Start training' }).click();
+    await assertVisible(page.getByText('Give a percentage above 0 and at most 50, such as 5, or leave it empty.'));
+    assert.match(page.url(), /\/sessions\/new/, 'nothing was started');
+    await share.fill('10');
+    await assertLabelled();
+    await page.getByRole('button', { name: 'Start training' }).click();
+    await page.waitForURL(/\/sessions\/[0-9a-f-]{36}$/);
+    await waitForCompleted();
+    const session = await (await page.request.get(`/v1/sessions/${page.url().split('/').pop()}`)).json() as { extraParameters: { contamination?: number } };
+    assert.equal(session.extraParameters.contamination, 0.1, '10 % sent as the fraction the API takes');
+    assert.equal(await page.getByText(/share of anomalies found without extraParameters\.contamination/).count(), 0, 'no warning that the share was guessed');
+    await shot('13b-anomalies-known-share');
+  });
+
   it('lists the sessions with their status and raised no page errors', async () => {
     await nav('Sessions');
     await assertVisible(page.locator('tbody tr').first());
-    assert.equal(await page.locator('tbody tr').count(), 5);
-    assert.equal(await page.locator('tbody .badge', { hasText: 'Completed' }).count(), 5);
+    assert.equal(await page.locator('tbody tr').count(), 6);
+    assert.equal(await page.locator('tbody .badge', { hasText: 'Completed' }).count(), 6);
     await shot('13-sessions');
     // At phone width the page does not scroll sideways (tables scroll inside their cards), and the header stays short.
     await page.setViewportSize({ width: 390, height: 844 });

@@ -59,6 +59,9 @@ async function parse(res: Response): Promise<unknown> {
   }
 }
 
+/** What a request that got no answer says: the server is stopped or restarting, or the network is down. */
+export const UNREACHABLE = 'Sibyl did not answer: the server may be stopped or restarting, or the network is down. Try again in a moment, or reload the page.';
+
 export async function api<T>(method: string, path: string, body?: unknown, init: { headers?: Record<string, string>; raw?: BodyInit } = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json', ...init.headers };
   if (method !== 'GET' && method !== 'HEAD') headers['x-csrf-token'] = csrfToken;
@@ -67,7 +70,13 @@ export async function api<T>(method: string, path: string, body?: unknown, init:
     headers['content-type'] = 'application/json';
     payload = JSON.stringify(body);
   }
-  const res = await fetch(path, { method, headers, body: payload, credentials: 'same-origin' });
+  let res: Response;
+  try {
+    res = await fetch(path, { method, headers, body: payload, credentials: 'same-origin' });
+  } catch {
+    // fetch rejects only when no answer came at all; the browser's own words ("Failed to fetch") say nothing to a user.
+    throw new ApiError(0, { statusCode: 0, message: UNREACHABLE, errorType: 'Network', errorDetails: {} });
+  }
   const data = await parse(res);
   if (!res.ok) {
     const err = typeof data === 'object' && data !== null && 'message' in data

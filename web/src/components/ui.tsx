@@ -1,4 +1,5 @@
 import { useEffect, useId, useState, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
+import { Link } from 'react-router';
 import { ApiError } from '../api';
 import { formatNumber, formatPercent, isFractionMetric, metricLabel } from '../lib/words';
 
@@ -69,6 +70,19 @@ export function ErrorNote({ error, title, shownFields }: { error: unknown; title
       {message}
       {details.length > 0 && <ul>{details.map((d) => <li key={d}>{d}</li>)}</ul>}
     </div>
+  );
+}
+
+/**
+ * The error of the request for what a page's address names. "Not found" (404), or an id that cannot be
+ * one (400), is said in words with the way back to the list; any other failure as it came.
+ */
+export function AddressError({ error, what, id, list }: { error: unknown; what: string; id: string; list: { to: string; label: string } }) {
+  if (!(error instanceof ApiError && (error.status === 404 || error.status === 400))) return <ErrorNote error={error} />;
+  return (
+    <Note kind="warning">
+      There is no {what} <code>{id}</code> in your account: it has been deleted, or the address is not complete. <Link to={list.to}>{list.label}</Link>
+    </Note>
   );
 }
 

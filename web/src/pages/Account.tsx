@@ -71,7 +71,8 @@ function KeysSection() {
         </div>
       )}
       <ErrorNote error={keys.error ?? revoke.error} />
-      {active.length === 0 ? <p>No active keys.</p> : (
+      {/* "No active keys" only from a list that came back: while it loads or after it failed, nothing is known. */}
+      {!keys.isSuccess ? null : active.length === 0 ? <p>No active keys.</p> : (
         <div className="table-scroll">
           <table>
             <caption>Active keys</caption>

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, get, upload } from '../api';
 import { ConfirmButton, ErrorNote, Field, Note, Pager, StatusBadge, usePageTitle } from '../components/ui';
 import { formatBytes, formatDate } from '../lib/words';
+import { nameFromFile } from '../lib/upload-name';
 import type { DataSetSummary, ImportItem, Paged } from '../types';
 
 const PAGE_SIZE = 20;
@@ -20,11 +21,6 @@ export function DataSetsPage() {
       <DataSetList />
     </>
   );
-}
-
-/** A data set name from a file name: `Sales 2017.csv` → `Sales-2017`. */
-export function nameFromFile(file: string): string {
-  return file.replace(/\.(csv|txt)$/i, '').replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 100) || 'data';
 }
 
 function UploadCard() {

@@ -3,7 +3,7 @@ import { Link, useParams } from 'react-router';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api, ApiError, get } from '../api';
 import { Chart } from '../components/Chart';
-import { CodeBlock, ErrorNote, MetricCards, Note, Warnings, usePageTitle } from '../components/ui';
+import { AddressError, CodeBlock, ErrorNote, MetricCards, Note, Warnings, usePageTitle } from '../components/ui';
 import { barsOption } from '../charts/common';
 import { curlSnippet, nexosisClientSnippet, type Example } from '../lib/snippets';
 import { formatDate, formatNumber, formatPercent } from '../lib/words';
@@ -30,7 +30,7 @@ export function ModelPage() {
     <>
       <p className="breadcrumb"><Link to="/models">Models</Link> ›</p>
       <h1 tabIndex={-1}>Model <code>{id.slice(0, 8)}</code></h1>
-      <ErrorNote error={model.error} />
+      {model.error && <AddressError error={model.error} what="model" id={id} list={{ to: '/models', label: 'Your models' }} />}
       {m && (
         <>
           <p className="facts">

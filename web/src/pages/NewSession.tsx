@@ -138,6 +138,9 @@ function ModelForm({ ds, onCreated }: { ds: DataSetSummary; onCreated: (s: Sessi
   };
   const [balance, setBalance] = useState(true);
   const [containsAnomalies, setContainsAnomalies] = useState(true);
+  const [anomalyShare, setAnomalyShare] = useState('');
+  // Its problem shows once the form was sent, not while the number is being typed.
+  const [shareChecked, setShareChecked] = useState(false);
   const [name, setName] = useState('');
   const [callbackUrl, setCallbackUrl] = useState('');
   const [roles, setRoles] = useState<Record<string, string>>(() => Object.fromEntries(Object.entries(ds.columns).map(([c, m]) => [c, m.role === 'none' ? 'none' : m.role === 'key' ? 'key' : 'feature'])));
@@ -145,15 +148,19 @@ function ModelForm({ ds, onCreated }: { ds: DataSetSummary; onCreated: (s: Sessi
   const targets = Object.keys(ds.columns).filter((c) => ds.columns[c]!.role !== 'timestamp');
   const fixed = useMemo(() => new Set(Object.keys(ds.columns).filter((c) => (domain !== 'anomalies' && c === target) || ds.columns[c]!.role === 'timestamp')), [ds, domain, target]);
 
+  const share = domain === 'anomalies' && containsAnomalies && anomalyShare.trim() ? shareOf(anomalyShare) : undefined;
+
   const submit = async (e: FormEvent) => {
     e.preventDefault();
+    setShareChecked(true);
+    if (share && 'problem' in share) return;
     const columns: Record<string, { role: string }> = rolesPatch(ds.columns, Object.fromEntries(Object.entries(roles).filter(([c]) => !fixed.has(c))));
     if (domain !== 'anomalies') columns[target] = { role: 'target' };
     await startSession('/v1/sessions/model', {
       dataSourceName: ds.dataSetName, predictionDomain: domain,
       ...(domain !== 'anomalies' ? { targetColumn: target } : {}),
       ...(domain === 'classification' ? { balance } : {}),
-      ...(domain === 'anomalies' ? { extraParameters: { containsAnomalies } } : {}),
+      ...(domain === 'anomalies' ? { extraParameters: { containsAnomalies, ...(share && 'fraction' in share ? { contamination: share.fraction } : {}) } } : {}),
       ...(name ? { name } : {}), ...(callbackUrl ? { callbackUrl } : {}),
       columns,
     });
@@ -169,16 +176,26 @@ function ModelForm({ ds, onCreated }: { ds: DataSetSummary; onCreated: (s: Sessi
       {domain !== 'anomalies' && <SelectField label="Target column" hint="The column the model learns to predict." value={target} onChange={(e) => chooseTarget(e.target.value)} options={targets} error={fe('targetColumn')} />}
       {domain === 'classification' && <Checkbox label="Balance the classes" hint="Predicts rarer classes as often as if every class were equally common (the default)." checked={balance} onChange={(e) => setBalance(e.target.checked)} />}
       {domain === 'anomalies' && <Checkbox label="The data contains anomalies" hint="Off: every row is taken as normal, and the model learns what normal looks like." checked={containsAnomalies} onChange={(e) => setContainsAnomalies(e.target.checked)} />}
+      {domain === 'anomalies' && containsAnomalies && (
+        <Field label="Share of anomalies (%), if you know it" inputMode="decimal" value={anomalyShare} onChange={(e) => setAnomalyShare(e.target.value)} error={(shareChecked && share && 'problem' in share ? share.problem : undefined) ?? fe('extraParameters.contamination')}
+          hint="Up to 50. Empty: estimated from the data, which is rough on small tables. The API calls it extraParameters.contamination, a fraction." />
+      )}
       <ColumnRoles columns={ds.columns} roles={roles} setRole={(c, r) => setRoles((x) => ({ ...x, [c]: r }))} fixed={fixed} note="Features are what the model learns from. Leave out identifiers and anything not known at prediction time. A key column identifies rows in the results." />
       <details>
         <summary>More options</summary>
         <Field label="Name" hint="Shown in lists; a default names the data set." value={name} onChange={(e) => setName(e.target.value)} />
         <Field label="Callback URL" type="url" hint="Receives a POST with the session at each status change." value={callbackUrl} onChange={(e) => setCallbackUrl(e.target.value)} error={fe('callbackUrl')} />
       </details>
-      <ErrorNote error={error} shownFields={['predictionDomain', 'targetColumn', 'callbackUrl']} />
+      <ErrorNote error={error} shownFields={['predictionDomain', 'targetColumn', 'callbackUrl', 'extraParameters.contamination']} />
       <button className="button primary" type="submit" disabled={busy}>{busy ? 'Starting…' : 'Start training'}</button>
     </form>
   );
+}
+
+/** A percentage typed in the form ('5', '2.5 %', '2,5') as the fraction the API takes, or why it is not one it accepts (0 to 50 %). */
+function shareOf(percent: string): { fraction: number } | { problem: string } {
+  const x = Number(percent.trim().replace(/\s*%$/, '').replace(',', '.'));
+  return Number.isFinite(x) && x > 0 && x <= 50 ? { fraction: x / 100 } : { problem: 'Give a percentage above 0 and at most 50, such as 5, or leave it empty.' };
 }
 
 function toDateInput(iso: string): string {

@@ -1,7 +1,7 @@
 import { Link, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { get } from '../api';
-import { ErrorNote, Note, StatusBadge, Warnings, usePageTitle } from '../components/ui';
+import { AddressError, ErrorNote, Note, StatusBadge, Warnings, usePageTitle } from '../components/ui';
 import { SessionMessages } from '../components/SessionMessages';
 import { formatDate } from '../lib/words';
 import { FINISHED, type Session } from '../types';
@@ -24,7 +24,7 @@ export function SessionPage() {
     <>
       <p className="breadcrumb"><Link to="/sessions">Sessions</Link> ›</p>
       <h1 tabIndex={-1}>{s?.name ?? 'Session'}</h1>
-      <ErrorNote error={session.error} />
+      {session.error && <AddressError error={session.error} what="session" id={id} list={{ to: '/sessions', label: 'Your sessions' }} />}
       {s && (
         <>
           <div className="session-head" aria-live="polite">

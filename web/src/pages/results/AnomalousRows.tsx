@@ -9,6 +9,9 @@ const PAGE_SIZE = 20;
 
 /** Columns the session wrote (the score, its tail probability), shown rounded: their full precision is noise. */
 const isScoreColumn = (c: string) => c === 'anomaly' || c.startsWith('anomaly:');
+/** Their headers in words: the API's field names say nothing to a reader. */
+const SCORE_HEADERS: Record<string, string> = { anomaly: 'anomaly score', 'anomaly:tailProbability': 'tail probability' };
+const header = (c: string) => (isScoreColumn(c) ? SCORE_HEADERS[c] ?? c : c);
 
 /**
  * The rows scored anomalous, most unusual (lowest score) first unless the data's own order is chosen.
@@ -24,8 +27,9 @@ export function AnomalousRows({ session }: { session: Session }) {
     return order === 'score' ? [...all].sort((a, b) => Number(a.anomaly) - Number(b.anomaly)) : all;
   }, [rows.data, order]);
   const shown = sorted.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE)
-    .map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, isScoreColumn(k) && v !== '' ? formatSignificant(Number(v), 3) : v])));
-  const columns = shown[0] ? [...Object.keys(shown[0]).filter(isScoreColumn), ...Object.keys(shown[0]).filter((c) => !isScoreColumn(c))] : [];
+    .map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [header(k), isScoreColumn(k) && v !== '' ? formatSignificant(Number(v), 3) : v])));
+  const fields = sorted[0] ? Object.keys(sorted[0]) : [];
+  const columns = [...fields.filter(isScoreColumn), ...fields.filter((c) => !isScoreColumn(c))].map(header);
   return (
     <section className="card" aria-labelledby="anomalous-rows-title">
       <ErrorNote error={rows.error} />
@@ -36,8 +40,8 @@ export function AnomalousRows({ session }: { session: Session }) {
             <>
               <SelectField label="Order" value={order} onChange={(e) => { setOrder(e.target.value as 'score' | 'data'); setPage(0); }}
                 options={[{ value: 'score', label: 'Most unusual first (lowest score)' }, { value: 'data', label: 'As in the data' }]} />
-              <RecordTable rows={shown} columns={columns} highlight={(c) => c === 'anomaly'}
-                caption="Rows scored below zero; the lower the score, the more unusual the row. Scores and probabilities to 3 significant digits." />
+              <RecordTable rows={shown} columns={columns} highlight={(c) => c === SCORE_HEADERS.anomaly}
+                caption={`Rows scored below zero; the lower the score, the more unusual the row.${fields.includes('anomaly:tailProbability') ? ' Tail probability: the share of training rows that looked at least as anomalous.' : ''} Scores and probabilities to 3 significant digits.`} />
               <Pager page={page} totalPages={Math.ceil(sorted.length / PAGE_SIZE)} onPage={setPage} label="Anomalous row pages" />
             </>
           )}

@@ -10,6 +10,7 @@ import type { Session, SessionResults } from '../../types';
 import { cumulativeFields, effectInterval } from './detect';
 import { describeModel } from '../../lib/model-description';
 import { controlsInWords } from '../../lib/impact-controls';
+import { impactTable } from '../../lib/impact-table';
 import { pointsOf, recentHistory, resultRows, timestampColumn, type Point } from './series-data';
 
 export function ImpactResults({ session }: { session: Session }) {
@@ -38,21 +39,24 @@ export function ImpactResults({ session }: { session: Session }) {
   const predicted = pointsOf(d.rows, ts, `${target}:predicted`);
   const lower = pointsOf(d.rows, ts, `${target}:lower`);
   const upper = pointsOf(d.rows, ts, `${target}:upper`);
+  // The level of every interval of the session: the counterfactual's, the effects' and their sums'.
+  const level = Number((d.head as unknown as Record<string, unknown>).effectIntervalLevel ?? 0.95);
+  const levelWords = `${formatPercent(level)} interval`;
   const hasBand = lower.length === predicted.length && upper.length === predicted.length && predicted.length > 0;
-  const band: Band | undefined = hasBand ? { name: '95 % interval without the event', lower, upper, color: PALETTE.band } : undefined;
+  const band: Band | undefined = hasBand ? { name: `${levelWords} without the event`, lower, upper, color: PALETTE.band } : undefined;
 
   const observedAt = new Map(observedWindow);
   const effect: Point[] = predicted.flatMap(([t, p]): Point[] => (observedAt.has(t) ? [[t, observedAt.get(t)! - p]] : []));
   // Pointwise: the observed value minus each end of the counterfactual's interval.
   const effectBand: Band | undefined = hasBand ? {
-    name: '95 % interval', color: PALETTE.bandOrange,
+    name: levelWords, color: PALETTE.bandOrange,
     lower: upper.map(([t, u]): Point => [t, (observedAt.get(t) ?? NaN) - u]),
     upper: lower.map(([t, l]): Point => [t, (observedAt.get(t) ?? NaN) - l]),
   } : undefined;
   let sum = 0;
   const cumulative: Point[] = effect.map(([t, e]): Point => [t, (sum += e)]);
   const cum = cumulativeFields(d.rows[0], target);
-  const cumulativeBand: Band | undefined = cum ? { name: '95 % interval', color: PALETTE.bandOrange, lower: pointsOf(d.rows, ts, cum.lower), upper: pointsOf(d.rows, ts, cum.upper) } : undefined;
+  const cumulativeBand: Band | undefined = cum ? { name: levelWords, color: PALETTE.bandOrange, lower: pointsOf(d.rows, ts, cum.lower), upper: pointsOf(d.rows, ts, cum.upper) } : undefined;
   const absInterval = effectInterval(d.head as unknown as Record<string, unknown>, 'absoluteEffect');
   const relInterval = effectInterval(d.head as unknown as Record<string, unknown>, 'relativeEffect');
   const controls = controlsInWords(d.head as unknown as Record<string, unknown>);
@@ -75,7 +79,7 @@ export function ImpactResults({ session }: { session: Session }) {
         <MetricCards metrics={metrics} order={['pValue', 'absoluteEffect', 'relativeEffect']} />
         <p className="hint">Counterfactual model: {d.head.algorithm?.name ?? '—'}{d.head.algorithm?.description ? ` — ${describeModel(d.head.algorithm.description)}` : ''}.</p>
       </section>
-      <ChartCard id="impact" title="Observed and expected without the event" description="The dashed line is what the model, fitted on the periods before the event, expected in the window; the shaded band is its 95 % range.">
+      <ChartCard id="impact" title="Observed and expected without the event" description={`The dashed line is what the model, fitted on the periods before the event, expected in the window; the shaded band is its ${levelWords}.`}>
         <Chart testId="chart-impact" option={impactOption({ target, observed, counterfactual: predicted, band, window: [windowStart, windowEnd] })} height={400}
           summary={`${target} observed against the counterfactual over the event window of ${predicted.length} periods; ${effectInWords(target, absolute, relative)}`} />
       </ChartCard>
@@ -94,7 +98,7 @@ export function ImpactResults({ session }: { session: Session }) {
       {effect.length === 0 && <Note>The results have no rows for the event window.</Note>}
       <section className="card" aria-labelledby="impact-rows">
         <h2 id="impact-rows">Per period</h2>
-        <RecordTable caption={`${d.rows.length} periods of the event window`} rows={d.rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, k === ts ? v.slice(0, 10) : Number.isFinite(Number(v)) && v !== '' ? formatNumber(Number(v)) : v])))} />
+        <RecordTable caption={`${d.rows.length} periods of the event window`} {...impactTable(d.rows, ts, target, level)} />
       </section>
     </>
   );
