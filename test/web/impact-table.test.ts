@@ -52,3 +52,9 @@ test('an observed value missing in a period leaves its effect empty, not NaN', (
   assert.equal(t.rows[0]!['effect (observed − expected)'], '');
   assert.equal(t.rows[0]!['DriversKilled observed'], '');
 });
+
+test('hourly periods keep their hour: a day\'s 24 rows are not all labelled with its date', () => {
+  const hours = ['2014-12-30T22:00:00Z', '2014-12-30T23:00:00Z', '2014-12-31T00:00:00Z'].map((date, i) => ({ ...ROWS[0]!, date, DriversKilled: String(90 + i) }));
+  const t = impactTable(hours, 'date', 'DriversKilled', 0.95);
+  assert.deepEqual(t.rows.map((r) => r.date), ['2014-12-30 22:00', '2014-12-30 23:00', '2014-12-31 00:00']);
+});

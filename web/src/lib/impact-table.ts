@@ -16,8 +16,9 @@ const number = (v: string | undefined) => (v === undefined || v === '' ? '' : Nu
  */
 export function impactTable(rows: readonly Record<string, string>[], timestamp: string, target: string, level: number): ImpactTable {
   const at = `${formatPercent(level)} interval`;
+  const withTime = rows.some((r) => timeOfDay(r[timestamp]) !== '00:00');
   const named: [string, (r: Record<string, string>) => string][] = [
-    [timestamp, (r) => (r[timestamp] ?? '').slice(0, 10)],
+    [timestamp, (r) => periodLabel(r[timestamp], withTime)],
     [`${target} observed`, (r) => number(r[target])],
     ['expected without the event', (r) => number(r[`${target}:predicted`])],
     [`expected: ${at} from`, (r) => number(r[`${target}:lower`])],
@@ -40,4 +41,17 @@ export function impactTable(rows: readonly Record<string, string>[], timestamp: 
     columns: [...present.map(([n]) => n), ...others],
     rows: rows.map((r) => Object.fromEntries([...present.map(([n, f]) => [n, f(r)]), ...others.map((k) => [k, number(r[k])])])),
   };
+}
+
+const STAMP = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}))?/;
+
+function timeOfDay(stamp: string | undefined): string {
+  return STAMP.exec(stamp ?? '')?.[2] ?? '00:00';
+}
+
+/** A period's date, with its hour and minute when the table's periods are shorter than a day (hourly data). */
+function periodLabel(stamp: string | undefined, withTime: boolean): string {
+  const m = STAMP.exec(stamp ?? '');
+  if (!m) return stamp ?? '';
+  return withTime ? `${m[1]} ${m[2] ?? '00:00'}` : m[1];
 }
