@@ -37,7 +37,7 @@ export interface SeriesInput {
   timestamps: Float64Array;
   target: SeriesColumnData;
   features: SeriesColumnData[];
-  /** The day weekly periods start on: the weekday of every target value's date, else Monday (prepare.ts weekStartOf). */
+  /** The day weekly periods start on: the weekday of most target values' dates, else Monday (prepare.ts weekStartOf). */
   weekStart?: Weekday;
 }
 

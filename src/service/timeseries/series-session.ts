@@ -15,6 +15,7 @@ import type { Services } from '../services.js';
 import { isNumericColumn, resolveSeriesColumns } from './series-columns.js';
 import { loadSeries, seriesExtent, type SeriesInput } from './series-rows.js';
 import { dataSpacing, sessionInterval } from './data-spacing.js';
+import { offWeekdayMessages } from './off-weekday-rows.js';
 
 export interface SeriesSessionRequest {
   dataSourceName: string;
@@ -78,7 +79,7 @@ export async function requestedSeries(services: Services, accountId: string, r: 
   }
   if (!Number.isFinite(extent.lastTarget)) throw ValidationError.of(cols.target, `column '${cols.target}' has no values in data set '${dataset.name}'`);
   const { interval, messages } = sessionInterval(r.interval, dataSpacing(series), { dataset: dataset.name, target: cols.target, imputation: series.target.imputation, aggregation: series.target.aggregation });
-  return { dataset, cols, extent, interval, messages, weekStart: series.weekStart };
+  return { dataset, cols, extent, interval, messages: [...messages, ...offWeekdayMessages(series, interval)], weekStart: series.weekStart };
 }
 
 /** A session's own series (its columns as stored on the session), for its runner. */
