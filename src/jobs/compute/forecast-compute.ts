@@ -81,7 +81,7 @@ export function compute(input: ForecastComputeInput): ForecastComputeOutput {
   return {
     metrics, data: rows(f.mean), intervals, outliers: targetOutliers(g, actual, features, input, g.firstTarget, recorded), method: f.method, holdout, holdoutRows,
     farValues: f.farOutliers.filter((o) => Number.isFinite(recorded[o.index])).map((o) => ({
-      period: periodName(g, g.firstTarget + o.index), value: o.value, expected: o.expected, replaced: o.replaced, usualLow: o.usualLow, usualHigh: o.usualHigh,
+      period: periodName(g, g.firstTarget + o.index), value: o.value, expected: o.expected, replaced: o.replaced, usualLow: o.usualLow, usualHigh: o.usualHigh, beyond: o.beyond,
     })),
     savedModel: saveForecast(f, final.options), targetGaps: targetGaps(g, g.firstTarget, trainEnd, input.target.imputation, undefined, input.target.imputationDeclared),
     partialEdges: partialEdges(input, g, g.firstTarget, trainEnd),
