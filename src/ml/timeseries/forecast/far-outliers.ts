@@ -14,7 +14,7 @@
  * says whether it is a mistake or the start of a new level (the last values of growing yearly series
  * often are), so it is kept and only reported.
  */
-import { smoothOutliers } from './outliers.js';
+import { smoothOutliers, type OutlierResult } from './outliers.js';
 
 /**
  * How far beyond the range of the other values, in multiples of that range, a value must lie. On the
@@ -65,9 +65,11 @@ export function farSide(v: number, low: number, high: number): FarOutlier['beyon
   return undefined;
 }
 
-/** The far values of y (period m), ascending; `excluded(t)` keeps a point out (a declared event explains it). */
-export function farOutliers(y: Float64Array, m: number, excluded: (t: number) => boolean = () => false): FarOutlier[] {
-  const found = smoothOutliers(y, m);
+/**
+ * The far values of y (period m), ascending; `excluded(t)` keeps a point out (a declared event explains
+ * it). `found`: y's smoothOutliers, when the caller has them.
+ */
+export function farOutliers(y: Float64Array, m: number, excluded: (t: number) => boolean = () => false, found: OutlierResult = smoothOutliers(y, m)): FarOutlier[] {
   if (found.indices.length === 0) return [];
   const flagged = new Set(found.indices);
   let low = Infinity, high = -Infinity;
