@@ -28,14 +28,13 @@ import { indexOf, periodLabel, periodName, toGrid, type SeriesGrid } from '../..
 import { targetGaps, targetSeries } from '../../service/timeseries/target-gaps.js';
 import { interpolateMissing } from '../../ml/timeseries/interpolate.js';
 import { partialEdges } from '../../service/timeseries/partial-edges.js';
-import type { ForecastComputeInput, ForecastComputeOutput, ResultRow } from '../../service/timeseries/forecast-compute-contract.js';
+import { MIN_TRAINING_PERIODS, type ForecastComputeInput, type ForecastComputeOutput, type ResultRow } from '../../service/timeseries/forecast-compute-contract.js';
 import type { SeriesInput } from '../../service/timeseries/series-rows.js';
 
 export type { ForecastComputeInput, ForecastComputeOutput, ResultRow } from '../../service/timeseries/forecast-compute-contract.js';
 
 /** The holdout may not take more than a third of the series: training keeps at least twice as much (compat-notes §3.4). */
 const MAX_HOLDOUT_SHARE = 1 / 3;
-const MIN_TRAINING_PERIODS = 3;
 
 export function compute(input: ForecastComputeInput): ForecastComputeOutput {
   const g = toGrid(input);
