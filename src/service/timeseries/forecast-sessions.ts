@@ -17,6 +17,7 @@ import { capitalised, invalidDateRange, requestedSeries, requireFeatureValues, s
 import { targetGapsMessages } from './target-gaps.js';
 import { partialEdgesMessages } from './partial-edges.js';
 import { seriesMissingCodeMessages } from './series-missing-codes.js';
+import { featureBlankMessages } from './feature-blanks.js';
 import { forecastSpanMessages } from './forecast-span.js';
 import { farValueMessages } from './far-values.js';
 
@@ -87,7 +88,7 @@ function holdoutMessages(holdout: number, interval: string): Message[] {
 export const runForecastSession: SessionRunner = async (s, ctx) => {
   const { series, start, end } = await sessionSeries(ctx.services, s);
   // Before the run: the series' arrays are transferred to the computation.
-  const codes = seriesMissingCodeMessages(series);
+  const codes = [...seriesMissingCodeMessages(series), ...featureBlankMessages(series)];
   const input: ForecastComputeInput = { ...series, startMs: start, endMs: end, levels: PREDICTION_LEVELS };
   const out = await ctx.compute.run<ForecastComputeOutput>('forecast', input, seriesBuffers(series));
   return {
