@@ -85,6 +85,8 @@ function reshaped(o: Outcome, table: TailShapeTable | undefined): Outcome {
   const d: PredictiveDistribution = {
     chosen: { mean: Float64Array.from(s.mean), sd: Float64Array.from(s.sd), dof: s.dof ?? undefined },
     method: o.method, candidates: [], floor: s.floor ?? -Infinity, calibrated: s.calibrated, farOutliers: [],
+    // Not kept by --save: the rescored bands do not need them.
+    outliers: { indices: [], values: new Float64Array(0), smoothed: new Float64Array(0) },
   };
   const r = table ? bandedForecast(d, QUANTILE_LEVELS, table, s.m) : shapedForecast(d, QUANTILE_LEVELS);
   return { ...o, mean: Array.from(r.mean), bands: bandsOf(r) };

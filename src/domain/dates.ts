@@ -54,6 +54,19 @@ function monthNumber(name: string): number {
   return i + 1;
 }
 
+// A UTC offset written after a time of day: 2008-07-01T00:00:00+02:00, 7/1/2008 12:00 AM -05:00.
+const OFFSET_AFTER_TIME = /\d:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:\s*[AP]M)?\s*([+-])(\d{2})(?::?(\d{2}))?$/i;
+
+/**
+ * The UTC offset a date text is written with, in ms (+02:00 → 7,200,000), 0 for Z or none: the
+ * epoch ms parseDate gives plus this is the date and time of day as written, on the writer's clock.
+ */
+export function writtenOffsetMs(s: string): number {
+  const m = OFFSET_AFTER_TIME.exec(s.trim());
+  if (!m) return 0;
+  return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3] ?? 0)) * 60_000;
+}
+
 /** Epoch ms for a date in any accepted format, or null. Digits-only strings are never dates. */
 export function parseDate(s: string): number | null {
   const t = s.trim();

@@ -36,5 +36,20 @@ for (const backend of await backends()) {
       const after = await messages('2007-01-01', '2008-06-01');
       assert.deepEqual(after, []);
     });
+
+    it('fewer than 3 periods before the start date is a 400 when the session is requested, not a session that fails later', async () => {
+      const before = (await s.call('GET', '/v1/sessions')).json.totalCount;
+      // Two months of data; and a start date two months into a10.
+      assert.equal((await s.call('PUT', '/v1/data/two-months', { body: 'date,value\n2020-01-01,5\n2020-02-01,6\n', headers: { 'content-type': 'text/csv' } })).status, 201);
+      for (const [dataset, startDate, has] of [['two-months', undefined, 2], ['a10', '1991-09-01', 2]] as const) {
+        const r = await s.call('POST', '/v1/sessions/forecast', { json: { dataSourceName: dataset, targetColumn: 'value', resultInterval: 'month', ...(startDate ? { startDate, endDate: '1992-06-01' } : {}) } });
+        assert.equal(r.status, 400, r.text);
+        assert.equal(r.json.errorType, 'InvalidDateRange');
+        assert.match(r.json.errorDetails.startDate[0], new RegExp(`at least 3 months of data before its start date; 'value' has ${has} before .*add earlier data, start later`));
+      }
+      assert.equal((await s.call('GET', '/v1/sessions')).json.totalCount, before);
+      // Three months is enough.
+      assert.equal((await s.call('POST', '/v1/sessions/forecast', { json: { dataSourceName: 'a10', targetColumn: 'value', resultInterval: 'month', startDate: '1991-10-01', endDate: '1992-06-01' } })).status, 200);
+    });
   });
 }

@@ -5,10 +5,10 @@ import { fixturePath } from '../support/fixtures.js';
 import { backends } from '../support/backends.js';
 import { completedSession, startTestServer, type TestServer } from '../support/server.js';
 
-/** fpp2 a10 (monthly drug sales, 2.8 to 29.7, 1991-07..2008-06), with the month `typo` (if any) set to 999. */
-function a10(typo?: string): string {
+/** fpp2 a10 (monthly drug sales, 2.8 to 29.7, 1991-07..2008-06), with the month `typo` (if any) set to `value`. */
+function a10(typo?: string, value = 999): string {
   return readFileSync(fixturePath('forecast', 'fpp2', 'a10.csv'), 'utf8').trim().split('\n')
-    .map((l) => (typo && l.startsWith(`${typo},`) ? `${typo},999` : l)).join('\n');
+    .map((l) => (typo && l.startsWith(`${typo},`) ? `${typo},${value}` : l)).join('\n');
 }
 
 for (const backend of await backends()) {
@@ -16,8 +16,8 @@ for (const backend of await backends()) {
     let s: TestServer;
     before(async () => {
       s = await startTestServer(backend);
-      for (const [name, typo] of [['clean', undefined], ['typo', '2000-01-01'], ['lasttypo', '2008-06-01']] as const) {
-        assert.equal((await s.call('PUT', `/v1/data/${name}`, { body: a10(typo), headers: { 'content-type': 'text/csv' } })).status, 201);
+      for (const [name, typo, value] of [['clean', undefined, 999], ['typo', '2000-01-01', 999], ['lasttypo', '2008-06-01', 999], ['zerotypo', '2000-01-01', 0], ['signtypo', '2000-01-01', -12.5]] as const) {
+        assert.equal((await s.call('PUT', `/v1/data/${name}`, { body: a10(typo, value), headers: { 'content-type': 'text/csv' } })).status, 201);
       }
     });
     after(async () => { await s.close(); });
@@ -47,6 +47,21 @@ for (const backend of await backends()) {
       // The contest says the champion was fitted on a smoothed series, as the original service's did.
       assert.deepEqual(typo.properties, ['Aggregated', 'Imputed', 'Smoothed']);
       assert.deepEqual(clean.properties, ['Aggregated', 'Imputed']);
+    });
+
+    it('a month keyed as 0, or as -12.5, is fitted as the month the series gives too, though it lies within 3 ranges below the series, and a warning says so', async () => {
+      const clean = await forecastOf('clean');
+      for (const [dataset, value, why] of [['zerotypo', '0', /all of them above zero/], ['signtypo', '-12.5', /all of them above zero/]] as const) {
+        const typo = await forecastOf(dataset);
+        const mae = typo.values.reduce((a, v, i) => a + Math.abs(v - clean.values[i]!), 0) / 12;
+        assert.ok(mae < 0.3, `${dataset}: mean absolute difference from the clean series' forecast ${mae}: ${typo.values} vs ${clean.values}`);
+        const said = typo.messages.filter((m) => m.severity === 'warning' && /far outside/.test(m.message));
+        assert.equal(said.length, 1, JSON.stringify(typo.messages));
+        assert.ok(said[0]!.message.startsWith(`The value ${value} of value on 2000-01-01 lies far outside the rest of the series (2.8`), said[0]!.message);
+        assert.match(said[0]!.message, why);
+        assert.match(said[0]!.message, /the forecast was fitted with [\d.]+, what the series' trend and season give that period, in its place/);
+        assert.deepEqual(typo.properties, ['Aggregated', 'Imputed', 'Smoothed']);
+      }
     });
 
     it('999 as the last month is kept, since nothing after it tells a mistake from a new level, and the warning says the forecast follows it', async () => {

@@ -33,6 +33,11 @@ for (const backend of await backends()) {
         const put = await s.call('PUT', `/v1/data/${name}`, { json: { data: weeklyOn(d), columns: { date: { dataType: 'date', role: 'timestamp' }, value: { dataType: 'numeric', role: 'target' } } } });
         assert.equal(put.status, 201, put.text);
       }
+      // One Sunday row keyed on the Wednesday after it (2015-03-15 → 2015-03-18), as a late report is.
+      const oneOff = weeklyOn(0).map((row) => (row.date === '2015-03-15' ? { ...row, date: '2015-03-18' } : row));
+      assert.ok(oneOff.some((row) => row.date === '2015-03-18'));
+      const put = await s.call('PUT', '/v1/data/sundays-one-wednesday', { json: { data: oneOff, columns: { date: { dataType: 'date', role: 'timestamp' }, value: { dataType: 'numeric', role: 'target' } } } });
+      assert.equal(put.status, 201, put.text);
     });
     after(async () => { await s.close(); });
 
@@ -44,6 +49,28 @@ for (const backend of await backends()) {
       assert.equal(got.status, 200, got.text);
       return got.json;
     }
+
+    it('a Sunday series with one row dated on a Wednesday stays on Sundays, the odd row counted in its week and named in a message', async () => {
+      const r = await results('forecast', { dataSourceName: 'sundays-one-wednesday' });
+      const dates: string[] = r.data.map((row: { date: string }) => row.date.slice(0, 10));
+      assert.ok(dates.length > 0);
+      assert.ok(dates.every((d) => weekday(d) === 0), `forecast dates not on Sundays: ${JSON.stringify(dates)}`);
+      for (const row of r.holdout) assert.equal(weekday(row.date), 0, `holdout row ${row.date} is not on a Sunday`);
+      const moved = r.messages.filter((m: { message: string }) => m.message.includes('2015-03-18'));
+      assert.equal(moved.length, 1, JSON.stringify(r.messages));
+      assert.match(moved[0].message, /dated on Sundays/);
+      assert.match(moved[0].message, /2015-03-18 \(a Wednesday\) counts in the week of Sunday 2015-03-15/);
+      // The series on Sundays alone says nothing of the kind.
+      const plain = await results('forecast', { dataSourceName: 'sundays' });
+      assert.ok(!plain.messages.some((m: { message: string }) => /another day/.test(m.message)), JSON.stringify(plain.messages));
+    });
+
+    it("an impact analysis of that series gives its rows on Sundays, the Wednesday row's week among them", async () => {
+      const r = await results('impact', { dataSourceName: 'sundays-one-wednesday', eventName: 'e', startDate: '2015-03-01', endDate: '2015-03-29' });
+      const rows: { date: string; actual?: number; value?: number }[] = r.data;
+      assert.ok(rows.every((row) => weekday(row.date) === 0), JSON.stringify(rows.map((row) => row.date)));
+      assert.ok(rows.some((row) => row.date.startsWith('2015-03-15')), JSON.stringify(rows.map((row) => row.date)));
+    });
 
     it('a forecast of Sunday-dated weeks, without a start date, continues on the Sundays after the last one, and its holdout rows are the data\'s Sundays', async () => {
       const data = weeklyOn(0);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatIsoMillis, formatOffset, formatStoredTimestamp, isYearName, looksLikeDate, parseDate, parseTimestamp } from '../../src/domain/dates.js';
+import { formatIsoMillis, formatOffset, formatStoredTimestamp, isYearName, looksLikeDate, parseDate, parseTimestamp, writtenOffsetMs } from '../../src/domain/dates.js';
 
 const utc = (...a: [number, number, number, number?, number?, number?, number?]) =>
   Date.UTC(a[0], a[1] - 1, a[2], a[3] ?? 0, a[4] ?? 0, a[5] ?? 0, a[6] ?? 0);
@@ -99,4 +99,16 @@ test('a column declared as dates may hold bare years and Unix times (parseTimest
   assert.equal(parseDate('1404172800'), null);
   for (const name of ['year', 'Year', 'YEAR', 'yr', 'fiscal_year', 'Fiscal Year', 'birth.year']) assert.ok(isYearName(name), name);
   for (const name of ['years_of_service', 'yearly', 'foyer', 'Yearbook']) assert.ok(!isYearName(name), name);
+});
+
+test('writtenOffsetMs: the UTC offset written after a time of day, 0 for Z, none, or a date alone', () => {
+  assert.equal(writtenOffsetMs('2008-07-01T00:00:00+02:00'), 2 * 3_600_000);
+  assert.equal(writtenOffsetMs('2008-07-01 00:00:00-0530'), -5.5 * 3_600_000);
+  assert.equal(writtenOffsetMs('2008-07-01T00:00:00.1234567-05'), -5 * 3_600_000);
+  assert.equal(writtenOffsetMs('7/1/2008 12:00 AM +01:00'), 3_600_000);
+  assert.equal(writtenOffsetMs('2008-07-01T00:00:00Z'), 0);
+  assert.equal(writtenOffsetMs('2008-07-01T00:00:00'), 0);
+  // A date alone ends in digits after a hyphen, which are its day, not an offset.
+  assert.equal(writtenOffsetMs('2008-07-01'), 0);
+  assert.equal(writtenOffsetMs('06-01-2017'), 0);
 });

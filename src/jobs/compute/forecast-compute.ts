@@ -18,7 +18,7 @@
  * gives its period, in the holdout's fit (found on the data before the holdout) as in the final one;
  * the session names it (`farValues`).
  */
-import { forecast, isFlagColumn, smoothOutliers, type ForecastOptions, type ForecastXreg } from '../../ml/timeseries/forecast/index.js';
+import { forecast, isFlagColumn, type ForecastOptions, type ForecastXreg, type OutlierResult } from '../../ml/timeseries/forecast/index.js';
 import { saveForecast } from '../../ml/timeseries/forecast/saved-forecast.js';
 import { mase } from '../../ml/timeseries/forecast/metrics.js';
 import { regressionMetrics } from '../../ml/metrics/regression.js';
@@ -28,14 +28,13 @@ import { indexOf, periodLabel, periodName, toGrid, type SeriesGrid } from '../..
 import { targetGaps, targetSeries } from '../../service/timeseries/target-gaps.js';
 import { interpolateMissing } from '../../ml/timeseries/interpolate.js';
 import { partialEdges } from '../../service/timeseries/partial-edges.js';
-import type { ForecastComputeInput, ForecastComputeOutput, ResultRow } from '../../service/timeseries/forecast-compute-contract.js';
+import { MIN_TRAINING_PERIODS, type ForecastComputeInput, type ForecastComputeOutput, type ResultRow } from '../../service/timeseries/forecast-compute-contract.js';
 import type { SeriesInput } from '../../service/timeseries/series-rows.js';
 
 export type { ForecastComputeInput, ForecastComputeOutput, ResultRow } from '../../service/timeseries/forecast-compute-contract.js';
 
 /** The holdout may not take more than a third of the series: training keeps at least twice as much (compat-notes §3.4). */
 const MAX_HOLDOUT_SHARE = 1 / 3;
-const MIN_TRAINING_PERIODS = 3;
 
 export function compute(input: ForecastComputeInput): ForecastComputeOutput {
   const g = toGrid(input);
@@ -79,9 +78,9 @@ export function compute(input: ForecastComputeInput): ForecastComputeOutput {
   };
   const intervals = Object.fromEntries(Object.entries(f.quantiles).map(([level, q]) => [level, rows(q)]));
   return {
-    metrics, data: rows(f.mean), intervals, outliers: targetOutliers(g, actual, features, input, g.firstTarget, recorded), method: f.method, holdout, holdoutRows,
+    metrics, data: rows(f.mean), intervals, outliers: targetOutliers(g, actual, f.outliers, features, input, g.firstTarget, recorded), method: f.method, holdout, holdoutRows,
     farValues: f.farOutliers.filter((o) => Number.isFinite(recorded[o.index])).map((o) => ({
-      period: periodName(g, g.firstTarget + o.index), value: o.value, expected: o.expected, replaced: o.replaced, usualLow: o.usualLow, usualHigh: o.usualHigh,
+      period: periodName(g, g.firstTarget + o.index), value: o.value, expected: o.expected, replaced: o.replaced, usualLow: o.usualLow, usualHigh: o.usualHigh, beyond: o.beyond,
     })),
     savedModel: saveForecast(f, final.options), targetGaps: targetGaps(g, g.firstTarget, trainEnd, input.target.imputation, undefined, input.target.imputationDeclared),
     partialEdges: partialEdges(input, g, g.firstTarget, trainEnd),
@@ -110,10 +109,10 @@ function xregOf(features: Float64Array[], n: number, h: number): ForecastXreg | 
 /**
  * The target's outliers and the values a smoothed series would give them; not where a logical feature
  * is on, since the declared feature (a holiday, a promotion) explains the value; nor where the value
- * was interpolated or filled, since nobody observed it.
+ * was interpolated or filled, since nobody observed it. `found`: the final fit's smoothOutliers of
+ * `actual` on its seasonal period, which it computed to find the far values; not computed again.
  */
-function targetOutliers(g: SeriesGrid, actual: Float64Array, features: Float64Array[], names: SeriesInput, offset: number, recorded: Float64Array): ResultRow[] {
-  const found = smoothOutliers(actual, seasonalPeriods(g.interval, actual.length).main);
+function targetOutliers(g: SeriesGrid, actual: Float64Array, found: OutlierResult, features: Float64Array[], names: SeriesInput, offset: number, recorded: Float64Array): ResultRow[] {
   const target = names.target.name;
   const outliers: ResultRow[] = [];
   found.indices.forEach((t, k) => {

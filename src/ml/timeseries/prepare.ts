@@ -4,8 +4,8 @@
  * filling empty periods with the column's imputation (compat-notes §6: aggregate first, then impute;
  * gaps get zeros by default).
  *
- * All calendar arithmetic is UTC. Weeks start at 00:00 UTC on the data's own weekday when every
- * observation falls on one (`weekStartOf`: a weekly series dated on Sundays continues on Sundays),
+ * All calendar arithmetic is UTC. Weeks start at 00:00 UTC on the data's own weekday when most
+ * observations fall on one (`weekStartOf`: a weekly series dated on Sundays continues on Sundays),
  * else on Monday (ISO 8601).
  */
 import { parseLogicalCell } from '../../domain/cells.js';
@@ -32,16 +32,22 @@ export const MONDAY: Weekday = 1;
 /** 1970-01-04 was a Sunday: the weeks starting on weekday d start on this epoch plus d days plus whole weeks. */
 const FIRST_SUNDAY_MS = 3 * DAY_MS;
 
-/** The weekday every finite time falls on (UTC), or Monday when they fall on several or there are none. */
+/**
+ * The weekday most finite times fall on (UTC) when more than half do, else Monday (none, or dates
+ * spread over the week as daily data is). A weekly series dated on Sundays with one row keyed on a
+ * Wednesday stays on Sundays, the odd row counted in the week it falls in
+ * (service/timeseries/off-weekday-rows.ts names it).
+ */
 export function weekStartOf(times: ArrayLike<number>): Weekday {
-  let day: Weekday | undefined;
+  const counts = new Array<number>(7).fill(0);
+  let n = 0;
   for (let i = 0; i < times.length; i++) {
     if (!Number.isFinite(times[i])) continue;
-    const d = new Date(times[i]!).getUTCDay();
-    if (day === undefined) day = d;
-    else if (d !== day) return MONDAY;
+    counts[new Date(times[i]!).getUTCDay()]!++;
+    n++;
   }
-  return day ?? MONDAY;
+  const most = counts.indexOf(Math.max(...counts));
+  return n > 0 && counts[most]! * 2 > n ? most : MONDAY;
 }
 
 /** Start (epoch ms, UTC) of the period containing `ms`; weeks start on `weekStart`. */

@@ -20,14 +20,23 @@ export interface FarValue {
   /** The lowest and highest of the series' ordinary values. */
   usualLow: number;
   usualHigh: number;
+  /** 'range': beyond the usual range by over FAR_RANGES ranges; 'ratio': zero, negative or far below it on the log scale (far-outliers.ts farSide). */
+  beyond: 'range' | 'ratio';
 }
 
 /** Three significant digits: the expected value is an estimate. */
 const roughly = (x: number) => numberInWords(Number(x.toPrecision(3)));
 
+function howFar(v: FarValue): string {
+  if (v.beyond === 'range') return `it is more than ${FAR_RANGES} times that range beyond it`;
+  if (v.value <= 0) return `all of them above zero`;
+  const times = v.usualLow / v.value;
+  return `it is ${times >= 100 ? numberInWords(Math.round(times)) : roughly(times)} times smaller than the lowest of them, a dropped digit or more`;
+}
+
 export function farValueMessages(values: FarValue[], target: string, dataset: string): Message[] {
   return values.map((v) => {
-    const where = `The value ${numberInWords(v.value)} of ${target} on ${v.period} lies far outside the rest of the series (${numberInWords(v.usualLow)} to ${numberInWords(v.usualHigh)}; it is more than ${FAR_RANGES} times that range beyond it)`;
+    const where = `The value ${numberInWords(v.value)} of ${target} on ${v.period} lies far outside the rest of the series (${numberInWords(v.usualLow)} to ${numberInWords(v.usualHigh)}; ${howFar(v)})`;
     const fix = `If it is a mistake, correct it in ${dataset} and run the session again; /results/outliers lists it with the series' other outliers.`;
     return {
       severity: 'warning' as const,

@@ -6,6 +6,9 @@ import type { PartialEdge } from './partial-edges.js';
 import type { ForecastSpan } from './forecast-span.js';
 import type { FarValue } from './far-values.js';
 
+/** Fewest periods a forecast is fitted on: a session with fewer before its start date is a 400 when it is requested. */
+export const MIN_TRAINING_PERIODS = 3;
+
 export interface ForecastComputeInput extends SeriesInput {
   /** First and last requested periods (epoch ms). */
   startMs: number;

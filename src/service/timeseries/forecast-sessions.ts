@@ -9,7 +9,7 @@ import type { SessionRecord } from '../../store/sessions-store.js';
 import type { Message } from '../../store/schema.js';
 import { pageResults } from '../../store/result-pages.js';
 import type { SessionRunner } from '../sessions/session-runner.js';
-import type { ForecastComputeInput, ForecastComputeOutput } from './forecast-compute-contract.js';
+import { MIN_TRAINING_PERIODS, type ForecastComputeInput, type ForecastComputeOutput } from './forecast-compute-contract.js';
 import { ValidationError } from '../errors.js';
 import type { Services } from '../services.js';
 import { seriesBuffers } from './series-rows.js';
@@ -17,6 +17,7 @@ import { capitalised, invalidDateRange, requestedSeries, requireFeatureValues, s
 import { targetGapsMessages } from './target-gaps.js';
 import { partialEdgesMessages } from './partial-edges.js';
 import { seriesMissingCodeMessages } from './series-missing-codes.js';
+import { featureBlankMessages } from './feature-blanks.js';
 import { forecastSpanMessages } from './forecast-span.js';
 import { farValueMessages } from './far-values.js';
 
@@ -43,6 +44,13 @@ export async function createForecastSession(services: Services, accountId: strin
   }] : [])];
   if (periodsBetween(extent.firstTarget, start, interval, weekStart) < 1) {
     throw invalidDateRange('Start Date must be after the first date in the data source', { startDate: [`there is no data before ${formatOffset(start)}`] });
+  }
+  // The fit learns from the periods before the start date, up to the last observation (forecast-compute.ts).
+  const training = Math.min(periodsBetween(extent.firstTarget, start, interval, weekStart), periodsBetween(extent.firstTarget, extent.lastTarget, interval, weekStart) + 1);
+  if (training < MIN_TRAINING_PERIODS) {
+    throw invalidDateRange('The data before the start date is too short to forecast from', {
+      startDate: [`a forecast learns from at least ${MIN_TRAINING_PERIODS} ${interval}s of data before its start date; '${cols.target}' has ${training} before ${formatOffset(start)}: add earlier data, start later, or choose a finer resultInterval`],
+    });
   }
   if (periodsBetween(extent.lastTarget, end, interval, weekStart) > MAX_HORIZON) {
     throw ValidationError.of('endDate', `a forecast covers at most ${MAX_HORIZON} periods after the last observation`);
@@ -80,7 +88,7 @@ function holdoutMessages(holdout: number, interval: string): Message[] {
 export const runForecastSession: SessionRunner = async (s, ctx) => {
   const { series, start, end } = await sessionSeries(ctx.services, s);
   // Before the run: the series' arrays are transferred to the computation.
-  const codes = seriesMissingCodeMessages(series);
+  const codes = [...seriesMissingCodeMessages(series), ...featureBlankMessages(series)];
   const input: ForecastComputeInput = { ...series, startMs: start, endMs: end, levels: PREDICTION_LEVELS };
   const out = await ctx.compute.run<ForecastComputeOutput>('forecast', input, seriesBuffers(series));
   return {

@@ -17,6 +17,7 @@ import { capitalised, invalidDateRange, requestedSeries, requireFeatureValues, s
 import { targetGapsMessages } from './target-gaps.js';
 import { partialEdgesMessages } from './partial-edges.js';
 import { seriesMissingCodeMessages } from './series-missing-codes.js';
+import { featureBlankMessages } from './feature-blanks.js';
 import { controlSensitivityMessages } from './control-sensitivity-message.js';
 
 export interface ImpactSessionRequest extends SeriesSessionRequest {
@@ -73,7 +74,7 @@ export async function createImpactSession(services: Services, accountId: string,
 export const runImpactSession: SessionRunner = async (s, ctx) => {
   const { series, start, end } = await sessionSeries(ctx.services, s);
   // Before the run: the series' arrays are transferred to the computation.
-  const codes = seriesMissingCodeMessages(series);
+  const codes = [...seriesMissingCodeMessages(series), ...featureBlankMessages(series)];
   const input: ImpactComputeInput = { ...series, startMs: start, endMs: end, seed: SIMULATION_SEED };
   const out = await ctx.compute.run<ImpactComputeOutput>('impact', input, seriesBuffers(series));
   return {

@@ -4,7 +4,8 @@
  */
 import { formatOffset, formatStoredTimestamp } from '../../domain/dates.js';
 import { addPeriods, MONDAY, periodsBetween, prepareSeries, type Interval, type Weekday } from '../../ml/timeseries/prepare.js';
-import type { SeriesInput } from './series-rows.js';
+import { interpolateMissing } from '../../ml/timeseries/interpolate.js';
+import type { SeriesColumnData, SeriesInput } from './series-rows.js';
 
 export interface SeriesGrid {
   interval: Interval;
@@ -40,9 +41,11 @@ export function toGrid(s: SeriesInput): SeriesGrid {
   if (!Number.isFinite(first)) throw new RangeError(`the target column ${s.target.name} has no values`);
   const filled = prepared.columns[0]!.filled;
   const targetBlank = new Uint8Array(periods.length);
+  const hasRows = new Uint8Array(periods.length);
   for (let i = 0; i < s.timestamps.length; i++) {
     if (!Number.isFinite(s.timestamps[i])) continue;
     const p = periodsBetween(periods[0]!, s.timestamps[i]!, s.interval, weekStart);
+    hasRows[p] = 1;
     if (filled[p]) targetBlank[p] = 1;
   }
   return {
@@ -53,10 +56,24 @@ export function toGrid(s: SeriesInput): SeriesGrid {
     targetFilled: prepared.columns[0]!.filled,
     targetFill: prepared.columns[0]!.fill,
     targetBlank,
-    features: prepared.columns.slice(1).map((c) => c.values),
+    features: prepared.columns.slice(1).map((c, j) => featureValues(s.features[j]!, c.values, c.filled, hasRows)),
     firstTarget: periodsBetween(periods[0]!, first, s.interval, weekStart),
     lastTarget: periodsBetween(periods[0]!, last, s.interval, weekStart),
   };
+}
+
+/**
+ * A feature's values per period. A numeric feature's blank cells (its period has rows, none with a
+ * value) are interpolated from the periods beside it (feature-blanks.ts says which) rather than given
+ * the default imputation, zero: a control such as traffic volume at 0 for one month moved an impact
+ * analysis' counterfactual by a tenth that month. A declared imputation, a logical column (blank is
+ * FALSE) and periods without any row keep the imputation, as the target's do.
+ */
+function featureValues(f: SeriesColumnData, values: Float64Array, filled: Uint8Array, hasRows: Uint8Array): Float64Array {
+  if (f.logical || f.imputationDeclared) return values;
+  let blank = false;
+  const y = values.map((v, p) => (filled[p] && hasRows[p] ? ((blank = true), NaN) : v));
+  return blank && y.some(Number.isFinite) ? interpolateMissing(y) : values;
 }
 
 /** Grid index of the period holding `ms` (may lie outside the grid). */

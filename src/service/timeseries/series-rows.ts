@@ -6,7 +6,7 @@
 import { MissingValues } from '../../domain/missing-values.js';
 import { defaultStrategies, type ColumnMap } from '../../domain/columns.js';
 import { isMissingCell, parseLogicalCell, parseNumberCell } from '../../domain/cells.js';
-import { parseTimestamp } from '../../domain/dates.js';
+import { parseTimestamp, writtenOffsetMs } from '../../domain/dates.js';
 import type { DatasetRecord } from '../../store/datasets-store.js';
 import type { Services } from '../services.js';
 import { weekStartOf, type Aggregation, type Imputation, type Interval, type Weekday } from '../../ml/timeseries/prepare.js';
@@ -37,8 +37,10 @@ export interface SeriesInput {
   timestamps: Float64Array;
   target: SeriesColumnData;
   features: SeriesColumnData[];
-  /** The day weekly periods start on: the weekday of every target value's date, else Monday (prepare.ts weekStartOf). */
+  /** The day weekly periods start on: the weekday of most target values' dates, else Monday (prepare.ts weekStartOf). */
   weekStart?: Weekday;
+  /** The UTC offsets other than 0 that timestamps are written with (ms, ascending); `timestamps` then hold the written clock unless the interval is an hour. */
+  writtenOffsets?: number[];
 }
 
 /**
@@ -61,7 +63,17 @@ export async function loadSeries(services: Services, dataset: DatasetRecord, spe
     logical: logical[j]!,
     ...strategies(spec.columns, names[j]!),
   });
-  const timestamps = mapLevels(loaded[spec.timestamp]!, loader.rowCount, (t) => (isMissingCell(t) ? NaN : parseTimestamp(t) ?? NaN), NaN);
+  // By day and coarser, a row counts in the period of its date as written: 2008-07-01T00:00:00+02:00
+  // is July to its writer, though 30 June in UTC. Hours keep UTC, which daylight saving does not break.
+  const offsets = new Set<number>();
+  const placed = (t: string) => {
+    const ms = parseTimestamp(t);
+    if (ms === null) return NaN;
+    const offset = writtenOffsetMs(t);
+    if (offset !== 0) offsets.add(offset);
+    return interval === 'hour' ? ms : ms + offset;
+  };
+  const timestamps = mapLevels(loaded[spec.timestamp]!, loader.rowCount, (t) => (isMissingCell(t) ? NaN : placed(t)), NaN);
   const target = column(0);
   return {
     interval,
@@ -70,6 +82,7 @@ export async function loadSeries(services: Services, dataset: DatasetRecord, spe
     target,
     features: spec.features.map((_, j) => column(j + 1)),
     weekStart: weekStartOf(timestamps.filter((_, i) => Number.isFinite(target.values[i]))),
+    ...(offsets.size ? { writtenOffsets: [...offsets].sort((a, b) => a - b) } : {}),
   };
 }
 

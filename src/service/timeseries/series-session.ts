@@ -15,6 +15,8 @@ import type { Services } from '../services.js';
 import { isNumericColumn, resolveSeriesColumns } from './series-columns.js';
 import { loadSeries, seriesExtent, type SeriesInput } from './series-rows.js';
 import { dataSpacing, sessionInterval } from './data-spacing.js';
+import { offWeekdayMessages } from './off-weekday-rows.js';
+import { writtenOffsetMessages } from './written-offsets.js';
 
 export interface SeriesSessionRequest {
   dataSourceName: string;
@@ -71,6 +73,7 @@ export function requireFeatureValues(features: string[], lastFeature: number[], 
 export async function requestedSeries(services: Services, accountId: string, r: SeriesSessionRequest) {
   const dataset = await findDataSource(services, accountId, r.dataSourceName);
   const cols = resolveSeriesColumns(dataset, r.columns, r.targetColumn);
+  // Without an interval the session works by day or coarser (data-spacing.ts), which read timestamps alike (series-rows.ts).
   const series = await loadSeries(services, dataset, cols, r.interval ?? 'day', r.missingValues);
   const extent = seriesExtent(series);
   if (!Number.isFinite(extent.lastRow) && dataset.rowCount > 0) {
@@ -78,7 +81,7 @@ export async function requestedSeries(services: Services, accountId: string, r: 
   }
   if (!Number.isFinite(extent.lastTarget)) throw ValidationError.of(cols.target, `column '${cols.target}' has no values in data set '${dataset.name}'`);
   const { interval, messages } = sessionInterval(r.interval, dataSpacing(series), { dataset: dataset.name, target: cols.target, imputation: series.target.imputation, aggregation: series.target.aggregation });
-  return { dataset, cols, extent, interval, messages, weekStart: series.weekStart };
+  return { dataset, cols, extent, interval, messages: [...messages, ...writtenOffsetMessages(series, interval), ...offWeekdayMessages(series, interval)], weekStart: series.weekStart };
 }
 
 /** A session's own series (its columns as stored on the session), for its runner. */

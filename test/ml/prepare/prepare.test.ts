@@ -9,6 +9,7 @@ import {
   periodStart,
   prepareSeries,
   seasonalPeriods,
+  weekStartOf,
   type Interval,
 } from '../../../src/ml/timeseries/prepare.js';
 
@@ -164,4 +165,16 @@ test('real data: half-hourly NYC taxi counts aggregate to hourly and daily sums'
   assert.equal(daily.timestamps.length, values.length / 48);
   assert.equal(daily.columns[0].values.reduce((a, b) => a + b, 0), total);
   assert.equal(daily.columns[0].imputed, 0);
+});
+
+test('weekStartOf: the weekday most dates fall on, Monday for dates spread over the week', () => {
+  const sundays = Array.from({ length: 20 }, (_, k) => utc('2024-01-07T00:00:00Z') + k * 7 * 86_400_000);
+  assert.equal(weekStartOf(sundays), 0);
+  // One row keyed on the Wednesday after its Sunday does not move the series to Mondays.
+  assert.equal(weekStartOf([...sundays.slice(0, 10), sundays[10]! + 3 * 86_400_000, ...sundays.slice(11)]), 0);
+  const days = Array.from({ length: 28 }, (_, k) => utc('2024-01-07T00:00:00Z') + k * 86_400_000);
+  assert.equal(weekStartOf(days), 1);
+  // Two reports a week, Sundays and Wednesdays: no weekday of its own.
+  assert.equal(weekStartOf(sundays.flatMap((t) => [t, t + 3 * 86_400_000])), 1);
+  assert.equal(weekStartOf([]), 1);
 });

@@ -11,6 +11,7 @@ import { isConstant, isFlagColumn } from './stats.js';
 import { censorAtZero, VarianceCalibration } from './uncertainty.js';
 import { POOLED_TAIL_SHAPE, withTailShape } from './tail-shape.js';
 import { farOutliers, withoutFarOutliers, type FarOutlier } from './far-outliers.js';
+import { smoothOutliers, type OutlierResult } from './outliers.js';
 import type { CandidateReport, ForecastOptions, ForecastResult, ForecastXreg, PointForecast } from './types.js';
 
 /** Backtest windows per series (more is steadier but costs a refit each). */
@@ -176,6 +177,8 @@ export interface PredictiveDistribution {
   calibrated: boolean;
   /** Values far outside the rest of the series (far-outliers.ts): those inside it were fitted as their expected values. */
   farOutliers: FarOutlier[];
+  /** The recorded series' outliers (smoothOutliers), which the far values are picked from. */
+  outliers: OutlierResult;
   /** The backtest evidence of the calibration (Σz², number of errors) and the factor applied, for refitting its prior weight (bench:forecast-tail-shape). */
   calibration?: { sumSquares: number; errors: number; factor: number };
 }
@@ -205,6 +208,7 @@ export function forecastOfSpread(d: PredictiveDistribution, spread: PointForecas
     candidates: d.candidates,
     fitted: spread.fitted,
     farOutliers: d.farOutliers,
+    outliers: d.outliers,
   };
 }
 
@@ -220,7 +224,8 @@ export function predictiveDistribution(y: Float64Array, h: number, opts: Forecas
   const xreg = opts.xreg && opts.xreg.train.length > 0 ? { train: opts.xreg.train, future: opts.xreg.future.map((c) => c.subarray(0, h)) } : undefined;
   // Before anything is fitted or backtested: a far value (a typo) would steer the model choice.
   const flags = (xreg?.train ?? []).filter(isFlagColumn);
-  const far = farOutliers(recorded, ctx.period, (t) => flags.some((f) => f[t] !== 0));
+  const outliers = smoothOutliers(recorded, ctx.period);
+  const far = farOutliers(recorded, ctx.period, (t) => flags.some((f) => f[t] !== 0), outliers);
   const series = withoutFarOutliers(recorded, far);
 
   let chosen: PointForecast;
@@ -273,5 +278,5 @@ export function predictiveDistribution(y: Float64Array, h: number, opts: Forecas
   // Data never negative (counts with zeros too) get non-negative forecasts and quantiles: a quantile
   // of max(Y, 0) is max(quantile of Y, 0), so a cut quantile is the exact one of a non-negative truth.
   const floor = zeroFloorIfNeverNegative(series);
-  return { chosen, method, candidates, floor, calibrated: wasCalibrated, calibration: evidence, farOutliers: far };
+  return { chosen, method, candidates, floor, calibrated: wasCalibrated, calibration: evidence, farOutliers: far, outliers };
 }

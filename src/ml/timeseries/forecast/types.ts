@@ -1,5 +1,6 @@
 /** Public types of the forecasting engine. */
 import type { FarOutlier } from './far-outliers.js';
+import type { OutlierResult } from './outliers.js';
 
 /** Feature columns known in advance: one Float64Array per feature, over the training span and over the horizon. */
 export interface ForecastXreg {
@@ -60,6 +61,8 @@ export interface ForecastResult {
   fitted?: Float64Array;
   /** Values far outside the rest of the series; those with `replaced` were fitted as their expected values. */
   farOutliers: FarOutlier[];
+  /** The series' outliers as `smoothOutliers` finds them (the far values are among them), for a caller that lists them. */
+  outliers: OutlierResult;
 }
 
 /**
