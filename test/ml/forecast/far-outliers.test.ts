@@ -47,3 +47,12 @@ test('a series that touches zero keeps the rule on its own scale: discoveries (0
   assert.ok(y.includes(0));
   assert.deepEqual(farAt(y, 1), []);
 });
+
+test('a real fall in a series of narrow range is not a slip: M3 N0820 keeps its 748 among 6,802 to 10,004', () => {
+  // M3 quarterly N0820's training values (cran/Mcomp 2.8, GPL-3; see test/fixtures/README.md for M3):
+  // the fall to 748 is 9 times under the lowest, beyond the cube of the series' ratio (1.47), but a
+  // dropped digit would divide by ten, and its test periods fall as far again (2,692).
+  const y = Float64Array.from([7198, 7506, 7548, 7428, 6912, 6882, 748, 6802, 6914, 7098, 7168, 8098, 7324, 7846, 8074, 8168, 8270, 9592,
+    9702, 9748, 9456, 10004, 9472, 9718, 8570, 9102, 9118, 7426, 7766, 8588, 8184, 7846, 7506, 7928, 7684, 4378]);
+  assert.deepEqual(farAt(y, 4).filter((o) => o.index === 6), []);
+});

@@ -23,14 +23,18 @@ import { smoothOutliers, type OutlierResult } from './outliers.js';
  * (tourism Y22); bench:forecast's sMAPE and MASE are unchanged. At 1 range (and only a far neighbour ending a
  * run) interior points of 38 series were replaced, real spikes of tourism series among them (M260:
  * 21.8 → 27.8). A run of outliers is left alone: M1
- * MND19's four high months are an episode. The log-scale rule below the series (farSide) adds 3 of
- * those 5,315 series, all M3 quarterly drops that look like slips (N0820: 748 among 6,802–10,004;
- * N0816: 1,414 among 5,804–7,880, replaced; N0802's last value 126, kept); on their test periods the
- * replaced fits did worse (N0816 sMAPE 3.84 → 4.92, N0820 24.93 → 41.63, its test periods holding
- * another such drop, 2,692), +0.02 on M3 quarterly's mean sMAPE; a month keyed as 0 in fpp2 a10 moved
- * its forecast by 0.72 a month from the clean series' one, 0.02 with the rule.
+ * MND19's four high months are an episode. Below a positive series (farSide), the log-scale rule
+ * alone added 3 of those 5,315 series, M3 quarterly drops by factors of 2 to 9 in series of narrow
+ * range (N0820: 748 among 6,802–10,004; N0816: 1,414 among 5,804–7,880; N0802's last value 126); on
+ * their test periods the replaced fits did worse (N0816 sMAPE 3.84 → 4.92, N0820 24.93 → 41.63, its
+ * test periods holding another such drop, 2,692): a real fall can be that deep. A dropped digit
+ * divides by ten or more, so a positive value counts as a slip only below a tenth of the usual
+ * lowest as well; that leaves those series as they were, and still catches a month keyed as 0 in
+ * fpp2 a10 (its forecast 0.72 a month from the clean series' one; 0.02 with the rule).
  */
 export const FAR_RANGES = 3;
+/** A digit dropped divides a value by ten at least: a positive value is a slip only that far below the usual lowest. */
+const DIGIT_SLIP = 10;
 
 export interface FarOutlier {
   /** Position in the series. */
@@ -53,15 +57,15 @@ export interface FarOutlier {
  * never one downwards in a positive series whose range reaches near zero (0, 9 or -5000 among 2,000
  * to 9,000 are all within 3 ranges below 2,000). Digit slips are multiplicative, so for a series of
  * positive values the same rule is applied to the logs too: below low by over FAR_RANGES times the
- * log range (9 among 2,000–9,000: under 2,000 / 4.5³ ≈ 22), and a zero or a negative value among
- * them. Upwards the log rule is implied by the linear one (high·r³ − high ≥ 3·(high − low) for
+ * log range (9 among 2,000–9,000: under 2,000 / 4.5³ ≈ 22) and by a factor of DIGIT_SLIP, and a
+ * zero or a negative value among them. Upwards the log rule is implied by the linear one (high·r³ − high ≥ 3·(high − low) for
  * r = high / low ≥ 1), so it adds nothing there. A series that touches zero (counts, intermittent
  * demand) has low ≤ 0 and keeps the linear rule alone.
  */
 export function farSide(v: number, low: number, high: number): FarOutlier['beyond'] | undefined {
   const range = high - low;
   if (v > high + FAR_RANGES * range || v < low - FAR_RANGES * range) return 'range';
-  if (low > 0 && (v <= 0 || Math.log(low / v) > FAR_RANGES * Math.log(high / low))) return 'ratio';
+  if (low > 0 && (v <= 0 || (v < low / DIGIT_SLIP && Math.log(low / v) > FAR_RANGES * Math.log(high / low)))) return 'ratio';
   return undefined;
 }
 
