@@ -32,6 +32,8 @@ export interface Config {
   requestTimeoutMs: number;
   /** Longest silence while a request's head or body is still arriving; also the longest keep-alive wait between requests (at most 72 s). */
   idleTimeoutMs: number;
+  /** Connections one client address may hold open at once; 0: no limit. A reverse proxy is one address. */
+  maxConnectionsPerAddress: number;
   /** Columns per data set (a column name's length is fixed: service/datasets/column-limits.ts). */
   maxColumns: number;
   /** Records per predict request. */
@@ -133,6 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     importTimeoutMs: whole('SIBYL_IMPORT_TIMEOUT_MS', 10 * 60 * 1000, 1, 'milliseconds, at least 1'),
     requestTimeoutMs: whole('SIBYL_REQUEST_TIMEOUT_MS', 60 * 60 * 1000, 1000, 'milliseconds, at least 1000: how long a request may take to arrive, first byte to last'),
     idleTimeoutMs: whole('SIBYL_IDLE_TIMEOUT_MS', 2 * 60 * 1000, 100, 'milliseconds, at least 100: how long a request may stay silent while its head or body is still arriving'),
+    maxConnectionsPerAddress: whole('SIBYL_MAX_CONNECTIONS_PER_ADDRESS', 1000, 0, 'how many connections one client address may hold open at once, 0 for no limit'),
     maxColumns: whole('SIBYL_MAX_COLUMNS', DEFAULT_MAX_COLUMNS, 1, 'how many columns a data set may have, at least 1'),
     maxPredictRecords: whole('SIBYL_MAX_PREDICT_RECORDS', 10000, 1, 'a number of records, at least 1'),
     predictThreads: whole('SIBYL_PREDICT_THREADS', Math.min(4, availableParallelism()), 0, 'how many threads score prediction batches, 0 or more (0: the API thread does)'),

@@ -57,7 +57,7 @@ export async function startServer(config: Config, opts: { runJobs?: boolean; wor
     for (const f of features) await f.setup?.(services);
     app = await buildApp({
       services, maxJsonBytes: config.maxJsonBytes, maxCsvBytes: config.maxCsvBytes,
-      timeouts: { requestTimeoutMs: config.requestTimeoutMs, idleTimeoutMs: config.idleTimeoutMs }, publicUrl: config.publicUrl,
+      timeouts: { requestTimeoutMs: config.requestTimeoutMs, idleTimeoutMs: config.idleTimeoutMs }, maxConnectionsPerAddress: config.maxConnectionsPerAddress, publicUrl: config.publicUrl,
       logLevel: opts.logLevel ?? config.logLevel,
       extraRoutes: features.flatMap((f) => (f.routes ? [f.routes] : [])),
     });

@@ -72,6 +72,13 @@ describe('start-up settings', () => {
     assert.deepEqual([defaults.requestTimeoutMs, defaults.idleTimeoutMs], [3_600_000, 120_000]);
   });
 
+  it('the connections per client address: a whole number, 0 for no limit, 1000 unless set', () => {
+    assert.equal(loadConfig({}).maxConnectionsPerAddress, 1000);
+    assert.equal(loadConfig({ SIBYL_MAX_CONNECTIONS_PER_ADDRESS: '0' }).maxConnectionsPerAddress, 0);
+    assert.throws(() => loadConfig({ SIBYL_MAX_CONNECTIONS_PER_ADDRESS: '-5' }), (e: unknown) =>
+      e instanceof ConfigError && /SIBYL_MAX_CONNECTIONS_PER_ADDRESS="-5" is not a whole number: how many connections one client address may hold open at once, 0 for no limit/.test(e.message));
+  });
+
   it('a SIBYL_ variable that is not a setting is reported with the setting it may be a misspelling of; the scripts\' own variables are not', () => {
     const config = loadConfig({ SIBYL_WORKER: '2', SIBYL_MAX_BODY_BYTES: '10', SIBYL_COLOUR: 'blue', SIBYL_TEST_CONCURRENCY: '2', SIBYL_FUZZ_SEED: '1', SIBYL_WORKERS: '3' });
     assert.equal(config.workerConcurrency, 3);

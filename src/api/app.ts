@@ -18,6 +18,7 @@ import { registerOperationRoutes } from './routes/operations.js';
 import { randomUUID } from 'node:crypto';
 import { clientErrorHandler, frameworkErrors, installContentEncodingGuard, installNulGuard } from './request-guards.js';
 import { installJsonBodyParser } from './json-body.js';
+import { installConnectionLimit } from './connection-limit.js';
 import { installEarlyAnswerClose, installIdleLimit, timeoutOptions, type RequestTimeouts } from './slow-requests.js';
 
 export interface AppOptions {
@@ -26,6 +27,8 @@ export interface AppOptions {
   maxCsvBytes: number;
   /** How long a request may take to arrive, in all and between two of its bytes (api/slow-requests.ts). */
   timeouts: RequestTimeouts;
+  /** Connections one client address may hold open at once, 0 for no limit (api/connection-limit.ts). */
+  maxConnectionsPerAddress?: number;
   publicUrl?: string;
   logLevel?: string;
   /** Route modules of later features (sessions, models) plug in here. */
@@ -65,6 +68,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   app.decorate('publicUrl', opts.publicUrl);
   installIdleLimit(app.server, opts.timeouts.idleTimeoutMs);
+  // Last of the connection listeners: it wraps them all.
+  installConnectionLimit(app.server, opts.maxConnectionsPerAddress ?? 0);
   installEarlyAnswerClose(app);
   const routes = new RouteTable();
   const routeList: { url: string; methods: string[] }[] = [];

@@ -58,7 +58,10 @@ export function installErrorHandling(app: FastifyInstance, routeTable: RouteTabl
       const details: Record<string, string[]> = {};
       for (const v of fe.validation) {
         const name = (v.instancePath || '').replace(/^\//, '').replace(/\//g, '.') || String((v.params as { missingProperty?: string }).missingProperty ?? fe.validationContext ?? 'request');
-        (details[name] ??= []).push(v.message ?? 'is invalid');
+        // A parameter repeated in the query string arrives as a list: ajv's "must be string" hides that.
+        const given = fe.validationContext === 'querystring' ? (req.query as Record<string, unknown> | undefined)?.[name] : undefined;
+        const repeated = v.keyword === 'type' && Array.isArray(given);
+        (details[name] ??= []).push(repeated ? `${name} was given ${given.length} times (${given.map((x) => `${name}=${String(x)}`).join(', ')}): give it once` : v.message ?? 'is invalid');
       }
       return sendError(reply, { statusCode: 400, message: 'Request is invalid', errorType: 'RequestValidation', errorDetails: details });
     }

@@ -1,7 +1,7 @@
 /**
  * The account's messages as the late dashboard read them (`GET /v1/messages`, compat-notes §3.10):
- * every status its sessions and imports entered (severity `status`, its "Progress Log") and the
- * messages stored on them, newest first.
+ * every status its sessions and imports entered (severity `status`, its "Progress Log"), the
+ * messages stored on them and those of each data set's latest upload, newest first.
  */
 import { createHash } from 'node:crypto';
 import type { Db } from '../store/db.js';
@@ -23,14 +23,16 @@ export interface MessageView {
   relatedTo: string;
 }
 
-const SUBJECT = { session: 'Session', import: 'Import' } as const;
+const SUBJECT = { session: 'Session', import: 'Import', dataSet: 'Data set' } as const;
 
 /**
  * A GUID derived from where the message is kept (RFC 4122 name-based, SHA-1): the same message keeps
- * its id on every read, and no id needs storing.
+ * its id on every read, and no id needs storing. A data set's messages are replaced by its next
+ * upload, so their text is part of their place.
  */
 function messageId(m: AccountMessage): string {
-  const b = createHash('sha1').update(`${m.relatedTo}/${m.relatedId}/${m.source}/${m.ordinal}`).digest().subarray(0, 16);
+  const place = m.relatedTo === 'dataSet' ? `dataSet/${m.ownerKey}/${m.source}/${m.ordinal}/${m.text}` : `${m.relatedTo}/${m.ownerKey}/${m.source}/${m.ordinal}`;
+  const b = createHash('sha1').update(place).digest().subarray(0, 16);
   b[6] = (b[6]! & 0x0f) | 0x50;
   b[8] = (b[8]! & 0x3f) | 0x80;
   const h = b.toString('hex');

@@ -68,6 +68,12 @@ describe('authentication and the error shape', () => {
     const meta = await s.call('PUT', '/v1/data/x', { json: { columns: { a: { dataType: 'banana' } } } });
     assert.equal(meta.status, 400);
     assert.ok(meta.json.errorDetails.a, 'the column is named');
+    for (const path of ['/v1/data', '/v1/sessions', '/v1/messages']) {
+      const twice = await s.call('GET', `${path}?page=1&page=2`);
+      assert.equal(twice.status, 400, path);
+      assertErrorShape(twice.json, 400, 'RequestValidation');
+      assert.deepEqual(twice.json.errorDetails.page, ['page was given 2 times (page=1, page=2): give it once'], path);
+    }
   });
 
   it('HEAD errors carry no body; every answer carries the account headers', async () => {

@@ -59,6 +59,22 @@ describe('column limits', () => {
     assert.equal((await putCsv('long-name', csv(['a', 'n'.repeat(1000)]))).status, 201, 'a name of 1,000 characters is fine');
   });
 
+  it('a JSON record with a blank key is refused, as a CSV header\'s blank name is named by its position; nothing is stored', async () => {
+    for (const blank of ['', '  ']) {
+      const j = await s.call('PUT', '/v1/data/blank-key', { json: { data: [{ a: 1, [blank]: 2 }] } });
+      assert.equal(j.status, 400, j.text);
+      assert.equal(j.json.errorType, 'RequestValidation');
+      assert.equal(j.json.message, 'A column has no name');
+      assert.deepEqual(j.json.errorDetails.columns, [`a column is named ${JSON.stringify(blank)}: give every column a name (a JSON record's keys are its column names)`]);
+      assert.equal((await s.call('GET', '/v1/data/blank-key')).status, 404);
+    }
+    const declared = await s.call('PUT', '/v1/data/blank-key', { json: { data: [{ a: 1 }], columns: { '': { dataType: 'numeric' } } } });
+    assert.equal(declared.status, 400, declared.text);
+    const r = await putCsv('blank-header', 'a,,b\n1,2,3\n');
+    assert.equal(r.status, 201, r.text);
+    assert.equal(Object.keys(r.json.columns).length, 3, 'a CSV header\'s blank name is still named by its position');
+  });
+
   it('the data set list describes at most four data sets\' worth of the widest columns per page', async () => {
     for (const n of ['list1', 'list2', 'list3', 'list4', 'list5']) assert.equal((await putCsv(n, csv(names(50)))).status, 201);
     const list = await s.call('GET', '/v1/data?partialName=list&pageSize=10');

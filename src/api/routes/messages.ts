@@ -1,4 +1,4 @@
-/** `GET /v1/messages`: the account's session and import messages, newest first, paged like every list. */
+/** `GET /v1/messages`: the account's session, import and data set messages, newest first, paged like every list. */
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../service/services.js';
 import { MESSAGE_LEVELS } from '../../service/messages.js';
@@ -10,12 +10,12 @@ export function registerMessageRoutes(app: FastifyInstance, services: Services):
   app.get('/v1/messages', {
     schema: {
       tags: ['messages'],
-      summary: 'Messages of the account\'s sessions and imports, newest first: each status they entered (severity status) and the messages stored on them',
-      description: 'Items: messageId (stable), content, severity, userId and organizationId (the account), createdAt, relatedId (a session or import id), relatedTo (session or import). A stored message carries the time of its session\'s or import\'s last status change.',
+      summary: 'Messages of the account\'s sessions, imports and data sets, newest first: each status a session or import entered (severity status), the messages stored on them and those of each data set\'s latest upload',
+      description: 'Items: messageId (stable), content, severity, userId and organizationId (the account), createdAt, relatedId (a session or import id, or a data set\'s name), relatedTo (session, import or dataSet). A stored message carries the time of its session\'s, import\'s or data set\'s last change.',
       querystring: {
         type: 'object',
         properties: {
-          relatedId: str('Messages of this session or import'),
+          relatedId: str('Messages of this session or import (its id) or data set (its name)'),
           levels: multi(`Severities, comma-separated or repeated: ${MESSAGE_LEVELS.join(', ')} (empty: all)`),
           ...pagingQuery,
         },

@@ -1,5 +1,5 @@
 /**
- * How many columns a data set may have, and how long a column's name may be. Much of the work on a
+ * How many columns a data set may have, and how long a column's name may be (and that it is not blank). Much of the work on a
  * data set is per column and some of it per pair of columns (profiles, types, statistics, the
  * metadata every answer about it carries): 250,000 columns in a 3.5 MB CSV held the process for
  * minutes. Uploads are refused with a 400 naming the limit as soon as their header (CSV) or a
@@ -39,6 +39,7 @@ export class ColumnCounter {
 
   add(name: string): void {
     if (this.names.has(name)) return;
+    if (name.trim() === '') throw unnamed(name);
     if (name.length > this.limits.maxNameChars) throw nameTooLong(name, this.limits.maxNameChars);
     this.names.add(name);
     if (this.names.size > this.limits.maxColumns) throw tooManyColumns(this.limits.maxColumns);
@@ -52,6 +53,16 @@ export class ColumnCounter {
 /** Throws when `names` (with the `known` ones) pass a limit. */
 export function checkColumns(names: Iterable<string>, limits: ColumnLimits, known: Iterable<string> = []): void {
   new ColumnCounter(limits, known).addAll(names);
+}
+
+/**
+ * A CSV header's blank names are named by their position before they get here (csv-rows.ts); a
+ * JSON record's blank key would make a column no list of names could show or ask for.
+ */
+function unnamed(name: string): ValidationError {
+  return new ValidationError(
+    { columns: [`a column is named ${JSON.stringify(name)}: give every column a name (a JSON record's keys are its column names)`] },
+    'A column has no name');
 }
 
 function tooManyColumns(max: number): ValidationError {

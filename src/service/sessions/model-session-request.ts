@@ -38,7 +38,14 @@ export async function modelSessionDraft(services: Services, accountId: string, r
   if (!dataset.view && dataset.rowCount === 0) {
     throw ValidationError.of('dataSourceName', `Data set '${dataset.name}' holds no rows: upload rows (PUT /v1/data/${dataset.name}) before starting a session on it.`);
   }
-  const columns: ColumnMap = mergeColumns(columnsOf(dataset), undefined, r.columns);
+  const known = columnsOf(dataset);
+  // Metadata for a column the data source does not have would add an empty feature of that name.
+  const unknown = Object.keys(r.columns).filter((name) => !(name in known));
+  if (unknown.length) {
+    throw new ValidationError(Object.fromEntries(unknown.map((name) => [name, [`column '${name}' is not in data source '${dataset.name}'.${didYouMean(name, Object.keys(known))}`]])),
+      'The column metadata does not fit the data source');
+  }
+  const columns: ColumnMap = mergeColumns(known, undefined, r.columns);
   const declaredTarget = (r.targetColumn !== undefined ? columnNamed(columns, r.targetColumn) ?? r.targetColumn : undefined) ?? Object.keys(r.columns).find((c) => r.columns[c]?.role === 'target')
     ?? Object.keys(columns).find((c) => columns[c]?.role === 'target');
   const messages: Message[] = [];

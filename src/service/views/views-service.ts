@@ -14,6 +14,7 @@ import { parseTimestamp } from '../../domain/dates.js';
 import { isPlainObject } from '../../domain/lenient.js';
 import { outboundRefusal } from '../../outbound/index.js';
 import { NotFoundError, ValidationError } from '../errors.js';
+import { checkAliases } from './view-aliases.js';
 import type { DatasetsService } from '../datasets/datasets-service.js';
 import { assertTimeZone, fetchIcs, holidayCalendar, holidayEvents, type CalendarEvent } from './calendars.js';
 import { joinRows, viewColumns, JOIN_INTERVALS, type JoinInterval, type ResolvedJoin, type SourceRows } from './view-join.js';
@@ -46,7 +47,8 @@ export class ViewsService {
     }
     const definition: ViewDefinition = { joins: await this.readJoins(b.joins, 'joins'), columns: columns.columns };
     // Resolving checks that every data set exists and every join can be made.
-    await this.resolve(accountId, { name, datasetName, definition, calendarEvents: null }, { fetchCalendars: false });
+    const resolved = await this.resolve(accountId, { name, datasetName, definition, calendarEvents: null }, { fetchCalendars: false });
+    checkAliases(resolved.left, resolved.joins);
     const { view, created } = await new ViewsStore(this.db).put(accountId, name, datasetName, definition);
     return { view: await this.describe(view), created };
   }
