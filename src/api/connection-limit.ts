@@ -28,7 +28,7 @@ function refuse(socket: Socket, max: number): void {
   });
   socket.on('error', () => { /* the client went away first: nothing to answer */ });
   socket.resume();
-  socket.end(`HTTP/1.1 429 ${STATUS_CODES[429]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nCache-Control: no-cache\r\nRetry-After: 1\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(`HTTP/1.1 429 ${STATUS_CODES[429]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-cache\r\nRetry-After: 1\r\nConnection: close\r\n\r\n${body}`);
   setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
 }
 

@@ -46,6 +46,7 @@ describe('connections per client address', () => {
       const over = await rawRequest(s.url, requestHead('PUT', '/v1/data/refused', [['api-key', s.key], ['Content-Type', 'text/csv']], 8), 'a,b\n1,2\n', 10_000);
       assert.equal(over.status, 429);
       assert.equal(over.headers.connection, 'close');
+      assert.equal(over.headers['x-content-type-options'], 'nosniff', 'nosniff, as on every other answer');
       const body = JSON.parse(over.body.toString());
       assert.deepEqual(Object.keys(body).sort(), ['errorDetails', 'errorType', 'message', 'statusCode']);
       assert.equal(body.statusCode, 429);
