@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../service/errors.js';
 import { isNulError } from './request-guards.js';
+import { sendDashboardIndex, wantsDashboardPage } from './web-ui.js';
 
 export interface ErrorBody {
   statusCode: number;
@@ -85,6 +86,7 @@ export function installErrorHandling(app: FastifyInstance, routeTable: RouteTabl
         errorDetails: { method: req.method, allowed },
       }, { allow: allowed.join(', ') });
     }
+    if (wantsDashboardPage(req)) return sendDashboardIndex(reply, 404);
     return sendError(reply, { statusCode: 404, message: `No resource at ${path}`, errorType: 'NotFound', errorDetails: { path } });
   });
 }

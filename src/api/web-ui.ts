@@ -1,12 +1,13 @@
 /**
  * Serves the dashboard (the Vite build in web/dist) at `/`: hashed assets with a year's caching,
  * and index.html for each of the single-page app's own paths, so a reload or a link from an e-mail
- * opens the right page. Unknown paths keep the API's JSON 404.
+ * opens the right page. An unknown path a browser asks for as a page gets the dashboard with a 404,
+ * which shows its own "Page not found"; API clients keep the JSON 404.
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { sendError } from './error-handler.js';
 
@@ -44,14 +45,32 @@ const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><t
 <h1>Sibyl</h1><p>The API is running under <a href="/docs">/v1 (documentation)</a>, but the dashboard has not been built.
 Run <code>npm run build:web</code> (or start with <code>npm start</code>, which builds it) and reload.</p></body></html>`;
 
+/**
+ * A browser opening a page the dashboard does not have (a mistyped link, `/whatever`): a GET or HEAD
+ * that accepts HTML, outside the API's `/v1` and `/auth` and the `/assets` files, however the path
+ * spells them (`//V1/x`, `/%761/x`), so an API client's mistake stays a JSON 404.
+ */
+export function wantsDashboardPage(req: FastifyRequest): boolean {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  if (!/\btext\/html\b/i.test(req.headers.accept ?? '')) return false;
+  let path = req.url.split('?')[0]!;
+  try { path = decodeURIComponent(path); } catch { return false; }
+  const first = path.replace(/\/+/g, '/').split('/')[1]?.toLowerCase() ?? '';
+  return first !== 'v1' && first !== 'auth' && first !== 'assets';
+}
+
+/** The dashboard's index.html (or the note that it is not built) with the given status. */
+export function sendDashboardIndex(reply: FastifyReply, statusCode = 200) {
+  const root = webDistDir();
+  reply.code(statusCode).headers(HTML_HEADERS);
+  if (!existsSync(join(root, 'index.html'))) return reply.type('text/html; charset=utf-8').send(NOT_BUILT);
+  return reply.sendFile('index.html', { cacheControl: false });
+}
+
 export async function registerWebUi(app: FastifyInstance): Promise<void> {
   const root = webDistDir();
   await app.register(fastifyStatic, { root, serve: false });
-  const sendIndex = (reply: FastifyReply) => {
-    reply.headers(HTML_HEADERS);
-    if (!existsSync(join(root, 'index.html'))) return reply.type('text/html; charset=utf-8').send(NOT_BUILT);
-    return reply.sendFile('index.html', { cacheControl: false });
-  };
+  const sendIndex = (reply: FastifyReply) => sendDashboardIndex(reply);
   for (const path of DASHBOARD_PATHS) {
     app.get(path, { schema: { hide: true }, config: { public: true } }, (_req, reply) => sendIndex(reply));
   }

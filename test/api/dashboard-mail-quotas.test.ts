@@ -185,4 +185,25 @@ describe('the dashboard at /', () => {
     assert.equal((await fetch(`${s.url}/assets/..%2f..%2fpackage.json`)).status, 404, 'no way out of web/dist');
     assert.equal((await fetch(`${s.url}/not-a-page`)).status, 404);
   });
+
+  it('answers a browser asking for a page it does not have with the dashboard (its "Page not found") and a 404; API clients keep the JSON 404', { skip: existsSync(`${webDistDir()}/index.html`) ? false : 'web/dist is not built (npm run build:web)' }, async () => {
+    const browser = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+    for (const path of ['/whatever', '/data/sales/extra', '/whatever?x=1']) {
+      const page = await fetch(s.url + path, { headers: browser });
+      assert.equal(page.status, 404, path);
+      assert.match(page.headers.get('content-type') ?? '', /text\/html/, path);
+      assert.match(page.headers.get('content-security-policy') ?? '', /script-src 'self'/);
+      assert.match(await page.text(), /src="\/assets\/[^"]+\.js"/, 'the app, which shows its own not-found page');
+    }
+    const json = async (path: string, init: RequestInit) => {
+      const r = await fetch(s.url + path, init);
+      return [r.status, ((await r.json()) as { errorType: string }).errorType];
+    };
+    assert.deepEqual(await json('/whatever', {}), [404, 'NotFound'], 'no Accept: an API client');
+    assert.deepEqual(await json('/whatever', { headers: { accept: 'application/json' } }), [404, 'NotFound']);
+    assert.deepEqual(await json('/whatever', { method: 'POST', headers: browser }), [404, 'NotFound'], 'only pages are opened with GET');
+    assert.deepEqual(await json('/v1/nothing-here', { headers: { ...browser, 'api-key': s.key } }), [404, 'NotFound']);
+    assert.deepEqual(await json('/auth/nothing-here', { headers: browser }), [404, 'NotFound']);
+    assert.deepEqual(await json('/assets/missing.js', { headers: browser }), [404, 'NotFound']);
+  });
 });

@@ -157,6 +157,29 @@ for (const backend of await backends()) {
       assert.equal((await s.call('DELETE', '/v1/data/marked')).status, 204);
     });
 
+    it('keeps a data set\'s column statistics until its rows, markers or the type asked change', async () => {
+      const csv = (rows: string[]) => ({ body: 'x,g\n' + rows.join('\n') + '\n', headers: { 'content-type': 'text/csv' } });
+      assert.equal((await s.call('PUT', '/v1/data/kept', csv(['1,a', '2,b', '3,a', '-1,b']))).status, 201);
+      const first = (await s.call('GET', '/v1/data/kept/stats')).json;
+      await new Promise((r) => setTimeout(r, 20));
+      const again = (await s.call('GET', '/v1/data/kept/stats')).json;
+      assert.deepEqual(again, first, 'the same rows: the statistics computed once, lastCalculated included');
+      assert.deepEqual((await s.call('GET', '/v1/data/kept/stats/x')).json.columns.x, first.columns.x, 'one column from the same computation');
+      const asText = (await s.call('GET', '/v1/data/kept/stats/x?dataType=string')).json.columns.x;
+      assert.deepEqual([asText.mean, asText.min], [null, '-1'], 'another type asked: computed for it');
+      assert.equal((await s.call('PUT', '/v1/data/kept', csv(['10,c']))).status, 201);
+      const appended = (await s.call('GET', '/v1/data/kept/stats')).json.columns;
+      assert.deepEqual([appended.x.totalCount, appended.x.max, appended.g.distinctCount], [5, 10, 3], 'rows appended: computed again');
+      assert.ok(appended.x.lastCalculated > first.columns.x.lastCalculated);
+      assert.equal((await s.call('PUT', '/v1/data/kept', { json: { missingValues: ['-1'] } })).status, 201);
+      const marked = (await s.call('GET', '/v1/data/kept/stats/x')).json.columns.x;
+      assert.deepEqual([marked.missingCount, marked.min], [1, 1], 'markers changed: computed again');
+      assert.equal((await s.call('DELETE', '/v1/data/kept')).status, 204);
+      assert.equal((await s.call('PUT', '/v1/data/kept', csv(['7,z']))).status, 201);
+      assert.deepEqual((await s.call('GET', '/v1/data/kept/stats/x')).json.columns.x.totalCount, 1, 'deleted and uploaded again under the same name');
+      assert.equal((await s.call('DELETE', '/v1/data/kept')).status, 204);
+    });
+
     it('reads UCI\'s ? and a printed table\'s - as gaps, and spreadsheet thousands separators, currency symbols and percent signs as numbers: numeric columns, cells as sent; a decimal comma stays text', async () => {
       const csv = 'horsepower,weight,grade,ratio,price,rate\n130,"3,504",-,"1,5","$1,250.00",45%\n?,"1,234.5",A,"2,5",$99,2.5%\n165,-,B,"3,0",-$5.50,-\n';
       const up = await s.call('PUT', '/v1/data/uci', { body: csv, headers: { 'content-type': 'text/csv' } });

@@ -188,7 +188,12 @@ for (const backend of await backends()) {
       const mono = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'mono', predictionDomain: 'classification', targetColumn: 'label' } });
       const failed = await finishedSession(s, mono.json.sessionId);
       assert.equal(failed.status, 'failed');
-      assert.deepEqual(failed.messages.at(-1), { severity: 'error', message: 'Dataset has only one valid target class. At least 2 target classes are required to build a model.' });
+      assert.deepEqual(failed.messages.at(-1), { severity: 'error', message: "Dataset has only one valid target class. At least 2 target classes are required to build a model. 'label' holds 2 classes in 30 rows, but only 'a' has enough rows: 'b' in 3 rows. A class needs at least 5 rows, some to train the model on and some to test it with: add rows until each class has 5 or more." });
+      // Two classes, neither with enough rows (the dashboard's probe: a, a, b).
+      await s.call('PUT', '/v1/data/tiny', { body: 'x,label\n1,a\n2,a\n3,b\n', headers: { 'content-type': 'text/csv' } });
+      const tiny = await finishedSession(s, (await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'tiny', predictionDomain: 'classification', targetColumn: 'label' } })).json.sessionId);
+      assert.equal(tiny.status, 'failed');
+      assert.equal(tiny.messages.at(-1).message, "Dataset has only one valid target class. At least 2 target classes are required to build a model. 'label' holds 2 classes in 3 rows, neither with enough rows: 'a' in 2 rows and 'b' in 1 row. A class needs at least 5 rows, some to train the model on and some to test it with: add rows until each class has 5 or more.");
       assert.equal((await s.call('GET', `/v1/sessions/${failed.sessionId}/results/confusionmatrix`)).status, 404);
     });
 

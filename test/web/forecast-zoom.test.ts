@@ -16,3 +16,10 @@ test('a holdout longer than that is shown whole, and a short history is not zoom
   assert.equal(forecastZoomStart({ historyStart: Date.UTC(2012, 0, 1), forecastStart, forecastEnd: forecastStart + 6 * DAY, holdoutStart }), holdoutStart - 6 * DAY);
   assert.equal(forecastZoomStart({ historyStart: forecastStart - 10 * DAY, forecastStart, forecastEnd: forecastStart + 6 * DAY }), undefined);
 });
+
+test('monthly history dated on the 1st opens on an observation, not on the day arithmetic in milliseconds lands on', () => {
+  const historyTimes = Array.from({ length: 120 }, (_, i) => Date.UTC(2000, i, 1));
+  const forecastStart = Date.UTC(2010, 0, 1);
+  const start = forecastZoomStart({ historyStart: historyTimes[0]!, historyTimes, forecastStart, forecastEnd: Date.UTC(2010, 11, 1) })!;
+  assert.equal(new Date(start).toISOString().slice(0, 10), '2007-05-01', 'the first month start in the three forecast lengths before 2010-01-01 (1,002 days back lands on 4 April)');
+});

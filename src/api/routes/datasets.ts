@@ -15,9 +15,8 @@ import { isoOffset } from '../../service/sessions/session-view.js';
 import { toCsv } from '../csv-output.js';
 import { datasetSchemas } from './dataset-schemas.js';
 import { UsageService } from '../../service/usage.js';
-import { columnStats } from '../../domain/column-stats.js';
 import { columnNamed } from '../../domain/columns.js';
-import { MissingValues, readMissingValues } from '../../domain/missing-values.js';
+import { readMissingValues } from '../../domain/missing-values.js';
 import { NotFoundError, ValidationError } from '../../service/errors.js';
 
 const DATASET_SORTS: DatasetSort[] = ['dataSetName', 'dataSetSize', 'rowCount', 'dateCreated', 'lastModified'];
@@ -122,7 +121,7 @@ export function registerDatasetRoutes(app: FastifyInstance, services: Services, 
     return { ...summary, data, ...pagingFields(req, page, total, [sessionsLink]) };
   });
 
-  // Column statistics, computed from the rows when asked (the data set is read once).
+  // Column statistics, computed from the rows once per version of them (service/datasets/dataset-stats.ts).
   const stats = async (req: FastifyRequest, only?: string) => {
     const { name } = req.params as { name: string };
     const p = Params.query(req);
@@ -135,11 +134,11 @@ export function registerDatasetRoutes(app: FastifyInstance, services: Services, 
       if (col === undefined) throw new NotFoundError('column', only);
       names = [col];
     }
-    const values: string[][] = names.map(() => []);
-    const markers = new MissingValues(dataset.missingValues);
-    for await (const batch of datasets.iterateRows(dataset)) for (const r of batch) names.forEach((n, j) => values[j]!.push(markers.has(r[n]) ? '' : r[n] ?? ''));
-    const lastCalculated = isoOffset(new Date());
-    const columns = Object.fromEntries(names.map((n, j) => [n, { ...columnStats(values[j]!, dataType ?? dataset.columns[n]!.dataType), lastCalculated }]));
+    const computed = await datasets.columnStats(dataset, names, dataType);
+    const columns = Object.fromEntries(names.map((n) => {
+      const { lastCalculated, ...s } = computed[n]!;
+      return [n, { ...s, lastCalculated: isoOffset(lastCalculated) }];
+    }));
     return { dataSetName: dataset.name, columns };
   };
   app.get('/v1/data/:name/stats', { schema: datasetSchemas.stats }, (req) => stats(req));

@@ -443,10 +443,21 @@ function tooFewClasses(target: string, kept: KeptClasses, rows: number, dataType
   const original = 'Dataset has only one valid target class. At least 2 target classes are required to build a model.';
   if (rows === 0) return `${original} No row has a value in '${target}'.`;
   const distinct = kept.classes.length + kept.dropped.length;
-  if (distinct <= 2) return original;
+  if (distinct < 2 || (distinct === 2 && kept.dropped.length === 0)) return original;
+  if (distinct <= 2) return original + ' ' + classesTooSmall(target, kept, rows);
   const numbers = dataType === 'numeric' || dataType === 'numericMeasure';
   return `${original} '${target}' holds ${distinct} different values in ${rows} rows, ${kept.classes.length === 0 ? 'none' : 'only one'} of them in ${MIN_ROWS_PER_CLASS} rows or more.` +
     (numbers ? ` Its values are numbers: to predict the number, ask for predictionDomain regression.` : ` A class needs at least ${MIN_ROWS_PER_CLASS} rows to be learnt.`);
+}
+
+/**
+ * Two classes, but one or both with too few rows (a, a, b): "only one valid class" alone reads as a
+ * miscount, so say how many rows each class has and how many it needs.
+ */
+function classesTooSmall(target: string, kept: KeptClasses, rows: number): string {
+  const short = kept.dropped.map(({ label, count }) => `'${label}' in ${count} row${count === 1 ? '' : 's'}`).join(' and ');
+  const has = kept.classes.length === 1 ? `'${target}' holds 2 classes in ${rows} rows, but only '${kept.classes[0]}' has enough rows: ${short}` : `'${target}' holds 2 classes in ${rows} rows, neither with enough rows: ${short}`;
+  return `${has}. A class needs at least ${MIN_ROWS_PER_CLASS} rows, some to train the model on and some to test it with: add rows until each class has ${MIN_ROWS_PER_CLASS} or more.`;
 }
 
 function noFeatures(specs: ColumnSpec[], identifiers: IdentifierColumn[]): string {

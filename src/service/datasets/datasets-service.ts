@@ -12,6 +12,7 @@ import { DatasetRowsStore } from '../../store/dataset-rows-store.js';
 import { DatasetWriter, DEFAULT_WRITER_LEASE_MS } from './dataset-writer.js';
 import { copyOrMerge } from './segment-builder.js';
 import { readRowTexts, READ_CHUNK_ROWS } from './row-reader.js';
+import { DatasetStats, type KeptColumnStats } from './dataset-stats.js';
 
 export interface DeleteRowsQuery {
   from?: number;
@@ -27,6 +28,7 @@ export type DatasetCascade = (accountId: string, datasetName: string, cascade: s
 
 export class DatasetsService {
   private readonly cascades: DatasetCascade[] = [];
+  private readonly stats = new DatasetStats(this);
   /** Told the number of rows each finished upload wrote (the ingest metric). */
   onIngested: ((rows: number) => void) | undefined;
 
@@ -90,6 +92,20 @@ export class DatasetsService {
   async *iterateRows(dataset: DatasetRecord, chunkRows = READ_CHUNK_ROWS): AsyncGenerator<Record<string, string>[]> {
     if (dataset.view) { yield* this.views!.rows(dataset); return; }
     for await (const texts of readRowTexts(this.db, dataset, chunkRows)) yield texts.map((t) => JSON.parse(t) as Record<string, string>);
+  }
+
+  /**
+   * Which version of a data set's rows is live: its live segments, which every upload and delete
+   * replaces or adds to (null for a view, whose rows are those of the data sets it reads).
+   */
+  async rowsVersion(dataset: DatasetRecord): Promise<string | null> {
+    if (dataset.view) return null;
+    return (await new DatasetRowsStore(this.db).liveSegments(dataset.id)).map((s) => s.id).join(',');
+  }
+
+  /** Column statistics of the live rows, computed once per version of them (dataset-stats.ts). */
+  columnStats(dataset: DatasetRecord, names: readonly string[], dataType?: string): Promise<Record<string, KeptColumnStats>> {
+    return this.stats.of(dataset, names, dataType);
   }
 
   /** The same rows as their stored JSON text, for readers that decode them themselves (columnar loading). */

@@ -8,10 +8,14 @@
 const HISTORY_SPANS = 3;
 
 /** The time the chart opens at, or undefined when the whole history is short enough to show. */
-export function forecastZoomStart(o: { historyStart: number; forecastStart: number; forecastEnd: number; holdoutStart?: number }): number | undefined {
+export function forecastZoomStart(o: { historyStart: number; forecastStart: number; forecastEnd: number; holdoutStart?: number; historyTimes?: readonly number[] }): number | undefined {
   const span = Math.max(0, o.forecastEnd - o.forecastStart);
   if (!(span > 0)) return undefined;
   let start = o.forecastStart - HISTORY_SPANS * span;
   if (o.holdoutStart !== undefined && o.holdoutStart < start) start = o.holdoutStart - span;
-  return start > o.historyStart ? start : undefined;
+  if (!(start > o.historyStart)) return undefined;
+  // Months and years differ in length, so the arithmetic lands between observations (monthly data on
+  // the 1st opened at 30 September): open at the first observation from there, a date the data has.
+  const first = o.historyTimes?.find((t) => t >= start);
+  return first ?? start;
 }

@@ -43,7 +43,7 @@ export function ForecastResults({ session }: { session: Session }) {
   const holdout = d ? holdoutOf(d.head as unknown as Record<string, unknown>, target, ts) : undefined;
   const outliers = d ? pointsOf(d.outliers, ts, `${target}:actual`) : [];
   const zoomStart = d && d.history.length > 0 && forecast.length > 0
-    ? forecastZoomStart({ historyStart: d.history[0]![0], forecastStart, forecastEnd: forecast[forecast.length - 1]![0], holdoutStart: holdout?.start })
+    ? forecastZoomStart({ historyStart: d.history[0]![0], historyTimes: d.history.map((p) => p[0]), forecastStart, forecastEnd: forecast[forecast.length - 1]![0], holdoutStart: holdout?.start })
     : undefined;
   const option = d ? forecastOption({ target, history: d.history, forecast, bands: d.bands, forecastStart, holdout: holdout?.start ? { start: holdout.start, predicted: holdout.predicted } : undefined, outliers, zoomStart }) : undefined;
   const outer = d?.bands[0];
