@@ -14,7 +14,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { launchDashboardBrowser, type DashboardBrowser } from '../support/chromium.js';
+import { launchDashboardBrowser, type DashboardBrowser, signUpInDashboard } from '../support/chromium.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import type { Backend } from '../support/backends.js';
 import { fixturePath } from '../support/fixtures.js';
@@ -87,11 +87,7 @@ describe(`data set page in Chromium (${BACKEND})`, () => {
       const path = new URL(r.url()).pathname;
       if (r.status() >= 400 && !(r.status() === 401 && path === '/auth/session')) problems.push(`HTTP ${r.status()} ${r.request().method()} ${path}`);
     });
-    await page.goto('/signup');
-    await page.getByLabel('E-mail address').fill(`data-${Date.now()}@example.org`);
-    await page.getByLabel('Password').fill('a long enough passphrase');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByRole('heading', { name: 'Welcome to Sibyl' }).waitFor();
+    await signUpInDashboard(page, 'data');
   });
 
   after(async () => {

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { launchDashboardBrowser, type DashboardBrowser } from '../support/chromium.js';
+import { launchDashboardBrowser, type DashboardBrowser, signUpInDashboard } from '../support/chromium.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import type { Backend } from '../support/backends.js';
 
@@ -39,11 +39,7 @@ describe(`error states in Chromium (${BACKEND})`, () => {
     server = await startTestServer(BACKEND);
     browser = await launchDashboardBrowser(server.url);
     ({ page } = browser);
-    await page.goto('/signup');
-    await page.getByLabel('E-mail address').fill(`errors-${Date.now()}@example.org`);
-    await page.getByLabel('Password').fill('a long enough passphrase');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByRole('heading', { name: 'Welcome to Sibyl' }).waitFor();
+    await signUpInDashboard(page, 'errors');
   });
 
   after(async () => {

@@ -33,3 +33,12 @@ export async function launchDashboardBrowser(baseURL: string): Promise<Dashboard
     },
   };
 }
+
+/** Signs a new account up through the dashboard's form (an address unique to this run) and waits for the start page. */
+export async function signUpInDashboard(page: Page, addressPrefix: string): Promise<void> {
+  await page.goto('/signup');
+  await page.getByLabel('E-mail address').fill(`${addressPrefix}-${Date.now()}@example.org`);
+  await page.getByLabel('Password').fill('a long enough passphrase');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByRole('heading', { name: 'Welcome to Sibyl' }).waitFor();
+}
