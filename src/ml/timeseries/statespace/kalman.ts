@@ -48,6 +48,8 @@ export function diffuseKalmanFilter(sys: StateSpaceSystem, data: readonly ArrayL
   const gain = new Float64Array(m);
   const vt = new Float64Array(c);
   const loaded = loadedStates(z);
+  const plan = transitionPlan(sys);
+  const meanScratch = new Float64Array(m * c);
 
   // Once past the diffuse phase the covariance of a time-invariant model converges; from then on the
   // gain is constant and only the means need updating (a missing observation restarts the recursion).
@@ -83,12 +85,12 @@ export function diffuseKalmanFilter(sys: StateSpaceSystem, data: readonly ArrayL
     } else {
       steady = false;
     }
-    transitionMean(sys, a, c);
+    applyTransition(plan, m, a, c, meanScratch);
     if (steady) continue;
-    transitionCovariance(sys, pStar, scratch);
+    applyTransitionToCovariance(plan, m, pStar, scratch);
     for (let i = 0; i < m; i++) pStar[i * m + i] += sys.stateVariance[i];
     if (diffuse) {
-      transitionCovariance(sys, pInf, scratch);
+      applyTransitionToCovariance(plan, m, pInf, scratch);
       diffuse = maxAbs(pInf) > DIFFUSE_TOLERANCE;
     } else if (observed && previousObserved(data[0], t)) {
       steady = hasConverged(lastPredicted, pStar);
@@ -162,16 +164,29 @@ function addOuter(a: Float64Array, g: Float64Array, vt: Float64Array, m: number,
   for (let i = 0; i < m; i++) for (let j = 0; j < c; j++) a[i * c + j] += g[i] * vt[j];
 }
 
-/** a ← T a, in place, for an m × c matrix of state means. */
-export function transitionMean(sys: StateSpaceSystem, a: Float64Array, c: number): void {
-  const { rows, cols, values } = sys.transition;
-  const out = new Float64Array(a.length);
-  for (let e = 0; e < values.length; e++) {
-    const r = rows[e] * c;
-    const k = cols[e] * c;
-    for (let j = 0; j < c; j++) out[r + j] += values[e] * a[k + j];
+/** a ← T a, in place, for an m × c matrix of state means; `scratch` (a's length) saves an allocation a step. */
+export function transitionMean(sys: StateSpaceSystem, a: Float64Array, c: number, scratch?: Float64Array): void {
+  applyTransition(transitionPlan(sys), sys.m, a, c, scratch ?? new Float64Array(a.length));
+}
+
+/** T a through the plan: a copy row takes its entry, the others sum in T's order (the sparse product's sums, to the bit). */
+function applyTransition(plan: TransitionPlan, m: number, a: Float64Array, c: number, out: Float64Array): void {
+  const { copyOf, start, cols, values } = plan;
+  for (let r = 0; r < m; r++) {
+    const row = r * c;
+    if (copyOf[r] >= 0) {
+      const k = copyOf[r] * c;
+      for (let j = 0; j < c; j++) out[row + j] = a[k + j];
+      continue;
+    }
+    for (let j = 0; j < c; j++) out[row + j] = 0;
+    for (let e = start[r]; e < start[r + 1]; e++) {
+      const k = cols[e] * c;
+      const value = values[e];
+      for (let j = 0; j < c; j++) out[row + j] += value * a[k + j];
+    }
   }
-  a.set(out);
+  a.set(out.subarray(0, m * c));
 }
 
 /**
@@ -218,8 +233,11 @@ function transitionPlan(sys: StateSpaceSystem): TransitionPlan {
 
 /** P ← T P Tᵀ in place (symmetrised against rounding drift); `scratch` is an m × m work array. */
 export function transitionCovariance(sys: StateSpaceSystem, p: Float64Array, scratch: Float64Array): void {
-  const m = sys.m;
-  const { copyOf, start, cols, values } = transitionPlan(sys);
+  applyTransitionToCovariance(transitionPlan(sys), sys.m, p, scratch);
+}
+
+function applyTransitionToCovariance(plan: TransitionPlan, m: number, p: Float64Array, scratch: Float64Array): void {
+  const { copyOf, start, cols, values } = plan;
   // scratch = T P, row by row.
   for (let r = 0; r < m; r++) {
     const row = r * m;
