@@ -6,23 +6,11 @@
  * to correct it.
  */
 import type { Message } from '../../store/schema.js';
-import { FAR_RANGES } from '../../ml/timeseries/forecast/far-outliers.js';
+import { FAR_RANGES, type FarOutlier } from '../../ml/timeseries/forecast/far-outliers.js';
 import { numberInWords } from '../../domain/wording.js';
 
-export interface FarValue {
-  /** The period, named by its start (series-grid.ts periodName). */
-  period: string;
-  value: number;
-  /** What the series' trend and season give the period. */
-  expected: number;
-  /** Whether the fit used `expected` in the value's place. */
-  replaced: boolean;
-  /** The lowest and highest of the series' ordinary values. */
-  usualLow: number;
-  usualHigh: number;
-  /** 'range': beyond the usual range by over FAR_RANGES ranges; 'ratio': zero, negative or far below it on the log scale (far-outliers.ts farSide). */
-  beyond: 'range' | 'ratio';
-}
+/** A far outlier named by its period (series-grid.ts periodName) instead of its position. */
+export type FarValue = Omit<FarOutlier, 'index'> & { period: string };
 
 /** Three significant digits: the expected value is an estimate. */
 const roughly = (x: number) => numberInWords(Number(x.toPrecision(3)));
