@@ -275,6 +275,8 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
     await page.getByLabel('Target column').selectOption('diagnosis');
     await assertVisible(page.getByText(/^Suggested: 'diagnosis' holds words: each value is a class\.$/));
     assert.equal(await domain.inputValue(), 'classification');
+    // The columns' types in words, not the API's names (numericMeasure); 30 columns start folded away, hence their text content.
+    assert.deepEqual([...new Set(await page.getByTestId('column-type').allTextContents())], ['number']);
     await assertLabelled();
     await shot('06-new-model-session');
     await page.getByRole('button', { name: 'Start training' }).click();
@@ -385,6 +387,9 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
     await assertChartDrawn('chart-forecast');
     await assertVisible(page.locator('.metric-card', { hasText: 'MAPE' }));
     assert.match(await page.getByTestId('chart-forecast').getAttribute('aria-label') ?? '', /24 periods from 1961-01-01.*90 % interval/);
+    // The method in words, its key (the API's name) in the title.
+    assert.equal(await page.getByTestId('forecast-method').innerText(), 'an average of exponential smoothing, the Theta method and, for data without seasons, ARIMA');
+    assert.equal(await page.getByTestId('forecast-method').getAttribute('title'), 'Method comb');
     await shot('09-forecast');
   });
 
@@ -447,6 +452,7 @@ describe(`dashboard in Chromium (${BACKEND})`, () => {
     assert.match(verdict, /p = [\d.e-]+: if the event had changed nothing/);
     // The controls left (kms, PetrolPrice), what each did to the expectation, and the analysis without them.
     assert.match(await page.getByTestId('impact-controls').innerText(), /^The expectation leans on 2 control columns: kms \(moved it [+−][\d.]+ %\), PetrolPrice \(moved it [+−][\d.]+ %\)\. Without them the effect would be −\d+(\.\d+)? % \(p = 0\.\d+\)\.$/);
+    assert.match(await page.getByTestId('impact-model').innerText(), /^a (level|trend) [a-z ,()0-9]+$/, 'the counterfactual model in words');
     for (const id of ['chart-impact', 'chart-pointwise', 'chart-cumulative']) await assertChartDrawn(id);
     // The table of the window's periods names its columns in words, each interval with its level.
     const perPeriod = page.getByRole('region', { name: /periods of the event window/ });

@@ -157,7 +157,10 @@ describe(`data set page in Chromium (${BACKEND})`, () => {
     writeFileSync(path, [[...names, 'colour'].join(','), ...rows].join('\n') + '\n');
     await upload(path, 'wide');
     await page.getByTestId('column-stats').waitFor();
-    assert.equal(await page.getByTestId('column-stats').locator('tbody tr').count(), 60);
+    assert.equal(await page.getByTestId('column-stats').locator('tbody tr').count(), 50, 'fifty columns a page');
+    await page.getByRole('navigation', { name: 'Statistics pages' }).getByRole('button', { name: 'Next' }).click();
+    assert.deepEqual(await page.getByTestId('column-stats').locator('tbody th').allInnerTexts(), [...names.slice(50), 'colour']);
+    await page.getByRole('navigation', { name: 'Statistics pages' }).getByRole('button', { name: 'Previous' }).click();
     const first = await statsRow('measurement_01');
     assert.deepEqual([first.Values, first.Missing], ['29', '1 (3.3 %)']);
     assert.equal(await page.locator('[data-testid^="chart-histogram-"]').count(), 12, 'the first twelve histograms');
@@ -175,6 +178,41 @@ describe(`data set page in Chromium (${BACKEND})`, () => {
     await shot('wide-phone');
     await page.setViewportSize({ width: 1280, height: 900 });
     assert.deepEqual(problems, [], 'no script errors or failed requests');
+  });
+
+  it('wraps a long column name in the statistics table between its words, not inside one', async () => {
+    const camel = 'customerLifetimeValueEstimatedInEuros';
+    const snake = 'average_monthly_household_electricity_consumption_kwh';
+    const path = join(scratch, 'long-names.csv');
+    writeFileSync(path, `${camel},${snake},x\n1,2,3\n4,5,6\n7,8,9\n`);
+    await upload(path, 'longnames');
+    await page.getByTestId('column-stats').waitFor();
+    /** The name's text as it is laid out, line by line. */
+    const lines = (column: string) => page.getByTestId('column-stats').locator(`tbody tr[data-column="${column}"] .column-name`).evaluate((el: BrowserElement) => {
+      const out: string[] = [];
+      let line = '';
+      let top: number | undefined;
+      const walker = document.createTreeWalker(el, 4 /* NodeFilter.SHOW_TEXT */);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        for (let i = 0; i < n.textContent.length; i++) {
+          const r = document.createRange();
+          r.setStart(n, i);
+          r.setEnd(n, i + 1);
+          const t = Math.round(r.getBoundingClientRect().top);
+          if (top !== undefined && t > top + 2) { out.push(line); line = ''; }
+          top = t;
+          line += n.textContent[i];
+        }
+      }
+      return [...out, line];
+    });
+    const camelLines = await lines(camel);
+    assert.ok(camelLines.length >= 2, `the name wraps: ${camelLines.join(' | ')}`);
+    assert.equal(camelLines.join(''), camel, 'and reads the same');
+    assert.ok(camelLines.slice(1).every((l) => /^[A-Z]/.test(l)), `each line starts a word: ${camelLines.join(' | ')}`);
+    const snakeLines = await lines(snake);
+    assert.ok(snakeLines.length >= 2 && snakeLines.slice(0, -1).every((l) => l.endsWith('_')), `lines end after an underscore: ${snakeLines.join(' | ')}`);
+    await shot('long-names');
   });
 
   it('edits the columns of a wide data set page by page, found by name, and saves the changes of every page together', async () => {
@@ -201,6 +239,13 @@ describe(`data set page in Chromium (${BACKEND})`, () => {
     await page.getByText('Column metadata saved.').waitFor();
     const saved = await (await page.request.get('/v1/data/wide300?pageSize=1')).json() as { columns: Record<string, { role: string }> };
     assert.deepEqual(names.filter((c) => saved.columns[c]!.role === 'none'), ['c_001', 'c_060', 'c_299'], 'the changes of every page, and only those');
+    // The statistics table above it pages the same way, with its own search.
+    const stats = page.getByTestId('column-stats');
+    assert.equal(await stats.locator('tbody tr').count(), 50, 'fifty statistics rows a page');
+    assert.equal(await page.getByRole('navigation', { name: 'Statistics pages' }).getByText('Page 1 of 6').count(), 1);
+    await page.getByLabel('Statistics of the columns named').fill('c_29');
+    assert.deepEqual(await stats.locator('tbody th').allInnerTexts(), Array.from({ length: 10 }, (_, i) => `c_${290 + i}`));
+    assert.equal(await page.getByRole('navigation', { name: 'Statistics pages' }).count(), 0, 'one page of matches, no pager');
     assert.ok(await page.evaluate(() => document.documentElement.scrollHeight) < 12_000, 'the page is not as long as its 300 columns');
     await shot('wide-columns-editor');
     assert.deepEqual(problems, [], 'no script errors or failed requests');

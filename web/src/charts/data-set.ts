@@ -3,6 +3,7 @@ import { PALETTE, type ChartOption } from './echarts';
 import { axisName, singleHistogram } from './common';
 import type { Histogram } from '../lib/histogram';
 import { formatNumber } from '../lib/words';
+import { timeAxisOption } from '../lib/time-axis';
 
 /** A histogram small enough to set many side by side: no axis titles (the card names the column), few labels. */
 export function smallHistogramOption(h: Histogram, column: string): ChartOption {
@@ -20,7 +21,7 @@ export function overTimeOption(points: [number, number][], column: string): Char
   return {
     grid: { left: 56, right: 24, top: 24, bottom: 64, containLabel: true },
     tooltip: { trigger: 'axis', valueFormatter: (v: unknown) => formatNumber(Number(v)) },
-    xAxis: { type: 'time', axisLabel: { hideOverlap: true } },
+    ...timeAxisOption(points.map((p) => p[0])),
     yAxis: { type: 'value', scale: true, ...axisName(column, 48) },
     dataZoom: [{ type: 'inside' }, { type: 'slider', height: 18, bottom: 4 }],
     series: [{ name: column, type: 'line', data: points, showSymbol: points.length < 60, symbolSize: 4, lineStyle: { width: 2, color: PALETTE.blue }, itemStyle: { color: PALETTE.blue } }],

@@ -2,6 +2,7 @@
 import { PALETTE, type ChartOption } from './echarts';
 import { GRID, axisName } from './common';
 import { formatNumber } from '../lib/words';
+import { timeAxisOption } from '../lib/time-axis';
 
 export type Point = [number, number];
 export interface Band { name: string; lower: Point[]; upper: Point[]; color: string }
@@ -23,8 +24,6 @@ export function bandSeries(b: Band, stack: string) {
 function legend(lines: string[], bands: Band[]) {
   return { top: 0, data: [...lines, ...bands.map((b) => ({ name: b.name, icon: 'roundRect' }))] };
 }
-
-const timeAxis = { type: 'time' as const, axisLabel: { hideOverlap: true } };
 
 function tooltipTime(params: { seriesName: string; value: Point; marker: string }[]): string {
   const shown = params.filter((p) => Number.isFinite(p.value?.[1]));
@@ -55,7 +54,7 @@ export function forecastOption(o: {
     grid: { ...GRID, top: 56 },
     legend: legend(['history', 'forecast', ...(o.holdout?.predicted ? ['holdout prediction'] : []), ...(o.outliers?.length ? ['outliers found'] : [])], o.bands),
     tooltip: { trigger: 'axis', formatter: tooltipTime as never },
-    xAxis: timeAxis,
+    ...timeAxisOption([...o.history, ...o.forecast].map((p) => p[0])),
     yAxis: { type: 'value', scale: true, ...axisName(o.target, 48) },
     dataZoom: [{ type: 'inside', ...(o.zoomStart !== undefined ? { startValue: o.zoomStart } : {}) }, { type: 'slider', height: 18, bottom: 4, ...(o.zoomStart !== undefined ? { startValue: o.zoomStart } : {}) }],
     series,
@@ -75,7 +74,7 @@ export function impactOption(o: { target: string; observed: Point[]; counterfact
     grid: { ...GRID, top: 56 },
     legend: legend(['observed', 'without the event (counterfactual)'], o.band ? [o.band] : []),
     tooltip: { trigger: 'axis', formatter: tooltipTime as never },
-    xAxis: timeAxis,
+    ...timeAxisOption(o.observed.map((p) => p[0])),
     yAxis: { type: 'value', scale: true, ...axisName(o.target, 48) },
     series,
   } as ChartOption;
@@ -93,7 +92,7 @@ export function effectOption(o: { name: string; effect: Point[]; band?: Band; un
     grid: { ...GRID, top: 40 },
     legend: legend([o.name], o.band ? [o.band] : []),
     tooltip: { trigger: 'axis', formatter: tooltipTime as never },
-    xAxis: timeAxis,
+    ...timeAxisOption(o.effect.map((p) => p[0])),
     yAxis: { type: 'value', scale: true, ...axisName(o.unit, 48) },
     series,
   } as ChartOption;

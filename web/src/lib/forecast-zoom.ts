@@ -7,15 +7,17 @@
 /** History shown before the forecast, in multiples of the forecast's length. */
 const HISTORY_SPANS = 3;
 
-/** The time the chart opens at, or undefined when the whole history is short enough to show. */
-export function forecastZoomStart(o: { historyStart: number; forecastStart: number; forecastEnd: number; holdoutStart?: number; historyTimes?: readonly number[] }): number | undefined {
+/**
+ * The time the chart opens at, or undefined when the whole history is short enough to show.
+ * `historyTimes`: the history's times in order; the chart opens on one of them.
+ */
+export function forecastZoomStart(o: { historyTimes: readonly number[]; forecastStart: number; forecastEnd: number; holdoutStart?: number }): number | undefined {
   const span = Math.max(0, o.forecastEnd - o.forecastStart);
-  if (!(span > 0)) return undefined;
+  if (!(span > 0) || o.historyTimes.length === 0) return undefined;
   let start = o.forecastStart - HISTORY_SPANS * span;
   if (o.holdoutStart !== undefined && o.holdoutStart < start) start = o.holdoutStart - span;
-  if (!(start > o.historyStart)) return undefined;
+  if (!(start > o.historyTimes[0]!)) return undefined;
   // Months and years differ in length, so the arithmetic lands between observations (monthly data on
   // the 1st opened at 30 September): open at the first observation from there, a date the data has.
-  const first = o.historyTimes?.find((t) => t >= start);
-  return first ?? start;
+  return o.historyTimes.find((t) => t >= start) ?? start;
 }

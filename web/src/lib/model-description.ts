@@ -4,26 +4,57 @@
  * settings, and with the default ones); the contest's candidate ids tell them apart.
  */
 
+import { listInWords } from './words.js';
+
 export interface Candidate { id: string; algorithm: { name: string; key: string } }
+
+/** The contest's own candidate settings (src/ml/tabular/contest/candidates.ts) in words. */
+const SETTINGS_IN_WORDS: Record<string, string> = {
+  gbdt_small_data: 'small-data settings',
+  gbdt_slow_early_stop: 'slow learning and early stopping',
+  linear_spline: 'curves (splines)',
+};
 
 /** "small-data settings" for `gbdt_small_data` of algorithm `gbdt`; "default settings" for `gbdt` itself. */
 export function settingsOf(c: Candidate): string {
   const { id, algorithm: { key } } = c;
   if (id === key) return 'default settings';
+  if (SETTINGS_IN_WORDS[id]) return SETTINGS_IN_WORDS[id];
   const rest = id.startsWith(`${key}_`) ? id.slice(key.length + 1) : id;
   return `${rest.replace(/_/g, '-')} settings`;
 }
 
-/** A candidate's name, with its settings when another candidate has the same name. */
+/**
+ * A candidate's name in words, with its settings when another candidate has the same name; a blend
+ * by its members (`stack(extra_trees:0.65+random_forest:0.35)` → "Weighted average of Extremely
+ * Randomized Trees (65 %) and Random Forest (35 %)").
+ */
 export function candidateName(c: Candidate, all: Candidate[]): string {
+  const members = blendMembers(c.id);
+  if (members.length > 0) {
+    const names = members.map((m) => {
+      const member = all.find((o) => o.id === m.id);
+      const name = member ? candidateName(member, all) : m.id;
+      return m.weight === undefined ? name : `${name} (${Math.round(m.weight * 100)} %)`;
+    });
+    return `${members.some((m) => m.weight !== undefined) ? 'Weighted average' : 'Average'} of ${listInWords(names)}`;
+  }
   const twins = all.filter((o) => o.algorithm.name === c.algorithm.name && o.id !== c.id);
-  return twins.length ? `${c.algorithm.name}, ${settingsOf(c)}` : c.algorithm.name;
+  return twins.length ? `${c.algorithm.name} with ${settingsOf(c)}` : c.algorithm.name;
 }
 
-/** Member ids of a blend's candidate id: `stack(linear:0.67+gbdt_small_data:0.28)` → linear, gbdt_small_data. */
-function memberIds(blendId: string): string[] {
+/** Members of a blend's candidate id with their weights: `stack(linear:0.67+gbdt_small_data:0.28)` → linear 0.67, gbdt_small_data 0.28. */
+function blendMembers(blendId: string): { id: string; weight?: number }[] {
   const inner = /^\w+\((.*)\)$/.exec(blendId)?.[1];
-  return inner ? inner.split('+').map((m) => m.split(':')[0]!) : [];
+  return inner ? inner.split('+').map((m) => {
+    const [id, weight] = m.split(':');
+    return { id: id!, ...(weight !== undefined ? { weight: Number(weight) } : {}) };
+  }) : [];
+}
+
+/** Member ids of a blend's candidate id. */
+function memberIds(blendId: string): string[] {
+  return blendMembers(blendId).map((m) => m.id);
 }
 
 /**
@@ -42,7 +73,7 @@ export function describeModel(description: string, champion?: Candidate, candida
     const name = names[i]!;
     const at = text.indexOf(name, from);
     if (at < 0) return;
-    const label = names.filter((n) => n === name).length > 1 ? `${name}, ${settingsOf(m!)}` : name;
+    const label = names.filter((n) => n === name).length > 1 ? `${name} with ${settingsOf(m!)}` : name;
     text = text.slice(0, at) + label + text.slice(at + name.length);
     from = at + label.length;
   });

@@ -105,3 +105,20 @@ export function isFractionMetric(name: string): boolean {
 export function listInWords(items: string[]): string {
   return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
+
+/** A column's data type as a newcomer reads it, for the prediction form (the API's names are `numericMeasure` and the like). */
+export function dataTypeInWords(dataType: string): string {
+  if (dataType.startsWith('numeric')) return 'number';
+  return ({ string: 'category', logical: 'true or false', date: 'date', text: 'free text' } as Record<string, string>)[dataType] ?? dataType;
+}
+
+/** What a model does, in a sentence's opening: "Predicts the class of Species", "Scores how unusual a row is". */
+export function modelPurpose(domain: string, target: string | undefined): string {
+  if (domain === 'anomalies' || !target) return 'Scores how unusual a row is';
+  return domain === 'classification' ? `Predicts the class of ${target}` : `Predicts the value of ${target}`;
+}
+
+/** A column's role as a newcomer reads it (the API's `feature`, `target`, …). */
+export function roleInWords(role: string | null | undefined): string {
+  return ({ feature: 'input', target: 'predicted', key: 'row key, passed through', timestamp: 'time of the row', none: 'left out' } as Record<string, string>)[role ?? ''] ?? 'no role';
+}

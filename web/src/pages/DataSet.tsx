@@ -8,6 +8,7 @@ import type { Column, Columns, DataSetPage as DataSetData } from '../types';
 import { hasTimestamp } from '../lib/data-sets';
 import { ColumnStatsTable } from './dataset/ColumnStatsTable';
 import { DataPictures } from './dataset/DataPictures';
+import { ColumnPager, ColumnSearch, useColumnPages } from '../components/ColumnPages';
 
 export const DATA_TYPES = ['numeric', 'numericMeasure', 'string', 'logical', 'date', 'text'];
 export const ROLES = ['feature', 'target', 'timestamp', 'key', 'none'];
@@ -83,24 +84,16 @@ export function DataSetPage() {
   );
 }
 
-/** Rows of the columns editor on one page: four controls a column, so 2,000 columns drawn at once took seconds per change. */
-const EDITOR_PAGE = 50;
-
 /**
  * Column metadata: what was inferred, editable; only changed columns are sent (PUT with `columns` and no rows).
- * A data set of more than EDITOR_PAGE columns gets them page by page, with a search by name; changes
- * on every page are kept until saved.
+ * A wide data set's columns come page by page (four controls a column), with a search by name;
+ * changes on every page are kept until saved.
  */
 function ColumnsEditor({ name, columns }: { name: string; columns: Columns }) {
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState<Columns>(columns);
   useEffect(() => setDraft(columns), [columns]);
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(0);
-  const all = Object.keys(draft);
-  const found = search.trim() ? all.filter((c) => c.toLowerCase().includes(search.trim().toLowerCase())) : all;
-  const pages = Math.ceil(found.length / EDITOR_PAGE);
-  const shown = found.slice(page * EDITOR_PAGE, (page + 1) * EDITOR_PAGE);
+  const pages = useColumnPages(Object.keys(columns));
   const changed = Object.keys(draft).filter((c) => JSON.stringify(draft[c]) !== JSON.stringify(columns[c]));
   const save = useMutation({
     mutationFn: () => api('PUT', `/v1/data/${encodeURIComponent(name)}`, { columns: Object.fromEntries(changed.map((c) => [c, withoutEmpty(draft[c]!)])) }),
@@ -113,16 +106,13 @@ function ColumnsEditor({ name, columns }: { name: string; columns: Columns }) {
       <h2 id="columns-title">Columns</h2>
       <p className="hint">Types and roles were inferred from the data. A <em>target</em> is what a model learns to predict; <em>none</em> leaves a column out; a <em>key</em> or <em>timestamp</em> identifies rows. {TYPE_HINT}.</p>
       <form onSubmit={(e) => { e.preventDefault(); save.mutate(); }}>
-        {all.length > EDITOR_PAGE && (
-          <Field label="Find a column" type="search" value={search} onChange={(e) => { setSearch(e.target.value); setPage(0); }}
-            hint={`${all.length.toLocaleString()} columns, ${EDITOR_PAGE} a page${search.trim() ? `; ${found.length.toLocaleString()} match` : ''}. Changes on every page are saved together.`} />
-        )}
+        <ColumnSearch pages={pages} label="Find a column" note="Changes on every page are saved together." />
         <div className="table-scroll">
           <table className="columns-table">
             <caption className="visually-hidden">Column metadata</caption>
             <thead><tr><th scope="col">Column</th><th scope="col">Data type</th><th scope="col">Role</th><th scope="col">Imputation</th><th scope="col">Aggregation</th></tr></thead>
             <tbody>
-              {shown.map((col) => [col, draft[col]!] as const).map(([col, c]) => (
+              {pages.shown.filter((col) => draft[col]).map((col) => [col, draft[col]!] as const).map(([col, c]) => (
                 <tr key={col} className={changed.includes(col) ? 'changed' : undefined}>
                   <th scope="row">{col}</th>
                   <td><select aria-label={`Data type of ${col}`} value={c.dataType} onChange={(e) => set(col, { dataType: e.target.value })}>{DATA_TYPES.map((t) => <option key={t}>{t}</option>)}</select></td>
@@ -134,8 +124,7 @@ function ColumnsEditor({ name, columns }: { name: string; columns: Columns }) {
             </tbody>
           </table>
         </div>
-        {found.length === 0 && <p>No column's name contains “{search.trim()}”.</p>}
-        <Pager page={page} totalPages={pages} onPage={setPage} label="Column pages" />
+        <ColumnPager pages={pages} label="Column pages" />
         <ErrorNote error={save.error} />
         {save.isSuccess && changed.length === 0 && <Note kind="success">Column metadata saved.</Note>}
         <div className="actions">

@@ -6,7 +6,7 @@ import { Chart } from '../components/Chart';
 import { AddressError, CodeBlock, ErrorNote, MetricCards, Note, Warnings, usePageTitle } from '../components/ui';
 import { barsOption } from '../charts/common';
 import { curlSnippet, nexosisClientSnippet, type Example } from '../lib/snippets';
-import { formatDate, formatNumber, formatPercent } from '../lib/words';
+import { dataTypeInWords, formatDate, formatNumber, formatPercent, modelPurpose, roleInWords } from '../lib/words';
 import { levelledIntervals } from '../lib/result-fields';
 import type { DataSetPage, Model } from '../types';
 import { explanationOf, recordExplanation } from './results/detect';
@@ -15,6 +15,11 @@ import { ExplanationView } from '../components/ExplanationView';
 /** Columns a prediction request sends: every feature (and the key, echoed back), never the target. */
 function inputColumns(m: Model): string[] {
   return Object.entries(m.columns).filter(([, c]) => c.role === 'feature' || c.role === 'key').map(([n]) => n);
+}
+
+/** The column the model predicts (none for an anomaly model). */
+function targetOf(m: Model): string | undefined {
+  return Object.entries(m.columns).find(([, c]) => c.role === 'target')?.[0];
 }
 
 function inputType(dataType: string): string {
@@ -33,15 +38,18 @@ export function ModelPage() {
       {model.error && <AddressError error={model.error} what="model" id={id} list={{ to: '/models', label: 'Your models' }} />}
       {m && (
         <>
+          <p className="lead" data-testid="model-purpose">
+            {modelPurpose(m.predictionDomain, targetOf(m))} from {inputColumns(m).length} {inputColumns(m).length === 1 ? 'column' : 'columns'} of <Link to={`/data/${encodeURIComponent(m.dataSourceName)}`}>{m.dataSourceName}</Link>.
+          </p>
           <p className="facts">
-            {m.predictionDomain} on <Link to={`/data/${encodeURIComponent(m.dataSourceName)}`}>{m.dataSourceName}</Link> · {m.algorithm.name} · created {formatDate(m.createdDate)} · <Link to={`/sessions/${m.sessionId}`}>its session and charts</Link>
+            {m.predictionDomain} · {m.algorithm.name} · created {formatDate(m.createdDate)} · <Link to={`/sessions/${m.sessionId}`}>its session and charts</Link>
           </p>
           <MetricCards metrics={m.metrics} order={['accuracy', 'rocAreaUnderCurve', 'macroAverageF1Score', 'rSquared', 'rootMeanSquareError']} />
           <TryPrediction model={m} />
           <Snippets model={m} />
           <details className="card">
             <summary>Columns the model uses</summary>
-            <ul className="plain-list">{Object.entries(m.columns).map(([n, c]) => <li key={n}><strong>{n}</strong> — {c.dataType}, {c.role ?? 'no role'}</li>)}</ul>
+            <ul className="plain-list">{Object.entries(m.columns).map(([n, c]) => <li key={n}><strong>{n}</strong> — {dataTypeInWords(c.dataType)}, {roleInWords(c.role)}</li>)}</ul>
           </details>
         </>
       )}
@@ -58,7 +66,7 @@ const PREDICTION_INTERVALS = [0.8, 0.95];
 
 function TryPrediction({ model }: { model: Model }) {
   const cols = useMemo(() => inputColumns(model), [model]);
-  const target = Object.entries(model.columns).find(([, c]) => c.role === 'target')?.[0];
+  const target = targetOf(model);
   const [values, setValues] = useState<Record<string, string>>({});
   const sample = useMutation({
     mutationFn: async () => {
@@ -106,7 +114,7 @@ function TryPrediction({ model }: { model: Model }) {
         <div className="predict-grid">
           {cols.map((c) => (
             <div className="field" key={c}>
-              <label htmlFor={`in-${c}`}>{c}<span className="hint type-hint">{model.columns[c]!.dataType}</span></label>
+              <label htmlFor={`in-${c}`}>{c}<span className="hint type-hint">{dataTypeInWords(model.columns[c]!.dataType)}</span></label>
               <input id={`in-${c}`} name={c} type={inputType(model.columns[c]!.dataType)} step="any" value={values[c] ?? ''} onChange={(e) => setValues((v) => ({ ...v, [c]: e.target.value }))} />
             </div>
           ))}

@@ -5,7 +5,7 @@ import { api, ApiError, get } from '../api';
 import { Checkbox, ErrorNote, Field, SelectField, usePageTitle } from '../components/ui';
 import type { Columns, DataSetPage, DataSetSummary, Paged, Session } from '../types';
 import { hasTimestamp } from '../lib/data-sets';
-import { listInWords } from '../lib/words';
+import { dataTypeInWords, listInWords } from '../lib/words';
 import { suggestedDomain } from '../lib/prediction-domain';
 import { useColumnStats } from './dataset/ColumnStatsTable';
 
@@ -90,7 +90,7 @@ function ColumnRoles({ columns, roles, setRole, fixed, note }: { columns: Column
       <div className="roles-grid">
         {free.map((c) => (
           <label key={c} className="role-item">
-            <span>{c} <span className="hint">{columns[c]!.dataType}</span></span>
+            <span>{c} <span className="hint" data-testid="column-type">{dataTypeInWords(columns[c]!.dataType)}</span></span>
             <select aria-label={`Role of ${c}`} value={roles[c] ?? 'feature'} onChange={(e) => setRole(c, e.target.value)}>
               <option value="feature">feature</option>
               <option value="none">not used</option>

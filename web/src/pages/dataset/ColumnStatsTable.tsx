@@ -1,8 +1,11 @@
+import { Fragment } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { get } from '../../api';
 import { ErrorNote } from '../../components/ui';
 import { summarizeColumn, type ColumnSummary } from '../../lib/column-summary';
 import { formatPercent } from '../../lib/words';
+import { nameParts } from '../../lib/name-breaks';
+import { ColumnPager, ColumnSearch, useColumnPages } from '../../components/ColumnPages';
 import type { Columns, DataSetStats } from '../../types';
 
 /**
@@ -16,20 +19,26 @@ export function useColumnStats(name: string) {
   });
 }
 
-/** One row per column: what Sibyl inferred and what the values look like, to check before a session. */
+/** One row per column, a page at a time: what Sibyl inferred and what the values look like, to check before a session. */
 export function ColumnStatsTable({ name, columns }: { name: string; columns: Columns }) {
   const stats = useColumnStats(name);
-  const rows = stats.data ? Object.keys(columns).flatMap((c) => {
+  const pages = useColumnPages(Object.keys(columns));
+  const rows = stats.data ? pages.shown.flatMap((c) => {
     const s = stats.data.columns[c];
     return s ? [{ column: c, summary: summarizeColumn(columns[c]!.dataType, s) }] : [];
   }) : [];
-  const anyUnreadable = rows.some((r) => r.summary.unreadable > 0);
+  // Over every column, so the table keeps its columns from page to page.
+  const anyUnreadable = stats.data ? Object.keys(columns).some((c) => {
+    const s = stats.data.columns[c];
+    return s !== undefined && summarizeColumn(columns[c]!.dataType, s).unreadable > 0;
+  }) : false;
   return (
     <section className="card" aria-labelledby="stats-title">
       <h2 id="stats-title">Column statistics</h2>
       <p className="hint">Over all rows. Numbers show their spread (sd: standard deviation), dates their range, other columns their most frequent values. Missing cells count empty cells, NA, null and the data set's own missing values.</p>
       <ErrorNote error={stats.error} />
       {stats.isPending && <p className="loading">Counting the values…</p>}
+      {stats.data && <ColumnSearch pages={pages} label="Statistics of the columns named" />}
       {rows.length > 0 && (
         <div className="table-scroll stats-scroll" tabIndex={0} role="region" aria-label="Statistics of each column">
           <table className="stats-table" data-testid="column-stats">
@@ -47,7 +56,7 @@ export function ColumnStatsTable({ name, columns }: { name: string; columns: Col
             <tbody>
               {rows.map(({ column, summary: s }) => (
                 <tr key={column} data-column={column}>
-                  <th scope="row"><span className="column-name">{column}</span></th>
+                  <th scope="row"><span className="column-name">{nameParts(column).map((p, i) => <Fragment key={i}>{i > 0 && <wbr />}{p}</Fragment>)}</span></th>
                   <td>{columns[column]!.dataType}</td>
                   <td>{columns[column]!.role ?? '—'}</td>
                   <td className="num">{s.present.toLocaleString()}</td>
@@ -66,6 +75,7 @@ export function ColumnStatsTable({ name, columns }: { name: string; columns: Col
           </table>
         </div>
       )}
+      {stats.data && <ColumnPager pages={pages} label="Statistics pages" />}
     </section>
   );
 }

@@ -6,6 +6,7 @@ import { PALETTE } from '../../charts/echarts';
 import { forecastOption, type Band } from '../../charts/series';
 import { parseTime } from '../../lib/time';
 import { formatNumber } from '../../lib/words';
+import { forecastMethodInWords } from '../../lib/method-names';
 import type { Session, SessionResults } from '../../types';
 import { holdoutOf } from './detect';
 import { pointsOf, recentHistory, resultRows, timestampColumn } from './series-data';
@@ -43,7 +44,7 @@ export function ForecastResults({ session }: { session: Session }) {
   const holdout = d ? holdoutOf(d.head as unknown as Record<string, unknown>, target, ts) : undefined;
   const outliers = d ? pointsOf(d.outliers, ts, `${target}:actual`) : [];
   const zoomStart = d && d.history.length > 0 && forecast.length > 0
-    ? forecastZoomStart({ historyStart: d.history[0]![0], historyTimes: d.history.map((p) => p[0]), forecastStart, forecastEnd: forecast[forecast.length - 1]![0], holdoutStart: holdout?.start })
+    ? forecastZoomStart({ historyTimes: d.history.map((p) => p[0]), forecastStart, forecastEnd: forecast[forecast.length - 1]![0], holdoutStart: holdout?.start })
     : undefined;
   const option = d ? forecastOption({ target, history: d.history, forecast, bands: d.bands, forecastStart, holdout: holdout?.start ? { start: holdout.start, predicted: holdout.predicted } : undefined, outliers, zoomStart }) : undefined;
   const outer = d?.bands[0];
@@ -54,7 +55,7 @@ export function ForecastResults({ session }: { session: Session }) {
       {d && (
         <section aria-labelledby="fc-metrics">
           <h2 id="fc-metrics">How well it forecasts</h2>
-          <p className="hint">Measured by forecasting the last periods of the data from the ones before (a holdout), with the method chosen: {d.head.algorithm?.name ?? '—'}.</p>
+          <p className="hint">Measured by forecasting the last periods of the data from the ones before (a holdout), with the method chosen: <span title={d.head.algorithm?.key ? `Method ${d.head.algorithm.key}` : undefined} data-testid="forecast-method">{d.head.algorithm ? forecastMethodInWords(d.head.algorithm.name) : '—'}</span>.</p>
           <MetricCards metrics={d.head.metrics} order={['meanAbsolutePercentError', 'meanAbsoluteScaledError', 'rootMeanSquareError', 'meanAbsoluteError', 'rSquared']}
             hints={{ meanAbsoluteScaledError: 'Below 1: better than repeating last season.', meanAbsolutePercentError: 'Average error as a share of the actual value.' }} />
         </section>

@@ -6,6 +6,7 @@ import { PALETTE } from '../../charts/echarts';
 import { effectOption, impactOption, type Band } from '../../charts/series';
 import { parseTime } from '../../lib/time';
 import { effectInWords, formatNumber, formatPercent, pValueInWords } from '../../lib/words';
+import { impactModelInWords } from '../../lib/method-names';
 import type { Session, SessionResults } from '../../types';
 import { cumulativeFields, effectInterval } from './detect';
 import { describeModel } from '../../lib/model-description';
@@ -77,7 +78,7 @@ export function ImpactResults({ session }: { session: Session }) {
           )}
         </div>
         <MetricCards metrics={metrics} order={['pValue', 'absoluteEffect', 'relativeEffect']} />
-        <p className="hint">Counterfactual model: {d.head.algorithm?.name ?? '—'}{d.head.algorithm?.description ? ` — ${describeModel(d.head.algorithm.description)}` : ''}.</p>
+        <p className="hint">Counterfactual model: <span title={d.head.algorithm?.key ? `Model ${d.head.algorithm.key}` : undefined} data-testid="impact-model">{d.head.algorithm ? impactModelInWords(d.head.algorithm.name) : '—'}</span>{d.head.algorithm?.description ? ` — ${describeModel(d.head.algorithm.description)}` : ''}.</p>
       </section>
       <ChartCard id="impact" title="Observed and expected without the event" description={`The dashed line is what the model, fitted on the periods before the event, expected in the window; the shaded band is its ${levelWords}.`}>
         <Chart testId="chart-impact" option={impactOption({ target, observed, counterfactual: predicted, band, window: [windowStart, windowEnd] })} height={400}

@@ -235,6 +235,8 @@ function FeatureImportance({ session }: { session: Session }) {
 
 /** Input columns the explain table shows before "Show all": a table of eight fits a laptop's card. */
 const FIRST_INPUTS = 8;
+/** Test rows the explain table shows a page. */
+const EXPLAIN_PAGE = 8;
 
 /** Test rows, each of which can be sent to the model to be explained (when the model explains its predictions). */
 function Explanations({ session, refitted }: { session: Session; refitted: boolean }) {
@@ -242,7 +244,7 @@ function Explanations({ session, refitted }: { session: Session; refitted: boole
   const [page, setPage] = useState(0);
   const rows = useQuery({
     queryKey: ['results', session.sessionId, 'explain-rows', page],
-    queryFn: () => get<SessionResults>(`/v1/sessions/${session.sessionId}/results`, { page, pageSize: 8 }),
+    queryFn: () => get<SessionResults>(`/v1/sessions/${session.sessionId}/results`, { page, pageSize: EXPLAIN_PAGE }),
     placeholderData: keepPreviousData,
   });
   const explain = useMutation({
@@ -287,7 +289,8 @@ function Explanations({ session, refitted }: { session: Session; refitted: boole
                   <td>{row[`${target}:actual`]}</td>
                   <td>{session.predictionDomain === 'regression' ? formatNumber(Number(row[target])) : row[target]}</td>
                   {shownInputs.map((c) => <td key={c}>{row[c]}</td>)}
-                  <td><button type="button" className="button subtle small" onClick={() => explain.mutate(row)}>Explain</button></td>
+                  <td><button type="button" className="button subtle small" onClick={() => explain.mutate(row)}
+                    aria-label={`Explain test row ${(page * EXPLAIN_PAGE + i + 1).toLocaleString()}: actual ${row[`${target}:actual`] ?? '—'}, predicted ${session.predictionDomain === 'regression' ? formatNumber(Number(row[target])) : row[target]}`}>Explain</button></td>
                 </tr>
               ))}
             </tbody>
@@ -357,7 +360,7 @@ function Leaderboard({ session }: { session: Session }) {
             {all.map((c, i) => (
               <tr key={c.id} className={c.id === champion.id ? 'champion' : undefined}>
                 <td>{i + 1}</td>
-                <th scope="row"><span title={c.algorithm.description}>{candidateName(c, all)}</span>{c.id === champion.id && <span className="badge status-completed">chosen</span>}</th>
+                <th scope="row"><span title={`${c.algorithm.description} Candidate ${c.id}.`}>{candidateName(c, all)}</span>{c.id === champion.id && <span className="badge status-completed">chosen</span>}</th>
                 {metricNames.map((m) => <td key={m} className="num">{formatMetric(m, c.metrics[m])}</td>)}
               </tr>
             ))}
