@@ -20,6 +20,8 @@ export interface SeriesGrid {
   targetFill: number;
   /** 1 where the target's period had rows but every target cell in them was blank (a subset of targetFilled). */
   targetBlank: Uint8Array;
+  /** 1 at an hour the clock skipped when daylight saving time began (clock-changes.ts): missing as a blank cell is, and said by its own message. */
+  clockSkipped: Uint8Array;
   features: Float64Array[];
   /** Grid indices of the first and last periods with an observed target value. */
   firstTarget: number;
@@ -48,6 +50,13 @@ export function toGrid(s: SeriesInput): SeriesGrid {
     hasRows[p] = 1;
     if (filled[p]) targetBlank[p] = 1;
   }
+  // An hour the clock skipped had no row to be blank in, yet nobody could observe it: missing, as a blank row.
+  const clockSkipped = new Uint8Array(periods.length);
+  for (const t of s.clockSkipped ?? []) {
+    const p = periodsBetween(periods[0]!, t, s.interval, weekStart);
+    if (p < 0 || p >= periods.length || !filled[p]) continue;
+    clockSkipped[p] = hasRows[p] = targetBlank[p] = 1;
+  }
   return {
     interval: s.interval,
     weekStart,
@@ -56,6 +65,7 @@ export function toGrid(s: SeriesInput): SeriesGrid {
     targetFilled: prepared.columns[0]!.filled,
     targetFill: prepared.columns[0]!.fill,
     targetBlank,
+    clockSkipped,
     features: prepared.columns.slice(1).map((c, j) => featureValues(s.features[j]!, c.values, c.filled, hasRows)),
     firstTarget: periodsBetween(periods[0]!, first, s.interval, weekStart),
     lastTarget: periodsBetween(periods[0]!, last, s.interval, weekStart),

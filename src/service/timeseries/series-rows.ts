@@ -41,6 +41,8 @@ export interface SeriesInput {
   weekStart?: Weekday;
   /** The UTC offsets other than 0 that timestamps are written with (ms, ascending); `timestamps` then hold the written clock unless the interval is an hour. */
   writtenOffsets?: number[];
+  /** Clock hours (ms, as written) skipped when daylight saving time began, missing rather than imputed (clock-changes.ts). */
+  clockSkipped?: number[];
 }
 
 /**
