@@ -43,6 +43,8 @@ export interface SeriesInput {
   writtenOffsets?: number[];
   /** Clock hours (ms, as written) skipped when daylight saving time began, missing rather than imputed (clock-changes.ts). */
   clockSkipped?: number[];
+  /** Weekdays a daily series never has (getUTCDay numbers): missing rather than imputed, and not forecast (closed-weekdays.ts). */
+  closedWeekdays?: number[];
 }
 
 /**

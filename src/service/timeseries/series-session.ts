@@ -18,6 +18,7 @@ import { dataSpacing, sessionInterval } from './data-spacing.js';
 import { offWeekdayMessages } from './off-weekday-rows.js';
 import { writtenOffsetMessages } from './written-offsets.js';
 import { clockChangeMessages, clockChanges, readAcrossClockChanges } from './clock-changes.js';
+import { closedWeekdayMessages, closedWeekdays } from './closed-weekdays.js';
 
 export interface SeriesSessionRequest {
   dataSourceName: string;
@@ -82,9 +83,10 @@ export async function requestedSeries(services: Services, accountId: string, r: 
   }
   if (!Number.isFinite(extent.lastTarget)) throw ValidationError.of(cols.target, `column '${cols.target}' has no values in data set '${dataset.name}'`);
   const { interval, messages } = sessionInterval(r.interval, dataSpacing(series), { dataset: dataset.name, target: cols.target, imputation: series.target.imputation, aggregation: series.target.aggregation });
+  const closed = closedWeekdays(series, interval);
   return {
-    dataset, cols, extent, interval, weekStart: series.weekStart,
-    messages: [...messages, ...writtenOffsetMessages(series, interval), ...clockChangeMessages(clockChanges(series, interval), series), ...offWeekdayMessages(series, interval)],
+    dataset, cols, extent, interval, weekStart: series.weekStart, closedWeekdays: closed,
+    messages: [...messages, ...writtenOffsetMessages(series, interval), ...clockChangeMessages(clockChanges(series, interval), series), ...closedWeekdayMessages(closed, series), ...offWeekdayMessages(series, interval)],
   };
 }
 
@@ -98,6 +100,7 @@ export async function sessionSeries(services: Services, s: SessionRecord): Promi
   const features = Object.keys(columns).filter((n) => columns[n]!.role === 'feature' && (isNumericColumn(columns[n]!) || columns[n]!.dataType === 'logical') && n in dataset.columns);
   const interval = String(s.request.resultInterval ?? 'day').toLowerCase() as ResultInterval;
   const loaded = await loadSeries(services, dataset, { columns, target, timestamp, features }, interval, sessionMissingValues(s.request));
-  const series = readAcrossClockChanges(loaded, clockChanges(loaded, interval));
+  const closed = closedWeekdays(loaded, interval);
+  const series = { ...readAcrossClockChanges(loaded, clockChanges(loaded, interval)), ...(closed.length ? { closedWeekdays: closed } : {}) };
   return { series, start: parseDate(String(s.request.startDate)) ?? NaN, end: parseDate(String(s.request.endDate)) ?? NaN };
 }
