@@ -22,7 +22,8 @@ import { forecast, isFlagColumn, type ForecastOptions, type ForecastXreg, type O
 import { saveForecast } from '../../ml/timeseries/forecast/saved-forecast.js';
 import { mase } from '../../ml/timeseries/forecast/metrics.js';
 import { regressionMetrics } from '../../ml/metrics/regression.js';
-import { seasonalPeriods } from '../../ml/timeseries/prepare.js';
+import { addPeriods, seasonalPeriods } from '../../ml/timeseries/prepare.js';
+import { onClosedWeekday } from '../../service/timeseries/closed-weekdays.js';
 import { finiteOrNaN } from '../../domain/metric-values.js';
 import { indexOf, periodLabel, periodName, toGrid, type SeriesGrid } from '../../service/timeseries/series-grid.js';
 import { targetGaps, targetSeries } from '../../service/timeseries/target-gaps.js';
@@ -73,7 +74,7 @@ export function compute(input: ForecastComputeInput): ForecastComputeOutput {
   const f = final.forecast;
   const rows = (values: Float64Array): ResultRow[] => {
     const out: ResultRow[] = [];
-    for (let i = firstOutput; i <= endIndex; i++) out.push({ [input.timestampColumn]: periodLabel(g, i), [input.target.name]: String(values[i - trainEnd - 1]) });
+    for (let i = firstOutput; i <= endIndex; i++) if (!onClosedWeekday(addPeriods(g.periods[0]!, g.interval, i), input.closedWeekdays)) out.push({ [input.timestampColumn]: periodLabel(g, i), [input.target.name]: String(values[i - trainEnd - 1]) });
     return out;
   };
   const intervals = Object.fromEntries(Object.entries(f.quantiles).map(([level, q]) => [level, rows(q)]));

@@ -20,6 +20,7 @@ import { seriesMissingCodeMessages } from './series-missing-codes.js';
 import { featureBlankMessages } from './feature-blanks.js';
 import { forecastSpanMessages } from './forecast-span.js';
 import { farValueMessages } from './far-values.js';
+import { onClosedWeekday } from './closed-weekdays.js';
 
 /** Quantile levels every forecast offers (`availablePredictionIntervals`, `?predictionInterval=`). */
 export const PREDICTION_LEVELS = [0.05, 0.1, 0.2, 0.5, 0.8, 0.9, 0.95];
@@ -28,7 +29,7 @@ export const PREDICTION_LEVELS = [0.05, 0.1, 0.2, 0.5, 0.8, 0.9, 0.95];
 const MAX_HORIZON = 10_000;
 
 export async function createForecastSession(services: Services, accountId: string, r: SeriesSessionRequest): Promise<SessionRecord> {
-  const { dataset, cols, extent, interval, messages: intervalMessages, weekStart } = await requestedSeries(services, accountId, r);
+  const { dataset, cols, extent, interval, messages: intervalMessages, weekStart, closedWeekdays } = await requestedSeries(services, accountId, r);
 
   // Without a start date the forecast continues right after the last observation, for one seasonal cycle.
   const start = r.startMs ?? addPeriods(periodStart(extent.lastTarget, interval, weekStart), interval, 1);
@@ -37,7 +38,9 @@ export async function createForecastSession(services: Services, accountId: strin
   // A start after the period that follows the last observation is accepted: the forecast continues
   // from the data across the gap (as the existing gap test expects), with a message saying so.
   const next = addPeriods(periodStart(extent.lastTarget, interval, weekStart), interval, 1);
-  const gapPeriods = Math.max(0, periodsBetween(next, start, interval, weekStart));
+  // Days the data never has (a market's weekend) are no gap: the forecast lists none of them.
+  let gapPeriods = Math.max(0, periodsBetween(next, start, interval, weekStart));
+  if (closedWeekdays.length && Array.from({ length: gapPeriods }, (_, k) => addPeriods(next, interval, k)).every((t) => onClosedWeekday(t, closedWeekdays))) gapPeriods = 0;
   const messages = [...intervalMessages, ...(gapPeriods > 0 ? [{
     severity: 'warning' as const,
     message: `The forecast starts ${gapPeriods} ${interval}${gapPeriods === 1 ? '' : 's'} after the period following the last observation (${formatOffset(extent.lastTarget)}); the model continues from the last observation across the gap, and the periods before the start date are not reported.`,

@@ -5,6 +5,7 @@
 import { formatOffset, formatStoredTimestamp } from '../../domain/dates.js';
 import { addPeriods, MONDAY, periodsBetween, prepareSeries, type Interval, type Weekday } from '../../ml/timeseries/prepare.js';
 import { interpolateMissing } from '../../ml/timeseries/interpolate.js';
+import { onClosedWeekday } from './closed-weekdays.js';
 import type { SeriesColumnData, SeriesInput } from './series-rows.js';
 
 export interface SeriesGrid {
@@ -20,6 +21,12 @@ export interface SeriesGrid {
   targetFill: number;
   /** 1 where the target's period had rows but every target cell in them was blank (a subset of targetFilled). */
   targetBlank: Uint8Array;
+  /**
+   * 1 at a period the data's clock or calendar does not have (an hour skipped when daylight saving time
+   * began, clock-changes.ts; a weekday the data never has, closed-weekdays.ts): missing as a blank cell
+   * is, and said by its own message rather than as a gap.
+   */
+  absent: Uint8Array;
   features: Float64Array[];
   /** Grid indices of the first and last periods with an observed target value. */
   firstTarget: number;
@@ -48,6 +55,11 @@ export function toGrid(s: SeriesInput): SeriesGrid {
     hasRows[p] = 1;
     if (filled[p]) targetBlank[p] = 1;
   }
+  // A skipped hour or a closed day had no row to be blank in, yet nobody could observe it: missing, as a blank row.
+  const absent = new Uint8Array(periods.length);
+  const missingAt = (p: number) => { if (p >= 0 && p < periods.length && filled[p]) absent[p] = hasRows[p] = targetBlank[p] = 1; };
+  for (const t of s.clockSkipped ?? []) missingAt(periodsBetween(periods[0]!, t, s.interval, weekStart));
+  if (s.closedWeekdays?.length) periods.forEach((t, p) => { if (onClosedWeekday(t, s.closedWeekdays)) missingAt(p); });
   return {
     interval: s.interval,
     weekStart,
@@ -56,6 +68,7 @@ export function toGrid(s: SeriesInput): SeriesGrid {
     targetFilled: prepared.columns[0]!.filled,
     targetFill: prepared.columns[0]!.fill,
     targetBlank,
+    absent,
     features: prepared.columns.slice(1).map((c, j) => featureValues(s.features[j]!, c.values, c.filled, hasRows)),
     firstTarget: periodsBetween(periods[0]!, first, s.interval, weekStart),
     lastTarget: periodsBetween(periods[0]!, last, s.interval, weekStart),

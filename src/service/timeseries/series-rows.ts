@@ -41,6 +41,10 @@ export interface SeriesInput {
   weekStart?: Weekday;
   /** The UTC offsets other than 0 that timestamps are written with (ms, ascending); `timestamps` then hold the written clock unless the interval is an hour. */
   writtenOffsets?: number[];
+  /** Clock hours (ms, as written) skipped when daylight saving time began, missing rather than imputed (clock-changes.ts). */
+  clockSkipped?: number[];
+  /** Weekdays a daily series never has (getUTCDay numbers): missing rather than imputed, and not forecast (closed-weekdays.ts). */
+  closedWeekdays?: number[];
 }
 
 /**

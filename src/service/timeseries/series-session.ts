@@ -17,6 +17,8 @@ import { loadSeries, seriesExtent, type SeriesInput } from './series-rows.js';
 import { dataSpacing, sessionInterval } from './data-spacing.js';
 import { offWeekdayMessages } from './off-weekday-rows.js';
 import { writtenOffsetMessages } from './written-offsets.js';
+import { clockChangeMessages, clockChanges, readAcrossClockChanges } from './clock-changes.js';
+import { closedWeekdayMessages, closedWeekdays } from './closed-weekdays.js';
 
 export interface SeriesSessionRequest {
   dataSourceName: string;
@@ -81,7 +83,11 @@ export async function requestedSeries(services: Services, accountId: string, r: 
   }
   if (!Number.isFinite(extent.lastTarget)) throw ValidationError.of(cols.target, `column '${cols.target}' has no values in data set '${dataset.name}'`);
   const { interval, messages } = sessionInterval(r.interval, dataSpacing(series), { dataset: dataset.name, target: cols.target, imputation: series.target.imputation, aggregation: series.target.aggregation });
-  return { dataset, cols, extent, interval, messages: [...messages, ...writtenOffsetMessages(series, interval), ...offWeekdayMessages(series, interval)], weekStart: series.weekStart };
+  const closed = closedWeekdays(series, interval);
+  return {
+    dataset, cols, extent, interval, weekStart: series.weekStart, closedWeekdays: closed,
+    messages: [...messages, ...writtenOffsetMessages(series, interval), ...clockChangeMessages(clockChanges(series, interval), series), ...closedWeekdayMessages(closed, series), ...offWeekdayMessages(series, interval)],
+  };
 }
 
 /** A session's own series (its columns as stored on the session), for its runner. */
@@ -93,6 +99,8 @@ export async function sessionSeries(services: Services, s: SessionRecord): Promi
   if (!timestamp || !target || !(target in dataset.columns)) throw new SessionDataError(`the columns of data set ${s.datasetName} changed since the session was requested`);
   const features = Object.keys(columns).filter((n) => columns[n]!.role === 'feature' && (isNumericColumn(columns[n]!) || columns[n]!.dataType === 'logical') && n in dataset.columns);
   const interval = String(s.request.resultInterval ?? 'day').toLowerCase() as ResultInterval;
-  const series = await loadSeries(services, dataset, { columns, target, timestamp, features }, interval, sessionMissingValues(s.request));
+  const loaded = await loadSeries(services, dataset, { columns, target, timestamp, features }, interval, sessionMissingValues(s.request));
+  const closed = closedWeekdays(loaded, interval);
+  const series = { ...readAcrossClockChanges(loaded, clockChanges(loaded, interval)), ...(closed.length ? { closedWeekdays: closed } : {}) };
   return { series, start: parseDate(String(s.request.startDate)) ?? NaN, end: parseDate(String(s.request.endDate)) ?? NaN };
 }

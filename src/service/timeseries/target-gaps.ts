@@ -54,7 +54,7 @@ export function targetGaps(g: SeriesGrid, from: number, to: number, imputation: 
   const first: string[] = [];
   const missing = { count: 0, first: [] as string[], inWindow: 0 };
   for (let i = from; i <= to; i++) {
-    if (!g.targetFilled[i]) continue;
+    if (!g.targetFilled[i] || g.absent[i]) continue;
     const counts = g.targetBlank[i] && !imputationDeclared ? missing : null;
     if (counts) counts.count++;
     else filled++;
