@@ -28,8 +28,8 @@ function readSeriesRequest(p: Params): SeriesSessionRequest {
   return {
     dataSourceName: p.required('dataSourceName', 'dataSetName'),
     targetColumn: p.str('targetColumn'),
-    startMs: p.date('startDate'),
-    endMs: p.date('endDate'),
+    start: p.writtenDate('startDate'),
+    end: p.writtenDate('endDate'),
     interval: interval.ok ? interval.value : undefined,
     callbackUrl: p.str('callbackUrl'),
     name: p.str('name'),
