@@ -4,6 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { Services } from '../service/services.js';
 import { installErrorHandling, RouteTable } from './error-handler.js';
 import { installAuth } from './auth.js';
+import { installContentNegotiation } from './content-negotiation.js';
 import { registerDatasetRoutes } from './routes/datasets.js';
 import { registerViewRoutes } from './routes/views.js';
 import { registerImportRoutes } from './routes/imports.js';
@@ -97,6 +98,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   await app.register(cookie);
   installAuth(app, opts.services);
+  installContentNegotiation(app);
   app.get('/v1/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
 
   registerDatasetRoutes(app, opts.services, { maxCsvBytes: opts.maxCsvBytes });

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { isPlainObject, mergeQueryAndBody, parseBool, parseEnum, parseInteger, parseMulti, pick, pickString, type Parsed } from '../domain/lenient.js';
-import { parseDate } from '../domain/dates.js';
+import { parseWrittenDate, type WrittenDate } from '../domain/dates.js';
 import { readMissingValues } from '../domain/missing-values.js';
 import { ValidationError } from '../service/errors.js';
 
@@ -68,11 +68,16 @@ export class Params {
 
   /** A date parameter as epoch ms; a value that is not a date is a RequestValidation error naming it. */
   date(name: string, ...aliases: string[]): number | undefined {
+    return this.writtenDate(name, ...aliases)?.utcMs;
+  }
+
+  /** A date parameter with the UTC offset it was written with, for dates that count on the day as written (series sessions). */
+  writtenDate(name: string, ...aliases: string[]): WrittenDate | undefined {
     const v = this.str(name, ...aliases);
     if (v === undefined) return undefined;
-    const ms = parseDate(v);
-    if (ms === null) this.fail(name, `The value '${v}' is not a valid date.`);
-    return ms ?? undefined;
+    const d = parseWrittenDate(v);
+    if (d === null) this.fail(name, `The value '${v}' is not a valid date.`);
+    return d ?? undefined;
   }
 
   multi(name: string, ...aliases: string[]): string[] {

@@ -67,6 +67,18 @@ export function writtenOffsetMs(s: string): number {
   return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3] ?? 0)) * 60_000;
 }
 
+/** A date as a client wrote it: the instant, and the UTC offset it was written with (writtenOffsetMs). */
+export interface WrittenDate {
+  utcMs: number;
+  offsetMs: number;
+}
+
+/** parseDate's instant with the offset the text was written with; null when it is not a date. */
+export function parseWrittenDate(s: string): WrittenDate | null {
+  const utcMs = parseDate(s);
+  return utcMs === null ? null : { utcMs, offsetMs: writtenOffsetMs(s) };
+}
+
 /** Epoch ms for a date in any accepted format, or null. Digits-only strings are never dates. */
 export function parseDate(s: string): number | null {
   const t = s.trim();

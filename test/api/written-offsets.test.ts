@@ -44,5 +44,37 @@ for (const backend of await backends()) {
       assert.ok(berlin.messages.some((m) => /^Timestamps of 'date' are written with UTC offsets \(\+01:00 and \+02:00\): each row counts in the month of its date as written/.test(m)), JSON.stringify(berlin.messages));
       assert.ok(!plain.messages.some((m) => /UTC offsets/.test(m)), JSON.stringify(plain.messages));
     });
+
+    it('startDate and endDate written with an offset count on their dates as written by month, as the rows do: a forecast from 1 July Berlin time starts in July', async () => {
+      const r = await s.call('POST', '/v1/sessions/forecast', { json: { dataSourceName: 'plain', targetColumn: 'value', resultInterval: 'month', startDate: '2008-07-01T00:00:00+02:00', endDate: '2008-09-01T00:00:00+02:00' } });
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.json.startDate, '2008-07-01T00:00:00+00:00');
+      assert.equal(r.json.endDate, '2008-09-01T00:00:00+00:00');
+      assert.ok(r.json.messages.some((m: { message: string }) => /^startDate and endDate are written with a UTC offset \(\+02:00\): by month they count on the date as written \(2008-07-01 and 2008-09-01\)/.test(m.message)), JSON.stringify(r.json.messages));
+      await completedSession(s, r.json.sessionId);
+      const got = await s.call('GET', `/v1/sessions/${r.json.sessionId}/results`);
+      assert.deepEqual(got.json.data.map((row: { date: string }) => row.date.slice(0, 10)), ['2008-07-01', '2008-08-01', '2008-09-01']);
+    });
+
+    it('an impact window written in Berlin time, January to June, is January to June, not December to May', async () => {
+      const r = await s.call('POST', '/v1/sessions/impact', { json: { dataSourceName: 'berlin', targetColumn: 'value', eventName: 'campaign', startDate: '2008-01-01T00:00:00+01:00', endDate: '2008-06-01T00:00:00+02:00' } });
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.json.startDate, '2008-01-01T00:00:00+00:00');
+      assert.equal(r.json.endDate, '2008-06-01T00:00:00+00:00');
+      await completedSession(s, r.json.sessionId);
+      const got = await s.call('GET', `/v1/sessions/${r.json.sessionId}/results`);
+      assert.deepEqual(got.json.data.map((row: { date: string }) => row.date.slice(0, 10)), ['2008-01-01', '2008-02-01', '2008-03-01', '2008-04-01', '2008-05-01', '2008-06-01']);
+    });
+
+    it('by hour the request dates keep their UTC instant, as hourly rows do', async () => {
+      const rows = ['time,load'];
+      for (let h = 0; h < 24 * 21; h++) rows.push(`${new Date(Date.UTC(2017, 2, 1) + h * 3_600_000).toISOString()},${100 + 20 * Math.sin((2 * Math.PI * h) / 24) + (h % 7)}`);
+      assert.equal((await s.call('PUT', '/v1/data/hourly', { body: rows.join('\n'), headers: { 'content-type': 'text/csv' } })).status, 201);
+      const r = await s.call('POST', '/v1/sessions/forecast', { json: { dataSourceName: 'hourly', targetColumn: 'load', resultInterval: 'hour', startDate: '2017-03-22T00:00:00+02:00', endDate: '2017-03-22T05:00:00+02:00' } });
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.json.startDate, '2017-03-21T22:00:00+00:00');
+      assert.equal(r.json.endDate, '2017-03-22T03:00:00+00:00');
+      assert.ok(!r.json.messages.some((m: { message: string }) => /UTC offset/.test(m.message)), JSON.stringify(r.json.messages));
+    });
   });
 }

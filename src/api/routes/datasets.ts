@@ -13,6 +13,7 @@ import { Params } from '../params.js';
 import { baseUrl, pagingFields, readPaging, readRowsQuery } from '../paging.js';
 import { isoOffset } from '../../service/sessions/session-view.js';
 import { toCsv } from '../csv-output.js';
+import { wantsCsv } from '../content-negotiation.js';
 import { datasetSchemas } from './dataset-schemas.js';
 import { UsageService } from '../../service/usage.js';
 import { columnNamed } from '../../domain/columns.js';
@@ -97,7 +98,7 @@ export function registerDatasetRoutes(app: FastifyInstance, services: Services, 
     return { items: result.items.map((d) => datasetSummary(req, d)), ...pagingFields(req, page, result.totalCount) };
   });
 
-  app.get('/v1/data/:name', { schema: datasetSchemas.get }, async (req, reply) => {
+  app.get('/v1/data/:name', { schema: datasetSchemas.get, config: { csv: true } }, async (req, reply) => {
     const { name } = req.params as { name: string };
     const p = Params.query(req);
     const { page, from, to, include } = readRowsQuery(p);
@@ -157,10 +158,6 @@ export function registerDatasetRoutes(app: FastifyInstance, services: Services, 
     await datasets.delete(req.accountId, name, { from, to, keys, startKey, endKey, cascade });
     return reply.code(204).send();
   });
-}
-
-export function wantsCsv(req: FastifyRequest): boolean {
-  return (req.headers.accept ?? '').toLowerCase().includes('text/csv');
 }
 
 export function sendCsv(reply: FastifyReply, columns: string[], rows: Record<string, string>[]): FastifyReply {

@@ -15,7 +15,8 @@ import { Params } from '../params.js';
 import { baseUrl, pagingFields, readPaging } from '../paging.js';
 import { errors, pagingQuery } from './schema-parts.js';
 import { withMahalanobisDistances } from '../../service/sessions/mahalanobis-rows.js';
-import { sendRowsCsv, wantsCsv } from './datasets.js';
+import { sendRowsCsv } from './datasets.js';
+import { wantsCsv } from '../content-negotiation.js';
 import { RESULT_PARTS } from '../result-links.js';
 import { notApplicable, sendCreatedSession, sessionBody, sessionIdParam, statusHeaders } from './sessions.js';
 
@@ -91,7 +92,7 @@ export function registerModelSessionRoutes(app: FastifyInstance, services: Servi
     return { ...sessionBody(req, session), classes: results.extra.classes, confusionMatrix: results.extra.confusionMatrix, pageNumber: 0, totalPages: 0, pageSize: 0, totalCount: 0 };
   });
 
-  app.get('/v1/sessions/:id/results/classscores', { schema: { tags, summary: 'Test rows with a score per class; Accept: text/csv gives the rows as CSV', ...pagedQuery, response: errors } }, async (req, reply) => {
+  app.get('/v1/sessions/:id/results/classscores', { config: { csv: true }, schema: { tags, summary: 'Test rows with a score per class; Accept: text/csv gives the rows as CSV', ...pagedQuery, response: errors } }, async (req, reply) => {
     const p = Params.query(req);
     const page = readPaging(p);
     p.check();
@@ -110,7 +111,7 @@ export function registerModelSessionRoutes(app: FastifyInstance, services: Servi
     return { ...sessionBody(req, session), classes, metrics: results.metrics, data, ...pagingFields(req, page, results.parts.data ?? 0) };
   });
 
-  app.get('/v1/sessions/:id/results/anomalyscores', { schema: { tags, summary: 'Every row of an anomalies session with its anomaly score (negative = anomalous); Accept: text/csv gives the rows as CSV', ...pagedQuery, response: errors } }, async (req, reply) => {
+  app.get('/v1/sessions/:id/results/anomalyscores', { config: { csv: true }, schema: { tags, summary: 'Every row of an anomalies session with its anomaly score (negative = anomalous); Accept: text/csv gives the rows as CSV', ...pagedQuery, response: errors } }, async (req, reply) => {
     const p = Params.query(req);
     const page = readPaging(p);
     p.check();
@@ -143,7 +144,7 @@ export function registerModelSessionRoutes(app: FastifyInstance, services: Servi
     return { ...sessionBody(req, session), featureImportance: Object.fromEntries(pageScores), ...extra, supportsFeatureImportance: true, ...pagingFields(req, page, scores.length) };
   });
 
-  app.get('/v1/sessions/:id/results/mahalanobisdistances', { schema: { tags, summary: 'Every row of an anomalies session with its anomaly score and Mahalanobis distance from the mean; Accept: text/csv gives the rows as CSV', ...pagedQuery, response: errors } }, async (req, reply) => {
+  app.get('/v1/sessions/:id/results/mahalanobisdistances', { config: { csv: true }, schema: { tags, summary: 'Every row of an anomalies session with its anomaly score and Mahalanobis distance from the mean; Accept: text/csv gives the rows as CSV', ...pagedQuery, response: errors } }, async (req, reply) => {
     const p = Params.query(req);
     const page = readPaging(p);
     p.check();

@@ -7,7 +7,8 @@ import { NotFoundError, ValidationError } from '../../service/errors.js';
 import { Params } from '../params.js';
 import { baseUrl, pagingFields, readPaging } from '../paging.js';
 import { errors, pagingQuery, str } from './schema-parts.js';
-import { sendRowsCsv, wantsCsv } from './datasets.js';
+import { sendRowsCsv } from './datasets.js';
+import { wantsCsv } from '../content-negotiation.js';
 import { sendError } from '../error-handler.js';
 import { intervalPart } from '../../store/result-pages.js';
 import { intervalLevels, resultLinks } from '../result-links.js';
@@ -110,6 +111,7 @@ export function registerSessionRoutes(app: FastifyInstance, services: Services):
   });
 
   app.get('/v1/sessions/:id/results', {
+    config: { csv: true },
     schema: { tags, summary: 'Session with metrics and result rows (paged); Accept: text/csv gives the rows as CSV',
       description: 'Model sessions add trainingRows, testRows, modelTrainingRows and metricIntervals (a 95 % interval per test metric: a bootstrap of the test rows, for the ROC AUC the score interval of Newcombe as otherMethods says; none for a metric resting on a few rows, with a warning in messages); classification adds expectedCalibrationErrorReference (the ECE perfectly calibrated scores would show on these rows). Impact sessions add the effect intervals (absoluteEffectLower/Upper, relativeEffectLower/Upper, effectIntervalLevel) and, when controls were used, withoutControls (the same analysis without them: pValue, effects, their intervals, and whether it disagrees) and controlShifts (how much each control moved the counterfactual over the window).', querystring: { type: 'object', properties: { predictionInterval: str('Forecasts: the interval level of the rows (default 0.5)'), ...pagingQuery } }, response: errors },
   }, async (req, reply) => {

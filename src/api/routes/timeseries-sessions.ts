@@ -9,7 +9,8 @@ import { pagingFields, readPaging } from '../paging.js';
 import { errors, pagingQuery, str } from './schema-parts.js';
 import { sendCreatedSession, sessionBody, sessionIdParam, statusHeaders } from './sessions.js';
 import { NotFoundError } from '../../service/errors.js';
-import { sendRowsCsv, wantsCsv } from './datasets.js';
+import { sendRowsCsv } from './datasets.js';
+import { wantsCsv } from '../content-negotiation.js';
 import { offersOutliers } from '../result-links.js';
 
 const tags = ['sessions'];
@@ -28,8 +29,8 @@ function readSeriesRequest(p: Params): SeriesSessionRequest {
   return {
     dataSourceName: p.required('dataSourceName', 'dataSetName'),
     targetColumn: p.str('targetColumn'),
-    startMs: p.date('startDate'),
-    endMs: p.date('endDate'),
+    start: p.writtenDate('startDate'),
+    end: p.writtenDate('endDate'),
     interval: interval.ok ? interval.value : undefined,
     callbackUrl: p.str('callbackUrl'),
     name: p.str('name'),
@@ -68,6 +69,7 @@ export function registerTimeseriesSessionRoutes(app: FastifyInstance, services: 
   });
 
   app.get('/v1/sessions/:id/results/outliers', {
+    config: { csv: true },
     schema: { tags, summary: 'Forecast sessions: the target\'s outliers (<target>:actual) and the values a smoothed series would give them (<target>:smooth)', querystring: { type: 'object', properties: { ...pagingQuery } }, response: errors },
   }, async (req, reply) => {
     const p = Params.query(req);

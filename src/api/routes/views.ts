@@ -7,7 +7,8 @@ import { parseDate } from '../../domain/dates.js';
 import { Params } from '../params.js';
 import { baseUrl, pagingFields, readPaging, readRowsQuery } from '../paging.js';
 import { errors, multi, nameParam, pagingQuery, str } from './schema-parts.js';
-import { sendCsv, wantsCsv } from './datasets.js';
+import { sendCsv } from './datasets.js';
+import { wantsCsv } from '../content-negotiation.js';
 
 const tags = ['views'];
 
@@ -68,6 +69,7 @@ export function registerViewRoutes(app: FastifyInstance, services: Services): vo
   });
 
   app.get('/v1/views/:name', {
+    config: { csv: true },
     schema: {
       tags, summary: 'A view with its joined rows (values as strings); Accept: text/csv gives CSV',
       params: nameParam('View name'),

@@ -21,6 +21,7 @@ import { featureBlankMessages } from './feature-blanks.js';
 import { forecastSpanMessages } from './forecast-span.js';
 import { farValueMessages } from './far-values.js';
 import { onClosedWeekday } from './closed-weekdays.js';
+import { placedRequestDate } from './written-offsets.js';
 
 /** Quantile levels every forecast offers (`availablePredictionIntervals`, `?predictionInterval=`). */
 export const PREDICTION_LEVELS = [0.05, 0.1, 0.2, 0.5, 0.8, 0.9, 0.95];
@@ -32,8 +33,8 @@ export async function createForecastSession(services: Services, accountId: strin
   const { dataset, cols, extent, interval, messages: intervalMessages, weekStart, closedWeekdays } = await requestedSeries(services, accountId, r);
 
   // Without a start date the forecast continues right after the last observation, for one seasonal cycle.
-  const start = r.startMs ?? addPeriods(periodStart(extent.lastTarget, interval, weekStart), interval, 1);
-  const end = r.endMs ?? addPeriods(start, interval, Math.max(seasonalPeriods(interval).main, 2) - 1);
+  const start = placedRequestDate(r.start, interval) ?? addPeriods(periodStart(extent.lastTarget, interval, weekStart), interval, 1);
+  const end = placedRequestDate(r.end, interval) ?? addPeriods(start, interval, Math.max(seasonalPeriods(interval).main, 2) - 1);
   if (start > end) throw invalidDateRange('Start Date must be before End Date', { startDate: [formatOffset(start)], endDate: [formatOffset(end)] });
   // A start after the period that follows the last observation is accepted: the forecast continues
   // from the data across the gap (as the existing gap test expects), with a message saying so.

@@ -19,6 +19,7 @@ import { partialEdgesMessages } from './partial-edges.js';
 import { seriesMissingCodeMessages } from './series-missing-codes.js';
 import { featureBlankMessages } from './feature-blanks.js';
 import { controlSensitivityMessages } from './control-sensitivity-message.js';
+import { placedRequestDate } from './written-offsets.js';
 
 export interface ImpactSessionRequest extends SeriesSessionRequest {
   eventName: string;
@@ -37,14 +38,15 @@ const SIMULATION_SEED = 1;
 
 export async function createImpactSession(services: Services, accountId: string, r: ImpactSessionRequest): Promise<SessionRecord> {
   const missing: Record<string, string[]> = {};
-  if (r.startMs === undefined) missing.startDate = ['startDate (the start of the event window) is required'];
-  if (r.endMs === undefined) missing.endDate = ['endDate (the end of the event window) is required'];
+  if (r.start === undefined) missing.startDate = ['startDate (the start of the event window) is required'];
+  if (r.end === undefined) missing.endDate = ['endDate (the end of the event window) is required'];
   if (Object.keys(missing).length) throw new ValidationError(missing);
-  const start = r.startMs!;
-  const end = r.endMs!;
-  if (start > end) throw invalidDateRange('Start Date must be before End Date', { startDate: [formatOffset(start)], endDate: [formatOffset(end)] });
 
   const { dataset, cols, extent, interval, messages, weekStart } = await requestedSeries(services, accountId, r);
+  // The window on the series' clock: by day and coarser its dates as written, as the rows are.
+  const start = placedRequestDate(r.start, interval)!;
+  const end = placedRequestDate(r.end, interval)!;
+  if (start > end) throw invalidDateRange('Start Date must be before End Date', { startDate: [formatOffset(start)], endDate: [formatOffset(end)] });
   if (periodsBetween(extent.lastTarget, end, interval, weekStart) > 0) {
     throw invalidDateRange('End Date must be before the last date in the data source', {
       endDate: [`${formatOffset(end)} is after the last date of ${cols.target}, ${formatOffset(extent.lastTarget)}`],

@@ -12,6 +12,7 @@ import type { Services } from '../services.js';
 import { weekStartOf, type Aggregation, type Imputation, type Interval, type Weekday } from '../../ml/timeseries/prepare.js';
 import type { SeriesColumns } from './series-columns.js';
 import { ColumnarLoader } from '../datasets/columnar-loader.js';
+import { placedMs } from './written-offsets.js';
 import { cellText, type LoadedColumn } from '../../ml/loaded-columns.js';
 
 export interface SeriesColumnData {
@@ -68,14 +69,14 @@ export async function loadSeries(services: Services, dataset: DatasetRecord, spe
     ...strategies(spec.columns, names[j]!),
   });
   // By day and coarser, a row counts in the period of its date as written: 2008-07-01T00:00:00+02:00
-  // is July to its writer, though 30 June in UTC. Hours keep UTC, which daylight saving does not break.
+  // is July to its writer, though 30 June in UTC (written-offsets.ts).
   const offsets = new Set<number>();
   const placed = (t: string) => {
     const ms = parseTimestamp(t);
     if (ms === null) return NaN;
     const offset = writtenOffsetMs(t);
     if (offset !== 0) offsets.add(offset);
-    return interval === 'hour' ? ms : ms + offset;
+    return placedMs(ms, offset, interval);
   };
   const timestamps = mapLevels(loaded[spec.timestamp]!, loader.rowCount, (t) => (isMissingCell(t) ? NaN : placed(t)), NaN);
   const target = column(0);

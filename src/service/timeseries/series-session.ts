@@ -4,7 +4,7 @@
  */
 import { sessionMissingValues } from '../../domain/missing-values.js';
 import type { ColumnMap } from '../../domain/columns.js';
-import { parseDate } from '../../domain/dates.js';
+import { parseDate, type WrittenDate } from '../../domain/dates.js';
 import type { ResultInterval } from '../../domain/intervals.js';
 import { periodsBetween, type Weekday } from '../../ml/timeseries/prepare.js';
 import type { DatasetRecord } from '../../store/datasets-store.js';
@@ -16,16 +16,16 @@ import { isNumericColumn, resolveSeriesColumns } from './series-columns.js';
 import { loadSeries, seriesExtent, type SeriesInput } from './series-rows.js';
 import { dataSpacing, sessionInterval } from './data-spacing.js';
 import { offWeekdayMessages } from './off-weekday-rows.js';
-import { writtenOffsetMessages } from './written-offsets.js';
+import { requestOffsetMessages, writtenOffsetMessages } from './written-offsets.js';
 import { clockChangeMessages, clockChanges, readAcrossClockChanges } from './clock-changes.js';
 import { closedWeekdayMessages, closedWeekdays } from './closed-weekdays.js';
 
 export interface SeriesSessionRequest {
   dataSourceName: string;
   targetColumn?: string;
-  /** Epoch ms; undefined when not sent. */
-  startMs?: number;
-  endMs?: number;
+  /** As written (undefined when not sent): placed in the series by the interval in effect (written-offsets.ts `placedRequestDate`). */
+  start?: WrittenDate;
+  end?: WrittenDate;
   /** Undefined when not sent: the session then follows the data's spacing (data-spacing.ts). */
   interval?: ResultInterval;
   callbackUrl?: string;
@@ -86,7 +86,10 @@ export async function requestedSeries(services: Services, accountId: string, r: 
   const closed = closedWeekdays(series, interval);
   return {
     dataset, cols, extent, interval, weekStart: series.weekStart, closedWeekdays: closed,
-    messages: [...messages, ...writtenOffsetMessages(series, interval), ...clockChangeMessages(clockChanges(series, interval), series), ...closedWeekdayMessages(closed, series), ...offWeekdayMessages(series, interval)],
+    messages: [
+      ...messages, ...writtenOffsetMessages(series, interval), ...requestOffsetMessages({ startDate: r.start, endDate: r.end }, interval),
+      ...clockChangeMessages(clockChanges(series, interval), series), ...closedWeekdayMessages(closed, series), ...offWeekdayMessages(series, interval),
+    ],
   };
 }
 
