@@ -39,7 +39,8 @@ for (const backend of await backends()) {
       const answers = await statsAnswers(s);
       if (process.env.SIBYL_RECORD_STATS_GOLDEN === '1') writeFileSync(GOLDEN, JSON.stringify(answers, null, 1) + '\n');
       const golden = JSON.parse(readFileSync(GOLDEN, 'utf8')) as Record<string, unknown>;
-      for (const q of Object.keys(golden)) assert.deepEqual(answers[q], golden[q], `statistics ${q}`);
+      // As JSON text: the order of the fields is part of the answer too.
+      for (const q of Object.keys(golden)) assert.equal(JSON.stringify(answers[q], null, 1), JSON.stringify(golden[q], null, 1), `statistics ${q}`);
       assert.deepEqual(Object.keys(answers), Object.keys(golden));
       assert.equal((await s.call('DELETE', '/v1/data/identity')).status, 204);
     });

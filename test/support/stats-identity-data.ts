@@ -15,7 +15,7 @@ export function statsIdentityUploads(): { csv: string; json: { data: Record<stri
   const numberSpellings = (x: number) => pick([String(x), x.toFixed(1), x.toFixed(3)]);
   for (let i = 0; i < 12_000; i++) {
     const r = rnd();
-    const x = Math.round((rnd() * 2 - 1) * 500) / 10;
+    const x = Math.round((rnd() * 2 - 1) * 5000) / 100;
     const num = r < 0.04 ? '' : r < 0.06 ? 'NA' : r < 0.07 ? '?' : r < 0.075 ? '-999' : r < 0.08 ? '-0' : r < 0.0805 ? 'unknown' : numberSpellings(x);
     const p = Math.round(rnd() * 2_000_000) / 100;
     const price = pick([`"$${p.toLocaleString('en-US')}"`, `"${p.toLocaleString('en-US')}"`, String(p), `${Math.round(p / 100)}%`, '']);
@@ -36,7 +36,7 @@ export function statsIdentityUploads(): { csv: string; json: { data: Record<stri
     const row: Record<string, unknown> = {};
     if (i % 3 !== 0) row.num = String(Math.round(rnd() * 1000) / 10);
     if (i % 5 === 0) row.num = Math.round(rnd() * 1000) / 10; // a JSON number, stored as sent
-    if (i % 4 !== 0) row.day = `2018-0${1 + (i % 9)}-15`;
+    if (i % 4 !== 0) row.day = `2017-0${1 + (i % 9)}-15`;
     row.word = i % 7 === 0 ? null : pick(['north', 'q"uote', 'slash\\']);
     if (i % 2 === 0) row.flag = i % 4 === 0;
     row.small = String(i % 3);
