@@ -6,9 +6,10 @@
  * rows exactly. Kept with them: the column's type and the data set's missing-value markers, which
  * the numbers also depend on. Each process keeps its own (a few small objects per data set).
  */
-import { columnStats, type ColumnStats } from '../../domain/column-stats.js';
+import { ColumnStatsTally, type ColumnStats } from '../../domain/column-stats.js';
 import { MissingValues } from '../../domain/missing-values.js';
 import type { DatasetRecord } from '../../store/datasets-store.js';
+import { RowTextScanner, type CellSink } from './row-text-scanner.js';
 
 export interface KeptColumnStats extends ColumnStats {
   /** When these numbers were computed (the rows have not changed since). */
@@ -18,7 +19,7 @@ export interface KeptColumnStats extends ColumnStats {
 /** What the statistics need from the data set service: its rows and which version of them is live. */
 export interface StatsRowSource {
   rowsVersion(dataset: DatasetRecord): Promise<string | null>;
-  iterateRows(dataset: DatasetRecord): AsyncGenerator<Record<string, string>[]>;
+  rowTexts(dataset: DatasetRecord): AsyncGenerator<string[]>;
 }
 
 /** Data set versions kept; the oldest read is forgotten past this. */
@@ -58,14 +59,43 @@ export class DatasetStats {
     return Object.fromEntries(names.map((n) => [n, computed.get(n) ?? kept!.get(slot(n))!]));
   }
 
-  /** One pass over the rows for all the columns asked. */
+  /** One pass over the rows for all the columns asked: each row's text scanned, its cells tallied, none kept. */
   private async compute(dataset: DatasetRecord, names: readonly string[], typeOf: (n: string) => string): Promise<Map<string, KeptColumnStats>> {
-    const values: string[][] = names.map(() => []);
-    const markers = new MissingValues(dataset.missingValues);
-    for await (const batch of this.rows.iterateRows(dataset)) {
-      for (const r of batch) names.forEach((n, j) => values[j]!.push(markers.has(r[n]) ? '' : r[n] ?? ''));
-    }
+    const tallies = names.map((n) => new TalliedCells(new ColumnStatsTally(typeOf(n))));
+    const scanner = new RowTextScanner(names, tallies, new MissingValues(dataset.missingValues));
+    for await (const texts of this.rows.rowTexts(dataset)) scanner.add(texts);
     const lastCalculated = new Date();
-    return new Map(names.map((n, j) => [n, { ...columnStats(values[j]!, typeOf(n)), lastCalculated }]));
+    return new Map(names.map((n, j) => [n, { ...tallies[j]!.result(scanner.rowCount), lastCalculated }]));
+  }
+}
+
+/**
+ * A column's cells as the scanner hands them on: a row it skips (no cell, null or a marker) is an
+ * empty cell. A cell is tallied once the next row's arrives, so a name repeated in a row's text
+ * counts its last value, as JSON.parse reads it.
+ */
+class TalliedCells implements CellSink {
+  /** Rows before this one are tallied. */
+  private next = 0;
+  private pending: string | undefined;
+
+  constructor(private readonly tally: ColumnStatsTally) {}
+
+  set(row: number, raw: string): void {
+    this.tallyUpTo(row);
+    this.pending = raw;
+  }
+
+  result(rows: number): ColumnStats {
+    this.tallyUpTo(rows);
+    return this.tally.result();
+  }
+
+  /** Tallies the rows before `row`: the pending cell, then empty cells. */
+  private tallyUpTo(row: number): void {
+    for (; this.next < row; this.next++) {
+      this.tally.add(this.pending ?? '');
+      this.pending = undefined;
+    }
   }
 }
