@@ -1,5 +1,6 @@
 import type { Db } from './db.js';
 import type { CopyFormat } from './sql-pool.js';
+import { PageCheckpoints } from './page-checkpoints.js';
 
 /**
  * A data set's rows live in segments. An upload writes a new segment (state `building`) that no
@@ -31,6 +32,10 @@ const ANALYZE_STATISTICS_TARGET = 10;
 
 /** How long replaced rows stay readable for sessions that started reading them. */
 export const RETIRED_GRACE_MS = 15 * 60_000;
+
+/** Where pages start: by segment (its id) in position order, and by reading (segments and date range) in time order. */
+const positionMarks = new PageCheckpoints<number>();
+const timeMarks = new PageCheckpoints<{ ts: number; seq: number }>();
 
 export class DatasetRowsStore {
   constructor(private readonly db: Db) {}
@@ -193,33 +198,56 @@ export class DatasetRowsStore {
 
   /**
    * One page of rows (GET /v1/data/<name>): across appended segments by position, or in time
-   * order within a date range (time series have one segment).
+   * order within a date range (time series have one segment). A page after one this process has
+   * read starts from where that one ended instead of skipping rows (page-checkpoints.ts).
    */
   async page(segments: readonly SegmentRef[], q: { from?: number; to?: number; byTime: boolean; offset: number; limit: number }): Promise<{ rows: string[]; total: number }> {
-    if (q.byTime || q.from !== undefined || q.to !== undefined) {
-      const where: string[] = ['segment_id = ANY($1::bigint[])'];
-      const params: unknown[] = [segments.map((s) => s.id)];
-      if (q.from !== undefined) { params.push(q.from); where.push(`ts >= $${params.length}`); }
-      if (q.to !== undefined) { params.push(q.to); where.push(`ts <= $${params.length}`); }
-      const cond = where.join(' AND ');
-      const [t] = await this.db.query<{ n: number }>(`SELECT count(*)::bigint AS n FROM dataset_rows WHERE ${cond}`, params);
-      params.push(q.limit, q.offset);
-      const rows = await this.db.query<{ data: string }>(
-        `SELECT data FROM dataset_rows WHERE ${cond} ORDER BY ${q.byTime ? 'ts, seq' : 'segment_id, seq'} LIMIT $${params.length - 1} OFFSET $${params.length}`, params);
-      return { rows: rows.map((r) => r.data), total: Number(t?.n ?? 0) };
-    }
+    if (q.byTime || q.from !== undefined || q.to !== undefined) return this.pageInTimeOrder(segments, q);
     const total = segments.reduce((a, s) => a + s.rowCount, 0);
     const rows: string[] = [];
     let skip = q.offset;
     for (const s of segments) {
       if (rows.length >= q.limit) break;
       if (skip >= s.rowCount) { skip -= s.rowCount; continue; }
-      const got = await this.db.query<{ data: string }>(
-        'SELECT data FROM dataset_rows WHERE segment_id = $1 ORDER BY seq LIMIT $2 OFFSET $3', [s.id, q.limit - rows.length, skip]);
+      const key = String(s.id);
+      const mark = positionMarks.nearest(key, skip);
+      const got = await this.db.query<{ seq: number; data: string }>(mark
+        ? 'SELECT seq, data FROM dataset_rows WHERE segment_id = $1 AND seq > $4 ORDER BY seq LIMIT $2 OFFSET $3'
+        : 'SELECT seq, data FROM dataset_rows WHERE segment_id = $1 ORDER BY seq LIMIT $2 OFFSET $3',
+      [s.id, q.limit - rows.length, skip - (mark?.offset ?? 0), ...(mark ? [mark.after] : [])]);
       for (const r of got) rows.push(r.data);
+      if (got.length > 0) positionMarks.remember(key, skip + got.length, Number(got[got.length - 1]!.seq));
       skip = 0;
     }
     return { rows, total };
+  }
+
+  private async pageInTimeOrder(segments: readonly SegmentRef[], q: { from?: number; to?: number; byTime: boolean; offset: number; limit: number }): Promise<{ rows: string[]; total: number }> {
+    const where: string[] = ['segment_id = ANY($1::bigint[])'];
+    const params: unknown[] = [segments.map((s) => s.id)];
+    if (q.from !== undefined) { params.push(q.from); where.push(`ts >= $${params.length}`); }
+    if (q.to !== undefined) { params.push(q.to); where.push(`ts <= $${params.length}`); }
+    const key = `${q.byTime ? 'ts' : 'segment'}:${segments.map((s) => s.id).join(',')}:${q.from ?? ''}:${q.to ?? ''}`;
+    let counts = timeMarks.counts(key);
+    if (!counts) {
+      const [t] = await this.db.query<{ n: number; unkeyed: number }>(
+        `SELECT count(*)::bigint AS n, count(*) FILTER (WHERE ts IS NULL)::bigint AS unkeyed FROM dataset_rows WHERE ${where.join(' AND ')}`, params);
+      counts = { total: Number(t?.n ?? 0), unkeyed: Number(t?.unkeyed ?? 0) };
+      timeMarks.rememberCounts(key, counts.total, counts.unkeyed);
+    }
+    // Rows without a timestamp sort after all others and cannot be sought past by (ts, seq).
+    const mark = q.byTime && counts.unkeyed === 0 ? timeMarks.nearest(key, q.offset) : undefined;
+    if (mark) {
+      params.push(mark.after.ts, mark.after.seq);
+      const ts = `$${params.length - 1}`;
+      where.push(`ts >= ${ts} AND (ts > ${ts} OR seq > $${params.length})`);
+    }
+    params.push(q.limit, q.offset - (mark?.offset ?? 0));
+    const rows = await this.db.query<{ seq: number; ts: number | null; data: string }>(
+      `SELECT seq, ts, data FROM dataset_rows WHERE ${where.join(' AND ')} ORDER BY ${q.byTime ? 'ts, seq' : 'segment_id, seq'} LIMIT $${params.length - 1} OFFSET $${params.length}`, params);
+    const last = rows[rows.length - 1];
+    if (q.byTime && last && last.ts !== null) timeMarks.remember(key, q.offset + rows.length, { ts: Number(last.ts), seq: Number(last.seq) });
+    return { rows: rows.map((r) => r.data), total: counts.total };
   }
 
   // ---- collection ----
