@@ -40,6 +40,12 @@ export function resolveSeriesColumns(dataset: DatasetRecord, requestedColumns: u
   }
   if (Object.keys(errors).length) throw new ValidationError(errors, 'The column metadata does not fit the data set');
 
+  // A session has one target: a request that names several (or one beside targetColumn) would have one silently dropped.
+  const requestedTargets = Object.keys(patch).filter((n) => patch[n]!.role === 'target' && n !== targetParam);
+  if (requestedTargets.length > (targetParam === undefined ? 1 : 0)) {
+    const named = [...(targetParam === undefined ? [] : [`targetColumn '${targetParam}'`]), ...requestedTargets.map((n) => `'${n}'`)];
+    throw new ValidationError({ columns: [`a session forecasts or analyses one target, and the request names ${named.length}: ${named.join(', ')}. Keep role target on one of them (or name it in targetColumn) and give the others role feature or none; for several targets, create one session each`] }, 'The column metadata does not fit the data set');
+  }
   const merged = mergeColumns(stored, undefined, patch);
   const target = targetParam
     ?? Object.keys(patch).find((n) => patch[n]!.role === 'target')
