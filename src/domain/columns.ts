@@ -2,7 +2,7 @@
  * Column metadata: the vocabulary of data types, roles and missing-value/aggregation strategies
  * (compat-notes §4.5), and reading it leniently from any client.
  */
-import { isAbsent, isPlainObject, parseEnum, pick } from './lenient.js';
+import { isAbsent, isPlainObject, parseEnum, pick, wrongType } from './lenient.js';
 
 export const DATA_TYPES = ['numeric', 'numericMeasure', 'string', 'logical', 'date', 'text'] as const;
 export const ROLES = ['target', 'feature', 'timestamp', 'key', 'none'] as const;
@@ -60,14 +60,14 @@ export function normalizeColumnMap(input: unknown): NormalizedColumns {
   const columns: ColumnPatchMap = {};
   const errors: Record<string, string[]> = {};
   if (isAbsent(input)) return { columns, errors };
-  if (!isPlainObject(input)) return { columns, errors: { columns: ['must be an object mapping column names to metadata'] } };
+  if (!isPlainObject(input)) return { columns, errors: { columns: [`columns ${wrongType('an object mapping column names to metadata', input)}`] } };
   for (const [name, raw] of Object.entries(input)) {
     if (isAbsent(raw)) {
       columns[name] = {};
       continue;
     }
     if (!isPlainObject(raw)) {
-      errors[name] = [`metadata for column '${name}' must be an object`];
+      errors[name] = [`metadata for column '${name}' ${wrongType('an object (dataType, role, imputation, aggregation)', raw)}`];
       continue;
     }
     const patch: ColumnPatch = {};

@@ -25,15 +25,42 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
  * so an alias later in `names` can still supply the value.
  */
 export function pick(obj: unknown, ...names: string[]): unknown {
+  return pickEntry(obj, ...names)?.[1];
+}
+
+/** `pick`, with the key as the client spelled it. */
+export function pickEntry(obj: unknown, ...names: string[]): [string, unknown] | undefined {
   if (!isPlainObject(obj)) return undefined;
   for (const name of names) {
-    if (!isAbsent(obj[name])) return obj[name];
+    if (!isAbsent(obj[name])) return [name, obj[name]];
     const folded = name.toLowerCase();
     for (const key of Object.keys(obj)) {
-      if (key.toLowerCase() === folded && !isAbsent(obj[key])) return obj[key];
+      if (key.toLowerCase() === folded && !isAbsent(obj[key])) return [key, obj[key]];
     }
   }
   return undefined;
+}
+
+/** What kind of JSON value `v` is, in words: 'a list', 'an object', 'a number', 'true or false', 'text'. */
+export function kindOfValue(v: unknown): string {
+  if (Array.isArray(v)) return 'a list';
+  if (typeof v === 'object' && v !== null) return 'an object';
+  if (typeof v === 'number') return 'a number';
+  if (typeof v === 'boolean') return 'true or false';
+  return 'text';
+}
+
+const SHOWN_LENGTH = 100;
+
+/** A value as a message quotes it: its JSON (a text in single quotes), cut to 100 characters. */
+export function shownValue(v: unknown): string {
+  const text = typeof v === 'string' ? `'${v}'` : JSON.stringify(v) ?? String(v);
+  return text.length > SHOWN_LENGTH ? `${text.slice(0, SHOWN_LENGTH - 1)}…` : text;
+}
+
+/** The message for a value of the wrong JSON type, after its subject: what was expected, what kind came, and the value. */
+export function wrongType(expected: string, v: unknown): string {
+  return `must be ${expected}, not ${kindOfValue(v)}: got ${shownValue(v)}`;
 }
 
 /**
@@ -57,8 +84,9 @@ export function parseBool(v: unknown): Parsed<boolean | undefined> {
     const s = v.trim().toLowerCase();
     if (s === 'true' || s === '1') return ok(true);
     if (s === 'false' || s === '0') return ok(false);
+    return fail(`'${v}' is not a boolean (true or false)`);
   }
-  return fail(`'${String(v)}' is not a boolean (true or false)`);
+  return fail(wrongType('true or false', v));
 }
 
 /**
@@ -84,13 +112,15 @@ export function parseEnum<T extends string>(
     const found = allowed.find((a) => a.toLowerCase() === folded);
     if (found !== undefined) return ok(found);
   }
+  if (typeof v !== 'string' && typeof v !== 'number') return fail(wrongType(`one of ${allowed.join(', ')}`, v));
   return fail(`'${String(v)}' is not one of ${allowed.join(', ')}`);
 }
 
 /** A whole number in [min, max] (paging), from a JSON number or a query string. */
 export function parseInteger(v: unknown, min: number, max: number): Parsed<number | undefined> {
   if (isAbsent(v)) return ok(undefined);
-  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*[+-]?\d+\s*$/.test(v) ? Number(v) : NaN;
+  if (typeof v !== 'string' && typeof v !== 'number') return fail(wrongType('a whole number', v));
+  const n = typeof v === 'number' ? v : /^\s*[+-]?\d+\s*$/.test(v) ? Number(v) : NaN;
   if (!Number.isInteger(n)) return fail(`'${String(v)}' is not a whole number`);
   if (n < min || n > max) return fail(`${n} is outside ${min}..${max}`);
   return ok(n);

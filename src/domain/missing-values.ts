@@ -6,6 +6,7 @@
  * a marker that is a number also by its value (-9999 matches -9999.0).
  */
 import { readNumberCell } from './cells.js';
+import { wrongType } from './lenient.js';
 
 /** At most this many markers, each at most MAX_MARKER_LENGTH characters. */
 export const MAX_MISSING_VALUES = 100;
@@ -44,7 +45,7 @@ const NUMBER_START = /^\s*[-+.\d$€£¥]/;
  * Order is kept, repeats and blanks dropped.
  */
 export function readMissingValues(value: unknown): { markers: string[] } | { problem: string } {
-  if (!Array.isArray(value)) return { problem: 'missingValues is a list of the texts that mean "no value", e.g. ["N/A", "-9999"]' };
+  if (!Array.isArray(value)) return { problem: `missingValues ${wrongType('a list of the texts that mean "no value", e.g. ["N/A", "-9999"]', value)}` };
   if (value.length > MAX_MISSING_VALUES) return { problem: `missingValues holds at most ${MAX_MISSING_VALUES} markers (${value.length} were sent)` };
   const markers: string[] = [];
   for (const v of value) {

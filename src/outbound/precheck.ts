@@ -3,6 +3,9 @@ import { isIP } from 'node:net';
 import { isPublicAddress } from './address-class.js';
 import { nonPublicHostMessage } from './guarded-lookup.js';
 
+/** Longer URLs are refused by many servers and proxies (and would be echoed whole in messages). */
+const MAX_URL_LENGTH = 2048;
+
 /**
  * Why an outbound URL would be refused, checked when a client hands it to us (an import, a
  * callback) so the refusal is a 400 at once instead of a failure later. Requests check again,
@@ -11,6 +14,7 @@ import { nonPublicHostMessage } from './guarded-lookup.js';
  * answer goes to the client, so it says only that the host is not public (nonPublicHostMessage).
  */
 export async function outboundRefusal(url: string, allowHosts: Set<string>): Promise<string | undefined> {
+  if (url.length > MAX_URL_LENGTH) return `a URL has at most ${MAX_URL_LENGTH.toLocaleString('en-US')} characters; this one has ${url.length.toLocaleString('en-US')}`;
   let u: URL;
   try { u = new URL(url); } catch { return `'${url}' is not an absolute URL`; }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'only http and https URLs are allowed';

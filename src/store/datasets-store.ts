@@ -4,6 +4,7 @@ import type { Message, StoredColumn } from './schema.js';
 import type { Page, PageOf } from './paging.js';
 import type { ViewRecord } from './views-store.js';
 import { RETIRED_GRACE_MS } from './dataset-rows-store.js';
+import { ISO } from './messages-store.js';
 
 export type IdentityKind = 'none' | 'key' | 'timestamp';
 
@@ -150,7 +151,7 @@ export class DatasetsStore {
          WHERE id = $1`, [p.segment, p.rowCount, p.dataBytes, id]);
       const [r] = await tx.query<DatasetRow>(
         `UPDATE datasets SET columns = $2, identity_kind = $3, identity_column = $4, published = true, writer = NULL, writer_expires_at = NULL,
-           missing_values = COALESCE($5::jsonb, missing_values), upload_messages = COALESCE($6::jsonb, upload_messages),
+           missing_values = COALESCE($5::jsonb, missing_values), upload_messages = ${STAMPED_UPLOAD_MESSAGES},
            row_count = (SELECT COALESCE(sum(row_count), 0) FROM dataset_segments WHERE dataset_id = $1 AND state = 'live'),
            data_bytes = (SELECT COALESCE(sum(data_bytes), 0) FROM dataset_segments WHERE dataset_id = $1 AND state = 'live'),
            updated_at = now()
@@ -172,6 +173,15 @@ export class DatasetsStore {
   }
 }
 
+/**
+ * The upload's messages ($6), each with the time it publishes them (`date`, the text GET /v1/messages
+ * sorts by, the same instant as the data set's updated_at), so a later change of the metadata alone
+ * does not move them; no messages given ($6 null): those stored stay.
+ */
+const STAMPED_UPLOAD_MESSAGES = `CASE WHEN $6::jsonb IS NULL THEN upload_messages ELSE COALESCE(
+  (SELECT jsonb_agg(m || jsonb_build_object('date', ${ISO('now()')}) ORDER BY o) FROM jsonb_array_elements($6::jsonb) WITH ORDINALITY AS x(m, o)),
+  '[]'::jsonb) END`;
+
 /** The writer lock expired and another writer took it: this upload cannot publish. */
 export class WriterLost extends Error {
   constructor() {
@@ -189,6 +199,7 @@ function toRecord(r: {
   return {
     id: Number(r.id), accountId: r.account_id, name: r.name, columns: r.columns, identityKind: r.identity_kind,
     identityColumn: r.identity_column, rowCount: Number(r.row_count), dataBytes: Number(r.data_bytes), createdAt: r.created_at, updatedAt: r.updated_at,
-    missingValues: r.missing_values ?? [], uploadMessages: r.upload_messages ?? [],
+    // Their publishing time is for GET /v1/messages; a data set shows them as the upload said them.
+    missingValues: r.missing_values ?? [], uploadMessages: (r.upload_messages ?? []).map(({ severity, message }) => ({ severity, message })),
   };
 }

@@ -34,7 +34,7 @@ export interface MessageFilter {
  * YYYY-MM-DDTHH:MM:SS.sssZ), and an owner's last change is written the same way, so the rows of a
  * page are ordered without casting every status entry of the account to a timestamp.
  */
-const ISO = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+export const ISO = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
  * One row per message. Stored messages have no time of their own: a session's or import's are
@@ -51,9 +51,13 @@ const OWNED = (table: 'sessions' | 'imports', relatedTo: RelatedTo) => `
     FROM ${table} t, jsonb_array_elements(t.messages) WITH ORDINALITY AS e(value, ordinal)
    WHERE t.account_id = $1 AND ($2::text IS NULL OR t.id::text = $2) AND ($3::text[] IS NULL OR e.value->>'severity' = ANY($3::text[]))`;
 
-/** A data set is named by its name (its id in the API); one being created is seen by nobody. */
+/**
+ * A data set is named by its name (its id in the API); one being created is seen by nobody. Its upload's
+ * messages carry the time the upload published them (datasets-store.ts `publish`): a later change of
+ * its metadata alone keeps them; those stored before they carried one take the data set's last change.
+ */
 const DATA_SETS = `
-  SELECT 'dataSet', d.name, d.id::text, 'message', e.ordinal, e.value->>'severity', e.value->>'message', ${ISO('d.updated_at')}
+  SELECT 'dataSet', d.name, d.id::text, 'message', e.ordinal, e.value->>'severity', e.value->>'message', COALESCE(e.value->>'date', ${ISO('d.updated_at')})
     FROM datasets d, jsonb_array_elements(d.upload_messages) WITH ORDINALITY AS e(value, ordinal)
    WHERE d.account_id = $1 AND d.published AND ($2::text IS NULL OR d.name = $2) AND ($3::text[] IS NULL OR e.value->>'severity' = ANY($3::text[]))`;
 

@@ -60,6 +60,22 @@ for (const backend of await backends()) {
       assert.deepEqual((await messagesOf('pageSize=1000')).filter((m) => m.relatedTo === 'dataSet'), []);
     });
 
+    it('an upload\'s messages are dated when the upload made them: a later change of the metadata alone moves the data set\'s lastModified, not them', async () => {
+      const upload = await csv('dated', 'day,sales\n12/01/2017,3\n13/01/2017,5\n14/01/2017,4\n');
+      assert.equal(upload.status, 201, upload.text);
+      const dated = await messagesOf('relatedId=dated');
+      assert.ok(dated.length > 0);
+      for (const m of dated) assert.equal(m.createdAt, upload.json.lastModified);
+      await new Promise((r) => setTimeout(r, 20));
+      const metadata = await s.call('PUT', '/v1/data/dated', { json: { columns: { sales: { role: 'target' } } } });
+      assert.equal(metadata.status, 201, metadata.text);
+      assert.ok(Date.parse(metadata.json.lastModified) > Date.parse(upload.json.lastModified));
+      assert.deepEqual(await messagesOf('relatedId=dated'), dated, 'same messages, same ids, same dates');
+      const shown = await s.call('GET', '/v1/data/dated');
+      assert.deepEqual(shown.json.messages, upload.json.messages, 'the data set shows them as the upload said them, without the date');
+      assert.equal((await s.call('DELETE', '/v1/data/dated')).status, 204);
+    });
+
     it('pages thousands of sessions\' statuses and messages newest first, from the store', async () => {
       const db = s.server.services.db;
       const [account] = await db.query<{ id: string }>('SELECT id FROM accounts LIMIT 1');

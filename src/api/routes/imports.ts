@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../../service/services.js';
 import type { ImportRecord, ImportSort } from '../../store/imports-store.js';
-import { normalizeColumnMap } from '../../domain/columns.js';
 import { isPlainObject, pick, pickString } from '../../domain/lenient.js';
 import { Params } from '../params.js';
 import { baseUrl, pagingFields, readPaging } from '../paging.js';
@@ -54,8 +53,7 @@ export function registerImportRoutes(app: FastifyInstance, services: Services): 
     const dataSetName = p.required('dataSetName', 'dataSourceName');
     const url = p.required('url');
     const contentType = p.enumOf('contentType', ['csv', 'json'] as const, { 0: 'csv', 1: 'json' });
-    const cols = normalizeColumnMap(p.raw('columns'));
-    for (const [k, v] of Object.entries(cols.errors)) for (const m of v) p.fail(`columns.${k}`, m);
+    const columns = p.columns();
     const basic = pick(pick(p.source, 'auth'), 'basic');
     let basicAuth: { user: string; password: string } | undefined;
     if (isPlainObject(basic)) {
@@ -65,7 +63,7 @@ export function registerImportRoutes(app: FastifyInstance, services: Services): 
       else basicAuth = { user, password };
     }
     p.check();
-    const r = await imports.createUrlImport(req.accountId, { dataSetName, url, contentType, columns: cols.columns, basicAuth });
+    const r = await imports.createUrlImport(req.accountId, { dataSetName, url, contentType, columns, basicAuth });
     services.jobs?.poke();
     reply.headers(statusHeaders(r.status));
     return importView(req, r);
@@ -75,9 +73,8 @@ export function registerImportRoutes(app: FastifyInstance, services: Services): 
   function common(p: Params) {
     const dataSetName = p.required('dataSetName', 'dataSourceName');
     const contentType = p.enumOf('contentType', ['csv', 'json'] as const, { 0: 'csv', 1: 'json' });
-    const cols = normalizeColumnMap(p.raw('columns'));
-    for (const [k, v] of Object.entries(cols.errors)) for (const m of v) p.fail(`columns.${k}`, m);
-    return { dataSetName, contentType, columns: cols.columns };
+    const columns = p.columns();
+    return { dataSetName, contentType, columns };
   }
 
   const cloudBody = (props: Record<string, unknown>) => ({

@@ -6,8 +6,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MAX_CONTAMINATION } from '../../service/models/model-artifact.js';
 import type { Services } from '../../service/services.js';
-import { normalizeColumnMap } from '../../domain/columns.js';
-import { isPlainObject } from '../../domain/lenient.js';
 import { modelSessionDraft, type ModelSessionRequest } from '../../service/sessions/model-session-request.js';
 import { PREDICTION_DOMAINS } from '../../service/models/model-artifact.js';
 import type { Page } from '../../store/paging.js';
@@ -28,11 +26,9 @@ function readModelSessionRequest(req: FastifyRequest): ModelSessionRequest {
   const p = Params.of(req);
   const dataSourceName = p.required('dataSourceName', 'dataSetName');
   const predictionDomain = p.enumOf('predictionDomain', PREDICTION_DOMAINS);
-  if (predictionDomain === undefined && p.str('predictionDomain') === undefined) p.fail('predictionDomain', `predictionDomain is required: one of ${PREDICTION_DOMAINS.join(', ')}`);
-  const rawExtra = p.raw('extraParameters');
-  if (rawExtra != null && !isPlainObject(rawExtra)) p.fail('extraParameters', 'extraParameters must be an object');
-  const extraParameters = isPlainObject(rawExtra) ? rawExtra : {};
-  const extra = new Params(extraParameters);
+  if (predictionDomain === undefined && p.raw('predictionDomain') === undefined) p.fail('predictionDomain', `predictionDomain is required: one of ${PREDICTION_DOMAINS.join(', ')}`);
+  const extra = p.nested('extraParameters') ?? new Params({});
+  const extraParameters = extra.source;
   const balance = p.bool('balance') ?? extra.bool('balance');
   const containsAnomalies = p.bool('containsAnomalies') ?? extra.bool('containsAnomalies');
   const contamination = extra.raw('contamination');
@@ -43,16 +39,14 @@ function readModelSessionRequest(req: FastifyRequest): ModelSessionRequest {
   if (seed !== undefined && seed !== null && !(Number.isInteger(seed) && (seed as number) >= 0 && (seed as number) <= 0xffffffff)) {
     p.fail('extraParameters.seed', `seed makes a session repeatable: an integer from 0 to ${0xffffffff}; got ${JSON.stringify(seed)}`);
   }
-  const columns = normalizeColumnMap(p.raw('columns'));
-  for (const [name, problems] of Object.entries(columns.errors)) for (const m of problems) p.fail(`columns.${name}`, m);
+  const columns = p.columns();
   const callbackUrl = p.str('callbackUrl');
   if (callbackUrl !== undefined && !isHttpUrl(callbackUrl)) p.fail('callbackUrl', `'${callbackUrl}' is not an absolute http or https URL`);
   const request = {
-    dataSourceName, predictionDomain: predictionDomain!, targetColumn: p.str('targetColumn'), columns: columns.columns,
-    balance: balance ?? true, containsAnomalies: containsAnomalies ?? true, extraParameters, callbackUrl, name: p.str('name'),
+    dataSourceName, predictionDomain: predictionDomain!, targetColumn: p.str('targetColumn'), columns,
+    balance: balance ?? true, containsAnomalies: containsAnomalies ?? true, extraParameters, callbackUrl, name: p.label('name'),
     missingValues: p.missingValues(),
   };
-  if (!extra.valid) p.fail('extraParameters', 'balance and containsAnomalies must be true or false');
   p.check();
   return request;
 }

@@ -105,8 +105,7 @@ export function registerModelRoutes(app: FastifyInstance, services: Services): v
   const predict = async (req: FastifyRequest, reply: FastifyReply) => {
     const { id } = req.params as { id: string };
     const p = Params.of(req);
-    const extra = p.raw('extraParameters');
-    const extraParams = isPlainObject(extra) ? new Params(extra) : undefined;
+    const extraParams = p.nested('extraParameters');
     const includeClassScores = p.bool('includeClassScores') ?? extraParams?.bool('includeClassScores');
     const predictionIntervals = readLevels(p, p.raw('predictionIntervals') ?? extraParams?.raw('predictionIntervals'));
     const includeExplanations = p.bool('includeExplanations') ?? extraParams?.bool('includeExplanations');

@@ -24,16 +24,14 @@ const seriesParams = {
 
 /** Parameters both kinds share, from the query string and/or the JSON body (body wins). */
 function readSeriesRequest(p: Params): SeriesSessionRequest {
-  const interval = parseResultInterval(p.raw('resultInterval'));
-  if (!interval.ok) p.fail('resultInterval', interval.error);
   return {
     dataSourceName: p.required('dataSourceName', 'dataSetName'),
     targetColumn: p.str('targetColumn'),
     start: p.writtenDate('startDate'),
     end: p.writtenDate('endDate'),
-    interval: interval.ok ? interval.value : undefined,
+    interval: p.parsed('resultInterval', parseResultInterval),
     callbackUrl: p.str('callbackUrl'),
-    name: p.str('name'),
+    name: p.label('name'),
     columns: p.raw('columns'),
     missingValues: p.missingValues(),
   };
@@ -63,7 +61,7 @@ export function registerTimeseriesSessionRoutes(app: FastifyInstance, services: 
     },
   }, async (req, reply) => {
     const p = Params.of(req);
-    const request = { ...readSeriesRequest(p), eventName: p.required('eventName') };
+    const request = { ...readSeriesRequest(p), eventName: p.requiredLabel('eventName') };
     p.check();
     return sendCreatedSession(req, reply, await createImpactSession(services, req.accountId, request));
   });
