@@ -95,6 +95,13 @@ for (const backend of await backends()) {
       assert.ok(keptError < testedError, `mean absolute error on 40 held-back rows: kept ${keptError}, tested ${testedError}`);
       const csv = await s.call('POST', `/v1/models/${done.modelId}/predict?predictionIntervals=0.9`, { body: 'cement,age\n300,28\n', headers: { 'content-type': 'text/csv' } });
       assert.ok(Number(csv.json.data[0]['compressive_strength:upper:0.9']) > Number(csv.json.data[0]['compressive_strength:lower:0.9']));
+      // Accept: text/csv answers the predicted rows as CSV, as the original service's dashboard asked for them.
+      const asCsv = await s.call('POST', `/v1/models/${done.modelId}/predict?predictionIntervals=0.9`, { body: 'cement,age\n300,28\n', headers: { 'content-type': 'text/csv', accept: 'text/csv' } });
+      assert.equal(asCsv.status, 200, asCsv.text);
+      assert.match(asCsv.headers.get('content-type') ?? '', /^text\/csv/);
+      const [header, row] = asCsv.text.trim().split('\r\n');
+      assert.deepEqual(header!.split(','), Object.keys(csv.json.data[0]));
+      assert.deepEqual(row!.split(','), Object.values(csv.json.data[0]));
       // 824 calibration rows (the session's training rows) bound levels up to 824/825; above, a 400 that says so.
       const unbounded = await s.call('POST', `/v1/models/${done.modelId}/predict`, { json: { data: testRows.slice(0, 1), extraParameters: { predictionIntervals: [0.9, 0.9999] } } });
       assert.equal(unbounded.status, 400, unbounded.text);

@@ -27,6 +27,8 @@ function localClockRides(from: string, to: string): string {
 }
 
 const csv = { headers: { 'content-type': 'text/csv' } };
+/** An hourly impact analysis is a long fit (18–28 s each on a quiet machine, over 120 s at a load of 20). */
+const HOURLY_IMPACT_MS = 360_000;
 const ridesAt = (rows: any[], hour: string) => rows.find((r) => r.time === `${hour}:00:00.0000000Z`)?.rides;
 
 for (const backend of await backends()) {
@@ -37,7 +39,7 @@ for (const backend of await backends()) {
         json: { dataSourceName, targetColumn: 'rides', eventName: 'night', resultInterval: 'hour', startDate, endDate, columns: { time: { role: 'timestamp' } } },
       });
       assert.equal(created.status, 200, created.text);
-      const session = await completedSession(s, created.json.sessionId);
+      const session = await completedSession(s, created.json.sessionId, HOURLY_IMPACT_MS);
       const results = await s.call('GET', `/v1/sessions/${created.json.sessionId}/results?pageSize=100`);
       return { messages: session.messages.map((m: any) => `[${m.severity}] ${m.message}`), rows: results.json.data, metrics: results.json.metrics };
     };

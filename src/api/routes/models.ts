@@ -9,6 +9,8 @@ import { csvRecords } from '../../service/datasets/record-sources.js';
 import { UnsupportedMediaTypeError, ValidationError } from '../../service/errors.js';
 import { isPlainObject } from '../../domain/lenient.js';
 import { Params } from '../params.js';
+import { wantsCsv } from '../content-negotiation.js';
+import { sendRowsCsv } from './datasets.js';
 import { baseUrl, pagingFields, readPaging } from '../paging.js';
 import { errors, pagingQuery, str } from './schema-parts.js';
 
@@ -91,7 +93,7 @@ export function registerModelRoutes(app: FastifyInstance, services: Services): v
 
   const predictSchema = {
     tags,
-    summary: 'Predict records: JSON {data:[…], extraParameters:{includeClassScores, predictionIntervals, includeExplanations}} or a CSV body (both in the query)',
+    summary: 'Predict records: JSON {data:[…], extraParameters:{includeClassScores, predictionIntervals, includeExplanations}} or a CSV body (both in the query); Accept: text/csv answers the predicted rows as CSV',
     querystring: {
       type: 'object',
       properties: {
@@ -113,12 +115,14 @@ export function registerModelRoutes(app: FastifyInstance, services: Services): v
     const records = await readRecords(req, models, services.config.maxCsvBytes);
     await services.usage.assertCanPredict(req.accountId, records.length);
     const { model, data, messages, explanations } = await models.predict(req.accountId, id, records, { includeClassScores: includeClassScores ?? false, predictionIntervals, includeExplanations: includeExplanations ?? false });
+    // The original service answered `Accept: text/csv` with the predicted rows alone (its dashboard's predictRaw).
+    if (wantsCsv(req)) return sendRowsCsv(reply, data);
     // Serialized here, the model's part once per cached model (model-view.ts): the same bytes as
     // returning the object, with less work and garbage on the single-record path.
     return reply.type('application/json; charset=utf-8').send(predictionJson(model, baseUrl(req), data, messages, explanations));
   };
-  app.post('/v1/models/:id/predict', { schema: predictSchema }, predict);
-  app.post('/v1/model/:id/predict', { schema: { ...predictSchema, hide: true } }, predict);
+  app.post('/v1/models/:id/predict', { schema: predictSchema, config: { csv: true } }, predict);
+  app.post('/v1/model/:id/predict', { schema: { ...predictSchema, hide: true }, config: { csv: true } }, predict);
 }
 
 /** Interval levels: a list (or comma-separated text) of numbers strictly between 0 and 1; at most 10. */
