@@ -85,7 +85,8 @@ export function diffuseKalmanFilter(sys: StateSpaceSystem, data: readonly ArrayL
     } else {
       steady = false;
     }
-    applyTransition(plan, m, a, c, meanScratch);
+    multiplyByTransition(plan, m, a, c, meanScratch);
+    a.set(meanScratch);
     if (steady) continue;
     applyTransitionToCovariance(plan, m, pStar, scratch);
     for (let i = 0; i < m; i++) pStar[i * m + i] += sys.stateVariance[i];
@@ -166,11 +167,13 @@ function addOuter(a: Float64Array, g: Float64Array, vt: Float64Array, m: number,
 
 /** a ← T a, in place, for an m × c matrix of state means; `scratch` (a's length) saves an allocation a step. */
 export function transitionMean(sys: StateSpaceSystem, a: Float64Array, c: number, scratch?: Float64Array): void {
-  applyTransition(transitionPlan(sys), sys.m, a, c, scratch ?? new Float64Array(a.length));
+  const out = scratch ?? new Float64Array(a.length);
+  multiplyByTransition(transitionPlan(sys), sys.m, a, c, out);
+  a.set(out.subarray(0, a.length));
 }
 
-/** T a through the plan: a copy row takes its entry, the others sum in T's order (the sparse product's sums, to the bit). */
-function applyTransition(plan: TransitionPlan, m: number, a: Float64Array, c: number, out: Float64Array): void {
+/** out = T a for an m × c matrix a: a copy row takes its entry, the others sum in T's order (the sparse product's sums, to the bit). */
+function multiplyByTransition(plan: TransitionPlan, m: number, a: Float64Array, c: number, out: Float64Array): void {
   const { copyOf, start, cols, values } = plan;
   for (let r = 0; r < m; r++) {
     const row = r * c;
@@ -186,7 +189,6 @@ function applyTransition(plan: TransitionPlan, m: number, a: Float64Array, c: nu
       for (let j = 0; j < c; j++) out[row + j] += value * a[k + j];
     }
   }
-  a.set(out.subarray(0, m * c));
 }
 
 /**
@@ -237,22 +239,8 @@ export function transitionCovariance(sys: StateSpaceSystem, p: Float64Array, scr
 }
 
 function applyTransitionToCovariance(plan: TransitionPlan, m: number, p: Float64Array, scratch: Float64Array): void {
+  multiplyByTransition(plan, m, p, m, scratch); // scratch = T P
   const { copyOf, start, cols, values } = plan;
-  // scratch = T P, row by row.
-  for (let r = 0; r < m; r++) {
-    const row = r * m;
-    if (copyOf[r] >= 0) {
-      const k = copyOf[r] * m;
-      for (let j = 0; j < m; j++) scratch[row + j] = p[k + j];
-      continue;
-    }
-    scratch.fill(0, row, row + m);
-    for (let e = start[r]; e < start[r + 1]; e++) {
-      const k = cols[e] * m;
-      const value = values[e];
-      for (let j = 0; j < m; j++) scratch[row + j] += value * p[k + j];
-    }
-  }
   // P = scratch Tᵀ, column by column.
   for (let r = 0; r < m; r++) {
     if (copyOf[r] >= 0) {
