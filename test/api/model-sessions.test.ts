@@ -33,7 +33,8 @@ for (const backend of await backends()) {
       const r = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'flowers', predictionDomain: 'clustering', callbackUrl: 'ftp://example.com/x', extraParameters: { balance: 'maybe' } } });
       assert.equal(r.status, 400);
       assert.equal(r.json.errorType, 'RequestValidation');
-      assert.deepEqual(Object.keys(r.json.errorDetails).sort(), ['callbackUrl', 'extraParameters', 'predictionDomain']);
+      assert.deepEqual(Object.keys(r.json.errorDetails).sort(), ['callbackUrl', 'extraParameters.balance', 'predictionDomain']);
+      assert.deepEqual(r.json.errorDetails['extraParameters.balance'], ["'maybe' is not a boolean (true or false)"]);
       const noTarget = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'flowers', predictionDomain: 'classification' } });
       assert.equal(noTarget.status, 400);
       assert.ok(noTarget.json.errorDetails.targetColumn);
