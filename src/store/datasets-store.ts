@@ -5,6 +5,7 @@ import type { Page, PageOf } from './paging.js';
 import type { ViewRecord } from './views-store.js';
 import { RETIRED_GRACE_MS } from './dataset-rows-store.js';
 import { ISO } from './messages-store.js';
+import { undatedMessages } from './dated-messages.js';
 
 export type IdentityKind = 'none' | 'key' | 'timestamp';
 
@@ -200,6 +201,6 @@ function toRecord(r: {
     id: Number(r.id), accountId: r.account_id, name: r.name, columns: r.columns, identityKind: r.identity_kind,
     identityColumn: r.identity_column, rowCount: Number(r.row_count), dataBytes: Number(r.data_bytes), createdAt: r.created_at, updatedAt: r.updated_at,
     // Their publishing time is for GET /v1/messages; a data set shows them as the upload said them.
-    missingValues: r.missing_values ?? [], uploadMessages: (r.upload_messages ?? []).map(({ severity, message }) => ({ severity, message })),
+    missingValues: r.missing_values ?? [], uploadMessages: undatedMessages(r.upload_messages),
   };
 }

@@ -1,3 +1,4 @@
+import { datedMessagesJson, undatedMessages } from './dated-messages.js';
 import type { Db } from './db.js';
 import { claimLeased, releaseLeased, renewLeased } from './leases.js';
 import type { Message, StatusEntry } from './schema.js';
@@ -29,7 +30,7 @@ export class ImportsStore {
     await this.db.kysely.insertInto('imports').values({
       id: r.id, account_id: r.accountId, type: r.type, dataset_name: r.datasetName, status: r.status,
       parameters: JSON.stringify(r.parameters), secret: r.secret ? JSON.stringify(r.secret) : null, content_type: r.contentType,
-      columns: JSON.stringify(r.columns), status_history: JSON.stringify(r.statusHistory), messages: JSON.stringify(r.messages),
+      columns: JSON.stringify(r.columns), status_history: JSON.stringify(r.statusHistory), messages: datedMessagesJson(r.messages, r.requestedAt),
       requested_at: r.requestedAt, updated_at: r.requestedAt,
     }).execute();
   }
@@ -81,7 +82,8 @@ export class ImportsStore {
 
   /** Moves to a status, appending to the history, only while this owner holds the lease. */
   async setStatus(id: string, owner: string | null, status: string, messages: Message[] = [], clearSecret = false): Promise<boolean> {
-    const entry = JSON.stringify([{ date: new Date().toISOString(), status }]);
+    const date = new Date().toISOString();
+    const entry = JSON.stringify([{ date, status }]);
     const rows = await this.db.query(
       `UPDATE imports SET status = $2,
          status_history = status_history || $3::jsonb,
@@ -90,7 +92,7 @@ export class ImportsStore {
          secret = CASE WHEN $5 THEN NULL ELSE secret END,
          lease_owner = CASE WHEN $2 IN ('completed','failed') THEN NULL ELSE lease_owner END
        WHERE id = $1 AND ($6::text IS NULL OR lease_owner = $6) RETURNING id`,
-      [id, status, entry, JSON.stringify(messages), clearSecret, owner]);
+      [id, status, entry, datedMessagesJson(messages, date), clearSecret, owner]);
     return rows.length > 0;
   }
 }
@@ -103,6 +105,6 @@ function toRecord(r: {
   return {
     id: r.id, accountId: r.account_id, type: r.type, datasetName: r.dataset_name, status: r.status,
     parameters: j(r.parameters), secret: j(r.secret), contentType: r.content_type, columns: j(r.columns),
-    statusHistory: j(r.status_history), messages: j(r.messages), requestedAt: new Date(r.requested_at), updatedAt: new Date(r.updated_at),
+    statusHistory: j(r.status_history), messages: undatedMessages(j(r.messages)), requestedAt: new Date(r.requested_at), updatedAt: new Date(r.updated_at),
   };
 }

@@ -37,9 +37,8 @@ export interface MessageFilter {
 export const ISO = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
- * One row per message. Stored messages have no time of their own: a session's or import's are
- * written when it is created and when it ends, a data set's by its latest upload, so they take the
- * time of their owner's last change.
+ * One row per message. A session's or import's stored messages carry the time they were written
+ * (dated-messages.ts); those stored before they did take the time of their owner's last change.
  */
 const OWNED = (table: 'sessions' | 'imports', relatedTo: RelatedTo) => `
   SELECT '${relatedTo}' AS related_to, t.id::text AS related_id, t.id::text AS owner_key, 'status' AS source, e.ordinal,
@@ -47,7 +46,7 @@ const OWNED = (table: 'sessions' | 'imports', relatedTo: RelatedTo) => `
     FROM ${table} t, jsonb_array_elements(t.status_history) WITH ORDINALITY AS e(value, ordinal)
    WHERE t.account_id = $1 AND ($2::text IS NULL OR t.id::text = $2) AND ($3::text[] IS NULL OR 'status' = ANY($3::text[]))
   UNION ALL
-  SELECT '${relatedTo}', t.id::text, t.id::text, 'message', e.ordinal, e.value->>'severity', e.value->>'message', ${ISO('t.updated_at')}
+  SELECT '${relatedTo}', t.id::text, t.id::text, 'message', e.ordinal, e.value->>'severity', e.value->>'message', COALESCE(e.value->>'date', ${ISO('t.updated_at')})
     FROM ${table} t, jsonb_array_elements(t.messages) WITH ORDINALITY AS e(value, ordinal)
    WHERE t.account_id = $1 AND ($2::text IS NULL OR t.id::text = $2) AND ($3::text[] IS NULL OR e.value->>'severity' = ANY($3::text[]))`;
 

@@ -1,3 +1,4 @@
+import { datedMessagesJson, undatedMessages } from './dated-messages.js';
 import type { Db } from './db.js';
 import { claimLeased, releaseLeased, renewLeased } from './leases.js';
 import type { Message, StatusEntry, StoredColumn } from './schema.js';
@@ -67,7 +68,7 @@ export class SessionsStore {
     await this.db.kysely.insertInto('sessions').values({
       id: s.id, account_id: s.accountId, type: s.type, status: s.status, prediction_domain: s.predictionDomain,
       dataset_name: s.datasetName, target_column: s.targetColumn, name: s.name, request: JSON.stringify(s.request),
-      columns: JSON.stringify(s.columns), status_history: JSON.stringify(s.statusHistory), messages: JSON.stringify(s.messages),
+      columns: JSON.stringify(s.columns), status_history: JSON.stringify(s.statusHistory), messages: datedMessagesJson(s.messages, s.requestedAt),
       callback_url: s.callbackUrl, webhook_token: s.webhookToken, model_id: null, algorithm: null,
       requested_at: s.requestedAt, updated_at: s.requestedAt,
     }).execute();
@@ -141,7 +142,8 @@ export class SessionsStore {
    * Returns the updated session, or undefined when the lease was lost (another worker owns it now).
    */
   async transition(id: string, owner: string | null, status: SessionStatus, opts: { messages?: Message[]; modelId?: string; algorithm?: Record<string, unknown> } = {}): Promise<SessionRecord | undefined> {
-    const entry = JSON.stringify([{ date: new Date().toISOString(), status }]);
+    const date = new Date().toISOString();
+    const entry = JSON.stringify([{ date, status }]);
     const rows = await this.db.query<Record<string, unknown>>(
       `UPDATE sessions SET status = $2,
          status_history = status_history || $3::jsonb,
@@ -151,12 +153,12 @@ export class SessionsStore {
          updated_at = now(),
          lease_owner = CASE WHEN $2 IN ('completed', 'failed', 'cancelled') THEN NULL ELSE lease_owner END
        WHERE id = $1 AND ($7::text IS NULL OR lease_owner = $7) RETURNING *`,
-      [id, status, entry, JSON.stringify(opts.messages ?? []), opts.modelId ?? null, opts.algorithm ? JSON.stringify(opts.algorithm) : null, owner]);
+      [id, status, entry, datedMessagesJson(opts.messages ?? [], date), opts.modelId ?? null, opts.algorithm ? JSON.stringify(opts.algorithm) : null, owner]);
     return rows[0] ? toRecord(rows[0] as never) : undefined;
   }
 
   async addMessages(id: string, messages: Message[]): Promise<void> {
-    await this.db.query('UPDATE sessions SET messages = messages || $2::jsonb WHERE id = $1', [id, JSON.stringify(messages)]);
+    await this.db.query('UPDATE sessions SET messages = messages || $2::jsonb WHERE id = $1', [id, datedMessagesJson(messages, new Date())]);
   }
 
   /**
@@ -229,7 +231,7 @@ function toRecord(r: {
   return {
     id: r.id, accountId: r.account_id, type: r.type as SessionType, status: r.status as SessionStatus, predictionDomain: r.prediction_domain,
     datasetName: r.dataset_name, targetColumn: r.target_column, name: r.name, request: j(r.request), columns: j(r.columns),
-    statusHistory: j(r.status_history), messages: j(r.messages), callbackUrl: r.callback_url, webhookToken: r.webhook_token,
+    statusHistory: j(r.status_history), messages: undatedMessages(j(r.messages)), callbackUrl: r.callback_url, webhookToken: r.webhook_token,
     modelId: r.model_id, algorithm: j(r.algorithm), requestedAt: new Date(r.requested_at), updatedAt: new Date(r.updated_at),
   };
 }

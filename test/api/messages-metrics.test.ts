@@ -118,6 +118,25 @@ for (const backend of await backends()) {
       assert.match(bad.json.errorDetails.levels[0], /'loud' is not a level/);
     });
 
+    it('a session\'s messages are dated when they were given: a warning given at the request keeps its time after the session ends', async () => {
+      const r = await s.call('POST', '/v1/sessions/model', { json: { dataSourceName: 'iris', predictionDomain: 'anomalies', targetColumn: 'Sepal.Length', columns: { Species: { role: 'none' } } } });
+      assert.equal(r.status, 200, r.text);
+      const given = r.json.messages as { severity: string; message: string }[];
+      assert.ok(given.length > 0, 'an anomalies session given a target says it is ignored');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const done = await completedSession(s, r.json.sessionId);
+      const completedAt = Date.parse(done.statusHistory.find((e: any) => e.status === 'completed').date);
+      assert.ok(completedAt > Date.parse(r.json.requestedDate));
+      for (const m of done.messages) assert.deepEqual(Object.keys(m).sort(), ['message', 'severity'], 'the session shows its messages as they were given');
+      const listed = (await s.call('GET', `/v1/messages?relatedId=${r.json.sessionId}&levels=debug,informational,warning,error&pageSize=100`)).json.items as Record<string, string>[];
+      assert.equal(listed.length, done.messages.length);
+      const givenTexts = new Set(given.map((m) => m.message));
+      for (const m of listed) {
+        const expected = givenTexts.has(m.content!) ? Date.parse(r.json.requestedDate) : completedAt;
+        assert.equal(Date.parse(m.createdAt!), expected, `${m.content}: ${m.createdAt}`);
+      }
+    });
+
     it('another account sees none of these messages, by list or by relatedId', async () => {
       const other = new BrowserSession(s.url);
       assert.equal((await other.signUp('other@example.org')).status, 201);
