@@ -20,6 +20,7 @@ import { seriesMissingCodeMessages } from './series-missing-codes.js';
 import { featureBlankMessages } from './feature-blanks.js';
 import { forecastSpanMessages } from './forecast-span.js';
 import { farValueMessages } from './far-values.js';
+import { flatBandMessages } from './flat-band.js';
 import { onClosedWeekday } from './closed-weekdays.js';
 import { placedRequestDate } from './written-offsets.js';
 
@@ -105,6 +106,7 @@ export const runForecastSession: SessionRunner = async (s, ctx) => {
     messages: [
       ...codes,
       ...farValueMessages(out.farValues, series.target.name, s.datasetName),
+      ...flatBandMessages(out, series.target.name),
       ...holdoutMessages(out.holdout, series.interval),
       ...forecastSpanMessages(out.span, out.holdout, series.interval),
       ...targetGapsMessages(out.targetGaps, series.target.name, series.interval),
